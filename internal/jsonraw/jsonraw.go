@@ -1,0 +1,309 @@
+// Package jsonraw scans JSON text (RFC 8259) in place, without building
+// values, so that callers can keep every byte they do not change: number
+// text, member order, duplicate members, string escapes.
+//
+// Strings are unquoted to WTF-8: valid UTF-8, except that an escaped lone
+// surrogate (\ud800) becomes the three bytes a surrogate would take, so
+// that [AppendQuote] can write it back as the escape it was.
+package jsonraw
+
+import (
+	"fmt"
+	"unicode/utf8"
+)
+
+// SyntaxError reports invalid JSON text at a byte offset.
+type SyntaxError struct {
+	Offset int    // byte offset in the text the scan was given
+	Msg    string // what is wrong, e.g. "invalid character 'x' in string escape"
+}
+
+func (e *SyntaxError) Error() string { return fmt.Sprintf("%s at offset %d", e.Msg, e.Offset) }
+
+func errAt(i int, format string, args ...any) error {
+	return &SyntaxError{Offset: i, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Describe names the byte at b[i] for an error message.
+func Describe(b []byte, i int) string {
+	if i >= len(b) {
+		return "end of input"
+	}
+	c := b[i]
+	if c < utf8.RuneSelf {
+		return fmt.Sprintf("character %q", c)
+	}
+	r, _ := utf8.DecodeRune(b[i:])
+	if r == utf8.RuneError {
+		return fmt.Sprintf("byte %#x", c)
+	}
+	return fmt.Sprintf("character %q", r)
+}
+
+// IsSpace reports whether c is JSON whitespace.
+func IsSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// SkipSpace returns the index of the first byte at or after i that is not
+// JSON whitespace.
+func SkipSpace(b []byte, i int) int {
+	for i < len(b) && IsSpace(b[i]) {
+		i++
+	}
+	return i
+}
+
+// plain marks the string bytes that need no attention: not '"', not '\\',
+// not a control character and ASCII.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// Flags says what a scanned string holds.
+type Flags uint8
+
+const (
+	// Escaped is set when the string has a backslash escape.
+	Escaped Flags = 1 << iota
+	// Amp is set when the string's raw text has an '&' (an escaped '&',
+	// \u0026, sets only Escaped).
+	Amp
+)
+
+// ScanString scans the string whose opening quote is b[i] and returns the
+// index just past its closing quote. It checks escapes, control characters
+// and UTF-8.
+func ScanString(b []byte, i int) (end int, f Flags, err error) {
+	start := i
+	i++
+	for {
+		for i < len(b) && plain[b[i]] {
+			if b[i] == '&' {
+				f |= Amp
+			}
+			i++
+		}
+		if i >= len(b) {
+			return 0, 0, errAt(start, "unterminated string")
+		}
+		switch c := b[i]; {
+		case c == '"':
+			return i + 1, f, nil
+		case c == '\\':
+			f |= Escaped
+			if i+1 >= len(b) {
+				return 0, 0, errAt(start, "unterminated string")
+			}
+			switch b[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if _, ok := hex4(b, i+2); !ok {
+					return 0, 0, errAt(i, "invalid \\u escape in string")
+				}
+				i += 6
+			default:
+				return 0, 0, errAt(i, "invalid escape \\%s in string", describeByte(b[i+1]))
+			}
+		case c < 0x20:
+			return 0, 0, errAt(i, "control character %#02x in string (must be escaped)", c)
+		default:
+			r, size := utf8.DecodeRune(b[i:])
+			if r == utf8.RuneError && size == 1 {
+				return 0, 0, errAt(i, "invalid UTF-8 byte %#x in string", c)
+			}
+			i += size
+		}
+	}
+}
+
+func describeByte(c byte) string {
+	if c < utf8.RuneSelf && c >= 0x20 {
+		return string(rune(c))
+	}
+	return fmt.Sprintf("%#x", c)
+}
+
+func hex4(b []byte, i int) (rune, bool) {
+	if i+4 > len(b) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range b[i : i+4] {
+		switch {
+		case '0' <= c && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case 'a' <= c && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case 'A' <= c && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
+}
+
+// ScanNumber scans the number that starts at b[i] and returns the index
+// just past it.
+func ScanNumber(b []byte, i int) (int, error) {
+	start := i
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && '1' <= b[i] && b[i] <= '9':
+		i = digits(b, i)
+	default:
+		return 0, errAt(i, "invalid %s in number", Describe(b, i))
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		j := digits(b, i)
+		if j == i {
+			return 0, errAt(i, "invalid %s after decimal point in number", Describe(b, i))
+		}
+		i = j
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		j := digits(b, i)
+		if j == i {
+			return 0, errAt(i, "invalid %s in exponent of number", Describe(b, i))
+		}
+		i = j
+	}
+	_ = start
+	return i, nil
+}
+
+func digits(b []byte, i int) int {
+	for i < len(b) && '0' <= b[i] && b[i] <= '9' {
+		i++
+	}
+	return i
+}
+
+// ScanLiteral scans true, false or null at b[i].
+func ScanLiteral(b []byte, i int) (int, error) {
+	for _, lit := range [...]string{"true", "false", "null"} {
+		if b[i] == lit[0] {
+			if len(b)-i >= len(lit) && string(b[i:i+len(lit)]) == lit {
+				return i + len(lit), nil
+			}
+			return 0, errAt(i, "invalid literal (want %s)", lit)
+		}
+	}
+	return 0, errAt(i, "invalid %s looking for beginning of value", Describe(b, i))
+}
+
+// Unquote appends to dst the value of the string whose raw text, between
+// its quotes, is raw; raw must have passed [ScanString]. The value is
+// WTF-8: a lone surrogate escape becomes the surrogate's three bytes.
+func Unquote(dst, raw []byte) []byte {
+	for i := 0; i < len(raw); {
+		c := raw[i]
+		if c != '\\' {
+			j := i + 1
+			for j < len(raw) && raw[j] != '\\' {
+				j++
+			}
+			dst = append(dst, raw[i:j]...)
+			i = j
+			continue
+		}
+		switch raw[i+1] {
+		case 'b':
+			dst = append(dst, '\b')
+		case 'f':
+			dst = append(dst, '\f')
+		case 'n':
+			dst = append(dst, '\n')
+		case 'r':
+			dst = append(dst, '\r')
+		case 't':
+			dst = append(dst, '\t')
+		case 'u':
+			r, _ := hex4(raw, i+2)
+			i += 6
+			if 0xD800 <= r && r < 0xDC00 && i+1 < len(raw) && raw[i] == '\\' && raw[i+1] == 'u' {
+				if r2, ok := hex4(raw, i+2); ok && 0xDC00 <= r2 && r2 < 0xE000 {
+					dst = utf8.AppendRune(dst, 0x10000+(r-0xD800)<<10+(r2-0xDC00))
+					i += 6
+					continue
+				}
+			}
+			dst = appendWTF8(dst, r)
+			continue
+		default: // '"', '\\', '/'
+			dst = append(dst, raw[i+1])
+		}
+		i += 2
+	}
+	return dst
+}
+
+func appendWTF8(dst []byte, r rune) []byte {
+	if 0xD800 <= r && r < 0xE000 {
+		return append(dst, 0xED, byte(0x80|(r>>6)&0x3F), byte(0x80|r&0x3F))
+	}
+	return utf8.AppendRune(dst, r)
+}
+
+const hexDigits = "0123456789abcdef"
+
+// AppendQuote appends s, WTF-8, to dst as a JSON string. It escapes '"',
+// '\\' and control characters (as \n, \t and the like where JSON has a
+// short form, else \u00XX) and writes surrogates as \u escapes; all else,
+// '&', '<', '>' and U+2028 included, is written as it is.
+func AppendQuote(dst, s []byte) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' && c != 0xED {
+			i++
+			continue
+		}
+		if c == 0xED { // U+D000..U+DFFF: a surrogate has a second byte >= 0xA0
+			if i+2 < len(s) && s[i+1] >= 0xA0 {
+				r := rune(0xD000) | rune(s[i+1]&0x3F)<<6 | rune(s[i+2]&0x3F)
+				dst = append(dst, s[start:i]...)
+				dst = append(dst, '\\', 'u', hexDigits[r>>12], hexDigits[r>>8&0xF], hexDigits[r>>4&0xF], hexDigits[r&0xF])
+				i += 3
+				start = i
+				continue
+			}
+			i++
+			continue
+		}
+		dst = append(dst, s[start:i]...)
+		switch c {
+		case '"', '\\':
+			dst = append(dst, '\\', c)
+		case '\n':
+			dst = append(dst, '\\', 'n')
+		case '\r':
+			dst = append(dst, '\\', 'r')
+		case '\t':
+			dst = append(dst, '\\', 't')
+		case '\b':
+			dst = append(dst, '\\', 'b')
+		case '\f':
+			dst = append(dst, '\\', 'f')
+		default:
+			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+		}
+		i++
+		start = i
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}

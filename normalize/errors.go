@@ -1,0 +1,39 @@
+package normalize
+
+import (
+	"errors"
+	"fmt"
+)
+
+// The kinds of bad arguments, for errors.Is on an [*Error].
+var (
+	// ErrSyntax: the arguments are not JSON text (RFC 8259), or not UTF-8.
+	ErrSyntax = errors.New("invalid JSON")
+	// ErrNotObject: the arguments are JSON, but not an object.
+	ErrNotObject = errors.New("arguments must be a JSON object")
+	// ErrTooDeep: arrays and objects nest deeper than the limit.
+	ErrTooDeep = errors.New("nesting too deep")
+)
+
+// Error reports arguments that cannot be normalized. No output is given
+// with it.
+type Error struct {
+	// Offset is the byte offset in the arguments where the problem is. In
+	// a value decoded from a string, it is the offset of that string.
+	Offset int
+	// Pointer is the JSON Pointer of the value being read ("" for the
+	// arguments as a whole).
+	Pointer string
+	// Err is ErrSyntax, ErrNotObject or ErrTooDeep, wrapped with the
+	// detail.
+	Err error
+}
+
+func (e *Error) Error() string {
+	if e.Pointer == "" {
+		return fmt.Sprintf("normalize: %v at offset %d", e.Err, e.Offset)
+	}
+	return fmt.Sprintf("normalize: %v at offset %d within %q", e.Err, e.Offset, e.Pointer)
+}
+
+func (e *Error) Unwrap() error { return e.Err }

@@ -1,0 +1,222 @@
+package normalize
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// A case is one row of the normalizer's tables: a schema, the arguments a
+// model sent, and what the tool must receive (or the error).
+type normCase struct {
+	name    string
+	schema  string
+	args    string
+	want    string   // expected output; "" when an error is expected
+	wantErr error    // ErrSyntax, ErrNotObject, ErrTooDeep
+	opts    []Option // options for Compile
+	repairs []string // expected report lines, when not nil
+	bounded bool     // a pass bound stops short of the fixpoint: not idempotent
+}
+
+const (
+	arraySchema  = `{"type":"object","properties":{"tags":{"type":"array","items":{"type":"string"}}}}`
+	objectSchema = `{"type":"object","properties":{"filter":{"type":"object"}}}`
+	stringSchema = `{"type":"object","properties":{"q":{"type":"string"}}}`
+)
+
+var normCases = []normCase{
+	// The rule's own examples (RT-TOOL-8, "Example", with the typo of
+	// NOTES fixed: the sent title is escaped twice).
+	{name: "rule/title-escaped-twice", schema: `{"type":"object","properties":{"title":{"type":"string"}}}`,
+		args: `{ "title": "Ember &amp;amp; Oak" }`, want: `{ "title": "Ember & Oak" }`,
+		repairs: []string{"/title: decoded character references in 2 passes"}},
+	{name: "rule/object-for-array-untouched", schema: `{"type":"object","properties":{"ops":{"type":"array"}}}`,
+		args: `{ "ops": "{\"op\":\"add\"}" }`, want: `{ "ops": "{\"op\":\"add\"}" }`, repairs: []string{}},
+
+	// Clause 2: decode only where declared array/object, it parses, and
+	// the shape matches.
+	{name: "clause2/array-sent-as-string", schema: arraySchema,
+		args: `{"tags":"[\"a\",\"b\"]"}`, want: `{"tags":["a","b"]}`,
+		repairs: []string{"/tags: JSON-decoded the string into an array"}},
+	{name: "clause2/object-sent-as-string", schema: objectSchema,
+		args: `{"filter":"{\"k\": 1}"}`, want: `{"filter":{"k": 1}}`},
+	{name: "clause2/padded-with-whitespace", schema: arraySchema,
+		args: `{"tags":" \n[1, 2]\t "}`, want: `{"tags":[1, 2]}`},
+	{name: "clause2/does-not-parse", schema: arraySchema,
+		args: `{"tags":"[1, 2"}`, want: `{"tags":"[1, 2"}`},
+	{name: "clause2/trailing-garbage", schema: arraySchema,
+		args: `{"tags":"[1] x"}`, want: `{"tags":"[1] x"}`},
+	{name: "clause2/two-values", schema: arraySchema,
+		args: `{"tags":"[1][2]"}`, want: `{"tags":"[1][2]"}`},
+	{name: "clause2/null-never-a-shape", schema: `{"properties":{"a":{"type":["array","null"]}}}`,
+		args: `{"a":"null"}`, want: `{"a":"null"}`},
+	{name: "clause2/number-never-a-shape", schema: arraySchema,
+		args: `{"tags":"1"}`, want: `{"tags":"1"}`},
+	{name: "clause2/string-never-a-shape", schema: arraySchema,
+		args: `{"tags":"\"x\""}`, want: `{"tags":"\"x\""}`},
+	{name: "clause2/undeclared-parameter", schema: arraySchema,
+		args: `{"other":"[1]"}`, want: `{"other":"[1]"}`},
+	{name: "clause2/no-schema-type", schema: `{"properties":{"tags":{}}}`,
+		args: `{"tags":"[1]"}`, want: `{"tags":"[1]"}`},
+	{name: "clause2/array-or-object-either-shape", schema: `{"properties":{"a":{"type":["array","object"]}}}`,
+		args: `{"a":"{\"x\":[1]}","b":1}`, want: `{"a":{"x":[1]},"b":1}`},
+
+	// Clause 3: a string parameter is never decoded; a wrong shape passes.
+	{name: "clause3/string-param-never-decoded", schema: stringSchema,
+		args: `{"q":"[1,2]"}`, want: `{"q":"[1,2]"}`},
+	{name: "clause3/string-or-array-is-string", schema: `{"properties":{"q":{"type":["string","array"]}}}`,
+		args: `{"q":"[1,2]"}`, want: `{"q":"[1,2]"}`},
+	{name: "clause3/anyof-with-string-branch", schema: `{"properties":{"q":{"anyOf":[{"type":"string"},{"type":"array"}]}}}`,
+		args: `{"q":"[1,2]"}`, want: `{"q":"[1,2]"}`},
+	{name: "clause3/array-for-object", schema: objectSchema,
+		args: `{"filter":"[1]"}`, want: `{"filter":"[1]"}`},
+	{name: "clause3/wrong-shape-still-gets-entities", schema: `{"properties":{"ops":{"type":"array"}}}`,
+		args: `{"ops":"{\"op\":\"a&amp;b\"}"}`, want: `{"ops":"{\"op\":\"a&b\"}"}`},
+
+	// Clause 4: every string leaf, to the fixpoint.
+	{name: "clause4/every-leaf", schema: `{}`,
+		args: `{"a":["x &lt; y",{"b":"&quot;q&quot;"}],"c":"&amp;amp;amp;"}`,
+		want: `{"a":["x < y",{"b":"\"q\""}],"c":"&"}`},
+	{name: "clause4/split-reference", schema: `{}`, args: `{"a":"&l&#116;;"}`, want: `{"a":"<"}`},
+	{name: "clause4/notin-across-passes", schema: `{}`, args: `{"a":"&amp;notin&#59;"}`, want: `{"a":"∉"}`},
+	{name: "clause4/overflowing-numeric", schema: `{}`, args: `{"a":"&#4294967356;"}`, want: "{\"a\":\"\uFFFD\"}"},
+	{name: "clause4/pass-bound", schema: `{}`, opts: []Option{WithMaxPasses(1)},
+		args: `{"a":"&amp;amp;"}`, want: `{"a":"&amp;"}`, bounded: true,
+		repairs: []string{"/a: decoded character references in 1 pass (stopped by the pass bound before the fixpoint)"}},
+
+	// Clause 5: keys never change; text without references is unchanged.
+	{name: "clause5/keys-untouched", schema: `{"properties":{"&amp;":{"type":"array"}}}`,
+		args: `{"&amp;":"[\"&amp;\"]","&lt;":"&lt;"}`, want: `{"&amp;":["&"],"&lt;":"<"}`},
+	{name: "clause5/keys-untouched-inside-decoded", schema: objectSchema,
+		args: `{"filter":"{\"&amp;\":\"&amp;\"}"}`, want: `{"filter":{"&amp;":"&"}}`},
+	{name: "clause5/escapes-kept", schema: `{}`,
+		args: `{"a":"caf\u00e9 \/ \n","b":[1,  2]}`, want: `{"a":"caf\u00e9 \/ \n","b":[1,  2]}`,
+		repairs: []string{}},
+
+	// NOTES 3: the attribute profile.
+	{name: "notes3/url-text-profile", schema: `{}`,
+		args: `{"u":"?a=1&region=eu&not=2"}`, want: `{"u":"?a=1®ion=eu¬=2"}`},
+	{name: "notes3/url-attribute-profile", schema: `{}`, opts: []Option{WithProfile(Attribute)},
+		args: `{"u":"?a=1&region=eu&not=2&amp;x"}`, want: `{"u":"?a=1&region=eu&not=2&x"}`},
+
+	// NOTES 4: schema resolution at every depth.
+	{name: "notes4/ref-defs", schema: `{"properties":{"a":{"$ref":"#/$defs/list"}},"$defs":{"list":{"type":"array"}}}`,
+		args: `{"a":"[1]"}`, want: `{"a":[1]}`},
+	{name: "notes4/ref-definitions", schema: `{"properties":{"a":{"$ref":"#/definitions/list"}},"definitions":{"list":{"type":"array"}}}`,
+		args: `{"a":"[1]"}`, want: `{"a":[1]}`},
+	{name: "notes4/ref-escaped-pointer", schema: `{"properties":{"a":{"$ref":"#/$defs/a~1b%20c"}},"$defs":{"a/b c":{"type":"array"}}}`,
+		args: `{"a":"[1]"}`, want: `{"a":[1]}`},
+	{name: "notes4/recursive-ref", schema: `{"$defs":{"n":{"type":"object","properties":{"kids":{"type":"array","items":{"$ref":"#/$defs/n"}}}}},"$ref":"#/$defs/n"}`,
+		args: `{"kids":[{"kids":"[{\"kids\":\"[]\"}]"}]}`, want: `{"kids":[{"kids":[{"kids":[]}]}]}`},
+	{name: "notes4/ref-cycle-unknown", schema: `{"properties":{"a":{"$ref":"#/$defs/x"}},"$defs":{"x":{"$ref":"#/$defs/y","type":"array"},"y":{"$ref":"#/$defs/x"}}}`,
+		args: `{"a":"[1]"}`, want: `{"a":"[1]"}`},
+	{name: "notes4/pattern-properties", schema: `{"patternProperties":{"^list_":{"type":"array"}}}`,
+		args: `{"list_a":"[1]","other":"[1]"}`, want: `{"list_a":[1],"other":"[1]"}`},
+	{name: "notes4/additional-properties", schema: `{"properties":{"s":{"type":"string"}},"additionalProperties":{"type":"array"}}`,
+		args: `{"s":"[1]","x":"[2]"}`, want: `{"s":"[1]","x":[2]}`},
+	{name: "notes4/nested-items", schema: `{"properties":{"rows":{"type":"array","items":{"type":"array"}}}}`,
+		args: `{"rows":"[\"[1]\", \"[2]\"]"}`, want: `{"rows":[[1], [2]]}`},
+	{name: "notes4/prefix-items", schema: `{"properties":{"t":{"type":"array","prefixItems":[{"type":"string"},{"type":"array"}],"items":{"type":"object"}}}}`,
+		args: `{"t":["[1]","[2]","{}","[3]"]}`, want: `{"t":["[1]",[2],{},"[3]"]}`},
+	{name: "notes4/draft4-tuple-items", schema: `{"properties":{"t":{"type":"array","items":[{"type":"string"},{"type":"array"}],"additionalItems":{"type":"object"}}}}`,
+		args: `{"t":["[1]","[2]","{}"]}`, want: `{"t":["[1]",[2],{}]}`},
+	{name: "notes4/allof-intersection", schema: `{"properties":{"a":{"allOf":[{"type":["array","string"]},{"type":["array","null"]}]}}}`,
+		args: `{"a":"[1]"}`, want: `{"a":[1]}`},
+	{name: "notes4/allof-children", schema: `{"allOf":[{"properties":{"a":{"type":"array"}}},{"properties":{"b":{"type":"object"}}}]}`,
+		args: `{"a":"[1]","b":"{}"}`, want: `{"a":[1],"b":{}}`},
+	{name: "notes4/anyof-union", schema: `{"properties":{"a":{"anyOf":[{"type":"array"},{"type":"null"}]}}}`,
+		args: `{"a":"[1]"}`, want: `{"a":[1]}`},
+	{name: "notes4/oneof-unknown-branch", schema: `{"properties":{"a":{"oneOf":[{"type":"array"},{"description":"anything"}]}}}`,
+		args: `{"a":"[1]"}`, want: `{"a":"[1]"}`},
+	{name: "notes4/anyof-branch-admitting-type", schema: `{"properties":{"a":{"anyOf":[{"type":"object","properties":{"x":{"type":"array"}}},{"type":"array","items":{"type":"string"}}]}}}`,
+		args: `{"a":{"x":"[1]"}}`, want: `{"a":{"x":[1]}}`},
+	{name: "notes4/nullable", schema: `{"properties":{"a":{"type":"array","nullable":true}}}`,
+		args: `{"a":"[1]"}`, want: `{"a":[1]}`},
+	{name: "notes4/nullable-string", schema: `{"properties":{"a":{"type":"string","nullable":true}}}`,
+		args: `{"a":"[1]"}`, want: `{"a":"[1]"}`},
+	{name: "notes4/boolean-schemas", schema: `{"properties":{"a":true,"b":false},"additionalProperties":{"type":"array"}}`,
+		args: `{"a":"[1]","b":"[1]","c":"[1]"}`, want: `{"a":"[1]","b":"[1]","c":[1]}`},
+
+	// NOTES 6: the order that makes normalize idempotent.
+	{name: "notes6/entities-then-json", schema: arraySchema,
+		args: `{"tags":"[&quot;a&quot;]"}`, want: `{"tags":["a"]}`,
+		repairs: []string{"/tags: decoded character references in 1 pass", "/tags: JSON-decoded the string into an array"}},
+	{name: "notes6/decoded-value-normalized", schema: arraySchema,
+		args: `{"tags":"[\"Ember &amp;amp; Oak\"]"}`, want: `{"tags":["Ember & Oak"]}`,
+		repairs: []string{"/tags: JSON-decoded the string into an array", "/tags/0: decoded character references in 2 passes"}},
+	{name: "notes6/json-first-as-sent", schema: arraySchema,
+		args: `{"tags":"[\"&quot;\"]"}`, want: `{"tags":["\""]}`},
+
+	// NOTES 7: nothing else changes.
+	{name: "notes7/number-text", schema: `{"properties":{"n":{"type":"array"}}}`,
+		args: `{"a":12345678901234567890,"b":1e400,"c":1.0,"d":-0,"n":"[1.50, 1E+2]"}`,
+		want: `{"a":12345678901234567890,"b":1e400,"c":1.0,"d":-0,"n":[1.50, 1E+2]}`},
+	{name: "notes7/order-and-duplicates", schema: `{}`,
+		args: `{"b":"&amp;","a":1,"b":"&lt;"}`, want: `{"b":"&","a":1,"b":"<"}`},
+	{name: "notes7/lone-surrogate-survives", schema: `{}`,
+		args: `{"a":"\ud800 &amp; \udc00x","b":"\ud800"}`, want: `{"a":"\ud800 & \udc00x","b":"\ud800"}`},
+	{name: "notes7/surrogate-pair-in-decoded", schema: `{}`,
+		args: `{"a":"\ud83d\ude00&amp;"}`, want: `{"a":"😀&"}`},
+	{name: "notes7/escaped-amp-decoded", schema: `{}`,
+		args: `{"a":"\u0026amp;"}`, want: `{"a":"&"}`},
+	{name: "notes7/reencoding-escapes", schema: `{}`,
+		args: `{"a":"&lt;\"\\\n\u0001</"}`, want: `{"a":"<\"\\\n\u0001</"}`},
+	{name: "notes7/whitespace-kept", schema: `{}`,
+		args: " \n{ \"a\" : [ 1 , \"&amp;\" ] }\n", want: " \n{ \"a\" : [ 1 , \"&\" ] }\n"},
+	{name: "notes7/lone-surrogate-does-not-parse", schema: arraySchema,
+		args: `{"tags":"[\"\ud800\"]"}`, want: `{"tags":"[\"\ud800\"]"}`},
+
+	// NOTES 8: errors.
+	{name: "notes8/not-object-array", schema: `{}`, args: `[1]`, wantErr: ErrNotObject},
+	{name: "notes8/not-object-string", schema: `{}`, args: `"x"`, wantErr: ErrNotObject},
+	{name: "notes8/not-object-null", schema: `{}`, args: `null`, wantErr: ErrNotObject},
+	{name: "notes8/empty", schema: `{}`, args: ``, wantErr: ErrSyntax},
+	{name: "notes8/truncated", schema: `{}`, args: `{"a":[1,`, wantErr: ErrSyntax},
+	{name: "notes8/trailing", schema: `{}`, args: `{} {}`, wantErr: ErrSyntax},
+	{name: "notes8/bad-escape", schema: `{}`, args: `{"a":"\x"}`, wantErr: ErrSyntax},
+	{name: "notes8/invalid-utf8", schema: `{}`, args: "{\"a\":\"\xff\"}", wantErr: ErrSyntax},
+	{name: "notes8/control-char", schema: `{}`, args: "{\"a\":\"\x01\"}", wantErr: ErrSyntax},
+	{name: "notes8/bad-number", schema: `{}`, args: `{"a":01}`, wantErr: ErrSyntax},
+	{name: "notes8/too-deep", schema: `{}`, opts: []Option{WithMaxDepth(3)}, args: `{"a":[[[1]]]}`, wantErr: ErrTooDeep},
+	{name: "notes8/too-deep-inside-string", schema: arraySchema, opts: []Option{WithMaxDepth(3)},
+		args: `{"tags":"[[[1]]]"}`, wantErr: ErrTooDeep},
+	{name: "notes8/depth-at-limit", schema: `{}`, opts: []Option{WithMaxDepth(3)}, args: `{"a":[[1]],"b":[{}]}`, want: `{"a":[[1]],"b":[{}]}`},
+}
+
+func TestNormalize(t *testing.T) {
+	for _, tt := range normCases {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := Compile([]byte(tt.schema), tt.opts...)
+			if err != nil {
+				t.Fatalf("Compile(%s): %v", tt.schema, err)
+			}
+			got, repairs, err := s.NormalizeReport([]byte(tt.args))
+			if tt.wantErr != nil {
+				if !errors.Is(err, tt.wantErr) || got != nil {
+					t.Fatalf("Normalize(%s) = %s, %v; want error %v and no output", tt.args, got, err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || string(got) != tt.want {
+				t.Fatalf("Normalize(%s)\n got %s, %v\nwant %s", tt.args, got, err, tt.want)
+			}
+			if tt.repairs != nil {
+				var lines []string
+				for _, r := range repairs {
+					lines = append(lines, r.String())
+				}
+				if strings.Join(lines, "\n") != strings.Join(tt.repairs, "\n") {
+					t.Errorf("report:\n%s\nwant:\n%s", strings.Join(lines, "\n"), strings.Join(tt.repairs, "\n"))
+				}
+			}
+			if tt.bounded {
+				return
+			}
+			again, err := s.Normalize(got)
+			if err != nil || string(again) != string(got) {
+				t.Errorf("not idempotent: Normalize(%s) = %s, %v", got, again, err)
+			}
+		})
+	}
+}

@@ -1,0 +1,460 @@
+package normalize
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// typeSet is a set of JSON Schema types. A position whose type is not
+// known admits every type, which gives the readings of docs/readings.md
+// section 4 by plain set algebra: allOf intersects (unknown branches change
+// nothing), anyOf and oneOf unite (one unknown branch makes the union
+// unknown), and the JSON repair never fires where "string" is admitted.
+type typeSet uint8
+
+const (
+	tNull typeSet = 1 << iota
+	tBoolean
+	tObject
+	tArray
+	tNumber
+	tInteger
+	tString
+
+	tAll typeSet = 1<<iota - 1
+)
+
+var typeNames = map[string]typeSet{
+	"null": tNull, "boolean": tBoolean, "object": tObject, "array": tArray,
+	"number": tNumber, "integer": tInteger, "string": tString,
+}
+
+// admits reports whether a value of JSON type t (one of tNull, tBoolean,
+// tObject, tArray, tNumber, tString) may stand where s is declared.
+func (s typeSet) admits(t typeSet) bool {
+	if t == tNumber {
+		return s&(tNumber|tInteger) != 0
+	}
+	return s&t != 0
+}
+
+// node is one compiled schema (an object or a boolean schema).
+type node struct {
+	types typeSet // declared types, with $ref, allOf, anyOf and oneOf folded in
+
+	own                 typeSet // from type and nullable
+	ref                 *node
+	allOf, anyOf, oneOf []*node
+	hasAnyOf, hasOneOf  bool
+	cyclic              bool // lies on a cycle of $ref/allOf/anyOf/oneOf edges
+	props               map[string]*node
+	patterns            []pattern
+	additional          *node
+	prefixItems         []*node
+	hasPrefixItems      bool
+	items               *node
+	tupleItems          []*node // draft-4 "items": [...]
+	hasTupleItems       bool
+	additionalItems     *node
+
+	// Compilation state.
+	resolved   bool
+	index, low int // Tarjan's algorithm
+	onStack    bool
+}
+
+type pattern struct {
+	re *regexp.Regexp
+	n  *node
+}
+
+// Schema is a compiled tool input schema. It is safe for concurrent use.
+type Schema struct {
+	root *node
+	cfg  config
+}
+
+// SchemaError reports a schema that cannot be compiled.
+type SchemaError struct {
+	Pointer string // JSON Pointer into the schema, "" for the whole schema
+	Offset  int    // byte offset, for a schema that is not JSON; else -1
+	Err     error  // ErrSchema, wrapped with the detail
+}
+
+func (e *SchemaError) Error() string {
+	if e.Offset >= 0 {
+		return fmt.Sprintf("normalize: schema: %v", e.Err)
+	}
+	where := e.Pointer
+	if where == "" {
+		where = "(root)"
+	}
+	return fmt.Sprintf("normalize: schema: %v at %s", e.Err, where)
+}
+
+func (e *SchemaError) Unwrap() error { return e.Err }
+
+// ErrSchema is wrapped by every [SchemaError].
+var ErrSchema = errors.New("invalid schema")
+
+type compiler struct {
+	doc   any
+	nodes map[string]*node // by canonical JSON Pointer of the schema
+	all   []*node
+	err   *SchemaError
+}
+
+func (c *compiler) fail(ptr, format string, args ...any) {
+	if c.err == nil {
+		c.err = &SchemaError{Pointer: ptr, Offset: -1, Err: fmt.Errorf("%w: "+format, append([]any{ErrSchema}, args...)...)}
+	}
+}
+
+// Compile compiles a tool's input schema (JSON Schema, drafts 4 to
+// 2020-12, with OpenAPI's nullable) for [Schema.Normalize]. The options
+// apply to every use of the returned Schema.
+//
+// It fails with a [*SchemaError] when the schema is not JSON, is neither an
+// object nor a boolean, has a keyword of the wrong JSON type, names an
+// unknown type, has a pattern Go's regexp package cannot compile, or has a
+// $ref that does not resolve to a schema in the same document.
+func Compile(schema []byte, opts ...Option) (*Schema, error) {
+	cfg := newConfig(opts)
+	dec := json.NewDecoder(bytes.NewReader(schema))
+	dec.UseNumber()
+	var doc any
+	if err := dec.Decode(&doc); err != nil {
+		off := int(dec.InputOffset())
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			off = int(se.Offset)
+		}
+		return nil, &SchemaError{Offset: off, Err: fmt.Errorf("%w: not JSON: %v (offset %d)", ErrSchema, err, off)}
+	}
+	if _, err := dec.Token(); err == nil {
+		off := int(dec.InputOffset())
+		return nil, &SchemaError{Offset: off, Err: fmt.Errorf("%w: not JSON: data after the schema (offset %d)", ErrSchema, off)}
+	}
+	c := &compiler{doc: doc, nodes: map[string]*node{}}
+	root := c.compile(doc, "")
+	if c.err != nil {
+		return nil, c.err
+	}
+	c.markCycles()
+	for _, n := range c.all {
+		c.resolveTypes(n)
+	}
+	return &Schema{root: root, cfg: cfg}, nil
+}
+
+// compile compiles the schema v found at ptr, once per pointer.
+func (c *compiler) compile(v any, ptr string) *node {
+	if n, ok := c.nodes[ptr]; ok {
+		return n
+	}
+	n := &node{own: tAll}
+	c.nodes[ptr] = n
+	c.all = append(c.all, n)
+	switch v := v.(type) {
+	case bool:
+		if !v {
+			n.own = 0
+		}
+		return n
+	case map[string]any:
+		c.compileObject(n, v, ptr)
+	default:
+		c.fail(ptr, "a schema must be an object or a boolean, not %s", jsonKind(v))
+	}
+	return n
+}
+
+func (c *compiler) compileObject(n *node, m map[string]any, ptr string) {
+	if t, ok := m["type"]; ok {
+		n.own = c.types(t, ptr+"/type")
+		if nb, ok := m["nullable"]; ok {
+			b, isBool := nb.(bool)
+			if !isBool {
+				c.fail(ptr+"/nullable", "nullable must be a boolean, not %s", jsonKind(nb))
+			} else if b {
+				n.own |= tNull
+			}
+		}
+	}
+	if r, ok := m["$ref"]; ok {
+		s, isString := r.(string)
+		if !isString {
+			c.fail(ptr+"/$ref", "$ref must be a string, not %s", jsonKind(r))
+		} else {
+			n.ref = c.resolve(s, ptr+"/$ref")
+		}
+	}
+	n.allOf = c.list(m, "allOf", ptr)
+	n.anyOf = c.list(m, "anyOf", ptr)
+	n.oneOf = c.list(m, "oneOf", ptr)
+	_, n.hasAnyOf = m["anyOf"]
+	_, n.hasOneOf = m["oneOf"]
+
+	if p, ok := m["properties"]; ok {
+		obj, isObj := p.(map[string]any)
+		if !isObj {
+			c.fail(ptr+"/properties", "properties must be an object, not %s", jsonKind(p))
+		}
+		n.props = make(map[string]*node, len(obj))
+		for k, sub := range obj {
+			n.props[k] = c.compile(sub, ptr+"/properties/"+escapeToken(k))
+		}
+	}
+	if p, ok := m["patternProperties"]; ok {
+		obj, isObj := p.(map[string]any)
+		if !isObj {
+			c.fail(ptr+"/patternProperties", "patternProperties must be an object, not %s", jsonKind(p))
+		}
+		for k, sub := range obj {
+			at := ptr + "/patternProperties/" + escapeToken(k)
+			re, err := regexp.Compile(k)
+			if err != nil {
+				c.fail(at, "pattern %q is not supported by Go's regexp: %v", k, err)
+				continue
+			}
+			n.patterns = append(n.patterns, pattern{re, c.compile(sub, at)})
+		}
+	}
+	if a, ok := m["additionalProperties"]; ok {
+		n.additional = c.compile(a, ptr+"/additionalProperties")
+	}
+	if p, ok := m["prefixItems"]; ok {
+		n.prefixItems = c.listOf(p, ptr+"/prefixItems", "prefixItems")
+		n.hasPrefixItems = true
+	}
+	if it, ok := m["items"]; ok {
+		if arr, isArr := it.([]any); isArr {
+			n.tupleItems = c.listOf(arr, ptr+"/items", "items")
+			n.hasTupleItems = true
+		} else {
+			n.items = c.compile(it, ptr+"/items")
+		}
+	}
+	if a, ok := m["additionalItems"]; ok {
+		n.additionalItems = c.compile(a, ptr+"/additionalItems")
+	}
+	for _, kw := range [...]string{"$defs", "definitions"} {
+		if d, ok := m[kw]; ok {
+			if _, isObj := d.(map[string]any); !isObj {
+				c.fail(ptr+"/"+kw, "%s must be an object, not %s", kw, jsonKind(d))
+			}
+		}
+	}
+}
+
+func (c *compiler) list(m map[string]any, kw, ptr string) []*node {
+	v, ok := m[kw]
+	if !ok {
+		return nil
+	}
+	return c.listOf(v, ptr+"/"+kw, kw)
+}
+
+func (c *compiler) listOf(v any, ptr, kw string) []*node {
+	arr, ok := v.([]any)
+	if !ok {
+		c.fail(ptr, "%s must be an array, not %s", kw, jsonKind(v))
+		return nil
+	}
+	out := make([]*node, len(arr))
+	for i, sub := range arr {
+		out[i] = c.compile(sub, ptr+"/"+strconv.Itoa(i))
+	}
+	return out
+}
+
+func (c *compiler) types(v any, ptr string) typeSet {
+	one := func(v any, at string) typeSet {
+		s, ok := v.(string)
+		if !ok {
+			c.fail(at, "a type must be a string, not %s", jsonKind(v))
+			return 0
+		}
+		t, ok := typeNames[s]
+		if !ok {
+			c.fail(at, "unknown type %q", s)
+		}
+		return t
+	}
+	if list, ok := v.([]any); ok {
+		var t typeSet
+		for i, e := range list {
+			t |= one(e, ptr+"/"+strconv.Itoa(i))
+		}
+		return t
+	}
+	return one(v, ptr)
+}
+
+// resolve finds the schema a local $ref names.
+func (c *compiler) resolve(ref, at string) *node {
+	frag, ok := strings.CutPrefix(ref, "#")
+	if !ok {
+		c.fail(at, "$ref %q does not resolve: only references within the schema (#...) are supported", ref)
+		return nil
+	}
+	frag, err := url.PathUnescape(frag)
+	if err != nil || (frag != "" && frag[0] != '/') {
+		c.fail(at, "$ref %q does not resolve: not a JSON Pointer", ref)
+		return nil
+	}
+	v := c.doc
+	canon := ""
+	if frag != "" {
+		for _, tok := range strings.Split(frag[1:], "/") {
+			tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
+			switch cur := v.(type) {
+			case map[string]any:
+				next, ok := cur[tok]
+				if !ok {
+					c.fail(at, "$ref %q does not resolve: no member %q", ref, tok)
+					return nil
+				}
+				v = next
+			case []any:
+				i, err := strconv.Atoi(tok)
+				if err != nil || i < 0 || i >= len(cur) || strconv.Itoa(i) != tok {
+					c.fail(at, "$ref %q does not resolve: no element %q", ref, tok)
+					return nil
+				}
+				v = cur[i]
+			default:
+				c.fail(at, "$ref %q does not resolve: %q is inside a %s", ref, tok, jsonKind(cur))
+				return nil
+			}
+			canon += "/" + escapeToken(tok)
+		}
+	}
+	return c.compile(v, canon)
+}
+
+// markCycles marks the nodes that lie on a cycle of $ref, allOf, anyOf
+// and oneOf edges (Tarjan's strongly connected components): such a
+// schema says nothing definite, so it is read as unknown.
+func (c *compiler) markCycles() {
+	index := 1
+	var stack []*node
+	var visit func(n *node)
+	visit = func(n *node) {
+		n.index, n.low = index, index
+		index++
+		stack = append(stack, n)
+		n.onStack = true
+		for _, m := range n.edges() {
+			if m.index == 0 {
+				visit(m)
+				n.low = min(n.low, m.low)
+			} else if m.onStack {
+				n.low = min(n.low, m.index)
+			}
+		}
+		if n.low == n.index {
+			var scc []*node
+			for {
+				m := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				m.onStack = false
+				scc = append(scc, m)
+				if m == n {
+					break
+				}
+			}
+			selfLoop := false
+			for _, m := range n.edges() {
+				selfLoop = selfLoop || m == n
+			}
+			if len(scc) > 1 || selfLoop {
+				for _, m := range scc {
+					m.cyclic = true
+				}
+			}
+		}
+	}
+	for _, n := range c.all {
+		if n.index == 0 {
+			visit(n)
+		}
+	}
+}
+
+func (n *node) edges() []*node {
+	var e []*node
+	if n.ref != nil {
+		e = append(e, n.ref)
+	}
+	e = append(e, n.allOf...)
+	e = append(e, n.anyOf...)
+	return append(e, n.oneOf...)
+}
+
+// resolveTypes computes n.types: its own types, intersected with its
+// $ref's, each allOf branch's, and the unions of its anyOf and oneOf
+// branches. A cyclic node admits everything.
+func (c *compiler) resolveTypes(n *node) typeSet {
+	if n.resolved {
+		return n.types
+	}
+	if n.cyclic {
+		n.types, n.resolved = tAll, true
+		return tAll
+	}
+	t := n.own
+	if n.ref != nil {
+		t &= c.resolveTypes(n.ref)
+	}
+	for _, b := range n.allOf {
+		t &= c.resolveTypes(b)
+	}
+	if n.hasAnyOf {
+		t &= c.union(n.anyOf)
+	}
+	if n.hasOneOf {
+		t &= c.union(n.oneOf)
+	}
+	n.types, n.resolved = t, true
+	return t
+}
+
+func (c *compiler) union(branches []*node) typeSet {
+	var u typeSet
+	for _, b := range branches {
+		u |= c.resolveTypes(b)
+	}
+	return u
+}
+
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "a boolean"
+	case json.Number:
+		return "a number"
+	case string:
+		return "a string"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+func escapeToken(s string) string {
+	if !strings.ContainsAny(s, "~/") {
+		return s
+	}
+	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
+}
