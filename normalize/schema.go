@@ -89,13 +89,13 @@ type SchemaError struct {
 
 func (e *SchemaError) Error() string {
 	if e.Offset >= 0 {
-		return fmt.Sprintf("normalize: schema: %v", e.Err)
+		return fmt.Sprintf("normalize: %v", e.Err)
 	}
 	where := e.Pointer
 	if where == "" {
 		where = "(root)"
 	}
-	return fmt.Sprintf("normalize: schema: %v at %s", e.Err, where)
+	return fmt.Sprintf("normalize: %v at %s", e.Err, where)
 }
 
 func (e *SchemaError) Unwrap() error { return e.Err }

@@ -1,0 +1,108 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/toolnorm/toolnorm/normalize"
+)
+
+func newNormalizeCmd() *cobra.Command {
+	var (
+		schemaFile, argsFile, profile string
+		maxPasses, maxDepth           int
+		explain                       bool
+	)
+	cmd := &cobra.Command{
+		Use:   "normalize --schema FILE [--args FILE]",
+		Short: "Normalize one set of tool arguments against a schema",
+		Long: `Normalize reads a tool's input schema and the arguments a model sent
+(from --args FILE, or standard input when --args is absent or "-"), and prints
+the normalized arguments on standard output.
+
+Bad input (invalid JSON, arguments that are not an object, a broken schema)
+exits with status 1 and one line on standard error:
+  toolnorm: FILE: WHAT at WHERE`,
+		Example: `  toolnorm normalize --schema examples/basic/schema.json --args examples/basic/args.json
+  echo '{"title":"Ember &amp;amp; Oak"}' | toolnorm normalize --schema schema.json --explain`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if schemaFile == "" {
+				return usagef("normalize: --schema is required")
+			}
+			p, err := normalize.ParseProfile(profile)
+			if err != nil {
+				return usagef("normalize: --profile: want text or attribute, not %q", profile)
+			}
+			if maxPasses < 0 {
+				return usagef("normalize: --max-passes must be 0 (no bound) or more")
+			}
+			if maxDepth < 1 {
+				return usagef("normalize: --max-depth must be 1 or more")
+			}
+			schema, err := os.ReadFile(schemaFile)
+			if err != nil {
+				return fileError(schemaFile, err)
+			}
+			s, err := normalize.Compile(schema, normalize.WithProfile(p), normalize.WithMaxPasses(maxPasses), normalize.WithMaxDepth(maxDepth))
+			if err != nil {
+				return fileError(schemaFile, err)
+			}
+			name := argsFile
+			var args []byte
+			if argsFile == "" || argsFile == "-" {
+				name = "stdin"
+				args, err = io.ReadAll(cmd.InOrStdin())
+			} else {
+				args, err = os.ReadFile(argsFile)
+			}
+			if err != nil {
+				return fileError(name, err)
+			}
+			out, repairs, err := s.NormalizeReport(args)
+			if err != nil {
+				return fileError(name, err)
+			}
+			if explain {
+				if len(repairs) == 0 {
+					fmt.Fprintln(cmd.ErrOrStderr(), "no repairs")
+				}
+				for _, r := range repairs {
+					fmt.Fprintln(cmd.ErrOrStderr(), r)
+				}
+			}
+			w := cmd.OutOrStdout()
+			if len(out) == 0 || out[len(out)-1] != '\n' {
+				out = append(out, '\n')
+			}
+			_, err = w.Write(out)
+			return err
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&schemaFile, "schema", "", "the tool's input schema (JSON Schema)")
+	f.StringVar(&argsFile, "args", "", `the arguments (default, or "-": standard input)`)
+	f.StringVar(&profile, "profile", "text", "how references decode: text (the rule) or attribute (keeps &region= in URLs)")
+	f.IntVar(&maxPasses, "max-passes", 0, "bound on decoding passes per string (0: until nothing changes)")
+	f.IntVar(&maxDepth, "max-depth", normalize.DefaultMaxDepth, "how deeply arrays and objects may nest")
+	f.BoolVar(&explain, "explain", false, "list each repair on standard error")
+	_ = cmd.RegisterFlagCompletionFunc("profile", cobra.FixedCompletions([]string{"text", "attribute"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.MarkFlagFilename("schema", "json")
+	_ = cmd.MarkFlagFilename("args", "json")
+	return cmd
+}
+
+// fileError turns err into the one line toolnorm prints for bad input:
+// "FILE: WHAT at WHERE".
+func fileError(file string, err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %v", file, pe.Err)
+	}
+	return fmt.Errorf("%s: %s", file, strings.TrimPrefix(err.Error(), "normalize: "))
+}
