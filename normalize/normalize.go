@@ -159,8 +159,10 @@ func (w *walker) object(b []byte, i int, n *node, edits *[]edit) (int, error) {
 	if i < len(b) && b[i] == '}' {
 		return i + 1, nil
 	}
+	depth := len(w.path)
 	w.path = append(w.path, step{})
-	defer func() { w.path = w.path[:len(w.path)-1] }()
+	defer func() { w.path = w.path[:depth] }()
+	w.path = w.path[:depth] // no member yet: errors point at the object
 	for {
 		if i >= len(b) || b[i] != '"' {
 			return 0, w.syntaxError(&jsonraw.SyntaxError{Offset: i, Msg: fmt.Sprintf("invalid %s looking for beginning of object key string", jsonraw.Describe(b, i))})
@@ -170,7 +172,7 @@ func (w *walker) object(b []byte, i int, n *node, edits *[]edit) (int, error) {
 			return 0, w.syntaxError(err)
 		}
 		key := b[i+1 : kend-1]
-		w.path[len(w.path)-1] = step{key: key}
+		w.path = append(w.path[:depth], step{key: key})
 		i = jsonraw.SkipSpace(b, kend)
 		if i >= len(b) || b[i] != ':' {
 			return 0, w.syntaxError(&jsonraw.SyntaxError{Offset: i, Msg: fmt.Sprintf("invalid %s after object key", jsonraw.Describe(b, i))})

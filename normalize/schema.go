@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"regexp"
 	"strconv"
@@ -134,6 +135,8 @@ func Compile(schema []byte, opts ...Option) (*Schema, error) {
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
 			off = int(se.Offset)
+		} else if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+			off = len(schema)
 		}
 		return nil, &SchemaError{Offset: off, Err: fmt.Errorf("%w: not JSON: %v (offset %d)", ErrSchema, err, off)}
 	}

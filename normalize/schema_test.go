@@ -1,0 +1,127 @@
+package normalize
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestCompileErrors(t *testing.T) {
+	tests := []struct {
+		name, schema string
+		want         string // the whole message
+	}{
+		{"not-json", `{"type":`, `normalize: invalid schema: not JSON: unexpected EOF (offset 8)`},
+		{"trailing-data", `{} []`, `normalize: invalid schema: not JSON: data after the schema (offset 4)`},
+		{"not-a-schema", `[]`, `normalize: invalid schema: a schema must be an object or a boolean, not an array at (root)`},
+		{"unknown-type", `{"properties":{"a":{"type":"lisst"}}}`, `normalize: invalid schema: unknown type "lisst" at /properties/a/type`},
+		{"type-not-string", `{"type":["array",1]}`, `normalize: invalid schema: a type must be a string, not a number at /type/1`},
+		{"nullable-not-bool", `{"type":"array","nullable":"yes"}`, `normalize: invalid schema: nullable must be a boolean, not a string at /nullable`},
+		{"properties-not-object", `{"properties":[]}`, `normalize: invalid schema: properties must be an object, not an array at /properties`},
+		{"allof-not-array", `{"allOf":{}}`, `normalize: invalid schema: allOf must be an array, not an object at /allOf`},
+		{"sub-schema-number", `{"items":3}`, `normalize: invalid schema: a schema must be an object or a boolean, not a number at /items`},
+		{"ref-remote", `{"$ref":"other.json#/x"}`, `normalize: invalid schema: $ref "other.json#/x" does not resolve: only references within the schema (#...) are supported at /$ref`},
+		{"ref-missing", `{"$defs":{},"properties":{"a":{"$ref":"#/$defs/x"}}}`, `normalize: invalid schema: $ref "#/$defs/x" does not resolve: no member "x" at /properties/a/$ref`},
+		{"ref-anchor", `{"$ref":"#foo"}`, `normalize: invalid schema: $ref "#foo" does not resolve: not a JSON Pointer at /$ref`},
+		{"ref-not-string", `{"$ref":1}`, `normalize: invalid schema: $ref must be a string, not a number at /$ref`},
+		{"ref-into-number", `{"$defs":{"a":1},"$ref":"#/$defs/a"}`, `normalize: invalid schema: a schema must be an object or a boolean, not a number at /$defs/a`},
+		{"ref-bad-index", `{"allOf":[{}],"$ref":"#/allOf/01"}`, `normalize: invalid schema: $ref "#/allOf/01" does not resolve: no element "01" at /$ref`},
+		{"pattern-unsupported", `{"patternProperties":{"(?=x)":{}}}`, `normalize: invalid schema: pattern "(?=x)" is not supported by Go's regexp: error parsing regexp: invalid or unsupported Perl syntax: ` + "`(?=`" + ` at /patternProperties/(?=x)`},
+		{"escaped-pointer", `{"properties":{"a/b":{"type":"x"}}}`, `normalize: invalid schema: unknown type "x" at /properties/a~1b/type`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := Compile([]byte(tt.schema))
+			var se *SchemaError
+			if s != nil || !errors.As(err, &se) || !errors.Is(err, ErrSchema) {
+				t.Fatalf("Compile(%s) = %v, %v; want a *SchemaError", tt.schema, s, err)
+			}
+			if err.Error() != tt.want {
+				t.Errorf("Compile(%s) error\n got %s\nwant %s", tt.schema, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestCompileAccepts(t *testing.T) {
+	for _, schema := range []string{
+		`true`, `false`, `{}`,
+		`{"$ref":"#"}`,
+		`{"$ref":"#/"}`[:0] + `{"properties":{"":{"type":"array"}},"$ref":"#/properties/"}`,
+		`{"$defs":{"a":{"$ref":"#/$defs/a"}},"$ref":"#/$defs/a"}`,
+		`{"anyOf":[],"oneOf":[{}]}`,
+		`{"definitions":{"x":{"type":["array","null"],"nullable":false}}}`,
+		`{"$defs":{"~/":{"type":"array"}},"properties":{"a":{"$ref":"#/$defs/~0~1"}}}`,
+	} {
+		if _, err := Compile([]byte(schema)); err != nil {
+			t.Errorf("Compile(%s): %v", schema, err)
+		}
+	}
+}
+
+// TestDeclaredTypes checks the type set read at a position (NOTES 4).
+func TestDeclaredTypes(t *testing.T) {
+	tests := []struct {
+		schema string
+		want   typeSet
+	}{
+		{`{}`, tAll},
+		{`true`, tAll},
+		{`false`, 0},
+		{`{"type":"array"}`, tArray},
+		{`{"type":["array","null"]}`, tArray | tNull},
+		{`{"type":"array","nullable":true}`, tArray | tNull},
+		{`{"nullable":true}`, tAll},
+		{`{"allOf":[{"type":["array","string"]},{"type":["array","object"]}]}`, tArray},
+		{`{"allOf":[{"type":"array"},{}]}`, tArray},
+		{`{"anyOf":[{"type":"array"},{"type":"object"}]}`, tArray | tObject},
+		{`{"anyOf":[{"type":"array"},{}]}`, tAll},
+		{`{"anyOf":[{"type":"array"},false]}`, tArray},
+		{`{"oneOf":[{"type":"array"}],"anyOf":[{"type":["array","string"]}]}`, tArray},
+		{`{"type":"object","$ref":"#/$defs/a","$defs":{"a":{"type":["object","null"]}}}`, tObject},
+		{`{"$ref":"#/$defs/a","$defs":{"a":{"$ref":"#/$defs/b","type":"array"},"b":{"$ref":"#/$defs/a"}}}`, tAll},
+		{`{"$ref":"#"}`, tAll},
+	}
+	for _, tt := range tests {
+		s, err := Compile([]byte(tt.schema))
+		if err != nil {
+			t.Fatalf("Compile(%s): %v", tt.schema, err)
+		}
+		if got := s.root.types; got != tt.want {
+			t.Errorf("types(%s) = %07b, want %07b", tt.schema, got, tt.want)
+		}
+	}
+}
+
+func TestErrorMessages(t *testing.T) {
+	s, err := Compile([]byte(`{"properties":{"a":{"type":"array"}}}`), WithMaxDepth(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ args, want string }{
+		{`{"a":[1,}`, `normalize: invalid JSON: invalid character '}' looking for beginning of value at offset 8 within "/a/1"`},
+		{`{"a":"[[[1]]]"}`, `normalize: nesting too deep: more than 2 nested arrays and objects at offset 5 within "/a/0"`},
+		{`{"x~/":[[1]]}`, `normalize: nesting too deep: more than 2 nested arrays and objects at offset 8 within "/x~0~1/0"`},
+		{`{"a" 1}`, `normalize: invalid JSON: invalid character '1' after object key at offset 5 within "/a"`},
+		{`{"a":1 "b":2}`, `normalize: invalid JSON: invalid character '"' after object member at offset 7 within "/a"`},
+		{`{"a":tru}`, `normalize: invalid JSON: invalid literal (want true) at offset 5 within "/a"`},
+		{`{"a":"x`, `normalize: invalid JSON: unterminated string at offset 5 within "/a"`},
+		{`{1:2}`, `normalize: invalid JSON: invalid character '1' looking for beginning of object key string at offset 1`},
+		{"{\"a\":\"\\ud800\\u00\"}", `normalize: invalid JSON: invalid \u escape in string at offset 12 within "/a"`},
+		{`{"a":-}`, `normalize: invalid JSON: invalid character '}' in number at offset 6 within "/a"`},
+		{`{"a":1.}`, `normalize: invalid JSON: invalid character '}' after decimal point in number at offset 7 within "/a"`},
+		{`   `, `normalize: invalid JSON: unexpected end of input at offset 3`},
+		{`true`, `normalize: arguments must be a JSON object, not a boolean at offset 0`},
+		{`{}x`, `normalize: invalid JSON: character 'x' after the top-level value at offset 2`},
+	}
+	for _, tt := range tests {
+		out, err := s.Normalize([]byte(tt.args))
+		if err == nil || out != nil {
+			t.Errorf("Normalize(%q) = %q, %v; want an error", tt.args, out, err)
+			continue
+		}
+		if !strings.HasPrefix(err.Error(), "normalize: ") || err.Error() != tt.want {
+			t.Errorf("Normalize(%q) error\n got %s\nwant %s", tt.args, err, tt.want)
+		}
+	}
+}
