@@ -35,7 +35,7 @@ func DecodeEntitiesWith(s string, opts ...Option) (string, Decoding) {
 		return s, Decoding{Fixpoint: true}
 	}
 	cfg := newConfig(opts)
-	out, res := entity.Decode([]byte(s), entity.Mode(cfg.profile), cfg.maxPasses)
+	out, res := entity.Decode([]byte(s), cfg.profile.mode(), cfg.maxPasses)
 	if res.Passes == 0 {
 		return s, Decoding{Fixpoint: true}
 	}

@@ -252,7 +252,7 @@ func (w *walker) str(b []byte, i int, n *node, edits *[]edit) (int, error) {
 	if bytes.IndexByte(v, '&') < 0 {
 		return end, nil
 	}
-	d, res := entity.Decode(v, entity.Mode(w.cfg.profile), w.cfg.maxPasses)
+	d, res := entity.Decode(v, w.cfg.profile.mode(), w.cfg.maxPasses)
 	if res.Passes == 0 {
 		return end, nil
 	}

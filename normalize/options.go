@@ -1,6 +1,10 @@
 package normalize
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/toolnorm/toolnorm/internal/entity"
+)
 
 // Profile is the way references are decoded in strings.
 type Profile uint8
@@ -25,6 +29,13 @@ func (p Profile) String() string {
 	return fmt.Sprintf("Profile(%d)", uint8(p))
 }
 
+func (p Profile) mode() entity.Mode {
+	if p == Attribute {
+		return entity.Attribute
+	}
+	return entity.Text
+}
+
 // ParseProfile returns the profile named "text" or "attribute".
 func ParseProfile(s string) (Profile, error) {
 	switch s {
@@ -38,6 +49,10 @@ func ParseProfile(s string) (Profile, error) {
 
 // DefaultMaxDepth is the nesting limit unless [WithMaxDepth] sets another.
 const DefaultMaxDepth = 1000
+
+// MaxDepthLimit is the largest nesting limit [WithMaxDepth] sets: deeper
+// recursion would risk the goroutine's stack.
+const MaxDepthLimit = 100000
 
 // An Option configures [Compile] and [DecodeEntitiesWith]. Later options
 // override earlier ones.
@@ -75,7 +90,8 @@ func WithMaxPasses(n int) Option {
 
 // WithMaxDepth sets how deeply arrays and objects may nest, counting
 // through values decoded from strings; deeper arguments are an error
-// ([ErrTooDeep]). The default is [DefaultMaxDepth]; n < 1 means 1.
+// ([ErrTooDeep]). The default is [DefaultMaxDepth]; n is clamped to the
+// range 1 to [MaxDepthLimit].
 func WithMaxDepth(n int) Option {
-	return optionFunc(func(c *config) { c.maxDepth = max(n, 1) })
+	return optionFunc(func(c *config) { c.maxDepth = min(max(n, 1), MaxDepthLimit) })
 }

@@ -17,37 +17,72 @@ func element(i int) selector        { return selector{index: i, isIndex: true} }
 // allOf branch apply together; of the anyOf and oneOf branches only those
 // that admit vt apply, as alternatives. A cyclic schema declares nothing.
 func (n *node) child(vt typeSet, sel selector) *node {
+	if n.ref == nil && n.allOf == nil && !n.hasAnyOf && !n.hasOneOf && !n.cyclic {
+		switch parts := n.ownChildren(sel, nil); len(parts) {
+		case 0:
+			return nil
+		case 1:
+			return parts[0]
+		default:
+			return conjunction(parts)
+		}
+	}
+	// Schemas share subschemas through $ref, so the same node can be
+	// reached many times over; the memo keeps the work linear in the
+	// schema's size instead of exponential in its depth.
+	c := childFinder{vt: vt, sel: sel, memo: map[*node]*node{}}
+	return c.find(n)
+}
+
+type childFinder struct {
+	vt   typeSet
+	sel  selector
+	memo map[*node]*node
+}
+
+func (c *childFinder) find(n *node) *node {
+	if got, ok := c.memo[n]; ok {
+		return got
+	}
+	c.memo[n] = nil
 	if n.cyclic {
 		return nil
 	}
-	var parts []*node
-	parts = n.ownChildren(sel, parts)
+	parts := n.ownChildren(c.sel, nil)
 	if n.ref != nil {
-		if c := n.ref.child(vt, sel); c != nil {
-			parts = append(parts, c)
+		if ch := c.find(n.ref); ch != nil {
+			parts = append(parts, ch)
 		}
 	}
 	for _, b := range n.allOf {
-		if c := b.child(vt, sel); c != nil {
-			parts = append(parts, c)
+		if ch := c.find(b); ch != nil {
+			parts = append(parts, ch)
 		}
 	}
 	if n.hasAnyOf {
-		if c := alternatives(n.anyOf, vt, sel); c != nil {
-			parts = append(parts, c)
+		if ch := c.alternatives(n.anyOf); ch != nil {
+			parts = append(parts, ch)
 		}
 	}
 	if n.hasOneOf {
-		if c := alternatives(n.oneOf, vt, sel); c != nil {
-			parts = append(parts, c)
+		if ch := c.alternatives(n.oneOf); ch != nil {
+			parts = append(parts, ch)
 		}
 	}
+	var got *node
 	switch len(parts) {
 	case 0:
-		return nil
 	case 1:
-		return parts[0]
+		got = parts[0]
+	default:
+		got = conjunction(parts)
 	}
+	c.memo[n] = got
+	return got
+}
+
+// conjunction is a position where all of parts apply.
+func conjunction(parts []*node) *node {
 	t := tAll
 	for _, p := range parts {
 		t &= p.types
@@ -55,20 +90,20 @@ func (n *node) child(vt typeSet, sel selector) *node {
 	return &node{own: tAll, types: t, allOf: parts, resolved: true}
 }
 
-// alternatives is the child sel under the branches that admit vt, as a
-// union: nil (unknown) when no branch admits vt or one that does declares
-// nothing for sel.
-func alternatives(branches []*node, vt typeSet, sel selector) *node {
+// alternatives is the child under the branches that admit the value's
+// type, as a union: nil (unknown) when no branch admits it or one that does
+// declares nothing for the child.
+func (c *childFinder) alternatives(branches []*node) *node {
 	var alts []*node
 	for _, b := range branches {
-		if !b.types.admits(vt) {
+		if !b.types.admits(c.vt) {
 			continue
 		}
-		c := b.child(vt, sel)
-		if c == nil {
+		ch := c.find(b)
+		if ch == nil {
 			return nil
 		}
-		alts = append(alts, c)
+		alts = append(alts, ch)
 	}
 	switch len(alts) {
 	case 0:

@@ -2,6 +2,7 @@ package normalize
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -123,5 +124,26 @@ func TestErrorMessages(t *testing.T) {
 		if !strings.HasPrefix(err.Error(), "normalize: ") || err.Error() != tt.want {
 			t.Errorf("Normalize(%q) error\n got %s\nwant %s", tt.args, err, tt.want)
 		}
+	}
+}
+
+// TestSharedSubschemas: subschemas shared through $ref form a DAG whose
+// paths are exponential in number (2^60 here); finding a child must not
+// walk them one by one.
+func TestSharedSubschemas(t *testing.T) {
+	const n = 60
+	var defs []string
+	for i := range n {
+		defs = append(defs, fmt.Sprintf(`"a%d":{"allOf":[{"$ref":"#/$defs/a%d"},{"$ref":"#/$defs/a%d"}],"anyOf":[{"$ref":"#/$defs/a%d"},{"$ref":"#/$defs/a%d"}]}`, i, i+1, i+1, i+1, i+1))
+	}
+	defs = append(defs, fmt.Sprintf(`"a%d":{"type":"array","items":{"type":"array"}}`, n))
+	schema := `{"$defs":{` + strings.Join(defs, ",") + `},"properties":{"x":{"$ref":"#/$defs/a0"}}}`
+	s, err := Compile([]byte(schema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := s.Normalize([]byte(`{"x":"[\"[1]\"]"}`))
+	if want := `{"x":[[1]]}`; err != nil || string(out) != want {
+		t.Fatalf("Normalize = %s, %v; want %s", out, err, want)
 	}
 }

@@ -1,0 +1,83 @@
+package normalize_test
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/toolnorm/toolnorm/normalize"
+)
+
+func Example() {
+	schema, err := normalize.Compile([]byte(`{
+		"type": "object",
+		"properties": {
+			"title": {"type": "string"},
+			"tags":  {"type": "array", "items": {"type": "string"}},
+			"query": {"type": "string"}
+		}
+	}`))
+	if err != nil {
+		panic(err)
+	}
+	out, err := schema.Normalize([]byte(`{"title":"Ember &amp;amp; Oak","tags":"[\"a\",\"b\"]","query":"[1,2]","n":1.0}`))
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(string(out))
+	// Output:
+	// {"title":"Ember & Oak","tags":["a","b"],"query":"[1,2]","n":1.0}
+}
+
+func ExampleSchema_NormalizeReport() {
+	schema, _ := normalize.Compile([]byte(`{"properties":{"ops":{"type":"array"}}}`))
+	out, repairs, _ := schema.NormalizeReport([]byte(`{"ops":"[&quot;add&quot;]","note":"&amp;amp;"}`))
+	fmt.Println(string(out))
+	for _, r := range repairs {
+		fmt.Println(r)
+	}
+	// Output:
+	// {"ops":["add"],"note":"&"}
+	// /ops: decoded character references in 1 pass
+	// /ops: JSON-decoded the string into an array
+	// /note: decoded character references in 2 passes
+}
+
+func ExampleDecodeEntities() {
+	fmt.Println(normalize.DecodeEntities("Ember &amp;amp; Oak"))
+	fmt.Println(normalize.DecodeEntities("&l&#116;;"))
+	fmt.Println(normalize.DecodeEntities("?a=1&region=eu&not=2"))
+	// Output:
+	// Ember & Oak
+	// <
+	// ?a=1®ion=eu¬=2
+}
+
+func ExampleDecodeEntitiesWith() {
+	s, d := normalize.DecodeEntitiesWith("?a=1&region=eu&amp;amp;x", normalize.WithProfile(normalize.Attribute))
+	fmt.Println(s, d.Passes, d.Fixpoint)
+	s, d = normalize.DecodeEntitiesWith("&amp;amp;amp;", normalize.WithMaxPasses(2))
+	fmt.Println(s, d.Passes, d.Fixpoint)
+	// Output:
+	// ?a=1&region=eu&x 2 true
+	// &amp; 2 false
+}
+
+func ExampleWithMaxDepth() {
+	schema, _ := normalize.Compile([]byte(`{}`), normalize.WithMaxDepth(2))
+	_, err := schema.Normalize([]byte(`{"a":[[1]]}`))
+	fmt.Println(err)
+	fmt.Println(errors.Is(err, normalize.ErrTooDeep))
+	// Output:
+	// normalize: nesting too deep: more than 2 nested arrays and objects at offset 6 within "/a/0"
+	// true
+}
+
+func ExampleCompile_error() {
+	_, err := normalize.Compile([]byte(`{"properties":{"a":{"$ref":"#/$defs/list"}}}`))
+	fmt.Println(err)
+	var se *normalize.SchemaError
+	fmt.Println(errors.As(err, &se), se.Pointer)
+	// Output:
+	// normalize: invalid schema: $ref "#/$defs/list" does not resolve: no member "$defs" at /properties/a/$ref
+	// true /properties/a/$ref
+}
