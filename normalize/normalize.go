@@ -310,7 +310,9 @@ func (w *walker) decodeJSON(v []byte, n *node, shapes typeSet, at int) ([]byte, 
 	}
 	if err != nil {
 		w.repairs = w.repairs[:mark]
-		if e, ok := err.(*Error); ok && errors.Is(e.Err, ErrTooDeep) {
+		// Too deep to parse here: an error if the text is JSON (it would
+		// be decoded, and nest past the limit), none if it is not.
+		if e, ok := err.(*Error); ok && errors.Is(e.Err, ErrTooDeep) && jsonraw.Valid(v) {
 			e.Offset = at
 			return nil, false, e
 		}

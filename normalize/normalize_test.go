@@ -13,7 +13,7 @@ type normCase struct {
 	schema  string
 	args    string
 	want    string   // expected output; "" when an error is expected
-	wantErr error    // ErrSyntax, ErrNotObject, ErrTooDeep
+	wantErr error    // ErrSyntax, ErrNotObject, ErrTooDeep, ErrSchema (from Compile)
 	opts    []Option // options for Compile
 	repairs []string // expected report lines, when not nil
 	bounded bool     // a pass bound stops short of the fixpoint: not idempotent
@@ -188,6 +188,12 @@ func TestNormalize(t *testing.T) {
 	for _, tt := range normCases {
 		t.Run(tt.name, func(t *testing.T) {
 			s, err := Compile([]byte(tt.schema), tt.opts...)
+			if errors.Is(tt.wantErr, ErrSchema) {
+				if !errors.Is(err, ErrSchema) {
+					t.Fatalf("Compile(%s) = %v, want a schema error", tt.schema, err)
+				}
+				return
+			}
 			if err != nil {
 				t.Fatalf("Compile(%s): %v", tt.schema, err)
 			}
@@ -220,3 +226,13 @@ func TestNormalize(t *testing.T) {
 		})
 	}
 }
+
+var depthCases = []normCase{
+	{name: "notes8/deep-string-that-does-not-parse", schema: arraySchema, opts: []Option{WithMaxDepth(3)},
+		args: `{"tags":"[[[[1]]] x"}`, want: `{"tags":"[[[[1]]] x"}`},
+	{name: "notes8/deep-string-of-wrong-shape", schema: arraySchema, opts: []Option{WithMaxDepth(3)},
+		args: `{"tags":"{\"a\":[[[1]]]}"}`, want: `{"tags":"{\"a\":[[[1]]]}"}`},
+	{name: "notes8/broken-unused-definition", schema: `{"$defs":{"x":{"type":"lisst"}}}`, args: `{}`, wantErr: ErrSchema},
+}
+
+func init() { normCases = append(normCases, depthCases...) }

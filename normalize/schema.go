@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -247,10 +249,16 @@ func (c *compiler) compileObject(n *node, m map[string]any, ptr string) {
 	if a, ok := m["additionalItems"]; ok {
 		n.additionalItems = c.compile(a, ptr+"/additionalItems")
 	}
+	// Definitions are compiled even when nothing refers to them, so that a
+	// broken one is reported.
 	for _, kw := range [...]string{"$defs", "definitions"} {
 		if d, ok := m[kw]; ok {
-			if _, isObj := d.(map[string]any); !isObj {
+			defs, isObj := d.(map[string]any)
+			if !isObj {
 				c.fail(ptr+"/"+kw, "%s must be an object, not %s", kw, jsonKind(d))
+			}
+			for _, k := range slices.Sorted(maps.Keys(defs)) {
+				c.compile(defs[k], ptr+"/"+kw+"/"+escapeToken(k))
 			}
 		}
 	}

@@ -307,3 +307,86 @@ func AppendQuote(dst, s []byte) []byte {
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
 }
+
+// Valid reports whether b is one JSON value with only whitespace around
+// it. It keeps its own stack, so any depth is fine.
+func Valid(b []byte) bool {
+	var stack []byte // '{' or '['
+	i := SkipSpace(b, 0)
+	for {
+		// A value starts at b[i].
+		if i >= len(b) {
+			return false
+		}
+		var err error
+		switch c := b[i]; {
+		case c == '{' || c == '[':
+			j := SkipSpace(b, i+1)
+			if j < len(b) && b[j] == c+2 { // '}' is '{'+2, ']' is '['+2
+				i = j + 1
+				break
+			}
+			stack = append(stack, c)
+			if c == '{' {
+				if i, err = objectKey(b, j); err != nil {
+					return false
+				}
+			} else {
+				i = j
+			}
+			continue
+		case c == '"':
+			i, _, err = ScanString(b, i)
+		case c == '-' || '0' <= c && c <= '9':
+			i, err = ScanNumber(b, i)
+		default:
+			i, err = ScanLiteral(b, i)
+		}
+		if err != nil {
+			return false
+		}
+		// After a value: close containers, or go on to the next value.
+		for {
+			i = SkipSpace(b, i)
+			if len(stack) == 0 {
+				return i == len(b)
+			}
+			if i >= len(b) {
+				return false
+			}
+			top := stack[len(stack)-1]
+			if b[i] == ',' {
+				j := SkipSpace(b, i+1)
+				if top == '{' {
+					if j, err = objectKey(b, j); err != nil {
+						return false
+					}
+				}
+				i = j
+				break
+			}
+			if b[i] != top+2 {
+				return false
+			}
+			stack = stack[:len(stack)-1]
+			i++
+		}
+	}
+}
+
+// objectKey scans a key and its colon at b[i], returning where the value
+// starts.
+func objectKey(b []byte, i int) (int, error) {
+	if i >= len(b) || b[i] != '"' {
+		return 0, errAt(i, "want a key")
+	}
+	i, _, err := ScanString(b, i)
+	if err != nil {
+		return 0, err
+	}
+	i = SkipSpace(b, i)
+	if i >= len(b) || b[i] != ':' {
+		return 0, errAt(i, "want ':'")
+	}
+	return SkipSpace(b, i+1), nil
+}

@@ -46,7 +46,7 @@ func TestUnquoteAppendQuote(t *testing.T) {
 // FuzzScan holds the scanner to encoding/json's idea of valid JSON, and
 // Unquote and AppendQuote to each other.
 func FuzzScan(f *testing.F) {
-	for _, s := range []string{`"a"`, `"\ud800"`, `-0.5e+3`, `true`, `"\u00e9\n"`, `01`, `"` + "\xff" + `"`, `1.`, `"\x"`} {
+	for _, s := range []string{`{"a":[1,{"b":null}],"c":{}}`, `[[],{}, [1 ,2] ]`, `{"a" 1}`, `[1,]`, ` {}`, `{"a":1,}`, `"a"`, `"\ud800"`, `-0.5e+3`, `true`, `"\u00e9\n"`, `01`, `"` + "\xff" + `"`, `1.`, `"\x"`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
@@ -55,6 +55,12 @@ func FuzzScan(f *testing.F) {
 		}
 		var end int
 		var err error
+		if b[0] == '{' || b[0] == '[' || IsSpace(b[0]) {
+			if got, want := Valid(b), json.Valid(b) && utf8.Valid(b); got != want {
+				t.Fatalf("Valid(%q) = %v, encoding/json says %v", b, got, want)
+			}
+			return
+		}
 		switch c := b[0]; {
 		case c == '"':
 			end, _, err = ScanString(b, 0)
@@ -66,6 +72,9 @@ func FuzzScan(f *testing.F) {
 			return
 		}
 		valid := err == nil && SkipSpace(b, end) == len(b)
+		if got := Valid(b); got != valid {
+			t.Fatalf("Valid(%q) = %v, scanning says %v", b, got, valid)
+		}
 		// encoding/json accepts invalid UTF-8 in strings; the scanner must not.
 		if want := json.Valid(b) && utf8.Valid(b); valid != want {
 			t.Fatalf("scan(%q) valid = %v (end %d, err %v), encoding/json says %v", b, valid, end, err, want)
