@@ -96,6 +96,8 @@ var alphabet = []string{
 	"&#116;", "Gg;", "nGt", "fjlig;", "CounterClockwiseContourIntegral",
 }
 
+func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, seed)) }
+
 func randomString(r *rand.Rand, n int) string {
 	var b strings.Builder
 	for range n {

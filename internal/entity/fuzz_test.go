@@ -5,11 +5,13 @@ import (
 	"testing"
 
 	"golang.org/x/net/html"
+
+	"github.com/toolnorm/toolnorm/oracle"
 )
 
-// FuzzDecode holds Decode to its definition: x/net's UnescapeString (text)
-// or Pass (attribute) repeated until nothing changes, with and without a
-// pass bound.
+// FuzzDecode holds Decode to its definition, Pass repeated until nothing
+// changes (with and without a pass bound), and Pass to x/net: its
+// UnescapeString in text mode, its tokenizer in attribute values.
 func FuzzDecode(f *testing.F) {
 	for _, s := range []string{"Ember &amp;amp; Oak", "&l&#116;;", "&amp;notin&#59;", "&&amp;lt;lt;",
 		"?a=1&region=eu&not=2", "&#4294967356;", "&" + strings.Repeat("amp;", 40) + "lt;"} {
@@ -26,10 +28,11 @@ func FuzzDecode(f *testing.F) {
 		if string(got) != want || res != wantRes {
 			t.Fatalf("Decode(%q, %v, %d) = %q, %+v; want %q, %+v", s, mode, maxPasses, got, res, want, wantRes)
 		}
-		if mode == Text {
-			if one := passString(s, Text); one != html.UnescapeString(s) {
-				t.Fatalf("Pass(%q) = %q, x/net gives %q", s, one, html.UnescapeString(s))
-			}
+		if one, want := passString(s, Text), html.UnescapeString(s); one != want {
+			t.Fatalf("Pass(%q, Text) = %q, x/net gives %q", s, one, want)
+		}
+		if one, want := passString(s, Attribute), oracle.UnescapeAttribute(s); one != want {
+			t.Fatalf("Pass(%q, Attribute) = %q, x/net's tokenizer gives %q", s, one, want)
 		}
 	})
 }
