@@ -81,6 +81,6 @@ in every string are decoded until nothing changes) and changes nothing else.`,
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &flagError{err} })
-	root.AddCommand(newNormalizeCmd())
+	root.AddCommand(newNormalizeCmd(), newCorpusCmd())
 	return root
 }

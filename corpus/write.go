@@ -1,0 +1,106 @@
+package corpus
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/toolnorm/toolnorm/internal/jsonvalue"
+)
+
+// New returns a vector for the case (schema, args, o), its expected
+// result computed by ref, and its ID set.
+func New(description, clause, origin string, tags []string, schema, args []byte, o Options, ref Impl) *Vector {
+	v := &Vector{Description: description, Clause: clause, Origin: origin, Tags: tags, Options: o}
+	setText(&v.Schema, &v.SchemaRaw, schema)
+	setText(&v.Arguments, &v.ArgumentsRaw, args)
+	v.SetResult(ref.Normalize(schema, args, o))
+	v.ID = ComputeID(v.SchemaText(), v.ArgumentsText(), o)
+	return v
+}
+
+// SetResult sets what v expects to r.
+func (v *Vector) SetResult(r Result) {
+	v.Expected, v.ExpectedRaw, v.Error = nil, nil, ""
+	if r.Error != "" {
+		v.Error = r.Error
+		return
+	}
+	setText(&v.Expected, &v.ExpectedRaw, r.Output)
+}
+
+// sameResult reports whether two vectors with one ID expect the same.
+func sameResult(a, b *Vector) bool {
+	if a.Error != "" || b.Error != "" {
+		return a.Error == b.Error
+	}
+	eq, err := jsonvalue.EqualJSON(a.ExpectedText(), b.ExpectedText())
+	return err == nil && eq
+}
+
+// ErrContradicts is wrapped by the error Add returns for a vector whose
+// case is in the corpus already with another expected result.
+var ErrContradicts = errors.New("contradicts a vector in the corpus")
+
+// Add writes v into the corpus directory dir, under vectors/ and its
+// group, and returns the file's path relative to dir. A vector with the
+// same ID that expects the same is not written again (added is false);
+// one that expects something else is an error. The file is written
+// atomically, and an existing file is never replaced: a name already
+// taken gets the ID added to it.
+func Add(dir string, existing []*Vector, v *Vector) (file string, added bool, err error) {
+	for _, e := range existing {
+		if e.ID != v.ID {
+			continue
+		}
+		if sameResult(e, v) {
+			return e.File, false, nil
+		}
+		return "", false, &FileError{e.File, fmt.Errorf("%w: the same case (id %s) expects something else", ErrContradicts, v.ID)}
+	}
+	if problems := Check(v); len(problems) > 0 {
+		return "", false, fmt.Errorf("invalid vector %q: %s", v.Description, problems[0])
+	}
+	data, err := Encode(v)
+	if err != nil {
+		return "", false, err
+	}
+	group := filepath.Join(dir, "vectors", filepath.FromSlash(v.Group()))
+	if err := os.MkdirAll(group, 0o755); err != nil {
+		return "", false, err
+	}
+	name := v.FileName()
+	for _, candidate := range []string{name, name[:len(name)-len(".json")] + "-" + v.ID + ".json"} {
+		full := filepath.Join(group, candidate)
+		err = writeNew(full, data)
+		if err == nil {
+			rel, _ := filepath.Rel(dir, full)
+			v.File = filepath.ToSlash(rel)
+			return v.File, true, nil
+		}
+		if !errors.Is(err, os.ErrExist) {
+			return "", false, err
+		}
+	}
+	return "", false, fmt.Errorf("%s: %w", filepath.Join(group, name), err)
+}
+
+// writeNew writes data to a temporary file beside name and links it into
+// place, which fails if name exists: readers never see a partial file,
+// and no file is replaced.
+func writeNew(name string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(name), ".tmp-*.json")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Link(tmp.Name(), name)
+}

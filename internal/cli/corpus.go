@@ -1,0 +1,311 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/toolnorm/toolnorm/corpus"
+	"github.com/toolnorm/toolnorm/internal/jsonvalue"
+)
+
+func newCorpusCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "corpus",
+		Short: "Check, replay and grow the shared regression corpus",
+		Long: `The corpus is one JSON file per vector under DIR/vectors/, in a format any
+language can replay (see corpus/README.md). Every subcommand works on the
+directory given as its last argument; without one, on ./corpus, or, where there
+is none, on the corpus built into toolnorm (read-only).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return usagef("corpus: no subcommand given")
+		},
+	}
+	cmd.AddCommand(newCorpusLsCmd(), newCorpusStatsCmd(), newCorpusLintCmd(), newCorpusReplayCmd(), newCorpusAddCmd())
+	return cmd
+}
+
+// corpusDir opens the corpus a subcommand works on: the directory given,
+// else ./corpus, else (when writable is false) the embedded one.
+func corpusDir(args []string, writable bool) (dir string, fsys fs.FS, err error) {
+	switch {
+	case len(args) > 0:
+		dir = args[len(args)-1]
+	case isDir(filepath.Join("corpus", "vectors")):
+		dir = "corpus"
+	case writable:
+		return "", nil, usagef("no ./corpus directory: give the corpus directory as the last argument")
+	default:
+		return "(built in)", corpus.Embedded(), nil
+	}
+	if !isDir(filepath.Join(dir, "vectors")) {
+		return "", nil, fmt.Errorf("%s: not a corpus: no vectors/ directory", dir)
+	}
+	return dir, os.DirFS(dir), nil
+}
+
+func isDir(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
+}
+
+func loadCorpus(args []string) (string, []*corpus.Vector, error) {
+	dir, fsys, err := corpusDir(args, false)
+	if err != nil {
+		return "", nil, err
+	}
+	vectors, err := corpus.Load(fsys)
+	if err != nil {
+		return "", nil, corpusError(dir, err)
+	}
+	return dir, vectors, nil
+}
+
+// corpusError names the files a load error is about, one per line.
+func corpusError(dir string, err error) error {
+	var lines []string
+	for _, e := range unjoin(err) {
+		var fe *corpus.FileError
+		if errors.As(e, &fe) {
+			lines = append(lines, filepath.Join(dir, fe.File)+": "+fe.Err.Error())
+		} else {
+			lines = append(lines, dir+": "+e.Error())
+		}
+	}
+	return errors.New(strings.Join(lines, "\ntoolnorm: "))
+}
+
+func unjoin(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
+}
+
+func newCorpusLsCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "ls [DIR]",
+		Short: "List the vectors: id, file, clause, description",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			_, vectors, err := loadCorpus(args)
+			if err != nil {
+				return err
+			}
+			w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
+			for _, v := range vectors {
+				fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", v.ID, strings.TrimPrefix(v.File, "vectors/"), v.Clause, v.Description)
+			}
+			return w.Flush()
+		},
+	}
+}
+
+func newCorpusStatsCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "stats [DIR]",
+		Short: "Count the vectors by clause, tag, origin and group",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dir, vectors, err := loadCorpus(args)
+			if err != nil {
+				return err
+			}
+			counts := map[string]map[string]int{"clause": {}, "tag": {}, "origin": {}, "group": {}}
+			for _, v := range vectors {
+				counts["clause"][v.Clause]++
+				counts["origin"][v.Origin]++
+				counts["group"][v.Group()]++
+				for _, t := range v.Tags {
+					counts["tag"][t]++
+				}
+			}
+			out := cmd.OutOrStdout()
+			fmt.Fprintf(out, "%d vectors in %s\n", len(vectors), dir)
+			for _, by := range []string{"clause", "origin", "group", "tag"} {
+				fmt.Fprintf(out, "\nby %s:\n", by)
+				keys := make([]string, 0, len(counts[by]))
+				for k := range counts[by] {
+					keys = append(keys, k)
+				}
+				sort.Strings(keys)
+				for _, k := range keys {
+					fmt.Fprintf(out, "  %-24s %5d\n", k, counts[by][k])
+				}
+			}
+			return nil
+		},
+	}
+}
+
+func newCorpusLintCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "lint [DIR]",
+		Short: "Check every vector: format, id, place, and that the reference gives what it expects",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dir, vectors, err := loadCorpus(args)
+			if err != nil {
+				return err
+			}
+			problems := corpus.Lint(vectors, corpus.Reference)
+			for _, p := range problems {
+				fmt.Fprintf(cmd.ErrOrStderr(), "%s: %s\n", filepath.Join(dir, p.File), p.Msg)
+			}
+			if len(problems) > 0 {
+				return fmt.Errorf("corpus lint: %d problems in %d vectors", len(problems), len(vectors))
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "%d vectors, no problems\n", len(vectors))
+			return nil
+		},
+	}
+}
+
+func newCorpusReplayCmd() *cobra.Command {
+	var verbose bool
+	cmd := &cobra.Command{
+		Use:   "replay [DIR]",
+		Short: "Replay every vector on the built-in implementation",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dir, vectors, err := loadCorpus(args)
+			if err != nil {
+				return err
+			}
+			failed := 0
+			for _, v := range vectors {
+				o := corpus.Replay(v, corpus.Reference)
+				switch {
+				case !o.Pass:
+					failed++
+					fmt.Fprintf(cmd.OutOrStdout(), "FAIL %s %s: %s\n", v.ID, filepath.Join(dir, v.File), o.Msg)
+				case verbose:
+					fmt.Fprintf(cmd.OutOrStdout(), "ok   %s %s\n", v.ID, filepath.Join(dir, v.File))
+				}
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "%s: %d passed, %d failed\n", corpus.Reference.Name(), len(vectors)-failed, failed)
+			if failed > 0 {
+				return fmt.Errorf("corpus replay: %d of %d vectors failed", failed, len(vectors))
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "list passing vectors too")
+	return cmd
+}
+
+func newCorpusAddCmd() *cobra.Command {
+	var (
+		schemaFile, argsFile, description, clause, profile string
+		expectFile, expectError                            string
+		tags                                               []string
+		maxPasses, maxDepth                                int
+	)
+	cmd := &cobra.Command{
+		Use:   "add --schema FILE --args FILE --description TEXT --clause CLAUSE [DIR]",
+		Short: "Add a case as a vector, its expected result computed by the reference",
+		Long: `Add turns a (schema, arguments) pair into a vector: it computes the expected
+result with the reference normalizer, derives the id from the content, and
+writes the file atomically under DIR/vectors/<group>/, never replacing a file.
+A case already in the corpus with the same expected result is not written
+again; one with another expected result is an error.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if schemaFile == "" || argsFile == "" || description == "" || clause == "" {
+				return usagef("corpus add: --schema, --args, --description and --clause are required")
+			}
+			dir, _, err := corpusDir(args, true)
+			if err != nil {
+				return err
+			}
+			schema, err := os.ReadFile(schemaFile)
+			if err != nil {
+				return fileError(schemaFile, err)
+			}
+			a, err := os.ReadFile(argsFile)
+			if err != nil {
+				return fileError(argsFile, err)
+			}
+			existing, err := corpus.Load(os.DirFS(dir))
+			if err != nil {
+				return corpusError(dir, err)
+			}
+			o := corpus.Options{Profile: profile, MaxPasses: maxPasses, MaxDepth: maxDepth}
+			if profile == "text" {
+				o.Profile = ""
+			}
+			v := corpus.New(description, clause, "hand", tags, schema, a, o, corpus.Reference)
+			if err := checkExpectation(v, expectFile, expectError); err != nil {
+				return err
+			}
+			file, added, err := corpus.Add(dir, existing, v)
+			if err != nil {
+				return corpusError(dir, err)
+			}
+			if added {
+				fmt.Fprintf(cmd.OutOrStdout(), "added %s %s\n", v.ID, filepath.Join(dir, file))
+			} else {
+				fmt.Fprintf(cmd.OutOrStdout(), "already there: %s %s\n", v.ID, filepath.Join(dir, file))
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&schemaFile, "schema", "", "the tool's input schema")
+	f.StringVar(&argsFile, "args", "", "the arguments as sent")
+	f.StringVar(&description, "description", "", "what the case shows, in one line")
+	f.StringVar(&clause, "clause", "", "rule/1..rule/5, reading/1..reading/8, or found")
+	f.StringSliceVar(&tags, "tags", nil, "tags, comma-separated")
+	f.StringVar(&expectFile, "expect", "", "the arguments the tool must receive: add fails unless the reference gives them")
+	f.StringVar(&expectError, "expect-error", "", "the error expected instead: invalid-json, not-object, too-deep or invalid-schema")
+	f.StringVar(&profile, "profile", "text", "text or attribute")
+	f.IntVar(&maxPasses, "max-passes", 0, "pass bound (0: none)")
+	f.IntVar(&maxDepth, "max-depth", 0, "nesting limit (0: the default)")
+	return cmd
+}
+
+// checkExpectation holds a hand-written case to what its author expects:
+// the reference must give it, so that a vector's expected result is
+// written by a person and checked, not assumed.
+func checkExpectation(v *corpus.Vector, expectFile, expectError string) error {
+	switch {
+	case expectFile != "" && expectError != "":
+		return usagef("corpus add: --expect and --expect-error exclude each other")
+	case expectError != "":
+		if v.Error != expectError {
+			return fmt.Errorf("corpus add: the reference gives %s, not error %s", describeExpected(v), expectError)
+		}
+	case expectFile != "":
+		want, err := os.ReadFile(expectFile)
+		if err != nil {
+			return fileError(expectFile, err)
+		}
+		if v.Error != "" {
+			return fmt.Errorf("corpus add: the reference gives %s, not %s", describeExpected(v), bytes.TrimSpace(want))
+		}
+		eq, err := jsonvalue.EqualJSON(v.ExpectedText(), want)
+		if err != nil {
+			return fileError(expectFile, err)
+		}
+		if !eq {
+			return fmt.Errorf("corpus add: the reference gives %s, not %s", describeExpected(v), bytes.TrimSpace(want))
+		}
+	}
+	return nil
+}
+
+func describeExpected(v *corpus.Vector) string {
+	if v.Error != "" {
+		return "error " + v.Error
+	}
+	return string(v.ExpectedText())
+}
