@@ -218,7 +218,7 @@ func Equal(a, b *Value) bool {
 	case Bool:
 		return a.Bool == b.Bool
 	case Number:
-		return a.Number == b.Number || parseDecimal(a.Number).equal(parseDecimal(b.Number))
+		return EqualNumbers(a.Number, b.Number)
 	case String:
 		return a.Str == b.Str
 	case Array:
@@ -256,6 +256,12 @@ func EqualJSON(a, b []byte) (bool, error) {
 	return Equal(va, vb), nil
 }
 
+// EqualNumbers reports whether two JSON number texts have the same exact
+// decimal value.
+func EqualNumbers(a, b string) bool {
+	return a == b || parseDecimal(a).equal(parseDecimal(b))
+}
+
 // decimal is a number as sign, significant digits (no leading or trailing
 // zeros) and the exponent of its last digit. Zero has no digits.
 type decimal struct {
@@ -289,4 +295,3 @@ func parseDecimal(num string) decimal {
 func (d decimal) equal(e decimal) bool {
 	return d.neg == e.neg && d.digits == e.digits && d.exp.Cmp(e.exp) == 0
 }
-
