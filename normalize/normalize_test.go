@@ -236,3 +236,10 @@ var depthCases = []normCase{
 }
 
 func init() { normCases = append(normCases, depthCases...) }
+
+var siblingCases = []normCase{
+	{name: "notes4/type-beside-anyof-intersects", schema: `{"properties":{"a":{"type":"array","anyOf":[{"type":"string"},{"type":"array"}]}}}`,
+		args: `{"a":"[1]"}`, want: `{"a":[1]}`},
+}
+
+func init() { normCases = append(normCases, siblingCases...) }

@@ -264,10 +264,14 @@ func (c *compiler) compileObject(n *node, m map[string]any, ptr string) {
 	}
 }
 
+// list compiles allOf, anyOf or oneOf, which must be a non-empty array.
 func (c *compiler) list(m map[string]any, kw, ptr string) []*node {
 	v, ok := m[kw]
 	if !ok {
 		return nil
+	}
+	if arr, isArr := v.([]any); isArr && len(arr) == 0 {
+		c.fail(ptr+"/"+kw, "%s must not be empty", kw)
 	}
 	return c.listOf(v, ptr+"/"+kw, kw)
 }

@@ -28,6 +28,7 @@ func TestCompileErrors(t *testing.T) {
 		{"ref-into-number", `{"$defs":{"a":1},"$ref":"#/$defs/a"}`, `normalize: invalid schema: a schema must be an object or a boolean, not a number at /$defs/a`},
 		{"ref-bad-index", `{"allOf":[{}],"$ref":"#/allOf/01"}`, `normalize: invalid schema: $ref "#/allOf/01" does not resolve: no element "01" at /$ref`},
 		{"pattern-unsupported", `{"patternProperties":{"(?=x)":{}}}`, `normalize: invalid schema: pattern "(?=x)" is not supported by Go's regexp: error parsing regexp: invalid or unsupported Perl syntax: ` + "`(?=`" + ` at /patternProperties/(?=x)`},
+		{"empty-anyof", `{"properties":{"a":{"anyOf":[]}}}`, `normalize: invalid schema: anyOf must not be empty at /properties/a/anyOf`},
 		{"escaped-pointer", `{"properties":{"a/b":{"type":"x"}}}`, `normalize: invalid schema: unknown type "x" at /properties/a~1b/type`},
 	}
 	for _, tt := range tests {
@@ -50,7 +51,7 @@ func TestCompileAccepts(t *testing.T) {
 		`{"$ref":"#"}`,
 		`{"$ref":"#/"}`[:0] + `{"properties":{"":{"type":"array"}},"$ref":"#/properties/"}`,
 		`{"$defs":{"a":{"$ref":"#/$defs/a"}},"$ref":"#/$defs/a"}`,
-		`{"anyOf":[],"oneOf":[{}]}`,
+		`{"oneOf":[{}]}`,
 		`{"definitions":{"x":{"type":["array","null"],"nullable":false}}}`,
 		`{"$defs":{"~/":{"type":"array"}},"properties":{"a":{"$ref":"#/$defs/~0~1"}}}`,
 	} {
