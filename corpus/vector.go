@@ -1,6 +1,7 @@
 package corpus
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -9,6 +10,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/toolnorm/toolnorm/internal/jsonraw"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 )
 
@@ -80,11 +82,20 @@ func (v *Vector) ArgumentsText() []byte { return text(v.Arguments, v.ArgumentsRa
 // expected).
 func (v *Vector) ExpectedText() []byte { return text(v.Expected, v.ExpectedRaw) }
 
+// text returns a raw form as it is, and an embedded one compacted (its
+// indentation in the file is not part of the case).
 func text(embedded json.RawMessage, raw *string) []byte {
 	if raw != nil {
 		return []byte(*raw)
 	}
-	return embedded
+	if embedded == nil {
+		return nil
+	}
+	var b bytes.Buffer
+	if err := json.Compact(&b, embedded); err != nil {
+		return embedded
+	}
+	return b.Bytes()
 }
 
 // ComputeID returns the ID of a vector with this content: the first 16 hex
@@ -160,4 +171,11 @@ func exactFloat(num string) bool {
 		return false
 	}
 	return jsonvalue.EqualNumbers(num, strconv.FormatFloat(f, 'g', -1, 64))
+}
+
+// quoteWTF8 quotes a Go string as a JSON string, keeping invalid bytes as
+// they are (the result is then not valid JSON text, as the input was not
+// valid text either).
+func quoteWTF8(s string) []byte {
+	return jsonraw.AppendQuote(nil, []byte(s))
 }

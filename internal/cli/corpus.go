@@ -30,7 +30,7 @@ is none, on the corpus built into toolnorm (read-only).`,
 			return usagef("corpus: no subcommand given")
 		},
 	}
-	cmd.AddCommand(newCorpusLsCmd(), newCorpusStatsCmd(), newCorpusLintCmd(), newCorpusReplayCmd(), newCorpusAddCmd())
+	cmd.AddCommand(newCorpusLsCmd(), newCorpusStatsCmd(), newCorpusLintCmd(), newCorpusReplayCmd(), newCorpusAddCmd(), newCorpusExportCmd(), newCorpusImportCmd())
 	return cmd
 }
 
@@ -308,4 +308,118 @@ func describeExpected(v *corpus.Vector) string {
 		return "error " + v.Error
 	}
 	return string(v.ExpectedText())
+}
+
+func newCorpusExportCmd() *cobra.Command {
+	var format, out string
+	cmd := &cobra.Command{
+		Use:   "export --format gofuzz|jsonl|ossfuzz --out PATH [DIR]",
+		Short: "Write the vectors as fuzz seeds (go test, OSS-Fuzz) or as JSON Lines",
+		Long: `Export writes the vectors in another form:
+  gofuzz   PATH/<Target>/<id> in the "go test fuzz v1" encoding, for each native
+           fuzz target that takes a case (copy into normalize/testdata/fuzz/)
+  ossfuzz  PATH/<Target>_seed_corpus.zip, libFuzzer inputs as go-118-fuzz-build
+           reads them (OSS-Fuzz ignores f.Add seeds)
+  jsonl    one vector per line, to PATH ("-": standard output)
+Vectors that need an option a fuzz target cannot take (a nesting limit, a pass
+bound past 2) are skipped by gofuzz and ossfuzz, and counted.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if out == "" {
+				return usagef("corpus export: --out is required")
+			}
+			_, vectors, err := loadCorpus(args)
+			if err != nil {
+				return err
+			}
+			var written, skipped int
+			switch format {
+			case "gofuzz":
+				written, skipped, err = corpus.ExportGoFuzz(vectors, out)
+			case "ossfuzz":
+				written, skipped, err = corpus.ExportOSSFuzz(vectors, out)
+			case "jsonl":
+				written = len(vectors)
+				if out == "-" {
+					return corpus.ExportJSONL(vectors, cmd.OutOrStdout())
+				}
+				var f *os.File
+				if f, err = os.Create(out); err == nil {
+					err = corpus.ExportJSONL(vectors, f)
+					if cerr := f.Close(); err == nil {
+						err = cerr
+					}
+				}
+			default:
+				return usagef("corpus export: --format: want gofuzz, jsonl or ossfuzz, not %q", format)
+			}
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "exported %d vectors as %s to %s (%d skipped)\n", written, format, out, skipped)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "gofuzz", "gofuzz, jsonl or ossfuzz")
+	cmd.Flags().StringVar(&out, "out", "", "where to write")
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"gofuzz", "jsonl", "ossfuzz"}, cobra.ShellCompDirectiveNoFileComp))
+	return cmd
+}
+
+func newCorpusImportCmd() *cobra.Command {
+	var format string
+	var from []string
+	cmd := &cobra.Command{
+		Use:   "import --from PATH [--from PATH...] [--format gofuzz|libfuzzer|jsonl] [DIR]",
+		Short: "Add cases from fuzzing or from another team's corpus",
+		Long: `Import adds cases to the corpus, each as 'corpus add' would:
+  gofuzz     "go test fuzz v1" files (what go test -fuzz leaves in testdata/fuzz),
+             a file or a directory of them
+  libfuzzer  libFuzzer inputs of our targets (OSS-Fuzz crash files), a file or a
+             directory
+  jsonl      vectors, one per line (from 'corpus export --format jsonl')
+All or nothing: if any case is malformed, contradicts another or (for jsonl)
+does not give its expected result on the reference, nothing is written.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(from) == 0 {
+				return usagef("corpus import: --from is required")
+			}
+			read := map[string]func(string) ([]corpus.Source, error){
+				"gofuzz": corpus.ReadGoFuzz, "libfuzzer": corpus.ReadLibFuzzer, "jsonl": corpus.ReadJSONL,
+			}[format]
+			if read == nil {
+				return usagef("corpus import: --format: want gofuzz, libfuzzer or jsonl, not %q", format)
+			}
+			dir, _, err := corpusDir(args, true)
+			if err != nil {
+				return err
+			}
+			var sources []corpus.Source
+			for _, p := range from {
+				s, err := read(p)
+				if err != nil {
+					return corpusError(".", err)
+				}
+				sources = append(sources, s...)
+			}
+			existing, err := corpus.Load(os.DirFS(dir))
+			if err != nil {
+				return corpusError(dir, err)
+			}
+			files, already, err := corpus.Import(dir, existing, sources, corpus.Reference)
+			if err != nil {
+				return corpusError(".", err)
+			}
+			for _, f := range files {
+				fmt.Fprintf(cmd.OutOrStdout(), "added %s\n", filepath.Join(dir, f))
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "imported %d cases: %d added, %d already in the corpus\n", len(sources), len(files), already)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "gofuzz", "gofuzz, libfuzzer or jsonl")
+	cmd.Flags().StringArrayVar(&from, "from", nil, "a file or directory to import")
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"gofuzz", "libfuzzer", "jsonl"}, cobra.ShellCompDirectiveNoFileComp))
+	return cmd
 }
