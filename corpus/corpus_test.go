@@ -165,7 +165,7 @@ type onePass struct{}
 
 func (onePass) Name() string { return "one pass" }
 func (onePass) Normalize(schema, args []byte, o Options) Result {
-	return reference{}.Normalize(schema, args, Options{Profile: o.Profile, MaxPasses: 1, MaxDepth: o.MaxDepth})
+	return Reference.Normalize(schema, args, Options{Profile: o.Profile, MaxPasses: 1, MaxDepth: o.MaxDepth})
 }
 
 func TestNewFindingMinimizes(t *testing.T) {

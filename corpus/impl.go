@@ -1,78 +1,33 @@
 package corpus
 
-import (
-	"errors"
+import "github.com/toolnorm/toolnorm/impl"
 
-	"github.com/toolnorm/toolnorm/internal/jsonvalue"
-	"github.com/toolnorm/toolnorm/normalize"
+// The types and values of package impl, which the corpus replays vectors
+// on, under the names the corpus has always used.
+type (
+	Options = impl.Options
+	Result  = impl.Result
+	Impl    = impl.Impl
 )
 
-// Result is what an implementation did with one vector's input: the
-// output, or the kind of error it reported.
-type Result struct {
-	Output []byte
-	Error  string // one of the Err* kinds, or "" when there is output
-	Detail string // the implementation's own error message
-}
+// Reference is the reference normalizer (impl.Reference).
+var Reference = impl.Reference
 
-// An Impl is an implementation of RT-TOOL-8 that vectors are replayed on.
-type Impl interface {
-	Name() string
-	Normalize(schema, args []byte, o Options) Result
-}
-
-// Reference is toolnorm's reference normalizer, package normalize.
-var Reference Impl = reference{}
-
-type reference struct{}
-
-func (reference) Name() string { return "toolnorm reference" }
-
-func (reference) Normalize(schema, args []byte, o Options) Result {
-	opts := []normalize.Option{normalize.WithMaxPasses(o.MaxPasses)}
-	if o.Profile == "attribute" {
-		opts = append(opts, normalize.WithProfile(normalize.Attribute))
-	}
-	if o.MaxDepth > 0 {
-		opts = append(opts, normalize.WithMaxDepth(o.MaxDepth))
-	}
-	s, err := normalize.Compile(schema, opts...)
-	if err != nil {
-		return Result{Error: ErrInvalidSchema, Detail: err.Error()}
-	}
-	out, err := s.Normalize(args)
-	switch {
-	case err == nil:
-		return Result{Output: out}
-	case errors.Is(err, normalize.ErrNotObject):
-		return Result{Error: ErrNotObject, Detail: err.Error()}
-	case errors.Is(err, normalize.ErrTooDeep):
-		return Result{Error: ErrTooDeep, Detail: err.Error()}
-	}
-	return Result{Error: ErrInvalidJSON, Detail: err.Error()}
-}
+// The kinds of expected errors.
+const (
+	ErrInvalidJSON   = impl.ErrInvalidJSON
+	ErrNotObject     = impl.ErrNotObject
+	ErrTooDeep       = impl.ErrTooDeep
+	ErrInvalidSchema = impl.ErrInvalidSchema
+)
 
 // Failure says how impl fails a case, compared with ref: "" when it gives
 // the same result. Minimize keeps a case failing the same way.
 func Failure(impl, ref Impl, schema, args []byte, o Options) string {
-	got, want := impl.Normalize(schema, args, o), ref.Normalize(schema, args, o)
-	switch {
-	case want.Error != "" && got.Error == want.Error:
-		return ""
-	case want.Error != "" && got.Error != "":
-		return "error " + got.Error + ", want error " + want.Error
-	case want.Error != "":
-		return "output, want error " + want.Error
-	case got.Error != "":
-		return "error " + got.Error + ", want output"
-	}
-	if eq, err := jsonvalue.EqualJSON(got.Output, want.Output); err != nil {
-		return "output that is not JSON"
-	} else if !eq {
-		return "wrong output"
-	}
-	return ""
+	return compare(impl.Normalize(schema, args, o), ref.Normalize(schema, args, o))
 }
+
+var compare = impl.Compare
 
 // NewFinding minimizes a case that impl fails (as Failure says) while it
 // fails the same way, and returns it as a vector that expects what ref

@@ -52,24 +52,6 @@ type Vector struct {
 	File string `json:"-"`
 }
 
-// Options are the choices of the rule's readings a vector needs.
-type Options struct {
-	// Profile is "text" (the default; empty means text) or "attribute".
-	Profile string `json:"profile,omitempty"`
-	// MaxPasses bounds the decoding passes; 0 means none.
-	MaxPasses int `json:"max_passes,omitempty"`
-	// MaxDepth is the nesting limit; 0 means the default, 1000.
-	MaxDepth int `json:"max_depth,omitempty"`
-}
-
-// The kinds of expected errors.
-const (
-	ErrInvalidJSON   = "invalid-json"   // arguments are not JSON, or not UTF-8
-	ErrNotObject     = "not-object"     // arguments are JSON but not an object
-	ErrTooDeep       = "too-deep"       // nesting past the limit
-	ErrInvalidSchema = "invalid-schema" // the schema is broken
-)
-
 var errorKinds = map[string]bool{ErrInvalidJSON: true, ErrNotObject: true, ErrTooDeep: true, ErrInvalidSchema: true}
 
 // SchemaText returns the schema's JSON text.
@@ -103,14 +85,14 @@ func text(embedded json.RawMessage, raw *string) []byte {
 // where it is JSON, as it is where not) and the options.
 func ComputeID(schema, args []byte, o Options) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "toolnorm corpus v1\x00%s\x00%d\x00%d\x00", o.profile(), o.MaxPasses, o.MaxDepth)
+	fmt.Fprintf(h, "toolnorm corpus v1\x00%s\x00%d\x00%d\x00", profile(o), o.MaxPasses, o.MaxDepth)
 	h.Write(canonical(schema))
 	h.Write([]byte{0})
 	h.Write(canonical(args))
 	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
-func (o Options) profile() string {
+func profile(o Options) string {
 	if o.Profile == "" {
 		return "text"
 	}
