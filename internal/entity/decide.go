@@ -1,5 +1,7 @@
 package entity
 
+import "slices"
+
 // Mode says where a reference stands, which changes how legacy names decode.
 type Mode uint8
 
@@ -122,4 +124,22 @@ done:
 		x = '\uFFFD'
 	}
 	return x, 0, i
+}
+
+// Names returns every key of the table, sorted: the 2,125 names with
+// their ';' and the 106 legacy names without it.
+func Names() []string {
+	out := make([]string, 0, len(names))
+	for k := range names {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// IsLegacy reports whether name (without '&' or ';') also stands without
+// its ';'.
+func IsLegacy(name string) bool {
+	_, ok := names[name]
+	return ok
 }

@@ -1,0 +1,279 @@
+package properties
+
+import (
+	"fmt"
+	"strings"
+
+	"pgregory.net/rapid"
+
+	"github.com/toolnorm/toolnorm/internal/entity"
+	"github.com/toolnorm/toolnorm/internal/jsonvalue"
+)
+
+// A typeSet is the set of JSON types a schema position declares, as
+// docs/readings.md section 4 reads it; tAll where nothing is declared.
+type typeSet uint8
+
+const (
+	tNull typeSet = 1 << iota
+	tBool
+	tObject
+	tArray
+	tNumber
+	tString
+	tAll typeSet = 1<<iota - 1
+)
+
+// repairs reports whether the JSON repair may fire at a position declaring
+// t, and for which shapes.
+func (t typeSet) repairs() typeSet {
+	if t&tString != 0 {
+		return 0
+	}
+	return t & (tArray | tObject)
+}
+
+// A node is a generated schema, with the types it declares and what its
+// children are, so that generators can make arguments that fit it and
+// know what the rule does with them.
+type node struct {
+	json  string // the schema's JSON text
+	types typeSet
+	props []prop  // for objects
+	items *node   // for arrays: the schema of every element
+	defs  []def   // $defs the schema needs at the root
+	leaf  typeSet // for leaves: the types values are drawn from
+}
+
+type prop struct {
+	key string
+	n   *node
+}
+
+type def struct {
+	name string
+	n    *node
+}
+
+var (
+	leafTypes = []struct {
+		json  string
+		types typeSet
+	}{
+		{`{"type":"string"}`, tString},
+		{`{"type":"number"}`, tNumber},
+		{`{"type":"integer"}`, tNumber},
+		{`{"type":"boolean"}`, tBool},
+		{`{"type":"null"}`, tNull},
+		{`{"type":["string","null"]}`, tString | tNull},
+		{`{"type":"string","nullable":true}`, tString | tNull},
+		{`{}`, tAll},
+		{`{"description":"anything"}`, tAll},
+	}
+	// keyPool mixes plain keys with keys that hold references: keys must
+	// never change.
+	keyPool = []string{"title", "tags", "ops", "filter", "q", "n", "url", "a", "b", "&amp;", "k&lt;", "x&#59;", "caf\u00e9", ""}
+)
+
+// schemaNode draws a schema of at most the given depth.
+func schemaNode(t *rapid.T, depth int) *node {
+	kind := rapid.IntRange(0, 9).Draw(t, "kind")
+	if depth <= 0 {
+		kind %= 3
+	}
+	switch {
+	case kind == 0 || kind == 1:
+		l := rapid.SampledFrom(leafTypes).Draw(t, "leaf")
+		return &node{json: l.json, types: l.types, leaf: l.types}
+	case kind == 2:
+		return arrayNode(t, depth, &node{json: `{}`, types: tAll, leaf: tAll})
+	case kind <= 4:
+		return arrayNode(t, depth, schemaNode(t, depth-1))
+	case kind <= 7:
+		return objectNode(t, depth)
+	default:
+		return wrap(t, schemaNode(t, depth-1))
+	}
+}
+
+func arrayNode(t *rapid.T, depth int, items *node) *node {
+	typ, types := rapid.SampledFrom([]string{`"array"`, `["array","null"]`, `["array"]`}).Draw(t, "array-type"), tArray
+	if strings.Contains(typ, "null") {
+		types |= tNull
+	}
+	return &node{json: fmt.Sprintf(`{"type":%s,"items":%s}`, typ, items.json), types: types, items: items, defs: items.defs}
+}
+
+func objectNode(t *rapid.T, depth int) *node {
+	n := &node{types: tObject}
+	keys := rapid.SliceOfNDistinct(rapid.SampledFrom(keyPool), 1, 4, func(k string) string { return k }).Draw(t, "keys")
+	var members []string
+	for _, k := range keys {
+		c := schemaNode(t, depth-1)
+		n.props = append(n.props, prop{k, c})
+		n.defs = append(n.defs, c.defs...)
+		members = append(members, string(quote(k))+":"+c.json)
+	}
+	n.json = `{"type":"object","properties":{` + strings.Join(members, ",") + `}}`
+	return n
+}
+
+// wrap puts a schema behind $ref, allOf or anyOf, keeping what it declares
+// for arrays and objects.
+func wrap(t *rapid.T, c *node) *node {
+	w := *c
+	switch rapid.IntRange(0, 2).Draw(t, "wrap") {
+	case 0:
+		name := fmt.Sprintf("d%d", rapid.IntRange(0, 1<<20).Draw(t, "def"))
+		w.json = `{"$ref":"#/$defs/` + name + `"}`
+		w.defs = append(append([]def{}, c.defs...), def{name, c})
+	case 1:
+		w.json = `{"allOf":[` + c.json + `,{"description":"x"}]}`
+	default:
+		w.json = `{"anyOf":[` + c.json + `,{"type":"null"}]}`
+		w.types |= tNull
+	}
+	return &w
+}
+
+// document renders a tool schema: an object whose parameters are params.
+func document(params []prop) string {
+	var members, defs []string
+	seen := map[string]bool{}
+	var addDefs func(ds []def)
+	addDefs = func(ds []def) {
+		for _, d := range ds {
+			if !seen[d.name] {
+				seen[d.name] = true
+				defs = append(defs, fmt.Sprintf("%q:%s", d.name, d.n.json))
+			}
+		}
+	}
+	for _, p := range params {
+		members = append(members, string(quote(p.key))+":"+p.n.json)
+		addDefs(p.n.defs)
+	}
+	doc := `{"type":"object","properties":{` + strings.Join(members, ",") + `}`
+	if len(defs) > 0 {
+		doc += `,"$defs":{` + strings.Join(defs, ",") + `}`
+	}
+	return doc + "}"
+}
+
+func quote(s string) []byte { return (&jsonvalue.Value{Kind: jsonvalue.String, Str: s}).Append(nil) }
+
+// value draws arguments that fit n, and strings of every kind the rule is
+// about: references, stringified JSON of the declared shape and of another.
+func value(t *rapid.T, n *node, depth int) *jsonvalue.Value {
+	if rapid.IntRange(0, 3).Draw(t, "as-string") == 0 {
+		return str(stringFor(t, n, depth))
+	}
+	switch {
+	case n.items != nil && n.types&tArray != 0:
+		v := &jsonvalue.Value{Kind: jsonvalue.Array, Elems: []*jsonvalue.Value{}}
+		for range rapid.IntRange(0, 3).Draw(t, "len") {
+			v.Elems = append(v.Elems, value(t, n.items, depth-1))
+		}
+		return v
+	case n.props != nil:
+		v := &jsonvalue.Value{Kind: jsonvalue.Object, Members: []jsonvalue.Member{}}
+		for _, p := range n.props {
+			if rapid.IntRange(0, 4).Draw(t, "present") > 0 {
+				v.Members = append(v.Members, jsonvalue.Member{Key: p.key, Value: value(t, p.n, depth-1)})
+			}
+		}
+		return v
+	}
+	return scalar(t)
+}
+
+func str(s string) *jsonvalue.Value { return &jsonvalue.Value{Kind: jsonvalue.String, Str: s} }
+
+// stringFor draws a string for a position: text with references, or the
+// JSON of a value for the position (so that the JSON repair may fire),
+// escaped into references, padded, or cut short.
+func stringFor(t *rapid.T, n *node, depth int) string {
+	if depth <= 0 || rapid.Bool().Draw(t, "text") {
+		return text(t)
+	}
+	s := string(value(t, n, depth-1).Append(nil))
+	switch rapid.IntRange(0, 5).Draw(t, "dress") {
+	case 0:
+		s = " \n" + s + "\t "
+	case 1:
+		s = htmlEscape(s, rapid.IntRange(1, 3).Draw(t, "times"))
+	case 2:
+		s += rapid.SampledFrom([]string{"x", "]", "}", " 1", "[]"}).Draw(t, "garbage")
+	}
+	return s
+}
+
+func htmlEscape(s string, times int) string {
+	r := strings.NewReplacer("&", "&amp;", `"`, "&quot;", "<", "&lt;", ">", "&gt;")
+	for range times {
+		s = r.Replace(s)
+	}
+	return s
+}
+
+var names = entity.Names()
+
+// reference draws one character reference, or something that nearly is.
+func reference(t *rapid.T) string {
+	switch rapid.IntRange(0, 9).Draw(t, "ref-kind") {
+	case 0, 1:
+		return "&" + rapid.SampledFrom(names).Draw(t, "name")
+	case 2: // a legacy name followed by what may change its reading
+		var legacy []string
+		for _, n := range names {
+			if !strings.HasSuffix(n, ";") {
+				legacy = append(legacy, n)
+			}
+		}
+		return "&" + rapid.SampledFrom(legacy).Draw(t, "legacy") + rapid.SampledFrom([]string{"", "x", "1", "=", ";", "in;", "it;", " "}).Draw(t, "after")
+	case 3:
+		return "&#" + rapid.SampledFrom([]string{"0", "1", "9", "38", "60", "128", "150", "159", "65533", "55296", "1114111", "1114112", "4294967356", strings.Repeat("9", 300), "0000065"}).Draw(t, "dec") + rapid.SampledFrom([]string{";", "", "x"}).Draw(t, "end")
+	case 4:
+		return "&#" + rapid.SampledFrom([]string{"x", "X"}).Draw(t, "x") + rapid.SampledFrom([]string{"0", "26", "3C", "80", "9f", "D800", "DFFF", "110000", "fffe", "1F600", ""}).Draw(t, "hex") + rapid.SampledFrom([]string{";", "", "g"}).Draw(t, "end")
+	case 5: // a chain of &amp;
+		return "&" + strings.Repeat("amp;", rapid.IntRange(1, 40).Draw(t, "depth")) + rapid.SampledFrom([]string{"lt;", "quot;", "amp", "#38;", "notin;", "x"}).Draw(t, "tail")
+	case 6: // split across a layer
+		return rapid.SampledFrom([]string{"&l&#116;;", "&amp;notin&#59;", "&&amp;lt;lt;", "&#x26;amp;", "&a&#109;p;lt;", "&amp;#x3C;"}).Draw(t, "split")
+	case 7:
+		return rapid.SampledFrom([]string{"?a=1&region=eu&not=2", "https://x.test/?q=1&amp;copy=2&lang=en", "&", "&;", "&#", "&#x;", "& amp;"}).Draw(t, "url")
+	}
+	return "&" + rapid.StringMatching(`[a-zA-Z0-9]{0,6};?`).Draw(t, "random-name")
+}
+
+// text draws a string of plain text and references, sometimes with a lone
+// surrogate (WTF-8) or characters JSON must escape.
+func text(t *rapid.T) string {
+	var b strings.Builder
+	for range rapid.IntRange(0, 4).Draw(t, "pieces") {
+		switch rapid.IntRange(0, 5).Draw(t, "piece") {
+		case 0, 1, 2:
+			b.WriteString(reference(t))
+		case 3:
+			b.WriteString(rapid.SampledFrom([]string{"Ember ", " Oak", "é", "\u2028", "\"", "\\", "\n", "\x01", "<b>", "1", ";", "#"}).Draw(t, "plain"))
+		case 4:
+			b.WriteString(rapid.SampledFrom([]string{"\xed\xa0\x80", "\xed\xbf\xbf"}).Draw(t, "surrogate"))
+		default:
+			b.WriteString(rapid.StringN(0, 5, 20).Draw(t, "any"))
+		}
+	}
+	return b.String()
+}
+
+// scalar draws a number (with text that float64 would not keep), a
+// boolean, null, or a string.
+func scalar(t *rapid.T) *jsonvalue.Value {
+	switch rapid.IntRange(0, 4).Draw(t, "scalar") {
+	case 0:
+		return &jsonvalue.Value{Kind: jsonvalue.Number, Number: rapid.SampledFrom([]string{"0", "-0", "1.0", "1.50", "12345678901234567890", "1e400", "-1E-7", "0.1", "9007199254740993", "1E+2"}).Draw(t, "number")}
+	case 1:
+		return &jsonvalue.Value{Kind: jsonvalue.Bool, Bool: rapid.Bool().Draw(t, "bool")}
+	case 2:
+		return &jsonvalue.Value{Kind: jsonvalue.Null}
+	}
+	return str(text(t))
+}
