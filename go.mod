@@ -9,6 +9,7 @@ require (
 	github.com/spf13/cobra v1.10.2
 	golang.org/x/net v0.62.0
 	pgregory.net/rapid v1.3.0
+	sigs.k8s.io/randfill v1.0.0
 )
 
 require (
