@@ -1,16 +1,14 @@
-package normalize_test
+package fuzz
 
 import (
 	"bytes"
 	"flag"
 	"fmt"
 	"math/rand/v2"
-	"regexp"
 	"strings"
 	"testing"
 
-	"github.com/toolnorm/toolnorm/normalize"
-	"github.com/toolnorm/toolnorm/oracle"
+	"github.com/toolnorm/toolnorm/impl"
 )
 
 var differentialN = flag.Int("differential.n", 3000, "random cases TestDifferential compares")
@@ -154,37 +152,12 @@ func quote(s string) string {
 	return b.String()
 }
 
-// loneSurrogate matches an escaped surrogate. The slow normalizer decodes
-// through encoding/json, which turns a lone one into U+FFFD; inputs with one
-// are left to the table tests (docs/readings.md, section 7).
-var loneSurrogate = regexp.MustCompile(`\\u[dD][89abAB]|\\u[dD][c-fC-F]`)
-
-// differ compares the reference with the slow spec-literal normalizer on one
-// input: both fail, or both succeed with equal JSON values.
 func differ(schema, args []byte, attribute bool, maxPasses, maxDepth int) error {
-	if loneSurrogate.Match(args) {
-		return nil
-	}
-	profile := normalize.Text
+	o := impl.Options{MaxPasses: maxPasses, MaxDepth: maxDepth}
 	if attribute {
-		profile = normalize.Attribute
+		o.Profile = "attribute"
 	}
-	s, ferr := normalize.Compile(schema, normalize.WithProfile(profile), normalize.WithMaxPasses(maxPasses), normalize.WithMaxDepth(maxDepth))
-	var fast []byte
-	if ferr == nil {
-		fast, ferr = s.Normalize(args)
-	}
-	slow, serr := oracle.Normalize(schema, args, oracle.Options{Attribute: attribute, MaxPasses: maxPasses, MaxDepth: maxDepth})
-	switch {
-	case ferr != nil && serr != nil:
-		return nil
-	case ferr != nil || serr != nil:
-		return fmt.Errorf("schema %s\nargs %s\nreference: %s, %v\n     slow: %s, %v", schema, args, fast, ferr, slow, serr)
-	}
-	if eq, err := oracle.Equal(fast, slow); err != nil || !eq {
-		return fmt.Errorf("schema %s\nargs %s\nreference: %s\n     slow: %s (%v)", schema, args, fast, slow, err)
-	}
-	return nil
+	return Differ(schema, args, o)
 }
 
 // TestDifferential compares the reference with the slow normalizer on
@@ -211,6 +184,7 @@ func FuzzDifferential(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add([]byte(s[0]), []byte(s[1]), false, uint8(0))
 	}
+	addCorpusSeeds(f)
 	g := &caseGen{r: rand.New(rand.NewPCG(13, 14))}
 	for range 20 {
 		f.Add([]byte(g.document(2)), []byte("{"+quote(g.pick(keys...))+":"+g.value(2)+"}"), false, uint8(0))

@@ -1,12 +1,21 @@
-package normalize_test
+package fuzz
 
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 
+	"pgregory.net/rapid"
+	"sigs.k8s.io/randfill"
+
+	"github.com/toolnorm/toolnorm/corpus"
+	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/internal/entity"
 	"github.com/toolnorm/toolnorm/normalize"
+	"github.com/toolnorm/toolnorm/oracle"
+	"github.com/toolnorm/toolnorm/properties"
 )
 
 // fuzzSeeds are schema and argument pairs that reach every repair.
@@ -30,6 +39,7 @@ func FuzzNormalize(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add([]byte(s[0]), []byte(s[1]), false, uint8(0))
 	}
+	addCorpusSeeds(f)
 	f.Fuzz(func(t *testing.T, schemaText, args []byte, attribute bool, bound uint8) {
 		profile := normalize.Text
 		if attribute {
@@ -70,4 +80,86 @@ func FuzzNormalize(f *testing.F) {
 			t.Fatalf("not idempotent:\n   args %q\n   once %q\n  twice %q, %v", args, out, again, err)
 		}
 	})
+}
+
+// FuzzDecode holds DecodeEntitiesWith to x/net's decoding iterated to a
+// fixpoint (oracle.Fixpoint of oracle.Unescape, or of the tokenizer's
+// attribute-value decoding), with and without a pass bound.
+func FuzzDecode(f *testing.F) {
+	for _, n := range entity.Names() {
+		f.Add("x&"+n+"y", false, uint8(0))
+	}
+	for _, s := range []string{"Ember &amp;amp; Oak", "&l&#116;;", "&amp;notin&#59;", "?a=1&region=eu&not=2", "&#4294967356;", "&" + strings.Repeat("amp;", 50) + "lt;"} {
+		f.Add(s, false, uint8(0))
+		f.Add(s, true, uint8(1))
+	}
+	f.Fuzz(func(t *testing.T, s string, attribute bool, bound uint8) {
+		opts := []normalize.Option{normalize.WithMaxPasses(int(bound % 4))}
+		one := oracle.Unescape
+		if attribute {
+			opts = append(opts, normalize.WithProfile(normalize.Attribute))
+			one = oracle.UnescapeAttribute
+		}
+		got, d := normalize.DecodeEntitiesWith(s, opts...)
+		want, passes, fixpoint := oracle.Fixpoint(s, one, int(bound%4))
+		if got != want || d.Passes != passes || d.Fixpoint != fixpoint {
+			t.Fatalf("DecodeEntitiesWith(%q, attribute %v, bound %d) = %q, %+v; x/net gives %q in %d passes (fixpoint %v)", s, attribute, bound%4, got, d, want, passes, fixpoint)
+		}
+	})
+}
+
+// FuzzStructured fills a Shape from the fuzzer's bytes (randfill, the
+// maintained fork of github.com/google/gofuzz) and compares the reference
+// with the slow normalizer on the schema and arguments it renders.
+func FuzzStructured(f *testing.F) {
+	for _, seed := range []string{"", "\x01\x02\x03\x04", "tags&amp;[1,2]\x00\x01\x02\x7f\xff", strings.Repeat("\x02\x01", 40)} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var s Shape
+		randfill.NewFromGoFuzz(data).NilChance(0.3).NumElements(0, 4).MaxDepth(8).Fill(&s)
+		schema, args := s.Render()
+		o := impl.Options{MaxPasses: int(s.Bound % 3)}
+		if s.Attribute {
+			o.Profile = "attribute"
+		}
+		if err := Differ(schema, args, o); err != nil {
+			t.Fatal(err)
+		}
+		if o.MaxPasses == 0 {
+			once := impl.Reference.Normalize(schema, args, o)
+			if once.Error == "" {
+				if d := impl.Compare(impl.Reference.Normalize(schema, once.Output, o), once); d != "" {
+					t.Fatalf("not idempotent (%s) on schema %s args %s", d, schema, args)
+				}
+			}
+		}
+	})
+}
+
+// FuzzProperties runs the properties of package properties on the
+// reference, their generators driven by the fuzzer's bytes.
+func FuzzProperties(f *testing.F) {
+	for i := range 16 {
+		f.Add(bytes.Repeat([]byte{byte(i * 17)}, 64))
+	}
+	all := properties.All()
+	f.Fuzz(rapid.MakeFuzz(func(t *rapid.T) {
+		p := rapid.SampledFrom(all).Draw(t, "property")
+		p.Fuzz(impl.Reference)(t)
+	}))
+}
+
+// addCorpusSeeds adds every vector of the committed corpus that the
+// (schema, args, attribute, bound) targets can take.
+func addCorpusSeeds(f *testing.F) {
+	vectors, err := corpus.Load(corpus.Embedded())
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, v := range vectors {
+		if in, ok := v.FuzzInput(); ok {
+			f.Add(in.Schema, in.Args, in.Attribute, in.Bound)
+		}
+	}
 }
