@@ -75,7 +75,9 @@ func (s *Shape) Render() (schema, args []byte) {
 	return []byte(doc + "}"), obj.Append(nil)
 }
 
-func quoteString(s string) []byte { return (&jsonvalue.Value{Kind: jsonvalue.String, Str: s}).Append(nil) }
+func quoteString(s string) []byte {
+	return (&jsonvalue.Value{Kind: jsonvalue.String, Str: s}).Append(nil)
+}
 
 func (s *Schema) render(defs *[]string, depth int) string {
 	var core string
