@@ -12,6 +12,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/toolnorm/toolnorm/internal/jsonraw"
 )
 
 // typeSet is a set of JSON Schema types. A position whose type is not
@@ -129,6 +132,10 @@ func (c *compiler) fail(ptr, format string, args ...any) {
 // $ref that does not resolve to a schema in the same document.
 func Compile(schema []byte, opts ...Option) (*Schema, error) {
 	cfg := newConfig(opts)
+	if !utf8.Valid(schema) {
+		off := invalidUTF8(schema)
+		return nil, &SchemaError{Offset: off, Err: fmt.Errorf("%w: not JSON: invalid UTF-8 (offset %d)", ErrSchema, off)}
+	}
 	dec := json.NewDecoder(bytes.NewReader(schema))
 	dec.UseNumber()
 	var doc any
@@ -142,8 +149,7 @@ func Compile(schema []byte, opts ...Option) (*Schema, error) {
 		}
 		return nil, &SchemaError{Offset: off, Err: fmt.Errorf("%w: not JSON: %v (offset %d)", ErrSchema, err, off)}
 	}
-	if _, err := dec.Token(); err == nil {
-		off := int(dec.InputOffset())
+	if off := jsonraw.SkipSpace(schema, int(dec.InputOffset())); off < len(schema) {
 		return nil, &SchemaError{Offset: off, Err: fmt.Errorf("%w: not JSON: data after the schema (offset %d)", ErrSchema, off)}
 	}
 	c := &compiler{doc: doc, nodes: map[string]*node{}}
@@ -472,4 +478,17 @@ func escapeToken(s string) string {
 		return s
 	}
 	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
+}
+
+// invalidUTF8 returns the offset of the first byte of b that is not part
+// of valid UTF-8.
+func invalidUTF8(b []byte) int {
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size == 1 {
+			return i
+		}
+		i += size
+	}
+	return len(b)
 }

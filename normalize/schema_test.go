@@ -13,7 +13,9 @@ func TestCompileErrors(t *testing.T) {
 		want         string // the whole message
 	}{
 		{"not-json", `{"type":`, `normalize: invalid schema: not JSON: unexpected EOF (offset 8)`},
-		{"trailing-data", `{} []`, `normalize: invalid schema: not JSON: data after the schema (offset 4)`},
+		{"trailing-data", `{} []`, `normalize: invalid schema: not JSON: data after the schema (offset 3)`},
+		{"invalid-utf8", "{\"\xff\":{}}", `normalize: invalid schema: not JSON: invalid UTF-8 (offset 2)`},
+		{"trailing-garbage", "{}A", `normalize: invalid schema: not JSON: data after the schema (offset 2)`},
 		{"not-a-schema", `[]`, `normalize: invalid schema: a schema must be an object or a boolean, not an array at (root)`},
 		{"unknown-type", `{"properties":{"a":{"type":"lisst"}}}`, `normalize: invalid schema: unknown type "lisst" at /properties/a/type`},
 		{"type-not-string", `{"type":["array",1]}`, `normalize: invalid schema: a type must be a string, not a number at /type/1`},
@@ -52,6 +54,7 @@ func TestCompileAccepts(t *testing.T) {
 		`{"$ref":"#/"}`[:0] + `{"properties":{"":{"type":"array"}},"$ref":"#/properties/"}`,
 		`{"$defs":{"a":{"$ref":"#/$defs/a"}},"$ref":"#/$defs/a"}`,
 		`{"oneOf":[{}]}`,
+		" {} \n\t",
 		`{"definitions":{"x":{"type":["array","null"],"nullable":false}}}`,
 		`{"$defs":{"~/":{"type":"array"}},"properties":{"a":{"$ref":"#/$defs/~0~1"}}}`,
 	} {
