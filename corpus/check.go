@@ -1,10 +1,12 @@
 package corpus
 
 import (
+	"encoding/base64"
 	"fmt"
 	"path"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 )
@@ -48,8 +50,8 @@ func Check(v *Vector) []string {
 	if v.Options.MaxPasses < 0 || v.Options.MaxDepth < 0 {
 		bad("options.max_passes and options.max_depth must be 0 or more")
 	}
-	checkForm(&p, "schema", v.Schema, v.SchemaRaw, true)
-	checkForm(&p, "arguments", v.Arguments, v.ArgumentsRaw, true)
+	checkForm(&p, "schema", v.Schema, v.SchemaRaw, v.SchemaBase64)
+	checkForm(&p, "arguments", v.Arguments, v.ArgumentsRaw, v.ArgumentsBase64)
 	if v.Error != "" {
 		if !errorKinds[v.Error] {
 			bad("error %q: want invalid-json, not-object, too-deep or invalid-schema", v.Error)
@@ -58,7 +60,7 @@ func Check(v *Vector) []string {
 			bad("a vector has expected or error, not both")
 		}
 	} else {
-		checkForm(&p, "expected", v.Expected, v.ExpectedRaw, true)
+		checkForm(&p, "expected", v.Expected, v.ExpectedRaw, nil)
 	}
 	if len(p) == 0 {
 		if id := ComputeID(v.SchemaText(), v.ArgumentsText(), v.Options); v.ID != id {
@@ -73,20 +75,31 @@ func Check(v *Vector) []string {
 	return p
 }
 
-func checkForm(p *[]string, name string, embedded []byte, raw *string, required bool) {
+func checkForm(p *[]string, name string, embedded []byte, raw, b64 *string) {
+	forms := 0
+	for _, present := range []bool{embedded != nil, raw != nil, b64 != nil} {
+		if present {
+			forms++
+		}
+	}
 	switch {
-	case embedded != nil && raw != nil:
-		*p = append(*p, fmt.Sprintf("has both %s and %s_raw", name, name))
-	case embedded == nil && raw == nil:
-		if required {
-			*p = append(*p, fmt.Sprintf("has neither %s nor %s_raw", name, name))
+	case forms > 1:
+		*p = append(*p, fmt.Sprintf("has more than one of %s, %s_raw and %s_base64", name, name, name))
+	case forms == 0:
+		*p = append(*p, fmt.Sprintf("has neither %s nor %s_raw", name, name))
+	case b64 != nil:
+		b, err := base64.StdEncoding.DecodeString(*b64)
+		if err != nil {
+			*p = append(*p, fmt.Sprintf("%s_base64: %v", name, err))
+		} else if utf8.Valid(b) {
+			*p = append(*p, fmt.Sprintf("%s_base64 holds UTF-8 text: use %s or %s_raw", name, name, name))
 		}
 	case embedded != nil:
 		v, err := jsonvalue.Parse(embedded)
 		if err != nil {
 			*p = append(*p, fmt.Sprintf("%s: %v", name, err))
 		} else if !portable(v) {
-			*p = append(*p, fmt.Sprintf("%s would lose information in a generic JSON reader (number text past float64, a duplicate key or a lone surrogate): use %s_raw", name, name))
+			*p = append(*p, fmt.Sprintf("%s would lose information in a generic JSON reader (number text past float64, a duplicate key, a lone surrogate, nesting past %d): use %s_raw", name, portableDepth, name))
 		}
 	}
 }

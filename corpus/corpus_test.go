@@ -90,7 +90,7 @@ func TestLintFindsMalformedVectors(t *testing.T) {
 		{"bad-clause", func(v *Vector) { v.Clause = "rule/9" }, "clause"},
 		{"two-lines", func(v *Vector) { v.Description = "a\nb" }, "one non-empty line"},
 		{"wrong-group", func(v *Vector) { v.File = "vectors/reading/x.json" }, "belongs in vectors/rule"},
-		{"both-forms", func(v *Vector) { s := `{}`; v.ArgumentsRaw = &s }, "both arguments and arguments_raw"},
+		{"both-forms", func(v *Vector) { s := `{}`; v.ArgumentsRaw = &s }, "more than one of arguments, arguments_raw and arguments_base64"},
 		{"error-and-expected", func(v *Vector) { v.Error = ErrNotObject }, "not both"},
 		{"lossy-number", func(v *Vector) { v.Expected = []byte(`{"a":12345678901234567890}`) }, "use expected_raw"},
 		{"bad-tag", func(v *Vector) { v.Tags = []string{"Bad Tag"} }, "tag"},

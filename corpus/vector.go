@@ -3,6 +3,7 @@ package corpus
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -36,14 +37,18 @@ type Vector struct {
 	// embedded JSON value or, where a generic JSON reader would lose
 	// something (number text past float64, duplicate keys, lone
 	// surrogates) or the text is not JSON at all, as a string holding the
-	// exact text (the _raw forms). Exactly one form of each is present;
-	// Expected and ExpectedRaw are absent when Error is set.
-	Schema       json.RawMessage `json:"schema,omitempty"`
-	SchemaRaw    *string         `json:"schema_raw,omitempty"`
-	Arguments    json.RawMessage `json:"arguments,omitempty"`
-	ArgumentsRaw *string         `json:"arguments_raw,omitempty"`
-	Expected     json.RawMessage `json:"expected,omitempty"`
-	ExpectedRaw  *string         `json:"expected_raw,omitempty"`
+	// exact text (the _raw forms), or, for text that is not even UTF-8
+	// and so cannot be a JSON string, as its bytes in standard base64
+	// (the _base64 forms). Exactly one form of each is present; the
+	// expected forms are absent when Error is set.
+	Schema          json.RawMessage `json:"schema,omitempty"`
+	SchemaRaw       *string         `json:"schema_raw,omitempty"`
+	SchemaBase64    *string         `json:"schema_base64,omitempty"`
+	Arguments       json.RawMessage `json:"arguments,omitempty"`
+	ArgumentsRaw    *string         `json:"arguments_raw,omitempty"`
+	ArgumentsBase64 *string         `json:"arguments_base64,omitempty"`
+	Expected        json.RawMessage `json:"expected,omitempty"`
+	ExpectedRaw     *string         `json:"expected_raw,omitempty"`
 	// Error is the kind of error expected instead of output.
 	Error string `json:"error,omitempty"`
 
@@ -55,18 +60,25 @@ type Vector struct {
 var errorKinds = map[string]bool{ErrInvalidJSON: true, ErrNotObject: true, ErrTooDeep: true, ErrInvalidSchema: true}
 
 // SchemaText returns the schema's JSON text.
-func (v *Vector) SchemaText() []byte { return text(v.Schema, v.SchemaRaw) }
+func (v *Vector) SchemaText() []byte { return text(v.Schema, v.SchemaRaw, v.SchemaBase64) }
 
 // ArgumentsText returns the arguments' text, as sent.
-func (v *Vector) ArgumentsText() []byte { return text(v.Arguments, v.ArgumentsRaw) }
+func (v *Vector) ArgumentsText() []byte { return text(v.Arguments, v.ArgumentsRaw, v.ArgumentsBase64) }
 
 // ExpectedText returns the expected arguments' text (nil when an error is
 // expected).
-func (v *Vector) ExpectedText() []byte { return text(v.Expected, v.ExpectedRaw) }
+func (v *Vector) ExpectedText() []byte { return text(v.Expected, v.ExpectedRaw, nil) }
 
-// text returns a raw form as it is, and an embedded one compacted (its
-// indentation in the file is not part of the case).
-func text(embedded json.RawMessage, raw *string) []byte {
+// text returns a raw or base64 form as it is, and an embedded one
+// compacted (its indentation in the file is not part of the case).
+func text(embedded json.RawMessage, raw, b64 *string) []byte {
+	if b64 != nil {
+		b, err := base64.StdEncoding.DecodeString(*b64)
+		if err != nil {
+			return nil
+		}
+		return b
+	}
 	if raw != nil {
 		return []byte(*raw)
 	}
@@ -107,36 +119,57 @@ func canonical(b []byte) []byte {
 	return v.Append(nil)
 }
 
-// SetText stores text in the embedded form when a generic JSON reader
-// keeps all of it, else in the raw form.
-func setText(embedded *json.RawMessage, raw **string, b []byte) {
+// setText stores text in the embedded form when a generic JSON reader
+// keeps all of it, in the raw form when it is UTF-8, and else in base64.
+func setText(embedded *json.RawMessage, raw, b64 **string, b []byte) {
+	*embedded, *raw = nil, nil
+	if b64 != nil {
+		*b64 = nil
+	}
 	if v, err := jsonvalue.Parse(b); err == nil && portable(v) {
-		*embedded, *raw = json.RawMessage(v.Append(nil)), nil
+		*embedded = json.RawMessage(v.Append(nil))
+		return
+	}
+	if !utf8.Valid(b) && b64 != nil {
+		s := base64.StdEncoding.EncodeToString(b)
+		*b64 = &s
 		return
 	}
 	s := string(b)
-	*embedded, *raw = nil, &s
+	*raw = &s
 }
+
+// portableDepth is how deeply embedded values may nest: Python's json
+// reader recurses, and fails past about a thousand levels.
+const portableDepth = 500
 
 // portable reports whether a generic JSON reader (Python's json, JSON.parse,
 // PHP's json_decode) reads v without loss: no duplicate keys, no lone
-// surrogates, and numbers that survive float64.
-func portable(v *jsonvalue.Value) bool {
+// surrogates, numbers that survive float64, and modest nesting.
+func portable(v *jsonvalue.Value) bool { return portableAt(v, 0) }
+
+func portableAt(v *jsonvalue.Value, depth int) bool {
 	switch v.Kind {
 	case jsonvalue.Number:
 		return exactFloat(v.Number)
 	case jsonvalue.String:
 		return utf8.ValidString(v.Str)
 	case jsonvalue.Array:
+		if depth >= portableDepth {
+			return false
+		}
 		for _, e := range v.Elems {
-			if !portable(e) {
+			if !portableAt(e, depth+1) {
 				return false
 			}
 		}
 	case jsonvalue.Object:
+		if depth >= portableDepth {
+			return false
+		}
 		seen := map[string]bool{}
 		for _, m := range v.Members {
-			if seen[m.Key] || !utf8.ValidString(m.Key) || !portable(m.Value) {
+			if seen[m.Key] || !utf8.ValidString(m.Key) || !portableAt(m.Value, depth+1) {
 				return false
 			}
 			seen[m.Key] = true

@@ -13,8 +13,8 @@ import (
 // result computed by ref, and its ID set.
 func New(description, clause, origin string, tags []string, schema, args []byte, o Options, ref Impl) *Vector {
 	v := &Vector{Description: description, Clause: clause, Origin: origin, Tags: tags, Options: o}
-	setText(&v.Schema, &v.SchemaRaw, schema)
-	setText(&v.Arguments, &v.ArgumentsRaw, args)
+	setText(&v.Schema, &v.SchemaRaw, &v.SchemaBase64, schema)
+	setText(&v.Arguments, &v.ArgumentsRaw, &v.ArgumentsBase64, args)
 	v.SetResult(ref.Normalize(schema, args, o))
 	v.ID = ComputeID(v.SchemaText(), v.ArgumentsText(), o)
 	return v
@@ -27,7 +27,7 @@ func (v *Vector) SetResult(r Result) {
 		v.Error = r.Error
 		return
 	}
-	setText(&v.Expected, &v.ExpectedRaw, r.Output)
+	setText(&v.Expected, &v.ExpectedRaw, nil, r.Output)
 }
 
 // sameResult reports whether two vectors with one ID expect the same.
