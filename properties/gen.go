@@ -104,6 +104,16 @@ func arrayNode(t *rapid.T, depth int, items *node) *node {
 	return &node{json: fmt.Sprintf(`{"type":%s,"items":%s}`, typ, items.json), types: types, items: items, defs: items.defs}
 }
 
+// patterns are patternProperties patterns, each with keys that match it.
+var patterns = []struct {
+	re   string
+	keys []string
+}{
+	{`^list_`, []string{"list_a", "list_tags"}},
+	{`_json$`, []string{"ops_json", "a_json"}},
+	{`^[0-9]+$`, []string{"1", "42"}},
+}
+
 func objectNode(t *rapid.T, depth int) *node {
 	n := &node{types: tObject}
 	keys := rapid.SliceOfNDistinct(rapid.SampledFrom(keyPool), 1, 4, func(k string) string { return k }).Draw(t, "keys")
@@ -114,7 +124,22 @@ func objectNode(t *rapid.T, depth int) *node {
 		n.defs = append(n.defs, c.defs...)
 		members = append(members, string(quote(k))+":"+c.json)
 	}
-	n.json = `{"type":"object","properties":{` + strings.Join(members, ",") + `}}`
+	n.json = `{"type":"object","properties":{` + strings.Join(members, ",") + `}`
+	if rapid.IntRange(0, 2).Draw(t, "patterned") == 0 {
+		// Members whose keys match a pattern get its schema (and only
+		// those: additionalProperties is for members that match nothing).
+		pat := rapid.SampledFrom(patterns).Draw(t, "pattern")
+		c := schemaNode(t, depth-1)
+		n.defs = append(n.defs, c.defs...)
+		for _, k := range pat.keys {
+			n.props = append(n.props, prop{k, c})
+		}
+		n.json += `,"patternProperties":{` + string(quote(pat.re)) + ":" + c.json + `}`
+		if rapid.Bool().Draw(t, "additional") {
+			n.json += `,"additionalProperties":{"type":"string"}`
+		}
+	}
+	n.json += "}"
 	return n
 }
 

@@ -96,7 +96,7 @@ type tcase struct {
 
 // drawCase draws a tool schema, arguments that fit it (with strings of
 // every kind the rule is about) and options.
-func drawCase(t *rapid.T) tcase {
+func drawCase(t *rapid.T, im impl.Impl) tcase {
 	var params []prop
 	args := &jsonvalue.Value{Kind: jsonvalue.Object, Members: []jsonvalue.Member{}}
 	keys := rapid.SliceOfNDistinct(rapid.SampledFrom(keyPool), 1, 4, func(k string) string { return k }).Draw(t, "params")
@@ -110,25 +110,49 @@ func drawCase(t *rapid.T) tcase {
 	if rapid.IntRange(0, 3).Draw(t, "undeclared") == 0 {
 		args.Members = append(args.Members, jsonvalue.Member{Key: "extra", Value: value(t, &node{json: `{}`, types: tAll, leaf: tAll}, 2)})
 	}
-	return tcase{[]byte(document(params)), args.Append(nil), drawOptions(t)}
+	return tcase{[]byte(document(params)), args.Append(nil), drawOptions(t, im)}
 }
 
-func drawOptions(t *rapid.T) impl.Options {
-	if rapid.IntRange(0, 4).Draw(t, "attribute") == 0 {
-		return impl.Options{Profile: "attribute"}
+// drawOptions draws the options of a case: the text profile mostly, the
+// attribute profile and pass bounds sometimes. An implementation that runs
+// in one configuration (impl.Configured) gets only that one.
+func drawOptions(t *rapid.T, im impl.Impl) impl.Options {
+	if c, ok := im.(impl.Configured); ok {
+		return c.Options()
 	}
-	return impl.Options{}
+	var o impl.Options
+	if rapid.IntRange(0, 4).Draw(t, "attribute") == 0 {
+		o.Profile = "attribute"
+	}
+	if rapid.IntRange(0, 5).Draw(t, "bounded") == 0 {
+		o.MaxPasses = rapid.IntRange(1, 2).Draw(t, "max-passes")
+	}
+	return o
+}
+
+// unbounded draws options without a pass bound, for the properties that
+// speak of the fixpoint.
+func unbounded(t *rapid.T, im impl.Impl) impl.Options {
+	o := drawOptions(t, im)
+	if o.MaxPasses != 0 {
+		if _, ok := im.(impl.Configured); ok {
+			t.Skip("the implementation declares a pass bound")
+		}
+		o.MaxPasses = 0
+	}
+	return o
 }
 
 // fail reports a violation with the case as a corpus vector (what the
 // reference gives is its expected result) and how to replay it.
 func fail(t *rapid.T, p string, c tcase, format string, args ...any) {
 	prop, _ := ByID(p)
-	clause := prop.Clause
-	v := corpus.New(prop.Statement, clause, "found", []string{p}, c.schema, c.args, c.opts, impl.Reference)
+	v := corpus.New(prop.Statement, prop.Clause, "found", []string{p}, c.schema, c.args, c.opts, impl.Reference)
+	msg := fmt.Sprintf(format, args...)
+	record(&Violation{Property: prop, Vector: v, Message: msg})
 	data, _ := corpus.Encode(v)
 	t.Fatalf("property %s (%s): %s\nthe case, as a corpus vector (toolnorm corpus import --format jsonl, or save under vectors/found/):\n%s",
-		p, prop.Statement, fmt.Sprintf(format, args...), data)
+		p, prop.Statement, msg, data)
 }
 
 func run(im impl.Impl, c tcase) impl.Result { return im.Normalize(c.schema, c.args, c.opts) }
@@ -142,14 +166,14 @@ func parse(t *rapid.T, p string, c tcase, r impl.Result) *jsonvalue.Value {
 }
 
 func checkDeterministic(t *rapid.T, im impl.Impl) {
-	c := drawCase(t)
+	c := drawCase(t, im)
 	if d := impl.Compare(run(im, c), run(im, c)); d != "" {
 		fail(t, "deterministic", c, "two runs differ: %s", d)
 	}
 }
 
 func checkAgrees(t *rapid.T, im impl.Impl) {
-	c := drawCase(t)
+	c := drawCase(t, im)
 	got, want := run(im, c), impl.Reference.Normalize(c.schema, c.args, c.opts)
 	if d := impl.Compare(got, want); d != "" {
 		fail(t, "agrees-with-reference", c, "%s: got %s%s, the reference gives %s%s", d, got.Output, got.Error, want.Output, want.Error)
@@ -157,7 +181,8 @@ func checkAgrees(t *rapid.T, im impl.Impl) {
 }
 
 func checkIdempotent(t *rapid.T, im impl.Impl) {
-	c := drawCase(t)
+	c := drawCase(t, im)
+	c.opts = unbounded(t, im)
 	once := run(im, c)
 	if once.Error != "" {
 		return
@@ -177,7 +202,8 @@ func pass(o impl.Options) func(string) string {
 }
 
 func checkFixpoints(t *rapid.T, im impl.Impl) {
-	c := drawCase(t)
+	c := drawCase(t, im)
+	c.opts = unbounded(t, im)
 	r := run(im, c)
 	if r.Error != "" {
 		return
@@ -260,7 +286,8 @@ func fixpoint(s string, o impl.Options) string {
 
 // checkPairs draws a case, runs it, and holds every pair of values to f.
 func checkPairs(t *rapid.T, im impl.Impl, id string, f func(at string, in, out *jsonvalue.Value) string) {
-	c := drawCase(t)
+	c := drawCase(t, im)
+	c.opts = unbounded(t, im)
 	r := run(im, c)
 	if r.Error != "" {
 		return
@@ -301,7 +328,7 @@ func checkNonStrings(t *rapid.T, im impl.Impl) {
 
 func checkNonObject(t *rapid.T, im impl.Impl) {
 	args := rapid.SampledFrom([]string{`[]`, `[{"a":"&amp;"}]`, `"{}"`, `"x"`, `1`, `-0.5e3`, `true`, `false`, `null`, ` [1] `}).Draw(t, "args")
-	c := tcase{[]byte(`{"type":"object"}`), []byte(args), drawOptions(t)}
+	c := tcase{[]byte(`{"type":"object"}`), []byte(args), drawOptions(t, im)}
 	if r := run(im, c); r.Error == "" {
 		fail(t, "non-object-rejected", c, "the arguments %s gave the output %s, not an error", args, r.Output)
 	}
@@ -367,7 +394,7 @@ func jsonText(t *rapid.T, kind jsonvalue.Kind) string {
 
 // placeCase puts a string at one parameter (or in an array of them), with
 // other parameters around it.
-func placeCase(t *rapid.T, schema, s string, inArray bool) (tcase, []any) {
+func placeCase(t *rapid.T, im impl.Impl, schema, s string, inArray bool) (tcase, []any) {
 	param, path := `"p":`+schema, []any{"p"}
 	arg := quote(s)
 	if inArray {
@@ -377,7 +404,7 @@ func placeCase(t *rapid.T, schema, s string, inArray bool) (tcase, []any) {
 	}
 	doc := `{"type":"object","properties":{` + param + `,"other":{"type":"string"}},` + defs + `}`
 	args := `{"other":"Ember &amp;amp; Oak","p":` + string(arg) + `}`
-	return tcase{[]byte(doc), []byte(args), drawOptions(t)}, path
+	return tcase{[]byte(doc), []byte(args), unbounded(t, im)}, path
 }
 
 // at returns the value at path (keys and indexes) in the output.
@@ -410,14 +437,14 @@ func at(v *jsonvalue.Value, path []any) *jsonvalue.Value {
 func checkStringParam(t *rapid.T, im impl.Impl) {
 	schema := rapid.SampledFrom(stringDeclared).Draw(t, "schema")
 	s := jsonText(t, rapid.SampledFrom([]jsonvalue.Kind{jsonvalue.Array, jsonvalue.Object}).Draw(t, "shape"))
-	c, path := placeCase(t, schema, s, rapid.Bool().Draw(t, "in-array"))
+	c, path := placeCase(t, im, schema, s, rapid.Bool().Draw(t, "in-array"))
 	expectString(t, im, "string-param-not-decoded", c, path)
 }
 
 func checkWrongShape(t *rapid.T, im impl.Impl) {
 	d := rapid.SampledFrom(shapeDeclared).Draw(t, "schema")
 	other := rapid.SampledFrom([]jsonvalue.Kind{jsonvalue.Array, jsonvalue.Object, jsonvalue.Number}).Filter(func(k jsonvalue.Kind) bool { return k != d.shape }).Draw(t, "other")
-	c, path := placeCase(t, d.json, jsonText(t, other), rapid.Bool().Draw(t, "in-array"))
+	c, path := placeCase(t, im, d.json, jsonText(t, other), rapid.Bool().Draw(t, "in-array"))
 	expectString(t, im, "wrong-shape-passes", c, path)
 }
 
@@ -437,7 +464,7 @@ func checkShapeMatch(t *rapid.T, im impl.Impl) {
 	if rapid.Bool().Draw(t, "escaped") {
 		s = htmlEscape(s, 1) // decodes to JSON of the shape: repaired too (section 6)
 	}
-	c, path := placeCase(t, d.json, s, rapid.Bool().Draw(t, "in-array"))
+	c, path := placeCase(t, im, d.json, s, rapid.Bool().Draw(t, "in-array"))
 	if !parsesAs(s, d.shape) && !parsesAs(fixpoint(s, c.opts), d.shape) {
 		return // decoding its references broke its JSON: not a case for this property
 	}
