@@ -22,13 +22,36 @@ type Options struct {
 	MaxDepth int `json:"max_depth,omitempty"`
 }
 
+// Configured is implemented by an Impl that runs in one configuration
+// whatever the options of a case, such as a program behind the protocol,
+// which declares its configuration once. Checks of such an Impl draw only
+// cases with these options.
+type Configured interface {
+	Options() Options
+}
+
 // The kinds of errors an implementation reports.
 const (
 	ErrInvalidJSON   = "invalid-json"   // arguments are not JSON, or not UTF-8
 	ErrNotObject     = "not-object"     // arguments are JSON but not an object
 	ErrTooDeep       = "too-deep"       // nesting past the limit
 	ErrInvalidSchema = "invalid-schema" // the schema is broken
+
+	// ErrUnspecified is an error whose kind the implementation does not
+	// say (the protocol carries only a message): it matches any kind.
+	ErrUnspecified = "error"
+
+	// Failures of the implementation itself, recorded by the harness.
+	ErrTimeout  = "timeout"        // no answer within the time limit
+	ErrCrash    = "crash"          // the program exited or could not start
+	ErrProtocol = "protocol-error" // an answer that breaks the protocol
 )
+
+// IsFailure reports whether kind is a failure of the implementation (a
+// timeout, a crash, a protocol error) rather than an error it reported.
+func IsFailure(kind string) bool {
+	return kind == ErrTimeout || kind == ErrCrash || kind == ErrProtocol
+}
 
 // Result is what an implementation did with one case: the output, or the
 // kind of error it reported.
@@ -88,7 +111,9 @@ func reference(schema, args []byte, o Options) Result {
 // told apart and bucketed by it.
 func Compare(got, want Result) string {
 	switch {
-	case want.Error != "" && got.Error == want.Error:
+	case IsFailure(got.Error):
+		return got.Error
+	case want.Error != "" && (got.Error == want.Error || got.Error == ErrUnspecified):
 		return ""
 	case want.Error != "" && got.Error != "":
 		return "error " + got.Error + ", want error " + want.Error

@@ -22,6 +22,10 @@ func TestCompare(t *testing.T) {
 		{fail(impl.ErrInvalidJSON), fail(impl.ErrNotObject), "error invalid-json, want error not-object"},
 		{out(`[1]`), fail(impl.ErrNotObject), "output, want error not-object"},
 		{fail(impl.ErrTooDeep), out(`{}`), "error too-deep, want output"},
+		{fail(impl.ErrUnspecified), fail(impl.ErrNotObject), ""},
+		{fail(impl.ErrUnspecified), out(`{}`), "error error, want output"},
+		{fail(impl.ErrTimeout), out(`{}`), "timeout"},
+		{fail(impl.ErrCrash), fail(impl.ErrNotObject), "crash"},
 	}
 	for _, tt := range tests {
 		if got := impl.Compare(tt.got, tt.want); got != tt.diff {

@@ -106,10 +106,12 @@ type runTB struct {
 	logs   []string
 }
 
-func (t *runTB) Helper()                         {}
-func (t *runTB) Name() string                    { return t.name }
-func (t *runTB) Logf(format string, args ...any) { t.logs = append(t.logs, fmt.Sprintf(format, args...)) }
-func (t *runTB) Log(args ...any)                 { t.logs = append(t.logs, fmt.Sprint(args...)) }
+func (t *runTB) Helper()      {}
+func (t *runTB) Name() string { return t.name }
+func (t *runTB) Logf(format string, args ...any) {
+	t.logs = append(t.logs, fmt.Sprintf(format, args...))
+}
+func (t *runTB) Log(args ...any) { t.logs = append(t.logs, fmt.Sprint(args...)) }
 func (t *runTB) Skipf(format string, args ...any) {
 	t.Logf(format, args...)
 	t.SkipNow()
