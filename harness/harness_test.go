@@ -1,0 +1,228 @@
+package harness
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/toolnorm/toolnorm/impl"
+)
+
+// The test binary is also the adapter under test: with TOOLNORM_TEST_ADAPTER
+// set it serves the reference, misbehaving as the variable says.
+func TestMain(m *testing.M) {
+	if mode := os.Getenv("TOOLNORM_TEST_ADAPTER"); mode != "" {
+		os.Exit(testAdapter(mode))
+	}
+	os.Exit(m.Run())
+}
+
+// misbehaving wraps the reference: on the request whose arguments have
+// the member "trigger", it does what mode says.
+type misbehaving struct{ mode string }
+
+func (m misbehaving) Name() string { return "misbehaving" }
+func (m misbehaving) Normalize(schema, args []byte, o impl.Options) impl.Result {
+	if bytes.Contains(args, []byte(`"trigger"`)) {
+		switch m.mode {
+		case "crash":
+			fmt.Fprintln(os.Stderr, "panic: the adapter fell over")
+			os.Exit(3)
+		case "hang":
+			time.Sleep(time.Hour)
+		case "not-json":
+			fmt.Println("Traceback (most recent call last):")
+		case "wrong-id":
+			fmt.Println(`{"id":999999,"arguments":{}}`)
+		case "huge":
+			fmt.Println(`{"id":0,"arguments":"` + strings.Repeat("x", 3<<20) + `"}`)
+		case "stderr-flood":
+			big := strings.Repeat("noise ", 1<<20)
+			for range 20 {
+				fmt.Fprint(os.Stderr, big)
+			}
+		}
+	}
+	return impl.Reference.Normalize(schema, args, o)
+}
+
+func testAdapter(mode string) int {
+	switch mode {
+	case "exit-at-start":
+		fmt.Fprintln(os.Stderr, "cannot import module")
+		return 1
+	case "silent":
+		time.Sleep(time.Hour)
+		return 0
+	case "bad-version":
+		fmt.Println(`{"version":2,"implementation":{"name":"x"}}`)
+		time.Sleep(time.Hour)
+		return 0
+	}
+	info := Info{Name: "test adapter", Language: "Go"}
+	if err := Serve(os.Stdin, os.Stdout, os.Stderr, misbehaving{mode}, info, Declares{}); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return 0
+}
+
+func adapterCommand(mode string) string {
+	return "TOOLNORM_TEST_ADAPTER=" + mode + " exec " + strconv.Quote(os.Args[0])
+}
+
+func start(t *testing.T, mode string, cfg Config) *Adapter {
+	t.Helper()
+	cfg.Command = adapterCommand(mode)
+	a, err := Start(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	return a
+}
+
+func cases(n, trigger int) []Request {
+	var reqs []Request
+	for i := range n {
+		args := fmt.Sprintf(`{"i":%d,"t":"Ember &amp;amp; Oak"}`, i)
+		if i == trigger {
+			args = fmt.Sprintf(`{"i":%d,"trigger":true}`, i)
+		}
+		reqs = append(reqs, Request{[]byte(`{}`), []byte(args)})
+	}
+	return reqs
+}
+
+func TestAdapterGood(t *testing.T) {
+	var trace bytes.Buffer
+	a := start(t, "good", Config{Trace: &trace})
+	if a.Name() != "test adapter (Go)" {
+		t.Errorf("Name = %q", a.Name())
+	}
+	results := a.Run(cases(500, -1))
+	for i, r := range results {
+		if want := fmt.Sprintf(`{"i":%d,"t":"Ember & Oak"}`, i); string(r.Output) != want || r.Error != "" {
+			t.Fatalf("result %d = %+v, want %s", i, r, want)
+		}
+	}
+	if r := a.Normalize([]byte(`{}`), []byte(`[1]`), impl.Options{}); r.Error != impl.ErrUnspecified || !strings.Contains(r.Detail, "not-object") {
+		t.Errorf("an error answer = %+v", r)
+	}
+	if r := a.Normalize([]byte(`{}`), []byte(`{"a":`), impl.Options{}); r.Error != ErrNotSendable {
+		t.Errorf("invalid JSON = %+v, want not sendable", r)
+	}
+	if a.Restarts() != 0 || len(a.Events()) != 0 {
+		t.Errorf("restarts %d, events %v", a.Restarts(), a.Events())
+	}
+	if !strings.HasPrefix(trace.String(), `> {"cmd":"start","version":1}`+"\n< {\"version\":1,") {
+		t.Errorf("trace starts %.100q", trace.String())
+	}
+}
+
+// TestAdapterMisbehaves: whatever the adapter does on one request, that
+// request gets the failure, with standard error, and every other request
+// its right answer.
+func TestAdapterMisbehaves(t *testing.T) {
+	tests := []struct {
+		mode, kind, detail string
+	}{
+		{"crash", impl.ErrCrash, "exit status 3"},
+		{"hang", impl.ErrTimeout, "no answer within"},
+		{"not-json", impl.ErrProtocol, "not a JSON object"},
+		{"wrong-id", impl.ErrProtocol, "has id 999999"},
+		{"huge", impl.ErrProtocol, "longer than"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.mode, func(t *testing.T) {
+			a := start(t, tt.mode, Config{Timeout: 2 * time.Second, MaxLine: 1 << 20})
+			results := a.Run(cases(300, 150))
+			for i, r := range results {
+				if i == 150 {
+					if r.Error != tt.kind || !strings.Contains(r.Detail, tt.detail) {
+						t.Errorf("request 150 = %+v, want %s (%s)", r, tt.kind, tt.detail)
+					}
+					continue
+				}
+				if r.Error != "" || !strings.Contains(string(r.Output), "Ember & Oak") {
+					t.Fatalf("request %d = %+v", i, r)
+				}
+			}
+			events := a.Events()
+			// One restart after the requests in flight failed together,
+			// one after the culprit failed alone.
+			if len(events) != 1 || events[0].Kind != tt.kind || events[0].Request == 0 || a.Restarts() != 2 {
+				t.Fatalf("events %+v, restarts %d", events, a.Restarts())
+			}
+			if tt.mode == "crash" && !strings.Contains(events[0].Stderr, "the adapter fell over") {
+				t.Errorf("the crash's stderr was not kept: %q", events[0].Stderr)
+			}
+		})
+	}
+}
+
+func TestAdapterStderrFlood(t *testing.T) {
+	a := start(t, "stderr-flood", Config{StderrLimit: 1000})
+	results := a.Run(cases(20, 10))
+	for i, r := range results {
+		if r.Error != "" {
+			t.Fatalf("request %d = %+v", i, r)
+		}
+	}
+}
+
+func TestAdapterGivesUp(t *testing.T) {
+	a := start(t, "crash", Config{MaxRestarts: 2})
+	reqs := append(append(cases(3, 0), cases(3, 0)...), cases(3, 0)...)
+	results := a.Run(reqs)
+	if a.Restarts() != 2 {
+		t.Errorf("restarts = %d, want 2", a.Restarts())
+	}
+	last := results[len(results)-1]
+	if last.Error != impl.ErrCrash || !strings.Contains(last.Detail, "gave up after 2 restarts") {
+		t.Errorf("after the limit: %+v", last)
+	}
+	if results[1].Error != "" {
+		t.Errorf("a result gathered before the crashes was lost: %+v", results[1])
+	}
+}
+
+func TestStartFailures(t *testing.T) {
+	for _, tt := range []struct{ mode, want string }{
+		{"exit-at-start", "cannot import module"},
+		{"silent", "no answer to start within"},
+		{"bad-version", "speaks protocol version 2"},
+	} {
+		_, err := Start(Config{Command: adapterCommand(tt.mode), StartTimeout: time.Second})
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: Start = %v, want an error with %q", tt.mode, err, tt.want)
+		}
+	}
+	if _, err := Start(Config{Command: "/nonexistent/adapter"}); err == nil {
+		t.Error("a command that does not exist started")
+	}
+}
+
+// BenchmarkHarness measures requests per second through the protocol,
+// pipelined, against the reference served by a Go adapter.
+func BenchmarkHarness(b *testing.B) {
+	a, err := Start(Config{Command: adapterCommand("good")})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer a.Close()
+	reqs := cases(1000, -1)
+	b.ResetTimer()
+	for b.Loop() {
+		for _, r := range a.Run(reqs) {
+			if r.Error != "" {
+				b.Fatal(r)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.N*len(reqs))/b.Elapsed().Seconds(), "requests/s")
+}

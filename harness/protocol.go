@@ -1,0 +1,157 @@
+package harness
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/internal/jsonraw"
+	"github.com/toolnorm/toolnorm/internal/jsonvalue"
+)
+
+// Version is the protocol version this package speaks. Adapters that speak
+// version 1 keep working with every later toolnorm.
+const Version = 1
+
+// Info is what an adapter says of its implementation.
+type Info struct {
+	Name     string `json:"name"`
+	Language string `json:"language,omitempty"`
+	Version  string `json:"version,omitempty"`
+	Homepage string `json:"homepage,omitempty"`
+}
+
+// Declares is the reading of the rule an adapter says it implements; the
+// harness compares it with the reference configured the same way.
+type Declares struct {
+	Profile   string `json:"profile,omitempty"`    // "text" (default) or "attribute"
+	MaxPasses int    `json:"max_passes,omitempty"` // 0: unbounded (default)
+	Depth     string `json:"depth,omitempty"`      // "all" (default) or "top"
+}
+
+// Options returns the options the reference runs with to compare with an
+// implementation that declares d.
+func (d Declares) Options() impl.Options {
+	o := impl.Options{MaxPasses: d.MaxPasses}
+	if d.Profile == "attribute" {
+		o.Profile = "attribute"
+	}
+	return o
+}
+
+// Choices lists the declared choices that differ from the defaults, for
+// reports: they are choices, not violations.
+func (d Declares) Choices() []string {
+	var c []string
+	if d.Profile != "" && d.Profile != "text" {
+		c = append(c, "profile "+d.Profile)
+	}
+	if d.MaxPasses != 0 {
+		c = append(c, fmt.Sprintf("max_passes %d", d.MaxPasses))
+	}
+	if d.Depth != "" && d.Depth != "all" {
+		c = append(c, "depth "+d.Depth)
+	}
+	return c
+}
+
+func (d Declares) check() error {
+	switch {
+	case d.Profile != "" && d.Profile != "text" && d.Profile != "attribute":
+		return fmt.Errorf("declares profile %q: want text or attribute", d.Profile)
+	case d.MaxPasses < 0:
+		return fmt.Errorf("declares max_passes %d: want 0 or more", d.MaxPasses)
+	case d.Depth != "" && d.Depth != "all" && d.Depth != "top":
+		return fmt.Errorf("declares depth %q: want all or top", d.Depth)
+	}
+	return nil
+}
+
+// startAnswer is the answer to start.
+type startAnswer struct {
+	Version        *int     `json:"version"`
+	Implementation *Info    `json:"implementation"`
+	Declares       Declares `json:"declares"`
+}
+
+func parseStart(line []byte) (Info, Declares, error) {
+	var a startAnswer
+	if err := json.Unmarshal(line, &a); err != nil {
+		return Info{}, Declares{}, fmt.Errorf("the answer to start is not a JSON object with version, implementation and declares: %v", err)
+	}
+	switch {
+	case a.Version == nil:
+		return Info{}, Declares{}, errors.New("the answer to start has no version")
+	case *a.Version != Version:
+		return Info{}, Declares{}, fmt.Errorf("the adapter speaks protocol version %d; this toolnorm speaks %d", *a.Version, Version)
+	case a.Implementation == nil || a.Implementation.Name == "":
+		return Info{}, Declares{}, errors.New("the answer to start names no implementation")
+	}
+	if err := a.Declares.check(); err != nil {
+		return Info{}, Declares{}, err
+	}
+	return *a.Implementation, a.Declares, nil
+}
+
+// request returns the line of a normalize request. schema and args must be
+// JSON; they are sent compact, their number text and escapes kept.
+func request(id int, schema, args []byte) ([]byte, error) {
+	s, err := jsonvalue.Parse(schema)
+	if err != nil {
+		return nil, fmt.Errorf("the schema is not JSON: %v", err)
+	}
+	a, err := jsonvalue.Parse(args)
+	if err != nil {
+		return nil, fmt.Errorf("the arguments are not JSON: %v", err)
+	}
+	b := fmt.Appendf(nil, `{"cmd":"normalize","id":%d,"schema":`, id)
+	b = s.Append(b)
+	b = append(b, `,"arguments":`...)
+	b = a.Append(b)
+	return append(b, "}\n"...), nil
+}
+
+// parseAnswer reads the answer to request id.
+func parseAnswer(line []byte, id int) impl.Result {
+	v, err := jsonvalue.Parse(line)
+	if err != nil || v.Kind != jsonvalue.Object {
+		return protocolError("the answer is not a JSON object: %.200q", line)
+	}
+	var gotID, args, msg *jsonvalue.Value
+	for _, m := range v.Members {
+		switch m.Key {
+		case "id":
+			gotID = m.Value
+		case "arguments":
+			args = m.Value
+		case "error":
+			msg = m.Value
+		}
+	}
+	switch {
+	case gotID == nil || gotID.Kind != jsonvalue.Number:
+		return protocolError("the answer has no id: %.200q", line)
+	case gotID.Number != fmt.Sprint(id):
+		return protocolError("the answer has id %s, want %d", gotID.Number, id)
+	case args != nil && msg != nil:
+		return protocolError("the answer has both arguments and error")
+	case msg != nil:
+		detail := msg.Str
+		if msg.Kind != jsonvalue.String {
+			detail = string(msg.Append(nil))
+		}
+		return impl.Result{Error: impl.ErrUnspecified, Detail: detail}
+	case args != nil:
+		return impl.Result{Output: args.Append(nil)}
+	}
+	return protocolError("the answer has neither arguments nor error")
+}
+
+func protocolError(format string, args ...any) impl.Result {
+	return impl.Result{Error: impl.ErrProtocol, Detail: fmt.Sprintf(format, args...)}
+}
+
+// sendable reports whether a case can go over the protocol: its schema
+// and arguments must be JSON (bad-input cases of invalid JSON cannot).
+func sendable(schema, args []byte) bool { return jsonraw.Valid(schema) && jsonraw.Valid(args) }
