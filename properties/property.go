@@ -481,3 +481,21 @@ func parsesAs(s string, kind jsonvalue.Kind) bool {
 	v, err := jsonvalue.Parse([]byte(s))
 	return err == nil && v.Kind == kind
 }
+
+// Case is one input: a schema, arguments and the options to run them
+// under.
+type Case struct {
+	Schema, Args []byte
+	Options      impl.Options
+}
+
+// Cases generates inputs as the properties draw them (schemas built for the
+// rule, arguments that fit them, strings of every kind the rule is about),
+// with options im can run (see impl.Configured). Example(seed) draws one
+// outside a property, for fuzzing.
+func Cases(im impl.Impl) *rapid.Generator[Case] {
+	return rapid.Custom(func(t *rapid.T) Case {
+		c := drawCase(t, im)
+		return Case{c.schema, c.args, c.opts}
+	})
+}

@@ -57,7 +57,13 @@ func (p Property) Run(im impl.Impl, checks int, seed uint64) (*Violation, int) {
 	defer recorder.Unlock()
 	initOnce.Do(func() {
 		if !testing.Testing() {
-			testing.Init() // rapid asks testing.Short
+			// rapid asks testing.Short, which wants testing's flags
+			// registered and parsed; the program's own arguments are not
+			// for them.
+			testing.Init()
+			if !flag.Parsed() {
+				flag.CommandLine.Parse(nil)
+			}
 		}
 	})
 	set := func(name, value string) {

@@ -23,6 +23,13 @@ type usageError struct{ err error }
 func (e usageError) Error() string { return e.err.Error() }
 func (e usageError) Unwrap() error { return e.err }
 
+// startError is an implementation that cannot be started: exit status 2,
+// without the usage.
+type startError struct{ err error }
+
+func (e startError) Error() string { return e.err.Error() }
+func (e startError) Unwrap() error { return e.err }
+
 func usagef(format string, args ...any) error {
 	return usageError{fmt.Errorf(format, args...)}
 }
@@ -35,6 +42,14 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cmd, err := root.ExecuteC()
 	if err == nil {
 		return ExitOK
+	}
+	if errors.Is(err, violationsFound) {
+		return ExitBad
+	}
+	var se startError
+	if errors.As(err, &se) {
+		fmt.Fprintf(stderr, "toolnorm: %v\n", err)
+		return ExitUsage
 	}
 	var ue usageError
 	if errors.As(err, &ue) || cmd == nil || isCobraUsage(err) {
@@ -81,6 +96,6 @@ in every string are decoded until nothing changes) and changes nothing else.`,
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &flagError{err} })
-	root.AddCommand(newNormalizeCmd(), newCorpusCmd())
+	root.AddCommand(newNormalizeCmd(), newCorpusCmd(), newServeCmd(), newCheckCmd(), newFuzzCmd())
 	return root
 }

@@ -8,7 +8,10 @@
 package jsonraw
 
 import (
+	"bytes"
+	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"unicode/utf8"
 )
 
@@ -52,25 +55,51 @@ func SkipSpace(b []byte, i int) int {
 	return i
 }
 
-// plain marks the string bytes that need no attention: not '"', not '\\',
-// not a control character and ASCII.
-var plain = func() (t [256]bool) {
-	for c := 0x20; c < utf8.RuneSelf; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return t
-}()
-
 // Flags says what a scanned string holds.
 type Flags uint8
 
 const (
 	// Escaped is set when the string has a backslash escape.
 	Escaped Flags = 1 << iota
-	// Amp is set when the string's raw text has an '&' (an escaped '&',
-	// \u0026, sets only Escaped).
+	// Amp is set when the string's raw text has an '&'.
 	Amp
+	// EscapedAmp is set when the string has an '&' escaped as \u0026.
+	EscapedAmp
 )
+
+const (
+	lsb = 0x0101010101010101
+	msb = 0x8080808080808080
+)
+
+// attention8 returns, for eight bytes of a string read as a little-endian
+// word, a mask whose lowest set bit is the high bit of the first byte that
+// is '"', '\\', '&', a control character or not ASCII; higher set bits may
+// be false. It is 0 when none of the eight is.
+func attention8(x uint64) uint64 {
+	q := x ^ (lsb * '"')
+	bs := x ^ (lsb * '\\')
+	a := x ^ (lsb * '&')
+	// (y - lsb) &^ y has the high bit of y's lowest zero byte set, and of
+	// no lower byte; likewise (x - lsb*0x20) &^ x for bytes below 0x20.
+	return ((q-lsb)&^q | (bs-lsb)&^bs | (a-lsb)&^a | (x-lsb*0x20)&^x | x) & msb
+}
+
+// skipPlain returns the index of the first byte at or after i that is '"',
+// '\\', '&', a control character or not ASCII, or len(b).
+func skipPlain(b []byte, i int) int {
+	for ; i+8 <= len(b); i += 8 {
+		if m := attention8(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+	}
+	for ; i < len(b); i++ {
+		if c := b[i]; c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' || c == '&' {
+			return i
+		}
+	}
+	return i
+}
 
 // ScanString scans the string whose opening quote is b[i] and returns the
 // index just past its closing quote. It checks escapes, control characters
@@ -79,18 +108,16 @@ func ScanString(b []byte, i int) (end int, f Flags, err error) {
 	start := i
 	i++
 	for {
-		for i < len(b) && plain[b[i]] {
-			if b[i] == '&' {
-				f |= Amp
-			}
-			i++
-		}
+		i = skipPlain(b, i)
 		if i >= len(b) {
 			return 0, 0, errAt(start, "unterminated string")
 		}
 		switch c := b[i]; {
 		case c == '"':
 			return i + 1, f, nil
+		case c == '&':
+			f |= Amp
+			i++
 		case c == '\\':
 			f |= Escaped
 			if i+1 >= len(b) {
@@ -100,8 +127,12 @@ func ScanString(b []byte, i int) (end int, f Flags, err error) {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 				i += 2
 			case 'u':
-				if _, ok := hex4(b, i+2); !ok {
+				r, ok := hex4(b, i+2)
+				if !ok {
 					return 0, 0, errAt(i, "invalid \\u escape in string")
+				}
+				if r == '&' {
+					f |= EscapedAmp
 				}
 				i += 6
 			default:
@@ -211,12 +242,12 @@ func Unquote(dst, raw []byte) []byte {
 	for i := 0; i < len(raw); {
 		c := raw[i]
 		if c != '\\' {
-			j := i + 1
-			for j < len(raw) && raw[j] != '\\' {
-				j++
+			j := bytes.IndexByte(raw[i:], '\\')
+			if j < 0 {
+				return append(dst, raw[i:]...)
 			}
-			dst = append(dst, raw[i:j]...)
-			i = j
+			dst = append(dst, raw[i:i+j]...)
+			i += j
 			continue
 		}
 		switch raw[i+1] {

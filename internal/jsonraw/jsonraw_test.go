@@ -2,6 +2,7 @@ package jsonraw
 
 import (
 	"encoding/json"
+	"math/rand/v2"
 	"testing"
 	"unicode/utf8"
 )
@@ -91,4 +92,34 @@ func FuzzScan(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestSkipPlain holds the eight-bytes-at-a-time skip to a byte-by-byte
+// one, at every offset and length.
+func TestSkipPlain(t *testing.T) {
+	alphabet := []byte{'a', 'Z', ' ', '~', 0x7f, '"', '\\', '&', 0, 0x1f, 0x20, 0x80, 0xc3, 0xff, '!', '%', '\'', '[', ']'}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		b := make([]byte, r.IntN(40))
+		for i := range b {
+			if r.IntN(4) == 0 {
+				b[i] = alphabet[r.IntN(len(alphabet))]
+			} else {
+				b[i] = 'a' + byte(r.IntN(26))
+			}
+		}
+		for i := 0; i <= len(b); i++ {
+			want := i
+			for want < len(b) {
+				c := b[want]
+				if c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '&' {
+					break
+				}
+				want++
+			}
+			if got := skipPlain(b, i); got != want {
+				t.Fatalf("skipPlain(%q, %d) = %d, want %d", b, i, got, want)
+			}
+		}
+	}
 }

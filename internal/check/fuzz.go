@@ -1,0 +1,226 @@
+package check
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"math/rand/v2"
+	"strings"
+	"time"
+
+	"github.com/toolnorm/toolnorm/corpus"
+	"github.com/toolnorm/toolnorm/harness"
+	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/internal/jsonvalue"
+	"github.com/toolnorm/toolnorm/properties"
+)
+
+// Fuzzer compares an implementation with the reference on generated cases
+// and on mutations of corpus vectors. Each difference is minimized and
+// bucketed, so that one bug found a thousand times is one finding.
+type Fuzzer struct {
+	Impl    impl.Impl
+	Command string           // the --impl command line, for reproduction commands
+	Seeds   []*corpus.Vector // vectors to mutate
+	// Known holds the buckets found before (when resuming): they are not
+	// reported again.
+	Known map[string]bool
+	// OnFinding is called with each new finding, as soon as it is found
+	// (to write it: nothing is lost if the run is stopped).
+	OnFinding func(Finding) error
+
+	Cases    int // cases run
+	Findings []Finding
+}
+
+// Stats is a moment of a fuzzing run.
+type Stats struct {
+	Cases    int
+	Findings int
+	Elapsed  time.Duration
+}
+
+const fuzzProperty = "agrees-with-reference"
+
+// Run fuzzes until the deadline or until ctx is done, calling tick after
+// each batch.
+func (f *Fuzzer) Run(ctx context.Context, seed uint64, deadline time.Time, tick func(Stats)) error {
+	if f.Known == nil {
+		f.Known = map[string]bool{}
+	}
+	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	gen := properties.Cases(f.Impl)
+	seeds := usable(f.Impl, f.Seeds)
+	start := time.Now()
+	batch := 64
+	if _, ok := f.Impl.(*harness.Adapter); ok {
+		batch = 256 // pipelined
+	}
+	for i := 0; ; i++ {
+		if ctx.Err() != nil || time.Now().After(deadline) {
+			return nil
+		}
+		cases := make([]properties.Case, batch)
+		for j := range cases {
+			if len(seeds) > 0 && rng.IntN(3) == 0 {
+				cases[j] = mutate(rng, seeds[rng.IntN(len(seeds))])
+			} else {
+				cases[j] = gen.Example(int(rng.Int64()))
+			}
+		}
+		got := runAll(f.Impl, cases)
+		for j, c := range cases {
+			want := impl.Reference.Normalize(c.Schema, c.Args, c.Options)
+			if got[j].Error == harness.ErrNotSendable || impl.Compare(got[j], want) == "" {
+				continue
+			}
+			if err := f.found(c); err != nil {
+				return err
+			}
+		}
+		f.Cases += len(cases)
+		if tick != nil {
+			tick(Stats{f.Cases, len(f.Findings), time.Since(start)})
+		}
+	}
+}
+
+// found minimizes a failing case and reports it if its bucket is new.
+func (f *Fuzzer) found(c properties.Case) error {
+	prop, _ := properties.ByID(fuzzProperty)
+	v := corpus.NewFinding(f.Impl, impl.Reference, "", "found", "found", nil, c.Schema, c.Args, c.Options)
+	if v == nil {
+		return nil // flaky: it passed when run again
+	}
+	diff := corpus.Failure(f.Impl, impl.Reference, v.SchemaText(), v.ArgumentsText(), v.Options)
+	bucket := Bucket(diff, v.ArgumentsText())
+	if f.Known[bucket] {
+		return nil
+	}
+	f.Known[bucket] = true
+	got := f.Impl.Normalize(v.SchemaText(), v.ArgumentsText(), v.Options)
+	want := impl.Reference.Normalize(v.SchemaText(), v.ArgumentsText(), v.Options)
+	msg := diff + ": got " + describe(got) + ", the reference gives " + describe(want)
+	// The description names the bucket, so that it is unique and a rerun
+	// of the same bug dedupes by it too.
+	v = corpus.New("Fuzzing finding "+bucket+": "+truncate(diff, 80), "found", "found", []string{fuzzProperty, "bucket-" + bucket}, v.SchemaText(), v.ArgumentsText(), v.Options, impl.Reference)
+	fd := Finding{Property: fuzzProperty, Clause: prop.Clause, Message: msg, Bucket: bucket, Vector: v, Command: command(f.Command, v)}
+	f.Findings = append(f.Findings, fd)
+	if f.OnFinding != nil {
+		return f.OnFinding(fd)
+	}
+	return nil
+}
+
+// Bucket names the kind of a difference: how the results differ, and the
+// skeleton of the minimized arguments (their structure, each string only
+// by what it holds: references, JSON, or text). The same bug minimizes to
+// the same skeleton.
+func Bucket(diff string, args []byte) string {
+	h := sha256.New()
+	h.Write([]byte(diff))
+	h.Write([]byte{0})
+	if v, err := jsonvalue.Parse(args); err == nil {
+		h.Write([]byte(skeleton(v)))
+	} else {
+		h.Write([]byte("not json"))
+	}
+	return hex.EncodeToString(h.Sum(nil))[:10]
+}
+
+func skeleton(v *jsonvalue.Value) string {
+	switch v.Kind {
+	case jsonvalue.String:
+		switch s := strings.TrimSpace(v.Str); {
+		case strings.HasPrefix(s, "[") || strings.HasPrefix(s, "{"):
+			return "J"
+		case strings.Contains(s, "&"):
+			return "R"
+		}
+		return "S"
+	case jsonvalue.Array:
+		var b strings.Builder
+		b.WriteByte('[')
+		for _, e := range v.Elems {
+			b.WriteString(skeleton(e))
+		}
+		return b.String() + "]"
+	case jsonvalue.Object:
+		var b strings.Builder
+		b.WriteByte('{')
+		for _, m := range v.Members {
+			b.WriteString(skeleton(m.Value))
+		}
+		return b.String() + "}"
+	}
+	return v.Kind.String()[:1]
+}
+
+// usable returns the vectors the implementation can take.
+func usable(im impl.Impl, vectors []*corpus.Vector) []*corpus.Vector {
+	configured, isConfigured := im.(impl.Configured)
+	var out []*corpus.Vector
+	for _, v := range vectors {
+		if v.Error != "" || isConfigured && !sameOptions(v.Options, configured.Options()) {
+			continue
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+func runAll(im impl.Impl, cases []properties.Case) []impl.Result {
+	if a, ok := im.(*harness.Adapter); ok {
+		reqs := make([]harness.Request, len(cases))
+		for i, c := range cases {
+			reqs[i] = harness.Request{Schema: c.Schema, Args: c.Args}
+		}
+		return a.Run(reqs)
+	}
+	out := make([]impl.Result, len(cases))
+	for i, c := range cases {
+		out[i] = im.Normalize(c.Schema, c.Args, c.Options)
+	}
+	return out
+}
+
+// mutate changes a vector's arguments the way models do: a string escaped
+// once more, a member sent as its JSON text, a reference added.
+func mutate(rng *rand.Rand, v *corpus.Vector) properties.Case {
+	c := properties.Case{Schema: v.SchemaText(), Args: v.ArgumentsText(), Options: v.Options}
+	root, err := jsonvalue.Parse(c.Args)
+	if err != nil {
+		return c
+	}
+	var values []*jsonvalue.Value
+	var collect func(*jsonvalue.Value)
+	collect = func(x *jsonvalue.Value) {
+		values = append(values, x)
+		for _, e := range x.Elems {
+			collect(e)
+		}
+		for _, m := range x.Members {
+			collect(m.Value)
+		}
+	}
+	collect(root)
+	x := values[rng.IntN(len(values))]
+	switch {
+	case x.Kind == jsonvalue.String && rng.IntN(2) == 0:
+		x.Str = strings.NewReplacer("&", "&amp;", `"`, "&quot;", "<", "&lt;").Replace(x.Str)
+	case x.Kind == jsonvalue.String:
+		x.Str += []string{"&amp;", "&lt", "&#38;amp;", "&notin;", "&#x26;lt;", "&"}[rng.IntN(6)]
+	case x != root && (x.Kind == jsonvalue.Array || x.Kind == jsonvalue.Object):
+		text := string(x.Append(nil))
+		*x = jsonvalue.Value{Kind: jsonvalue.String, Str: text}
+	}
+	c.Args = root.Append(nil)
+	return c
+}
+
+// fuzz is the fuzzing phase of a check.
+func fuzz(cfg Config, seed uint64, deadline time.Time, tick func(cases, found int)) FuzzResult {
+	f := &Fuzzer{Impl: cfg.Impl, Command: cfg.Command, Seeds: cfg.Vectors}
+	f.Run(context.Background(), seed, deadline, func(s Stats) { tick(s.Cases, s.Findings) })
+	return FuzzResult{Cases: f.Cases, Findings: f.Findings}
+}

@@ -1,0 +1,272 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/toolnorm/toolnorm/corpus"
+	"github.com/toolnorm/toolnorm/harness"
+	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/internal/check"
+)
+
+// violationsFound makes toolnorm exit with status 1 without printing an
+// error line: the report says it all.
+var violationsFound = errors.New("violations found")
+
+// implFlags are the flags that name the implementation to check.
+type implFlags struct {
+	command string
+	timeout time.Duration
+}
+
+func (f *implFlags) register(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&f.command, "impl", "", "the implementation: a command line that starts its adapter (docs/protocol.md); default: the built-in reference")
+	cmd.Flags().DurationVar(&f.timeout, "timeout", 10*time.Second, "how long one request may take")
+}
+
+// open starts the implementation. An adapter that cannot be started is a
+// usage error (exit status 2).
+func (f *implFlags) open() (impl.Impl, func(), error) {
+	if f.command == "" {
+		return impl.Reference, func() {}, nil
+	}
+	a, err := harness.Start(harness.Config{Command: f.command, Timeout: f.timeout})
+	if err != nil {
+		return nil, nil, startError{err}
+	}
+	return a, func() { a.Close() }, nil
+}
+
+// status shows one line of progress: redrawn in place on a terminal, a
+// plain line now and then elsewhere (CI logs).
+type status struct {
+	w        io.Writer
+	tty      bool
+	last     time.Time
+	interval time.Duration
+}
+
+func newStatus(w io.Writer) *status {
+	s := &status{w: w, interval: 10 * time.Second}
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		s.tty, s.interval = true, 100*time.Millisecond
+	}
+	return s
+}
+
+func (s *status) show(format string, args ...any) {
+	if time.Since(s.last) < s.interval {
+		return
+	}
+	s.last = time.Now()
+	if s.tty {
+		fmt.Fprintf(s.w, "\r\033[K"+format, args...)
+	} else {
+		fmt.Fprintf(s.w, format+"\n", args...)
+	}
+}
+
+func (s *status) done() {
+	if s.tty {
+		fmt.Fprint(s.w, "\r\033[K")
+	}
+}
+
+func newCheckCmd() *cobra.Command {
+	var (
+		f         implFlags
+		budget    time.Duration
+		seed      uint64
+		format    string
+		corpusDir string
+	)
+	cmd := &cobra.Command{
+		Use:   "check [--impl CMD] [--budget DURATION] [--seed N] [--format text|json|junit|markdown]",
+		Short: "Check an implementation: replay the corpus, run every property, fuzz it against the reference",
+		Long: `Check replays the corpus on the implementation, runs every property of the
+rule, and fuzzes it against the reference until the budget is spent. Without
+--impl it checks the built-in reference. The report groups results by property
+and clause, shows each minimal counterexample as a corpus vector with a command
+that reproduces it, and ends with a verdict.
+
+Exit status: 0 no violation, 1 violations found, 2 usage error or an
+implementation that cannot be started at all.`,
+		Example: `  toolnorm check
+  toolnorm check --impl 'python3 examples/python/adapter.py' --budget 1m
+  toolnorm check --impl './my-adapter' --format junit > toolnorm.xml
+  toolnorm check --impl './my-adapter' --format markdown >> "$GITHUB_STEP_SUMMARY"`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if !contains(check.Formats, format) {
+				return usagef("check: --format: want %s, not %q", strings.Join(check.Formats, ", "), format)
+			}
+			if budget < 0 {
+				return usagef("check: --budget must not be negative")
+			}
+			vectors, err := loadVectors(corpusDir)
+			if err != nil {
+				return err
+			}
+			im, closeImpl, err := f.open()
+			if err != nil {
+				return err
+			}
+			defer closeImpl()
+			st := newStatus(cmd.ErrOrStderr())
+			report := check.Run(check.Config{Impl: im, Command: f.command, Vectors: vectors, Budget: budget, Seed: seed,
+				Progress: func(p check.Progress) {
+					switch p.Phase {
+					case "corpus":
+						st.show("corpus: %d/%d vectors", p.Done, p.Total)
+					case "properties":
+						st.show("properties: %d/%d, now %s; %d findings", p.Done, p.Total, p.Step, p.Findings)
+					default:
+						st.show("fuzzing: %d cases; %d findings", p.Done, p.Findings)
+					}
+				}})
+			st.done()
+			if err := report.Write(cmd.OutOrStdout(), format); err != nil {
+				return err
+			}
+			if report.Verdict != "pass" {
+				return violationsFound
+			}
+			return nil
+		},
+	}
+	f.register(cmd)
+	cmd.Flags().DurationVar(&budget, "budget", 30*time.Second, "time for the properties and fuzzing (the corpus replay comes on top)")
+	cmd.Flags().Uint64Var(&seed, "seed", 0, "seed of the random inputs (0: a random one, printed in the report)")
+	cmd.Flags().StringVar(&format, "format", "text", "report format: "+strings.Join(check.Formats, ", "))
+	cmd.Flags().StringVar(&corpusDir, "corpus", "", "the corpus to replay (default: the one built into toolnorm)")
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(check.Formats, cobra.ShellCompDirectiveNoFileComp))
+	return cmd
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// loadVectors loads a corpus directory, or the built-in corpus.
+func loadVectors(dir string) ([]*corpus.Vector, error) {
+	fsys := corpus.Embedded()
+	if dir != "" {
+		if !isDir(filepath.Join(dir, "vectors")) {
+			return nil, fmt.Errorf("%s: not a corpus: no vectors/ directory", dir)
+		}
+		fsys = os.DirFS(dir)
+	} else {
+		dir = "(built in)"
+	}
+	vectors, err := corpus.Load(fsys)
+	if err != nil {
+		return nil, corpusError(dir, err)
+	}
+	return vectors, nil
+}
+
+func newFuzzCmd() *cobra.Command {
+	var (
+		f        implFlags
+		duration time.Duration
+		dir      string
+		seed     uint64
+	)
+	cmd := &cobra.Command{
+		Use:   "fuzz [--impl CMD] --duration D --corpus DIR",
+		Short: "Fuzz an implementation against the reference, writing each new failure into a corpus",
+		Long: `Fuzz compares the implementation with the reference on generated cases and on
+mutations of corpus vectors (the built-in corpus and DIR's), for the given
+duration. Every new failure is minimized and written into DIR as a vector, at
+once and atomically; failures are bucketed by how they differ and the shape of
+the minimal case, so one bug found a thousand times is one finding. Ctrl-C
+stops it without losing a finding; running it again on DIR resumes (known
+buckets are not reported again). Several runners may share DIR.`,
+		Example: `  toolnorm fuzz --impl 'python3 examples/python/adapter.py' --duration 10m --corpus findings`,
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if dir == "" {
+				return usagef("fuzz: --corpus is required")
+			}
+			if duration <= 0 {
+				return usagef("fuzz: --duration must be positive")
+			}
+			if err := os.MkdirAll(filepath.Join(dir, "vectors"), 0o755); err != nil {
+				return err
+			}
+			existing, err := corpus.Load(os.DirFS(dir))
+			if err != nil {
+				return corpusError(dir, err)
+			}
+			builtin, _ := corpus.Load(corpus.Embedded())
+			known := map[string]bool{}
+			for _, v := range existing {
+				for _, t := range v.Tags {
+					if b, ok := strings.CutPrefix(t, "bucket-"); ok {
+						known[b] = true
+					}
+				}
+			}
+			im, closeImpl, err := f.open()
+			if err != nil {
+				return err
+			}
+			defer closeImpl()
+			out := cmd.OutOrStdout()
+			fz := &check.Fuzzer{Impl: im, Command: f.command, Seeds: append(builtin, existing...), Known: known,
+				OnFinding: func(fd check.Finding) error {
+					file, added, err := corpus.Add(dir, existing, fd.Vector)
+					if err != nil {
+						return err
+					}
+					if added {
+						existing = append(existing, fd.Vector)
+						fmt.Fprintf(out, "finding %s: %s\n  written to %s\n  reproduce: %s\n", fd.Bucket, fd.Message, filepath.Join(dir, file), fd.Command)
+					}
+					return nil
+				}}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			defer stop()
+			if seed == 0 {
+				seed = uint64(time.Now().UnixNano())
+			}
+			st := newStatus(cmd.ErrOrStderr())
+			fmt.Fprintf(out, "fuzzing %s for %v (seed %d, %d known buckets in %s)\n", im.Name(), duration, seed, len(known), dir)
+			start := time.Now()
+			err = fz.Run(ctx, seed, start.Add(duration), func(s check.Stats) {
+				st.show("%d cases, %.0f/s, %d new findings", s.Cases, float64(s.Cases)/max(s.Elapsed.Seconds(), 1e-9), s.Findings)
+			})
+			st.done()
+			elapsed := time.Since(start)
+			fmt.Fprintf(out, "%d cases in %v (%.0f/s), %d new findings in %s\n", fz.Cases, elapsed.Round(time.Second), float64(fz.Cases)/max(elapsed.Seconds(), 1e-9), len(fz.Findings), dir)
+			if err != nil {
+				return err
+			}
+			if len(fz.Findings) > 0 {
+				return violationsFound
+			}
+			return nil
+		},
+	}
+	f.register(cmd)
+	cmd.Flags().DurationVar(&duration, "duration", time.Minute, "how long to fuzz")
+	cmd.Flags().StringVar(&dir, "corpus", "", "the corpus directory findings are written into (created if missing)")
+	cmd.Flags().Uint64Var(&seed, "seed", 0, "seed (0: from the clock)")
+	return cmd
+}

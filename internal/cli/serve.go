@@ -1,0 +1,39 @@
+package cli
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/toolnorm/toolnorm/harness"
+	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/normalize"
+)
+
+func newServeCmd() *cobra.Command {
+	var profile string
+	var maxPasses int
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve the reference normalizer as an adapter (protocol version 1, on stdin and stdout)",
+		Long: `Serve speaks the implementation protocol (docs/protocol.md) on standard input
+and output, as an adapter for the built-in reference normalizer. It is what an
+adapter looks like from toolnorm's side, a baseline for harness benchmarks, and
+a way to check toolnorm's own harness:
+
+  toolnorm check --impl 'toolnorm serve'`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if _, err := normalize.ParseProfile(profile); err != nil {
+				return usagef("serve: --profile: want text or attribute, not %q", profile)
+			}
+			if maxPasses < 0 {
+				return usagef("serve: --max-passes must be 0 or more")
+			}
+			info := harness.Info{Name: "toolnorm reference", Language: "Go", Version: version(), Homepage: "https://github.com/toolnorm/toolnorm"}
+			d := harness.Declares{Profile: profile, MaxPasses: maxPasses, Depth: "all"}
+			return harness.Serve(cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), impl.Reference, info, d)
+		},
+	}
+	cmd.Flags().StringVar(&profile, "profile", "text", "the profile to declare and use: text or attribute")
+	cmd.Flags().IntVar(&maxPasses, "max-passes", 0, "the pass bound to declare and use (0: none)")
+	return cmd
+}
