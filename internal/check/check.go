@@ -272,7 +272,17 @@ func command(implCommand string, v *corpus.Vector) string {
 	if v.Options.MaxDepth > 0 {
 		opts += fmt.Sprintf(" --max-depth %d", v.Options.MaxDepth)
 	}
-	return fmt.Sprintf("toolnorm normalize%s%s --schema <(printf %%s %s) --args <(printf %%s %s)", impl, opts, shellQuote(string(v.SchemaText())), shellQuote(string(v.ArgumentsText())))
+	schema, args := v.SchemaText(), v.ArgumentsText()
+	if len(schema)+len(args) > maxCommand {
+		if v.File != "" {
+			return fmt.Sprintf("toolnorm corpus replay%s --only %s (the input is %d bytes)", impl, v.ID, len(schema)+len(args))
+		}
+		return fmt.Sprintf("(the input is %d bytes, too long for one line: see the vector)", len(schema)+len(args))
+	}
+	return fmt.Sprintf("toolnorm normalize%s%s --schema <(printf %%s %s) --args <(printf %%s %s)", impl, opts, shellQuote(string(schema)), shellQuote(string(args)))
 }
+
+// maxCommand is the most input a reproduction command holds inline.
+const maxCommand = 1000
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolnorm/toolnorm/corpus"
+	"github.com/toolnorm/toolnorm/internal/check"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 )
 
@@ -171,35 +172,59 @@ func newCorpusLintCmd() *cobra.Command {
 }
 
 func newCorpusReplayCmd() *cobra.Command {
-	var verbose bool
+	var (
+		verbose bool
+		f       implFlags
+		only    []string
+	)
 	cmd := &cobra.Command{
-		Use:   "replay [DIR]",
-		Short: "Replay every vector on the built-in implementation",
-		Args:  cobra.MaximumNArgs(1),
+		Use:   "replay [--impl CMD] [--only ID...] [DIR]",
+		Short: "Replay the vectors on an implementation (default: the built-in reference)",
+		Long: `Replay runs every vector on the implementation and compares its result with
+the expected one, as JSON values. An implementation behind the protocol runs
+in the one configuration it declares: vectors with other options, and those
+whose input no JSON line can carry, are skipped.`,
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			dir, vectors, err := loadCorpus(args)
+			_, vectors, err := loadCorpus(args)
 			if err != nil {
 				return err
 			}
-			failed := 0
-			for _, v := range vectors {
-				o := corpus.Replay(v, corpus.Reference)
-				switch {
-				case !o.Pass:
-					failed++
-					fmt.Fprintf(cmd.OutOrStdout(), "FAIL %s %s: %s\n", v.ID, filepath.Join(dir, v.File), o.Msg)
-				case verbose:
-					fmt.Fprintf(cmd.OutOrStdout(), "ok   %s %s\n", v.ID, filepath.Join(dir, v.File))
+			if len(only) > 0 {
+				var picked []*corpus.Vector
+				for _, v := range vectors {
+					if contains(only, v.ID) {
+						picked = append(picked, v)
+					}
 				}
+				if len(picked) == 0 {
+					return fmt.Errorf("corpus replay: no vector with id %s", strings.Join(only, ", "))
+				}
+				vectors = picked
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "%s: %d passed, %d failed\n", corpus.Reference.Name(), len(vectors)-failed, failed)
-			if failed > 0 {
-				return fmt.Errorf("corpus replay: %d of %d vectors failed", failed, len(vectors))
+			im, closeImpl, err := f.open()
+			if err != nil {
+				return err
+			}
+			defer closeImpl()
+			res := check.Replay(check.Config{Impl: im, Command: f.command, Vectors: vectors})
+			out := cmd.OutOrStdout()
+			for _, v := range res.Failures {
+				fmt.Fprintf(out, "FAIL %s %s: %s\n  reproduce: %s\n", v.ID, v.File, v.Message, v.Command)
+			}
+			if verbose {
+				fmt.Fprintf(out, "%d vectors: %d skipped\n", res.Vectors, res.Skipped)
+			}
+			fmt.Fprintf(out, "%s: %d passed, %d failed\n", im.Name(), res.Passed, res.Failed)
+			if res.Failed > 0 {
+				return violationsFound
 			}
 			return nil
 		},
 	}
-	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "list passing vectors too")
+	f.register(cmd)
+	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "also say how many vectors were skipped")
+	cmd.Flags().StringSliceVar(&only, "only", nil, "replay only the vectors with these ids")
 	return cmd
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/toolnorm/toolnorm/impl"
 	"github.com/toolnorm/toolnorm/normalize"
 )
 
@@ -17,6 +18,7 @@ func newNormalizeCmd() *cobra.Command {
 		schemaFile, argsFile, profile string
 		maxPasses, maxDepth           int
 		explain                       bool
+		f                             implFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "normalize --schema FILE [--args FILE]",
@@ -64,6 +66,9 @@ exits with status 1 and one line on standard error:
 			if err != nil {
 				return fileError(name, err)
 			}
+			if f.command != "" {
+				return normalizeWith(cmd, &f, schema, args, explain)
+			}
 			out, repairs, err := s.NormalizeReport(args)
 			if err != nil {
 				return fileError(name, err)
@@ -84,13 +89,14 @@ exits with status 1 and one line on standard error:
 			return err
 		},
 	}
-	f := cmd.Flags()
-	f.StringVar(&schemaFile, "schema", "", "the tool's input schema (JSON Schema)")
-	f.StringVar(&argsFile, "args", "", `the arguments (default, or "-": standard input)`)
-	f.StringVar(&profile, "profile", "text", "how references decode: text (the rule) or attribute (keeps &region= in URLs)")
-	f.IntVar(&maxPasses, "max-passes", 0, "bound on decoding passes per string (0: until nothing changes)")
-	f.IntVar(&maxDepth, "max-depth", normalize.DefaultMaxDepth, "how deeply arrays and objects may nest")
-	f.BoolVar(&explain, "explain", false, "list each repair on standard error")
+	f.register(cmd)
+	fl := cmd.Flags()
+	fl.StringVar(&schemaFile, "schema", "", "the tool's input schema (JSON Schema)")
+	fl.StringVar(&argsFile, "args", "", `the arguments (default, or "-": standard input)`)
+	fl.StringVar(&profile, "profile", "text", "how references decode: text (the rule) or attribute (keeps &region= in URLs)")
+	fl.IntVar(&maxPasses, "max-passes", 0, "bound on decoding passes per string (0: until nothing changes)")
+	fl.IntVar(&maxDepth, "max-depth", normalize.DefaultMaxDepth, "how deeply arrays and objects may nest")
+	fl.BoolVar(&explain, "explain", false, "list each repair on standard error (with --impl: the reference's result, if it differs)")
 	_ = cmd.RegisterFlagCompletionFunc("profile", cobra.FixedCompletions([]string{"text", "attribute"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.MarkFlagFilename("schema", "json")
 	_ = cmd.MarkFlagFilename("args", "json")
@@ -105,4 +111,37 @@ func fileError(file string, err error) error {
 		return fmt.Errorf("%s: %v", file, pe.Err)
 	}
 	return fmt.Errorf("%s: %s", file, strings.TrimPrefix(err.Error(), "normalize: "))
+}
+
+// normalizeWith runs one case on an implementation behind the protocol and
+// prints what it gives; with explain, also how that differs from the
+// reference in the configuration the implementation declares.
+func normalizeWith(cmd *cobra.Command, f *implFlags, schema, args []byte, explain bool) error {
+	im, closeImpl, err := f.open()
+	if err != nil {
+		return err
+	}
+	defer closeImpl()
+	opts := impl.Options{}
+	if c, ok := im.(impl.Configured); ok {
+		opts = c.Options()
+	}
+	got := im.Normalize(schema, args, opts)
+	if explain {
+		want := impl.Reference.Normalize(schema, args, opts)
+		if d := impl.Compare(got, want); d != "" {
+			fmt.Fprintf(cmd.ErrOrStderr(), "%s differs from the reference (%s); the reference gives: %s%s\n", im.Name(), d, want.Output, want.Error)
+		} else {
+			fmt.Fprintf(cmd.ErrOrStderr(), "%s agrees with the reference\n", im.Name())
+		}
+	}
+	if got.Error != "" {
+		return fmt.Errorf("%s: %s: %s", im.Name(), got.Error, got.Detail)
+	}
+	out := got.Output
+	if len(out) == 0 || out[len(out)-1] != '\n' {
+		out = append(out, '\n')
+	}
+	_, err = cmd.OutOrStdout().Write(out)
+	return err
 }
