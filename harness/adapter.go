@@ -24,8 +24,9 @@ type Config struct {
 	Timeout time.Duration
 	// StartTimeout is how long the answer to start may take (default 30s).
 	StartTimeout time.Duration
-	// MaxRestarts is how often the adapter is restarted after a crash, a
-	// timeout or a protocol error before the harness gives up (default 20).
+	// MaxRestarts is how often in a row the adapter is restarted after a
+	// crash, a timeout or a protocol error, without a good answer in
+	// between, before the harness gives up (default 20).
 	MaxRestarts int
 	// MaxLine is the longest answer line accepted (default 64 MiB).
 	MaxLine int
@@ -79,7 +80,8 @@ type Adapter struct {
 	mu       sync.Mutex
 	proc     *process
 	nextID   int
-	restarts int
+	restarts int // in all
+	inARow   int // since the last good answer
 	gaveUp   error
 	events   []Event
 	trace    sync.Mutex
@@ -211,6 +213,7 @@ func (a *Adapter) Run(reqs []Request) []impl.Result {
 			if ok {
 				results[i] = r
 				done++
+				a.inARow = 0
 				continue
 			}
 			if len(window) == 1 {
@@ -259,10 +262,11 @@ func (a *Adapter) record(r impl.Result, id int) {
 
 // restart starts the adapter again and replays start.
 func (a *Adapter) restart() error {
-	if a.restarts >= a.cfg.MaxRestarts {
-		return fmt.Errorf("gave up after %d restarts", a.restarts)
+	if a.inARow >= a.cfg.MaxRestarts {
+		return fmt.Errorf("gave up after %d restarts in a row", a.inARow)
 	}
 	a.restarts++
+	a.inARow++
 	p, info, _, err := a.launch()
 	if err != nil {
 		return fmt.Errorf("restart %d failed: %v", a.restarts, err)

@@ -56,14 +56,15 @@ func (p Property) Run(im impl.Impl, checks int, seed uint64) (*Violation, int) {
 	recorder.Lock()
 	defer recorder.Unlock()
 	initOnce.Do(func() {
+		// rapid asks testing.Short, which wants testing's flags registered
+		// and parsed: outside go test, and in a test binary that runs
+		// toolnorm's main before parsing them (testscript). The program's
+		// own arguments are not for them.
 		if !testing.Testing() {
-			// rapid asks testing.Short, which wants testing's flags
-			// registered and parsed; the program's own arguments are not
-			// for them.
 			testing.Init()
-			if !flag.Parsed() {
-				flag.CommandLine.Parse(nil)
-			}
+		}
+		if !flag.Parsed() {
+			flag.CommandLine.Parse(nil)
 		}
 	})
 	set := func(name, value string) {

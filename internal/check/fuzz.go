@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"math/rand/v2"
 	"strings"
 	"time"
@@ -31,6 +32,8 @@ type Fuzzer struct {
 
 	Cases    int // cases run
 	Findings []Finding
+
+	seen map[string]bool // buckets of unminimized cases met in this run
 }
 
 // Stats is a moment of a fuzzing run.
@@ -42,12 +45,17 @@ type Stats struct {
 
 const fuzzProperty = "agrees-with-reference"
 
+// errGaveUp ends a fuzzing run whose implementation can no longer be
+// restarted.
+var errGaveUp = errors.New("the implementation stopped answering and could not be restarted")
+
 // Run fuzzes until the deadline or until ctx is done, calling tick after
 // each batch.
 func (f *Fuzzer) Run(ctx context.Context, seed uint64, deadline time.Time, tick func(Stats)) error {
 	if f.Known == nil {
 		f.Known = map[string]bool{}
 	}
+	f.seen = map[string]bool{}
 	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	gen := properties.Cases(f.Impl)
 	seeds := usable(f.Impl, f.Seeds)
@@ -74,6 +82,16 @@ func (f *Fuzzer) Run(ctx context.Context, seed uint64, deadline time.Time, tick 
 			if got[j].Error == harness.ErrNotSendable || impl.Compare(got[j], want) == "" {
 				continue
 			}
+			if got[j].Error == impl.ErrCrash && strings.Contains(got[j].Detail, "gave up") {
+				return errGaveUp
+			}
+			// Minimizing costs thousands of runs: skip a case whose
+			// difference, before minimizing, is one already met.
+			pre := Bucket(impl.Compare(got[j], want), c.Args, got[j], want)
+			if f.seen[pre] {
+				continue
+			}
+			f.seen[pre] = true
 			if err := f.found(c); err != nil {
 				return err
 			}
@@ -92,14 +110,20 @@ func (f *Fuzzer) found(c properties.Case) error {
 	if v == nil {
 		return nil // flaky: it passed when run again
 	}
-	diff := corpus.Failure(f.Impl, impl.Reference, v.SchemaText(), v.ArgumentsText(), v.Options)
-	bucket := Bucket(diff, v.ArgumentsText())
+	got := f.Impl.Normalize(v.SchemaText(), v.ArgumentsText(), v.Options)
+	want := impl.Reference.Normalize(v.SchemaText(), v.ArgumentsText(), v.Options)
+	diff := impl.Compare(got, want)
+	if diff == "" {
+		return nil
+	}
+	if diff == impl.ErrCrash && strings.Contains(got.Detail, "gave up") {
+		return errGaveUp
+	}
+	bucket := Bucket(diff, v.ArgumentsText(), got, want)
 	if f.Known[bucket] {
 		return nil
 	}
 	f.Known[bucket] = true
-	got := f.Impl.Normalize(v.SchemaText(), v.ArgumentsText(), v.Options)
-	want := impl.Reference.Normalize(v.SchemaText(), v.ArgumentsText(), v.Options)
 	msg := diff + ": got " + describe(got) + ", the reference gives " + describe(want)
 	// The description names the bucket, so that it is unique and a rerun
 	// of the same bug dedupes by it too.
@@ -112,48 +136,88 @@ func (f *Fuzzer) found(c properties.Case) error {
 	return nil
 }
 
-// Bucket names the kind of a difference: how the results differ, and the
-// skeleton of the minimized arguments (their structure, each string only
-// by what it holds: references, JSON, or text). The same bug minimizes to
-// the same skeleton.
-func Bucket(diff string, args []byte) string {
+// Bucket names the kind of a difference, so that one bug found many times
+// is one finding: how the results differ and, where both are JSON, what
+// stands at the first place they differ (the kind of each value there, and
+// whether the argument sent there was text, text with references, or
+// JSON text), wherever in the arguments that place is.
+func Bucket(diff string, args []byte, got, want impl.Result) string {
 	h := sha256.New()
 	h.Write([]byte(diff))
 	h.Write([]byte{0})
-	if v, err := jsonvalue.Parse(args); err == nil {
-		h.Write([]byte(skeleton(v)))
-	} else {
-		h.Write([]byte("not json"))
+	g, err1 := jsonvalue.Parse(got.Output)
+	w, err2 := jsonvalue.Parse(want.Output)
+	a, err3 := jsonvalue.Parse(args)
+	if err1 == nil && err2 == nil && err3 == nil {
+		h.Write([]byte(firstDifference(a, g, w)))
 	}
 	return hex.EncodeToString(h.Sum(nil))[:10]
 }
 
-func skeleton(v *jsonvalue.Value) string {
-	switch v.Kind {
-	case jsonvalue.String:
-		switch s := strings.TrimSpace(v.Str); {
-		case strings.HasPrefix(s, "[") || strings.HasPrefix(s, "{"):
-			return "J"
-		case strings.Contains(s, "&"):
-			return "R"
-		}
-		return "S"
-	case jsonvalue.Array:
-		var b strings.Builder
-		b.WriteByte('[')
-		for _, e := range v.Elems {
-			b.WriteString(skeleton(e))
-		}
-		return b.String() + "]"
-	case jsonvalue.Object:
-		var b strings.Builder
-		b.WriteByte('{')
-		for _, m := range v.Members {
-			b.WriteString(skeleton(m.Value))
-		}
-		return b.String() + "}"
+// firstDifference describes the first place where got and want differ.
+func firstDifference(in, got, want *jsonvalue.Value) string {
+	if got.Kind != want.Kind {
+		return class(in) + ":" + got.Kind.String() + "->" + want.Kind.String()
 	}
-	return v.Kind.String()[:1]
+	switch got.Kind {
+	case jsonvalue.Array:
+		if len(got.Elems) != len(want.Elems) {
+			return class(in) + ":array length"
+		}
+		for i := range got.Elems {
+			if !jsonvalue.Equal(got.Elems[i], want.Elems[i]) {
+				return firstDifference(child(in, "", i), got.Elems[i], want.Elems[i])
+			}
+		}
+	case jsonvalue.Object:
+		if len(got.Members) != len(want.Members) {
+			return class(in) + ":object size"
+		}
+		for i, m := range got.Members {
+			if m.Key != want.Members[i].Key {
+				return class(in) + ":keys"
+			}
+			if !jsonvalue.Equal(m.Value, want.Members[i].Value) {
+				return firstDifference(child(in, m.Key, -1), m.Value, want.Members[i].Value)
+			}
+		}
+	}
+	return class(in) + ":" + got.Kind.String() + " value"
+}
+
+// child is the member key (or element i) of v, nil when there is none or v
+// is a string that was decoded.
+func child(v *jsonvalue.Value, key string, i int) *jsonvalue.Value {
+	if v == nil {
+		return nil
+	}
+	if i >= 0 && v.Kind == jsonvalue.Array && i < len(v.Elems) {
+		return v.Elems[i]
+	}
+	for _, m := range v.Members {
+		if m.Key == key {
+			return m.Value
+		}
+	}
+	return nil
+}
+
+// class says what an argument was: JSON text (J), text with references
+// (R), other text (S), or another kind.
+func class(v *jsonvalue.Value) string {
+	switch {
+	case v == nil:
+		return "-"
+	case v.Kind != jsonvalue.String:
+		return v.Kind.String()
+	}
+	switch s := strings.TrimSpace(v.Str); {
+	case strings.HasPrefix(s, "[") || strings.HasPrefix(s, "{"):
+		return "J"
+	case strings.Contains(s, "&"):
+		return "R"
+	}
+	return "S"
 }
 
 // usable returns the vectors the implementation can take.
