@@ -96,6 +96,6 @@ in every string are decoded until nothing changes) and changes nothing else.`,
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &flagError{err} })
-	root.AddCommand(newNormalizeCmd(), newCorpusCmd(), newServeCmd(), newCheckCmd(), newFuzzCmd())
+	root.AddCommand(newNormalizeCmd(), newCorpusCmd(), newServeCmd(), newCheckCmd(), newFuzzCmd(), newReportCmd())
 	return root
 }
