@@ -24,9 +24,11 @@ type Config struct {
 	Timeout time.Duration
 	// StartTimeout is how long the answer to start may take (default 30s).
 	StartTimeout time.Duration
-	// MaxRestarts is how often in a row the adapter is restarted after a
-	// crash, a timeout or a protocol error, without a good answer in
-	// between, before the harness gives up (default 20).
+	// MaxRestarts is how many requests of one Run may fail in a row (each
+	// a crash, a timeout or a protocol error, each followed by a restart)
+	// before the rest of that Run is given up (default 20). The next Run
+	// tries again. An adapter that cannot be started three times in a row
+	// is given up for good.
 	MaxRestarts int
 	// MaxLine is the longest answer line accepted (default 64 MiB).
 	MaxLine int
@@ -63,10 +65,10 @@ func (c *Config) defaults() {
 // Event is one misbehaviour of the adapter, recorded against the request
 // that caused it.
 type Event struct {
-	Kind    string // impl.ErrTimeout, impl.ErrCrash or impl.ErrProtocol
-	Request int    // the request's id
-	Detail  string
-	Stderr  string // the end of what the adapter wrote to standard error
+	Kind    string `json:"kind"`    // impl.ErrTimeout, impl.ErrCrash or impl.ErrProtocol
+	Request int    `json:"request"` // the request's id
+	Detail  string `json:"detail"`
+	Stderr  string `json:"stderr,omitempty"` // the end of what the adapter wrote to standard error
 }
 
 // Adapter is a running implementation behind protocol version 1. It is an
@@ -81,7 +83,8 @@ type Adapter struct {
 	proc     *process
 	nextID   int
 	restarts int // in all
-	inARow   int // since the last good answer
+	inARow   int // failed requests in a row, in this Run
+	startErr int // failed starts in a row
 	gaveUp   error
 	events   []Event
 	trace    sync.Mutex
@@ -149,6 +152,10 @@ func (a *Adapter) Normalize(schema, args []byte, o impl.Options) impl.Result {
 // Request is one case to send.
 type Request struct{ Schema, Args []byte }
 
+// ErrDead is wrapped in the detail of every result once the adapter could
+// not be started three times in a row: it is given up for good.
+var ErrDead = errors.New("the adapter cannot be restarted")
+
 // ErrNotSendable is the kind of result of a case that cannot go over the
 // protocol because its schema or arguments are not JSON.
 const ErrNotSendable = "not-sendable"
@@ -163,30 +170,41 @@ func (a *Adapter) Run(reqs []Request) []impl.Result {
 	results := make([]impl.Result, len(reqs))
 	lines := make([][]byte, len(reqs))
 	ids := make([]int, len(reqs))
-	var todo []int // indexes of sendable requests
+	var todo []int // indexes of the requests that can be sent
 	for i, r := range reqs {
-		if !sendable(r.Schema, r.Args) {
-			results[i] = impl.Result{Error: ErrNotSendable, Detail: "the schema or the arguments are not JSON, so no JSON line can carry them"}
+		line, err := request(0, r.Schema, r.Args)
+		if err != nil {
+			results[i] = impl.Result{Error: ErrNotSendable, Detail: err.Error() + ", so no JSON line carries it"}
 			continue
 		}
+		lines[i] = line
 		todo = append(todo, i)
 	}
 	// After a failure among requests in flight together, the request that
 	// caused it is not known (an adapter may buffer its answers), so they
 	// are sent again one at a time: the failure then falls on its cause.
 	serial := 0
+	a.inARow = 0
 	for len(todo) > 0 {
-		if a.gaveUp != nil {
+		giveUp := a.gaveUp
+		if giveUp == nil && a.inARow >= a.cfg.MaxRestarts {
+			giveUp = fmt.Errorf("gave up on the %d requests left of this batch after %d failures in a row", len(todo), a.inARow)
+		}
+		if giveUp != nil {
 			for _, i := range todo {
-				results[i] = impl.Result{Error: impl.ErrCrash, Detail: a.gaveUp.Error()}
+				results[i] = impl.Result{Error: impl.ErrCrash, Detail: giveUp.Error()}
 			}
 			return results
 		}
 		if a.proc == nil {
 			if err := a.restart(); err != nil {
-				a.gaveUp = err
+				if a.startErr++; a.startErr >= 3 {
+					a.gaveUp = fmt.Errorf("%w: %v", ErrDead, err)
+				}
+				a.inARow++
 				continue
 			}
+			a.startErr = 0
 		}
 		size := a.cfg.Window
 		if serial > 0 {
@@ -198,12 +216,7 @@ func (a *Adapter) Run(reqs []Request) []impl.Result {
 		for _, i := range window {
 			a.nextID++
 			ids[i] = a.nextID
-			line, err := request(ids[i], reqs[i].Schema, reqs[i].Args)
-			if err != nil { // sendable said it was JSON
-				panic(err)
-			}
-			lines[i] = line
-			batch.Write(line)
+			batch.Write(withID(lines[i], ids[i]))
 		}
 		a.traceLines("> ", batch.Bytes())
 		go a.proc.write(batch.Bytes())
@@ -219,6 +232,7 @@ func (a *Adapter) Run(reqs []Request) []impl.Result {
 			if len(window) == 1 {
 				results[i] = r
 				done++
+				a.inARow++
 				a.record(r, ids[i])
 			} else {
 				serial = len(window) - done
@@ -262,11 +276,7 @@ func (a *Adapter) record(r impl.Result, id int) {
 
 // restart starts the adapter again and replays start.
 func (a *Adapter) restart() error {
-	if a.inARow >= a.cfg.MaxRestarts {
-		return fmt.Errorf("gave up after %d restarts in a row", a.inARow)
-	}
 	a.restarts++
-	a.inARow++
 	p, info, _, err := a.launch()
 	if err != nil {
 		return fmt.Errorf("restart %d failed: %v", a.restarts, err)

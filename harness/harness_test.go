@@ -62,6 +62,10 @@ func testAdapter(mode string) int {
 		fmt.Println(`{"version":2,"implementation":{"name":"x"}}`)
 		time.Sleep(time.Hour)
 		return 0
+	case "typo-declares":
+		fmt.Println(`{"version":1,"implementation":{"name":"x"},"declares":{"maxPasses":1}}`)
+		time.Sleep(time.Hour)
+		return 0
 	}
 	info := Info{Name: "test adapter", Language: "Go"}
 	if err := Serve(os.Stdin, os.Stdout, os.Stderr, misbehaving{mode}, info, Declares{}); err != nil {
@@ -115,6 +119,10 @@ func TestAdapterGood(t *testing.T) {
 	}
 	if r := a.Normalize([]byte(`{}`), []byte(`{"a":`), impl.Options{}); r.Error != ErrNotSendable {
 		t.Errorf("invalid JSON = %+v, want not sendable", r)
+	}
+	deep := []byte(`{"a":` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + `}`)
+	if r := a.Normalize([]byte(`{}`), deep, impl.Options{}); r.Error != ErrNotSendable {
+		t.Errorf("20,000 levels = %+v, want not sendable", r)
 	}
 	if a.Restarts() != 0 || len(a.Events()) != 0 {
 		t.Errorf("restarts %d, events %v", a.Restarts(), a.Events())
@@ -185,17 +193,22 @@ func TestAdapterGivesUp(t *testing.T) {
 			t.Fatalf("result %d = %+v", i, r)
 		}
 	}
-	// An adapter that fails every time is given up after MaxRestarts
-	// restarts in a row; what came before is kept.
+	// An adapter that fails every time: the rest of a batch is given up
+	// after MaxRestarts failures in a row; what came before is kept, and
+	// the next batch tries again.
 	b := start(t, "crash", Config{MaxRestarts: 2})
 	good := b.Run(cases(2, -1))
-	all := b.Run([]Request{cases(1, 0)[0], cases(1, 0)[0], cases(1, 0)[0], cases(1, 0)[0]})
+	bad := cases(1, 0)[0]
+	all := b.Run([]Request{bad, bad, bad, bad})
 	last := all[len(all)-1]
-	if last.Error != impl.ErrCrash || !strings.Contains(last.Detail, "gave up after 2 restarts in a row") {
+	if last.Error != impl.ErrCrash || !strings.Contains(last.Detail, "gave up on the 2 requests left of this batch after 2 failures in a row") {
 		t.Errorf("after the limit: %+v", last)
 	}
 	if good[1].Error != "" {
 		t.Errorf("a result gathered before the crashes was lost: %+v", good[1])
+	}
+	if again := b.Run(cases(2, -1)); again[1].Error != "" {
+		t.Errorf("the next batch did not try again: %+v", again[1])
 	}
 }
 
@@ -204,6 +217,7 @@ func TestStartFailures(t *testing.T) {
 		{"exit-at-start", "cannot import module"},
 		{"silent", "no answer to start within"},
 		{"bad-version", "speaks protocol version 2"},
+		{"typo-declares", "declares something unknown"},
 	} {
 		_, err := Start(Config{Command: adapterCommand(tt.mode), StartTimeout: time.Second})
 		if err == nil || !strings.Contains(err.Error(), tt.want) {

@@ -1,12 +1,12 @@
 package harness
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 
 	"github.com/toolnorm/toolnorm/impl"
-	"github.com/toolnorm/toolnorm/internal/jsonraw"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 )
 
@@ -70,15 +70,25 @@ func (d Declares) check() error {
 
 // startAnswer is the answer to start.
 type startAnswer struct {
-	Version        *int     `json:"version"`
-	Implementation *Info    `json:"implementation"`
-	Declares       Declares `json:"declares"`
+	Version        *int            `json:"version"`
+	Implementation *Info           `json:"implementation"`
+	Declares       json.RawMessage `json:"declares"`
 }
 
 func parseStart(line []byte) (Info, Declares, error) {
 	var a startAnswer
 	if err := json.Unmarshal(line, &a); err != nil {
 		return Info{}, Declares{}, fmt.Errorf("the answer to start is not a JSON object with version, implementation and declares: %v", err)
+	}
+	var d Declares
+	if len(a.Declares) > 0 && string(a.Declares) != "null" {
+		// Strict: a misspelt choice must not leave the adapter compared
+		// with the default reading unnoticed.
+		dec := json.NewDecoder(bytes.NewReader(a.Declares))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&d); err != nil {
+			return Info{}, Declares{}, fmt.Errorf("the answer to start declares something unknown: %v (want profile, max_passes, depth)", err)
+		}
 	}
 	switch {
 	case a.Version == nil:
@@ -88,14 +98,23 @@ func parseStart(line []byte) (Info, Declares, error) {
 	case a.Implementation == nil || a.Implementation.Name == "":
 		return Info{}, Declares{}, errors.New("the answer to start names no implementation")
 	}
-	if err := a.Declares.check(); err != nil {
+	if err := d.check(); err != nil {
 		return Info{}, Declares{}, err
 	}
-	return *a.Implementation, a.Declares, nil
+	return *a.Implementation, d, nil
+}
+
+// idMark stands for the id in a request line until withID sets it.
+const idMark = `"id":0,`
+
+// withID returns a request line made by request with its id set.
+func withID(line []byte, id int) []byte {
+	return bytes.Replace(line, []byte(idMark), fmt.Appendf(nil, `"id":%d,`, id), 1)
 }
 
 // request returns the line of a normalize request. schema and args must be
-// JSON; they are sent compact, their number text and escapes kept.
+// JSON (within jsonvalue's nesting limit); they are sent compact, their
+// number text and escapes kept.
 func request(id int, schema, args []byte) ([]byte, error) {
 	s, err := jsonvalue.Parse(schema)
 	if err != nil {
@@ -151,7 +170,3 @@ func parseAnswer(line []byte, id int) impl.Result {
 func protocolError(format string, args ...any) impl.Result {
 	return impl.Result{Error: impl.ErrProtocol, Detail: fmt.Sprintf(format, args...)}
 }
-
-// sendable reports whether a case can go over the protocol: its schema
-// and arguments must be JSON (bad-input cases of invalid JSON cannot).
-func sendable(schema, args []byte) bool { return jsonraw.Valid(schema) && jsonraw.Valid(args) }
