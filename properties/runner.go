@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"pgregory.net/rapid"
 
@@ -28,7 +29,7 @@ type Violation struct {
 	Message string
 	// Checks is how many inputs passed before the first failing one.
 	Checks int
-	// Seed reproduces the run: Run(im, checks, Seed).
+	// Seed reproduces the run: Run(im, RunOptions{Seed: Seed}).
 	Seed uint64
 }
 
@@ -48,11 +49,23 @@ func record(v *Violation) {
 
 var initOnce sync.Once
 
-// Run checks p on im with up to checks inputs, drawn from seed (0: a
-// random one), outside go test. It returns the shrunk violation, or nil,
-// and how many inputs passed. Runs take turns: rapid's settings are
+// RunOptions say how long a Run may go on.
+type RunOptions struct {
+	Checks int    // inputs to try (default 100)
+	Seed   uint64 // 0: a random one
+	// ShrinkTime bounds the shrinking of a failing input (default: rapid's
+	// own, 30 seconds).
+	ShrinkTime time.Duration
+}
+
+// Run checks p on im outside go test. It returns the shrunk violation, or
+// nil, and how many inputs passed. Runs take turns: rapid's settings are
 // global.
-func (p Property) Run(im impl.Impl, checks int, seed uint64) (*Violation, int) {
+func (p Property) Run(im impl.Impl, o RunOptions) (*Violation, int) {
+	checks, seed := o.Checks, o.Seed
+	if checks <= 0 {
+		checks = 100
+	}
 	recorder.Lock()
 	defer recorder.Unlock()
 	initOnce.Do(func() {
@@ -72,15 +85,16 @@ func (p Property) Run(im impl.Impl, checks int, seed uint64) (*Violation, int) {
 			panic(fmt.Sprintf("properties: cannot set %s: %v", name, err))
 		}
 	}
-	oldChecks, oldSeed, oldNoFile := flag.Lookup("rapid.checks").Value.String(), flag.Lookup("rapid.seed").Value.String(), flag.Lookup("rapid.nofailfile").Value.String()
-	defer func() {
-		set("rapid.checks", oldChecks)
-		set("rapid.seed", oldSeed)
-		set("rapid.nofailfile", oldNoFile)
-	}()
-	set("rapid.checks", strconv.Itoa(max(checks, 1)))
+	for _, name := range []string{"rapid.checks", "rapid.seed", "rapid.nofailfile", "rapid.shrinktime"} {
+		old := flag.Lookup(name).Value.String()
+		defer set(name, old)
+	}
+	set("rapid.checks", strconv.Itoa(checks))
 	set("rapid.seed", strconv.FormatUint(seed, 10))
 	set("rapid.nofailfile", "true")
+	if o.ShrinkTime > 0 {
+		set("rapid.shrinktime", o.ShrinkTime.String())
+	}
 
 	recorder.last, recorder.active = nil, true
 	defer func() { recorder.active = false }()
@@ -94,7 +108,7 @@ func (p Property) Run(im impl.Impl, checks int, seed uint64) (*Violation, int) {
 		rapid.Check(tb, func(t *rapid.T) { p.check(t, im) })
 	}()
 	if !tb.failed {
-		return nil, max(checks, 1)
+		return nil, checks
 	}
 	v := recorder.last
 	if v == nil { // a panic in the implementation, not a reported violation

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -18,5 +19,15 @@ func TestMain(m *testing.M) {
 // TestScript runs the end-to-end scripts in testdata/script, one file per
 // behaviour, named by subcommand first.
 func TestScript(t *testing.T) {
-	testscript.Run(t, testscript.Params{Dir: "testdata/script"})
+	repo, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	testscript.Run(t, testscript.Params{
+		Dir: "testdata/script",
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("REPO", repo) // scripts reach examples/ through $REPO
+			return nil
+		},
+	})
 }

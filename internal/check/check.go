@@ -118,7 +118,9 @@ func Run(cfg Config) *Report {
 	}
 	r.Corpus = replay(cfg, progress)
 
-	deadline := start.Add(cfg.Budget)
+	// The budget is for properties and fuzzing; the corpus replay comes on
+	// top of it.
+	deadline := time.Now().Add(cfg.Budget)
 	all := properties.All()
 	propBudget := cfg.Budget / 2 / time.Duration(len(all))
 	for i, p := range all {
@@ -235,12 +237,16 @@ func truncate(s string, n int) string {
 }
 
 // runProperty checks p in rounds of checks until it fails or its time is
-// spent.
+// spent. rapid cannot be stopped in the middle of a round, so past the end
+// of its time the implementation's answers are replaced by the
+// reference's: the round then finishes at once, and a violation found
+// before keeps the smallest case found by then.
 func runProperty(cfg Config, p properties.Property, seed uint64, budget time.Duration) PropResult {
 	res := PropResult{ID: p.ID, Statement: p.Statement, Clause: p.Clause, Required: p.Required}
 	end := time.Now().Add(budget)
+	im := guard(cfg.Impl, end)
 	for round := uint64(0); round == 0 || time.Now().Before(end); round++ {
-		v, checks := p.Run(cfg.Impl, 50, seed+round)
+		v, checks := p.Run(im, properties.RunOptions{Checks: 50, Seed: seed + round, ShrinkTime: max(budget/2, 100*time.Millisecond)})
 		res.Checks += checks
 		if v != nil {
 			res.Violation = &Finding{Property: p.ID, Clause: p.Clause, Message: v.Message}
@@ -285,3 +291,40 @@ func command(implCommand string, v *corpus.Vector) string {
 const maxCommand = 1000
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// guard returns im answering until the deadline, and the reference after.
+func guard(im impl.Impl, deadline time.Time) impl.Impl {
+	g := guarded{im, deadline}
+	if c, ok := im.(impl.Configured); ok {
+		return guardedConfigured{g, c}
+	}
+	return g
+}
+
+type guarded struct {
+	impl.Impl
+	deadline time.Time
+}
+
+// batch runs cases as runAll does: through the adapter's pipeline before
+// the deadline, on the reference after it.
+func (g guarded) batch(cases []properties.Case) []impl.Result {
+	if time.Now().After(g.deadline) {
+		return runAll(impl.Reference, cases)
+	}
+	return runAll(g.Impl, cases)
+}
+
+func (g guarded) Normalize(schema, args []byte, o impl.Options) impl.Result {
+	if time.Now().After(g.deadline) {
+		return impl.Reference.Normalize(schema, args, o)
+	}
+	return g.Impl.Normalize(schema, args, o)
+}
+
+type guardedConfigured struct {
+	guarded
+	c impl.Configured
+}
+
+func (g guardedConfigured) Options() impl.Options { return g.c.Options() }

@@ -61,8 +61,8 @@ func (f *Fuzzer) Run(ctx context.Context, seed uint64, deadline time.Time, tick 
 	seeds := usable(f.Impl, f.Seeds)
 	start := time.Now()
 	batch := 64
-	if _, ok := f.Impl.(*harness.Adapter); ok {
-		batch = 256 // pipelined
+	if f.Impl.Name() != impl.Reference.Name() {
+		batch = 256 // an adapter: pipelined
 	}
 	for i := 0; ; i++ {
 		if ctx.Err() != nil || time.Now().After(deadline) {
@@ -82,7 +82,7 @@ func (f *Fuzzer) Run(ctx context.Context, seed uint64, deadline time.Time, tick 
 			if got[j].Error == harness.ErrNotSendable || impl.Compare(got[j], want) == "" {
 				continue
 			}
-			if got[j].Error == impl.ErrCrash && strings.Contains(got[j].Detail, "gave up") {
+			if got[j].Error == impl.ErrCrash && strings.Contains(got[j].Detail, harness.ErrDead.Error()) {
 				return errGaveUp
 			}
 			// Minimizing costs thousands of runs: skip a case whose
@@ -92,7 +92,7 @@ func (f *Fuzzer) Run(ctx context.Context, seed uint64, deadline time.Time, tick 
 				continue
 			}
 			f.seen[pre] = true
-			if err := f.found(c); err != nil {
+			if err := f.found(c, got[j]); err != nil {
 				return err
 			}
 		}
@@ -104,22 +104,23 @@ func (f *Fuzzer) Run(ctx context.Context, seed uint64, deadline time.Time, tick 
 }
 
 // found minimizes a failing case and reports it if its bucket is new.
-func (f *Fuzzer) found(c properties.Case) error {
+func (f *Fuzzer) found(c properties.Case, got impl.Result) error {
 	prop, _ := properties.ByID(fuzzProperty)
-	v := corpus.NewFinding(f.Impl, impl.Reference, "", "found", "found", nil, c.Schema, c.Args, c.Options)
-	if v == nil {
-		return nil // flaky: it passed when run again
+	schema, args := c.Schema, c.Args
+	if v := corpus.NewFinding(f.Impl, impl.Reference, "", "found", "found", nil, c.Schema, c.Args, c.Options); v != nil {
+		// The minimal case, if it still fails (a flaky implementation, or
+		// a check's deadline, can make it pass).
+		g := f.Impl.Normalize(v.SchemaText(), v.ArgumentsText(), v.Options)
+		if impl.Compare(g, impl.Reference.Normalize(v.SchemaText(), v.ArgumentsText(), v.Options)) != "" {
+			schema, args, got = v.SchemaText(), v.ArgumentsText(), g
+		}
 	}
-	got := f.Impl.Normalize(v.SchemaText(), v.ArgumentsText(), v.Options)
-	want := impl.Reference.Normalize(v.SchemaText(), v.ArgumentsText(), v.Options)
+	want := impl.Reference.Normalize(schema, args, c.Options)
 	diff := impl.Compare(got, want)
-	if diff == "" {
-		return nil
-	}
-	if diff == impl.ErrCrash && strings.Contains(got.Detail, "gave up") {
+	if diff == impl.ErrCrash && strings.Contains(got.Detail, harness.ErrDead.Error()) {
 		return errGaveUp
 	}
-	bucket := Bucket(diff, v.ArgumentsText(), got, want)
+	bucket := Bucket(diff, args, got, want)
 	if f.Known[bucket] {
 		return nil
 	}
@@ -127,7 +128,7 @@ func (f *Fuzzer) found(c properties.Case) error {
 	msg := diff + ": got " + describe(got) + ", the reference gives " + describe(want)
 	// The description names the bucket, so that it is unique and a rerun
 	// of the same bug dedupes by it too.
-	v = corpus.New("Fuzzing finding "+bucket+": "+truncate(diff, 80), "found", "found", []string{fuzzProperty, "bucket-" + bucket}, v.SchemaText(), v.ArgumentsText(), v.Options, impl.Reference)
+	v := corpus.New("Fuzzing finding "+bucket+": "+truncate(diff, 80), "found", "found", []string{fuzzProperty, "bucket-" + bucket}, schema, args, c.Options, impl.Reference)
 	fd := Finding{Property: fuzzProperty, Clause: prop.Clause, Message: msg, Bucket: bucket, Vector: v, Command: command(f.Command, v)}
 	f.Findings = append(f.Findings, fd)
 	if f.OnFinding != nil {
@@ -234,6 +235,12 @@ func usable(im impl.Impl, vectors []*corpus.Vector) []*corpus.Vector {
 }
 
 func runAll(im impl.Impl, cases []properties.Case) []impl.Result {
+	switch g := im.(type) {
+	case guarded:
+		return g.batch(cases)
+	case guardedConfigured:
+		return g.batch(cases)
+	}
 	if a, ok := im.(*harness.Adapter); ok {
 		reqs := make([]harness.Request, len(cases))
 		for i, c := range cases {
@@ -284,7 +291,9 @@ func mutate(rng *rand.Rand, v *corpus.Vector) properties.Case {
 
 // fuzz is the fuzzing phase of a check.
 func fuzz(cfg Config, seed uint64, deadline time.Time, tick func(cases, found int)) FuzzResult {
-	f := &Fuzzer{Impl: cfg.Impl, Command: cfg.Command, Seeds: cfg.Vectors}
+	// Past the deadline the reference answers for the implementation, so
+	// that a minimization under way ends at once (see runProperty).
+	f := &Fuzzer{Impl: guard(cfg.Impl, deadline), Command: cfg.Command, Seeds: cfg.Vectors}
 	f.Run(context.Background(), seed, deadline, func(s Stats) { tick(s.Cases, s.Findings) })
 	return FuzzResult{Cases: f.Cases, Findings: f.Findings}
 }
