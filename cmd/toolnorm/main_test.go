@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -28,6 +29,14 @@ func TestScript(t *testing.T) {
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("REPO", repo) // scripts reach examples/ through $REPO
 			return nil
+		},
+		Condition: func(cond string) (bool, error) {
+			switch cond {
+			case "node-example": // the Node.js example's npm package is installed
+				_, err := os.Stat(filepath.Join(repo, "examples/node/node_modules/he/package.json"))
+				return err == nil, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 	})
 }
