@@ -95,19 +95,7 @@ func ExportJSONL(vectors []*Vector, w io.Writer) error {
 // writeFile writes data to name through a temporary file and a rename, so
 // that no reader sees half a file. Export files may be replaced.
 func writeFile(name string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(name), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), name)
+	return writeVia(name, data, os.Rename)
 }
 
 // A Source is one case read for import: a fuzz input, or a vector from

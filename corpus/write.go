@@ -90,7 +90,14 @@ func Add(dir string, existing []*Vector, v *Vector) (file string, added bool, er
 // place, which fails if name exists: readers never see a partial file,
 // and no file is replaced.
 func writeNew(name string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(name), ".tmp-*.json")
+	return writeVia(name, data, os.Link)
+}
+
+// writeVia writes data to a temporary file beside name, then puts it in
+// place with place(temporary, name): os.Rename to replace, os.Link to
+// refuse to. The temporary file is removed in every case.
+func writeVia(name string, data []byte, place func(tmp, name string) error) error {
+	tmp, err := os.CreateTemp(filepath.Dir(name), ".tmp-*")
 	if err != nil {
 		return err
 	}
@@ -102,5 +109,5 @@ func writeNew(name string, data []byte) error {
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	return os.Link(tmp.Name(), name)
+	return place(tmp.Name(), name)
 }
