@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolnorm/toolnorm/corpus"
+	"github.com/toolnorm/toolnorm/impl"
 	"github.com/toolnorm/toolnorm/internal/check"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 )
@@ -234,15 +235,20 @@ func newCorpusAddCmd() *cobra.Command {
 		expectFile, expectError                            string
 		tags                                               []string
 		maxPasses, maxDepth                                int
+		f                                                  implFlags
 	)
 	cmd := &cobra.Command{
-		Use:   "add --schema FILE --args FILE --description TEXT --clause CLAUSE [DIR]",
+		Use:   "add --schema FILE --args FILE --description TEXT --clause CLAUSE [--impl CMD] [DIR]",
 		Short: "Add a case as a vector, its expected result computed by the reference",
 		Long: `Add turns a (schema, arguments) pair into a vector: it computes the expected
 result with the reference normalizer, derives the id from the content, and
 writes the file atomically under DIR/vectors/<group>/, never replacing a file.
 A case already in the corpus with the same expected result is not written
-again; one with another expected result is an error.`,
+again; one with another expected result is an error.
+
+With --impl, the case is one an implementation fails: add first minimizes it
+(fewer members, shorter strings, a smaller schema) while the implementation
+still fails it the same way, and the vector's origin is "found".`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if schemaFile == "" || argsFile == "" || description == "" || clause == "" {
@@ -268,7 +274,25 @@ again; one with another expected result is an error.`,
 			if profile == "text" {
 				o.Profile = ""
 			}
-			v := corpus.New(description, clause, "hand", tags, schema, a, o, corpus.Reference)
+			var v *corpus.Vector
+			if f.command == "" {
+				v = corpus.New(description, clause, "hand", tags, schema, a, o, corpus.Reference)
+			} else {
+				// A failing case: shrink it while the implementation still
+				// fails it the same way.
+				im, closeImpl, err := f.open()
+				if err != nil {
+					return err
+				}
+				defer closeImpl()
+				if c, ok := im.(impl.Configured); ok {
+					o = c.Options()
+				}
+				if v = corpus.NewFinding(im, corpus.Reference, description, clause, "found", tags, schema, a, o); v == nil {
+					return fmt.Errorf("corpus add: %s gives the reference's result on this case: nothing to add", im.Name())
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "minimized to %d bytes of schema and %d of arguments\n", len(v.SchemaText()), len(v.ArgumentsText()))
+			}
 			if err := checkExpectation(v, expectFile, expectError); err != nil {
 				return err
 			}
@@ -284,17 +308,18 @@ again; one with another expected result is an error.`,
 			return nil
 		},
 	}
-	f := cmd.Flags()
-	f.StringVar(&schemaFile, "schema", "", "the tool's input schema")
-	f.StringVar(&argsFile, "args", "", "the arguments as sent")
-	f.StringVar(&description, "description", "", "what the case shows, in one line")
-	f.StringVar(&clause, "clause", "", "rule/1..rule/5, reading/1..reading/8, or found")
-	f.StringSliceVar(&tags, "tags", nil, "tags, comma-separated")
-	f.StringVar(&expectFile, "expect", "", "the arguments the tool must receive: add fails unless the reference gives them")
-	f.StringVar(&expectError, "expect-error", "", "the error expected instead: invalid-json, not-object, too-deep or invalid-schema")
-	f.StringVar(&profile, "profile", "text", "text or attribute")
-	f.IntVar(&maxPasses, "max-passes", 0, "pass bound (0: none)")
-	f.IntVar(&maxDepth, "max-depth", 0, "nesting limit (0: the default)")
+	f.register(cmd)
+	fl := cmd.Flags()
+	fl.StringVar(&schemaFile, "schema", "", "the tool's input schema")
+	fl.StringVar(&argsFile, "args", "", "the arguments as sent")
+	fl.StringVar(&description, "description", "", "what the case shows, in one line")
+	fl.StringVar(&clause, "clause", "", "rule/1..rule/5, reading/1..reading/8, or found")
+	fl.StringSliceVar(&tags, "tags", nil, "tags, comma-separated")
+	fl.StringVar(&expectFile, "expect", "", "the arguments the tool must receive: add fails unless the reference gives them")
+	fl.StringVar(&expectError, "expect-error", "", "the error expected instead: invalid-json, not-object, too-deep or invalid-schema")
+	fl.StringVar(&profile, "profile", "text", "text or attribute")
+	fl.IntVar(&maxPasses, "max-passes", 0, "pass bound (0: none)")
+	fl.IntVar(&maxDepth, "max-depth", 0, "nesting limit (0: the default)")
 	return cmd
 }
 
