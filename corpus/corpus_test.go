@@ -325,3 +325,34 @@ func TestReferenceErrorKinds(t *testing.T) {
 		}
 	}
 }
+
+// TestAddSharedDirectory: two runners share a corpus directory, each with
+// the list of vectors it read at its start. The one that comes second with
+// the same finding, or the same case, writes nothing.
+func TestAddSharedDirectory(t *testing.T) {
+	dir := t.TempDir()
+	finding := func(args string) *Vector {
+		return New("Fuzzing finding 0123456789: wrong output", "found", "found", nil, []byte(`{}`), []byte(args), Options{}, Reference)
+	}
+	if _, added, err := Add(dir, nil, finding(`{"a":"&amp;"}`)); err != nil || !added {
+		t.Fatalf("first runner: %v, %v", added, err)
+	}
+	// The second runner's minimal case of the same bucket differs a little.
+	file, added, err := Add(dir, nil, finding(`{"b":"&lt;"}`))
+	if err != nil || added || file != "vectors/found/fuzzing-finding-0123456789-wrong-output.json" {
+		t.Fatalf("second runner, same finding: %q, %v, %v", file, added, err)
+	}
+	hand := New("A case", "rule/4", "hand", nil, []byte(`{}`), []byte(`{"c":"&amp;"}`), Options{}, Reference)
+	Add(dir, nil, hand)
+	if _, added, err := Add(dir, nil, New("A case", "rule/4", "hand", nil, []byte(`{}`), []byte(`{"c":"&amp;"}`), Options{}, Reference)); err != nil || added {
+		t.Fatalf("second runner, same case: %v, %v", added, err)
+	}
+	vectors, err := Load(os.DirFS(dir))
+	if err != nil || len(vectors) != 2 || len(Lint(vectors, Reference)) != 0 {
+		t.Fatalf("%d vectors, %v, lint %v", len(vectors), err, Lint(vectors, Reference))
+	}
+	st, _ := os.Stat(filepath.Join(dir, vectors[0].File))
+	if st.Mode().Perm() != 0o644 {
+		t.Errorf("mode %v, want 0644", st.Mode().Perm())
+	}
+}

@@ -12,7 +12,7 @@ import (
 	"strings"
 )
 
-// FuzzTargets are the native fuzz targets, in package normalize, whose
+// FuzzTargets are the native fuzz targets, in package fuzz, whose
 // inputs are cases: (schema, args []byte, attribute bool, bound uint8),
 // with bound%3 as the pass bound (0: none).
 var FuzzTargets = []string{"FuzzNormalize", "FuzzDifferential"}

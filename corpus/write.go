@@ -73,17 +73,32 @@ func Add(dir string, existing []*Vector, v *Vector) (file string, added bool, er
 	name := v.FileName()
 	for _, candidate := range []string{name, name[:len(name)-len(".json")] + "-" + v.ID + ".json"} {
 		full := filepath.Join(group, candidate)
+		rel, _ := filepath.Rel(dir, full)
+		rel = filepath.ToSlash(rel)
 		err = writeNew(full, data)
 		if err == nil {
-			rel, _ := filepath.Rel(dir, full)
-			v.File = filepath.ToSlash(rel)
+			v.File = rel
 			return v.File, true, nil
 		}
 		if !errors.Is(err, os.ErrExist) {
 			return "", false, err
 		}
+		// Someone else wrote this name since existing was read: another
+		// runner sharing the directory. The same case, or the same
+		// finding (a finding's description names its bucket), is there.
+		if other, rerr := readVector(full); rerr == nil && (other.ID == v.ID && sameResult(other, v) || v.Origin == "found" && other.Description == v.Description) {
+			return rel, false, nil
+		}
 	}
 	return "", false, fmt.Errorf("%s: %w", filepath.Join(group, name), err)
+}
+
+func readVector(name string) (*Vector, error) {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	return Decode(data)
 }
 
 // writeNew writes data to a temporary file beside name and links it into
@@ -107,6 +122,10 @@ func writeVia(name string, data []byte, place func(tmp, name string) error) erro
 		return err
 	}
 	if err := tmp.Close(); err != nil {
+		return err
+	}
+	// CreateTemp makes the file private; a corpus is shared.
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
 		return err
 	}
 	return place(tmp.Name(), name)

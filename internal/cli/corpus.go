@@ -367,7 +367,7 @@ func newCorpusExportCmd() *cobra.Command {
 		Short: "Write the vectors as fuzz seeds (go test, OSS-Fuzz) or as JSON Lines",
 		Long: `Export writes the vectors in another form:
   gofuzz   PATH/<Target>/<id> in the "go test fuzz v1" encoding, for each native
-           fuzz target that takes a case (copy into normalize/testdata/fuzz/)
+           fuzz target that takes a case (copy into fuzz/testdata/fuzz/)
   ossfuzz  PATH/<Target>_seed_corpus.zip, libFuzzer inputs as go-118-fuzz-build
            reads them (OSS-Fuzz ignores f.Add seeds)
   jsonl    one vector per line, to PATH ("-": standard output)
