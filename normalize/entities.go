@@ -2,6 +2,7 @@ package normalize
 
 import (
 	"strings"
+	"unsafe"
 
 	"github.com/toolnorm/toolnorm/internal/entity"
 )
@@ -35,9 +36,13 @@ func DecodeEntitiesWith(s string, opts ...Option) (string, Decoding) {
 		return s, Decoding{Fixpoint: true}
 	}
 	cfg := newConfig(opts)
-	out, res := entity.Decode([]byte(s), cfg.profile.mode(), cfg.maxPasses)
+	// No copies of s or of the result, which for a long text cost as much
+	// as decoding it: entity.Decode only reads its argument, and the
+	// buffer it returns, when something changed, is new and never written
+	// again.
+	out, res := entity.Decode(unsafe.Slice(unsafe.StringData(s), len(s)), cfg.profile.mode(), cfg.maxPasses)
 	if res.Passes == 0 {
 		return s, Decoding{Fixpoint: true}
 	}
-	return string(out), Decoding{Passes: res.Passes, Fixpoint: res.Fixpoint}
+	return unsafe.String(unsafe.SliceData(out), len(out)), Decoding{Passes: res.Passes, Fixpoint: res.Fixpoint}
 }

@@ -29,10 +29,9 @@ func (s *Schema) NormalizeReport(args []byte) ([]byte, []Repair, error) {
 }
 
 func (s *Schema) normalize(args []byte, report bool) ([]byte, []Repair, error) {
-	w := &walker{cfg: &s.cfg, report: report}
-	var edits []edit
+	w := &walker{cfg: &s.cfg, report: report, size: len(args)}
 	i := jsonraw.SkipSpace(args, 0)
-	end, err := w.value(args, i, s.root, &edits)
+	end, err := w.value(args, i, s.root, nil)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -42,7 +41,11 @@ func (s *Schema) normalize(args []byte, report bool) ([]byte, []Repair, error) {
 	if args[i] != '{' {
 		return nil, nil, &Error{Offset: i, Err: fmt.Errorf("%w, not %s", ErrNotObject, kindAt(args[i]))}
 	}
-	return splice(args, edits), w.repairs, nil
+	if w.out == nil {
+		// append, unlike make, does not clear what it then writes over.
+		return append([]byte(nil), args...), w.repairs, nil
+	}
+	return append(w.out, args[w.prev:]...), w.repairs, nil
 }
 
 func kindAt(c byte) string {
@@ -59,130 +62,151 @@ func kindAt(c byte) string {
 	return "a number"
 }
 
-// edit replaces text[lo:hi] with repl.
-type edit struct {
-	lo, hi int
-	repl   []byte
-}
-
-// splice returns a copy of text with the edits, which are in order and do
-// not overlap, applied.
-func splice(text []byte, edits []edit) []byte {
-	n := len(text)
-	for _, e := range edits {
-		n += len(e.repl) - (e.hi - e.lo)
-	}
-	out := make([]byte, 0, n)
-	prev := 0
-	for _, e := range edits {
-		out = append(out, text[prev:e.lo]...)
-		out = append(out, e.repl...)
-		prev = e.hi
-	}
-	return append(out, text[prev:]...)
-}
-
 // walker walks one set of arguments, and the values decoded from its
 // strings, alongside the schema.
+//
+// It writes the result as it goes, once something changes: out holds the
+// result up to src[prev], src being the text the walk is in, the arguments
+// or a string being JSON-decoded. A repair of src[lo:hi] copies src[prev:lo]
+// (begin), writes what replaces it, and sets prev to hi.
 type walker struct {
 	cfg     *config
 	report  bool
 	repairs []Repair
-	path    []step // where the walk is, for pointers
 	depth   int
+	size    int // of the arguments
+
+	out  []byte
+	prev int
+
+	// Buffers reused from string to string, for the text of a string
+	// without its escapes and with its references decoded.
+	unquoted, decoded []byte
 }
 
-// step is one step of a path: an object member (its raw key, between the
-// quotes) or an array element.
+// begin starts a repair at src[lo]: the result gets src[prev:lo].
+func (w *walker) begin(src []byte, lo int) {
+	if w.out == nil {
+		// Repairs hardly ever make the arguments longer.
+		w.out = make([]byte, 0, w.size+w.size/64+64)
+	}
+	w.out = append(w.out, src[w.prev:lo]...)
+	w.prev = lo
+}
+
+// step is the last step of a path, where the walk is (for pointers): an
+// object member (its raw key, between the quotes) or an array element,
+// below the step up. The steps live in the frames of the walk, so keeping
+// track of the path costs no allocation; nil is the top.
 type step struct {
+	up      *step
 	key     []byte
 	index   int
 	isIndex bool
 }
 
-// pointer returns the JSON Pointer of the current path.
-func (w *walker) pointer() string {
-	var b strings.Builder
-	for _, st := range w.path {
-		b.WriteByte('/')
-		if st.isIndex {
-			b.WriteString(strconv.Itoa(st.index))
-			continue
+// pointer returns the JSON Pointer of the path that ends at at.
+func (w *walker) pointer(at *step) string {
+	// The tokens, from the last; the steps themselves are not kept, so
+	// that they stay in their frames.
+	var tokens []string
+	for ; at != nil; at = at.up {
+		if at.isIndex {
+			tokens = append(tokens, strconv.Itoa(at.index))
+		} else {
+			tokens = append(tokens, escapeToken(string(jsonraw.Unquote(nil, at.key))))
 		}
-		b.WriteString(escapeToken(string(jsonraw.Unquote(nil, st.key))))
+	}
+	var b strings.Builder
+	for k := len(tokens) - 1; k >= 0; k-- {
+		b.WriteByte('/')
+		b.WriteString(tokens[k])
 	}
 	return b.String()
 }
 
-func (w *walker) syntaxError(err error) error {
+func (w *walker) syntaxError(err error, at *step) error {
+	if err == nil {
+		return nil
+	}
 	var se *jsonraw.SyntaxError
 	if errors.As(err, &se) {
-		return &Error{Offset: se.Offset, Pointer: w.pointer(), Err: fmt.Errorf("%w: %s", ErrSyntax, se.Msg)}
+		return &Error{Offset: se.Offset, Pointer: w.pointer(at), Err: fmt.Errorf("%w: %s", ErrSyntax, se.Msg)}
 	}
 	return err
 }
 
 // value walks the JSON value that starts at b[i] under schema position n,
-// appending to edits the repairs it makes, and returns where it ends.
-func (w *walker) value(b []byte, i int, n *node, edits *[]edit) (int, error) {
+// at the end of the path at, making the repairs it needs, and returns
+// where it ends.
+func (w *walker) value(b []byte, i int, n *node, at *step) (int, error) {
 	if i >= len(b) {
-		return 0, w.syntaxError(&jsonraw.SyntaxError{Offset: i, Msg: "unexpected end of input"})
+		return 0, w.syntaxError(&jsonraw.SyntaxError{Offset: i, Msg: "unexpected end of input"}, at)
 	}
 	switch c := b[i]; {
 	case c == '"':
-		return w.str(b, i, n, edits)
+		return w.str(b, i, n, at)
 	case c == '{' || c == '[':
 		if w.depth >= w.cfg.maxDepth {
-			return 0, &Error{Offset: i, Pointer: w.pointer(), Err: fmt.Errorf("%w: more than %d nested arrays and objects", ErrTooDeep, w.cfg.maxDepth)}
+			return 0, &Error{Offset: i, Pointer: w.pointer(at), Err: fmt.Errorf("%w: more than %d nested arrays and objects", ErrTooDeep, w.cfg.maxDepth)}
 		}
 		w.depth++
 		var end int
 		var err error
 		if c == '{' {
-			end, err = w.object(b, i, n, edits)
+			end, err = w.object(b, i, n, at)
 		} else {
-			end, err = w.array(b, i, n, edits)
+			end, err = w.array(b, i, n, at)
 		}
 		w.depth--
 		return end, err
 	case c == '-' || '0' <= c && c <= '9':
 		end, err := jsonraw.ScanNumber(b, i)
-		return end, w.syntaxError(err)
+		return end, w.syntaxError(err, at)
 	default:
 		end, err := jsonraw.ScanLiteral(b, i)
-		return end, w.syntaxError(err)
+		return end, w.syntaxError(err, at)
 	}
 }
 
-func (w *walker) object(b []byte, i int, n *node, edits *[]edit) (int, error) {
+func (w *walker) object(b []byte, i int, n *node, at *step) (int, error) {
 	i = jsonraw.SkipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
 		return i + 1, nil
 	}
-	depth := len(w.path)
-	w.path = append(w.path, step{})
-	defer func() { w.path = w.path[:depth] }()
-	w.path = w.path[:depth] // no member yet: errors point at the object
+	// Errors point at the object until a key is read, then at the member
+	// of the last key read.
+	st := step{up: at}
+	cur := at
+	members := n.memberSchemas()
 	for {
 		if i >= len(b) || b[i] != '"' {
-			return 0, w.syntaxError(&jsonraw.SyntaxError{Offset: i, Msg: fmt.Sprintf("invalid %s looking for beginning of object key string", jsonraw.Describe(b, i))})
+			return 0, w.syntaxError(&jsonraw.SyntaxError{Offset: i, Msg: fmt.Sprintf("invalid %s looking for beginning of object key string", jsonraw.Describe(b, i))}, cur)
 		}
-		kend, _, err := jsonraw.ScanString(b, i)
+		kend, kflags, err := jsonraw.ScanString(b, i)
 		if err != nil {
-			return 0, w.syntaxError(err)
+			return 0, w.syntaxError(err, cur)
 		}
 		key := b[i+1 : kend-1]
-		w.path = append(w.path[:depth], step{key: key})
+		st.key = key
+		cur = &st
 		i = jsonraw.SkipSpace(b, kend)
 		if i >= len(b) || b[i] != ':' {
-			return 0, w.syntaxError(&jsonraw.SyntaxError{Offset: i, Msg: fmt.Sprintf("invalid %s after object key", jsonraw.Describe(b, i))})
+			return 0, w.syntaxError(&jsonraw.SyntaxError{Offset: i, Msg: fmt.Sprintf("invalid %s after object key", jsonraw.Describe(b, i))}, cur)
 		}
 		i = jsonraw.SkipSpace(b, i+1)
 		var child *node
-		if n != nil {
+		if members != nil && kflags&jsonraw.Escaped == 0 {
+			child = members.member(key)
+		} else if n != nil {
 			child = n.child(tObject, member(key))
 		}
-		if i, err = w.value(b, i, child, edits); err != nil {
+		if i < len(b) && b[i] == '"' {
+			i, err = w.str(b, i, child, cur) // the most common value, directly
+		} else {
+			i, err = w.value(b, i, child, cur)
+		}
+		if err != nil {
 			return 0, err
 		}
 		i = jsonraw.SkipSpace(b, i)
@@ -193,25 +217,30 @@ func (w *walker) object(b []byte, i int, n *node, edits *[]edit) (int, error) {
 		if i < len(b) && b[i] == '}' {
 			return i + 1, nil
 		}
-		return 0, w.syntaxError(&jsonraw.SyntaxError{Offset: i, Msg: fmt.Sprintf("invalid %s after object member", jsonraw.Describe(b, i))})
+		return 0, w.syntaxError(&jsonraw.SyntaxError{Offset: i, Msg: fmt.Sprintf("invalid %s after object member", jsonraw.Describe(b, i))}, cur)
 	}
 }
 
-func (w *walker) array(b []byte, i int, n *node, edits *[]edit) (int, error) {
+func (w *walker) array(b []byte, i int, n *node, at *step) (int, error) {
 	i = jsonraw.SkipSpace(b, i+1)
 	if i < len(b) && b[i] == ']' {
 		return i + 1, nil
 	}
-	w.path = append(w.path, step{isIndex: true})
-	defer func() { w.path = w.path[:len(w.path)-1] }()
+	st := step{up: at, isIndex: true}
+	elem, same := n.elementSchema()
 	for index := 0; ; index++ {
-		w.path[len(w.path)-1].index = index
-		var child *node
-		if n != nil {
+		st.index = index
+		child := elem
+		if !same && n != nil {
 			child = n.child(tArray, element(index))
 		}
 		var err error
-		if i, err = w.value(b, i, child, edits); err != nil {
+		if i < len(b) && b[i] == '"' {
+			i, err = w.str(b, i, child, &st)
+		} else {
+			i, err = w.value(b, i, child, &st)
+		}
+		if err != nil {
 			return 0, err
 		}
 		i = jsonraw.SkipSpace(b, i)
@@ -222,7 +251,7 @@ func (w *walker) array(b []byte, i int, n *node, edits *[]edit) (int, error) {
 		if i < len(b) && b[i] == ']' {
 			return i + 1, nil
 		}
-		return 0, w.syntaxError(&jsonraw.SyntaxError{Offset: i, Msg: fmt.Sprintf("invalid %s after array element", jsonraw.Describe(b, i))})
+		return 0, w.syntaxError(&jsonraw.SyntaxError{Offset: i, Msg: fmt.Sprintf("invalid %s after array element", jsonraw.Describe(b, i))}, &st)
 	}
 }
 
@@ -230,44 +259,86 @@ func (w *walker) array(b []byte, i int, n *node, edits *[]edit) (int, error) {
 // and 6): JSON-decode the string as sent where the schema allows; else
 // decode its references, and JSON-decode the result where it now
 // qualifies.
-func (w *walker) str(b []byte, i int, n *node, edits *[]edit) (int, error) {
+func (w *walker) str(b []byte, i int, n *node, at *step) (int, error) {
 	end, flags, err := jsonraw.ScanString(b, i)
 	if err != nil {
-		return 0, w.syntaxError(err)
+		return 0, w.syntaxError(err, at)
 	}
 	shapes := jsonShapes(n)
-	if flags&(jsonraw.Escaped|jsonraw.Amp) == 0 && shapes == 0 {
+	v := b[i+1 : end-1]
+	if shapes == 0 && flags&jsonraw.EscapedAmp == 0 && rawIsText(v, w.cfg.profile.mode()) {
 		return end, nil // the fast path: nothing in it can change
 	}
-	v := b[i+1 : end-1]
+	w.begin(b, i)
 	if flags&jsonraw.Escaped != 0 {
-		v = jsonraw.Unquote(make([]byte, 0, len(v)), v)
+		if shapes != 0 {
+			// Its text may be walked as JSON, and the strings in it
+			// unquoted meanwhile: a buffer of its own.
+			v = jsonraw.Unquote(make([]byte, 0, len(v)), v)
+		} else {
+			v = jsonraw.Unquote(w.unquoted[:0], v)
+			w.unquoted = v
+		}
 	}
-	if repl, ok, err := w.decodeJSON(v, n, shapes, i); err != nil || ok {
+	if ok, err := w.decodeJSON(v, n, shapes, i, at); err != nil || ok {
 		if ok {
-			*edits = append(*edits, edit{i, end, repl})
+			w.prev = end
 		}
 		return end, err
 	}
 	if bytes.IndexByte(v, '&') < 0 {
 		return end, nil
 	}
-	d, res := entity.Decode(v, w.cfg.profile.mode(), w.cfg.maxPasses)
+	d, res := entity.DecodeTo(w.decoded[:0], v, w.cfg.profile.mode(), w.cfg.maxPasses)
 	if res.Passes == 0 {
 		return end, nil
 	}
 	if w.report {
-		w.repairs = append(w.repairs, Repair{Pointer: w.pointer(), Kind: EntitiesDecoded, Passes: res.Passes, Fixpoint: res.Fixpoint})
+		w.repairs = append(w.repairs, Repair{Pointer: w.pointer(at), Kind: EntitiesDecoded, Passes: res.Passes, Fixpoint: res.Fixpoint})
 	}
-	repl, ok, err := w.decodeJSON(d, n, shapes, i)
-	if err != nil {
-		return 0, err
+	if shapes != 0 {
+		// The decoded text may be walked as JSON in turn: it keeps its
+		// buffer meanwhile.
+		w.decoded = nil
+		ok, err := w.decodeJSON(d, n, shapes, i, at)
+		if err != nil {
+			return 0, err
+		}
+		if ok {
+			w.prev = end
+			return end, nil
+		}
 	}
-	if !ok {
-		repl = jsonraw.AppendQuote(make([]byte, 0, len(d)+2), d)
+	w.out = jsonraw.AppendQuote(w.out, d)
+	w.prev = end
+	if cap(d) > cap(w.decoded) {
+		w.decoded = d[:0]
 	}
-	*edits = append(*edits, edit{i, end, repl})
 	return end, nil
+}
+
+// rawIsText reports whether every '&' in raw, a string's text as sent,
+// stays text, without unquoting the whole string: the decision at an '&'
+// reads no more than the [entity.Window] bytes of the value from it, which
+// are the raw bytes when they hold no escape, else a few unquoted on the
+// stack. An '&' escaped as \u0026 is not seen: the caller checks for it.
+func rawIsText(raw []byte, mode entity.Mode) bool {
+	for i := 0; ; {
+		j := bytes.IndexByte(raw[i:], '&')
+		if j < 0 {
+			return true
+		}
+		q := i + j
+		win := raw[q:min(len(raw), q+entity.Window)]
+		if bytes.IndexByte(win, '\\') >= 0 {
+			var buf [entity.Window + 8]byte
+			win, _ = jsonraw.UnquotePrefix(buf[:0], raw[q:], entity.Window)
+		}
+		if _, _, n := entity.Decide(win, mode); n > 0 {
+			return false
+		}
+		i = q + 1
+	}
 }
 
 // jsonShapes returns the shapes (tArray, tObject) a string at n may be
@@ -279,15 +350,17 @@ func jsonShapes(n *node) typeSet {
 	return n.types & (tArray | tObject)
 }
 
-// decodeJSON JSON-decodes the string value v, found at offset at, if it
-// is one JSON value (with whitespace around it) of a shape in shapes, and
-// returns that value normalized under n, whitespace around it dropped.
-// Text that does not parse is no error: the string stays a string. Only
-// nesting past the limit is, as it would be anywhere else.
-func (w *walker) decodeJSON(v []byte, n *node, shapes typeSet, at int) ([]byte, bool, error) {
+// decodeJSON JSON-decodes the string value v, found at offset off (path
+// at), if it is one JSON value (with whitespace around it) of a shape in
+// shapes: it writes that value, normalized under n and without the
+// whitespace around it, to the result. Text that does not parse is no
+// error: the string stays a string, and the result is as it was. Only
+// nesting past the limit is, as it would be anywhere else. The caller has
+// begun the repair of the string.
+func (w *walker) decodeJSON(v []byte, n *node, shapes typeSet, off int, at *step) (bool, error) {
 	lo := jsonraw.SkipSpace(v, 0)
 	if lo == len(v) {
-		return nil, false, nil
+		return false, nil
 	}
 	shape := typeSet(0)
 	switch v[lo] {
@@ -297,36 +370,30 @@ func (w *walker) decodeJSON(v []byte, n *node, shapes typeSet, at int) ([]byte, 
 		shape = tObject
 	}
 	if shape&shapes == 0 {
-		return nil, false, nil
+		return false, nil
 	}
-	mark := len(w.repairs)
+	mark, outMark, prev := len(w.repairs), len(w.out), w.prev
 	if w.report {
-		w.repairs = append(w.repairs, Repair{Pointer: w.pointer(), Kind: JSONDecoded, Shape: shapeName(shape), Fixpoint: true})
+		w.repairs = append(w.repairs, Repair{Pointer: w.pointer(at), Kind: JSONDecoded, Shape: shapeName(shape), Fixpoint: true})
 	}
-	var edits []edit
-	hi, err := w.value(v, lo, n, &edits)
+	w.prev = lo
+	hi, err := w.value(v, lo, n, at)
 	if err == nil && jsonraw.SkipSpace(v, hi) != len(v) {
 		err = &Error{Err: ErrSyntax}
 	}
 	if err != nil {
-		w.repairs = w.repairs[:mark]
+		w.repairs, w.out, w.prev = w.repairs[:mark], w.out[:outMark], prev
 		// Too deep to parse here: an error if the text is JSON (it would
 		// be decoded, and nest past the limit), none if it is not.
 		if e, ok := err.(*Error); ok && errors.Is(e.Err, ErrTooDeep) && jsonraw.Valid(v) {
-			e.Offset = at
-			return nil, false, e
+			e.Offset = off
+			return false, e
 		}
-		return nil, false, nil
+		return false, nil
 	}
-	return splice(v[lo:hi], shiftEdits(edits, lo)), true, nil
-}
-
-func shiftEdits(edits []edit, by int) []edit {
-	for k := range edits {
-		edits[k].lo -= by
-		edits[k].hi -= by
-	}
-	return edits
+	w.out = append(w.out, v[w.prev:hi]...)
+	w.prev = prev
+	return true, nil
 }
 
 func shapeName(t typeSet) string {

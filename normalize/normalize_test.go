@@ -243,3 +243,16 @@ var siblingCases = []normCase{
 }
 
 func init() { normCases = append(normCases, siblingCases...) }
+
+// TestDecodeEntitiesLeavesItsInput: DecodeEntities reads its argument's
+// bytes in place (no copy); it must never write them.
+func TestDecodeEntitiesLeavesItsInput(t *testing.T) {
+	for _, s := range []string{"Ember &amp;amp; Oak", "&" + strings.Repeat("amp;", 50) + "lt;", "&l&#116;; &#x26;amp;", "?a=1&region=eu&not=2"} {
+		in := strings.Clone(s)
+		out := DecodeEntities(in)
+		again := DecodeEntities(out)
+		if in != s || again != out {
+			t.Errorf("DecodeEntities(%q) changed its input to %q (or is not a fixpoint: %q)", s, in, again)
+		}
+	}
+}

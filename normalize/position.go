@@ -1,5 +1,7 @@
 package normalize
 
+import "slices"
+
 // A selector picks a child of an object or array value: a member by its
 // key or an element by its index.
 type selector struct {
@@ -17,14 +19,22 @@ func element(i int) selector        { return selector{index: i, isIndex: true} }
 // allOf branch apply together; of the anyOf and oneOf branches only those
 // that admit vt apply, as alternatives. A cyclic schema declares nothing.
 func (n *node) child(vt typeSet, sel selector) *node {
+	// A schema that is only a $ref (its own type aside) has the children
+	// of what it refers to: such a node is not cyclic, so its target never
+	// leads back to it. This is how arrays of $ref'd items are walked
+	// without a memo per element.
+	for n.pureRef() {
+		n = n.ref
+	}
 	if n.ref == nil && n.allOf == nil && !n.hasAnyOf && !n.hasOneOf && !n.cyclic {
-		switch parts := n.ownChildren(sel, nil); len(parts) {
+		var buf [4]*node
+		switch parts := n.ownChildren(sel, buf[:0]); len(parts) {
 		case 0:
 			return nil
 		case 1:
 			return parts[0]
 		default:
-			return conjunction(parts)
+			return conjunction(slices.Clone(parts))
 		}
 	}
 	// Schemas share subschemas through $ref, so the same node can be
@@ -118,6 +128,53 @@ func (c *childFinder) alternatives(branches []*node) *node {
 	return &node{own: tAll, types: t, anyOf: alts, hasAnyOf: true, resolved: true}
 }
 
+// pureRef reports whether n is a $ref and nothing else that bears on
+// children: then it has the children of n.ref.
+func (n *node) pureRef() bool {
+	return n.ref != nil && n.allOf == nil && !n.hasAnyOf && !n.hasOneOf && !n.cyclic && !n.hasOwnChildren()
+}
+
+// memberSchemas returns the node whose properties and additionalProperties
+// alone give the schema of every member of an object at n, or nil when
+// finding it takes more (see child).
+func (n *node) memberSchemas() *node {
+	if n == nil || n.flat == nil || !n.flat.simple || n.flat.patterns != nil {
+		return nil
+	}
+	return n.flat
+}
+
+// member returns the schema of the member whose key, between the quotes,
+// is the raw text key with no escape in it. n came from memberSchemas.
+func (n *node) member(key []byte) *node {
+	var c *node
+	if n.propTab != nil {
+		c = n.propTab.lookup(key)
+	} else if n.props != nil {
+		c = n.props[string(key)]
+	}
+	if c == nil {
+		c = n.additional
+	}
+	return c
+}
+
+// elementSchema reports the schema of every element of an array at n,
+// when it is the same for all and found without more ado (ok).
+func (n *node) elementSchema() (c *node, ok bool) {
+	if n == nil || n.flat == nil || !n.flat.simple || n.flat.hasPrefixItems || n.flat.hasTupleItems {
+		return nil, false
+	}
+	return n.flat.items, true
+}
+
+// hasOwnChildren reports whether n has a keyword of its own that gives
+// children a schema.
+func (n *node) hasOwnChildren() bool {
+	return n.props != nil || n.patterns != nil || n.additional != nil ||
+		n.hasPrefixItems || n.items != nil || n.hasTupleItems || n.additionalItems != nil
+}
+
 // ownChildren appends the schemas n's own keywords give the child sel.
 func (n *node) ownChildren(sel selector, parts []*node) []*node {
 	if sel.isIndex {
@@ -140,14 +197,19 @@ func (n *node) ownChildren(sel selector, parts []*node) []*node {
 	if n.props == nil && n.patterns == nil && n.additional == nil {
 		return parts
 	}
-	key := string(unquoteKey(sel.key))
+	key := unquoteKey(sel.key)
 	matched := false
-	if c, ok := n.props[key]; ok {
+	if n.propTab != nil {
+		if c := n.propTab.lookup(key); c != nil {
+			parts = append(parts, c)
+			matched = true
+		}
+	} else if c, ok := n.props[string(key)]; ok {
 		parts = append(parts, c)
 		matched = true
 	}
 	for _, p := range n.patterns {
-		if p.re.MatchString(key) {
+		if p.re.Match(key) {
 			parts = append(parts, p.n)
 			matched = true
 		}

@@ -2,6 +2,7 @@ package normalize
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -60,6 +61,7 @@ type node struct {
 	hasAnyOf, hasOneOf  bool
 	cyclic              bool // lies on a cycle of $ref/allOf/anyOf/oneOf edges
 	props               map[string]*node
+	propTab             *propTab // props again, faster; nil if they do not fit one
 	patterns            []pattern
 	additional          *node
 	prefixItems         []*node
@@ -69,10 +71,104 @@ type node struct {
 	hasTupleItems       bool
 	additionalItems     *node
 
+	// For the walk, set by Compile (nil in the nodes child makes): the
+	// node that gives n's children, n itself or where its $refs lead when
+	// n is nothing but a $ref (see child), and whether that node's own
+	// keywords alone give them.
+	flat   *node
+	simple bool
+
 	// Compilation state.
 	resolved   bool
 	index, low int // Tarjan's algorithm
 	onStack    bool
+}
+
+// propSlot is one slot of a node's table of properties.
+type propSlot struct {
+	word uint64 // keyWord(key)
+	key  string
+	n    *node
+}
+
+// propTab finds a node's properties by name with a multiplicative hash of
+// the name's first eight bytes, its length and its last byte, with a
+// multiplier chosen so that no two properties share a slot; and it tells
+// a name of up to eight bytes by a comparison of words.
+type propTab struct {
+	slots []propSlot
+	mul   uint64
+	shift uint8
+}
+
+// keyWord returns the first eight bytes of k (fewer, zero-padded, when k
+// is shorter), as a little-endian word. k usually lies in a larger buffer,
+// whose bytes after it it reads at once and masks off.
+func keyWord(k []byte) uint64 {
+	if cap(k) >= 8 {
+		w := binary.LittleEndian.Uint64(k[:8])
+		if len(k) < 8 {
+			w &= 1<<(8*len(k)) - 1
+		}
+		return w
+	}
+	var w uint64
+	for i := len(k) - 1; i >= 0; i-- {
+		w = w<<8 | uint64(k[i])
+	}
+	return w
+}
+
+func propHash(word uint64, k []byte, mul uint64) uint64 {
+	x := uint64(len(k))
+	if len(k) > 0 {
+		x |= uint64(k[len(k)-1]) << 8
+	}
+	return (word + x*0x9E3779B97F4A7C15) * mul
+}
+
+// lookup returns the property named k, or nil.
+func (t *propTab) lookup(k []byte) *node {
+	w := keyWord(k)
+	s := &t.slots[propHash(w, k, t.mul)>>t.shift]
+	if s.word != w || len(s.key) != len(k) {
+		return nil
+	}
+	if len(k) > 8 && s.key[8:] != string(k[8:]) {
+		return nil
+	}
+	return s.n
+}
+
+// newPropTab lays props out with no two in a slot, in a table up to
+// sixteen times as large, or returns nil: then the map is used.
+func newPropTab(props map[string]*node) *propTab {
+	if len(props) == 0 {
+		return nil
+	}
+	bits := 2
+	for 1<<bits < 2*len(props) {
+		bits++
+	}
+	mul := uint64(0x9E3779B97F4A7C15)
+	for ; 1<<bits <= 16*len(props) && bits <= 12; bits++ {
+	try:
+		for range 32 {
+			mul = mul*6364136223846793005 + 1442695040888963407 | 1
+			t := &propTab{slots: make([]propSlot, 1<<bits), mul: mul, shift: uint8(64 - bits)}
+			for k, c := range props {
+				kb := []byte(k)
+				w := keyWord(kb)
+				s := &t.slots[propHash(w, kb, mul)>>t.shift]
+				if s.n != nil {
+					continue try
+				}
+				*s = propSlot{w, k, c}
+			}
+			return t
+		}
+	}
+	return nil
 }
 
 type pattern struct {
@@ -160,6 +256,12 @@ func Compile(schema []byte, opts ...Option) (*Schema, error) {
 	c.markCycles()
 	for _, n := range c.all {
 		c.resolveTypes(n)
+		f := n
+		for f.pureRef() {
+			f = f.ref
+		}
+		n.flat = f
+		n.simple = f.ref == nil && f.allOf == nil && !f.hasAnyOf && !f.hasOneOf && !f.cyclic
 	}
 	return &Schema{root: root, cfg: cfg}, nil
 }
@@ -221,6 +323,7 @@ func (c *compiler) compileObject(n *node, m map[string]any, ptr string) {
 		for k, sub := range obj {
 			n.props[k] = c.compile(sub, ptr+"/properties/"+escapeToken(k))
 		}
+		n.propTab = newPropTab(n.props)
 	}
 	if p, ok := m["patternProperties"]; ok {
 		obj, isObj := p.(map[string]any)

@@ -31,9 +31,14 @@ var replacement1252 = [32]rune{
 	'\u02DC', '\u2122', '\u0161', '\u203A', '\u0153', '\u009D', '\u017E', '\u0178',
 }
 
-func isAlnum(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
-}
+func isAlnum(c byte) bool { return alnum[c] }
+
+var alnum = func() (t [256]bool) {
+	for c := range t {
+		t[c] = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+	}
+	return t
+}()
 
 // Decide reports what the '&' at s[0] stands for: n is the number of bytes
 // the reference takes and r1 (and r2, when not 0) the code points it
@@ -63,20 +68,37 @@ func Decide(s []byte, mode Mode) (r1, r2 rune, n int) {
 	case mode == Attribute && name[len(name)-1] != ';' && i < len(s) && s[i] == '=':
 		return 0, 0, 0
 	}
-	if v, ok := names[string(name)]; ok {
-		return v[0], v[1], i
+	lens := keyLens[name[0]&0x7F] // name[0] is a letter, a digit or ';'
+	if lens>>len(name)&1 != 0 {
+		if v, ok := lookup(name); ok {
+			return v[0], v[1], i
+		}
 	}
 	if mode == Attribute {
 		return 0, 0, 0
 	}
 	// Text: the longest legacy name that is a prefix of the run.
 	for j := min(len(name)-1, longestLegacy); j > 1; j-- {
-		if v, ok := names[string(name[:j])]; ok {
+		if lens>>j&1 == 0 {
+			continue
+		}
+		if v, ok := lookup(name[:j]); ok {
 			return v[0], v[1], j + 1
 		}
 	}
 	return 0, 0, 0
 }
+
+// keyLens has, for each ASCII byte, bit k set when a key of the table of
+// length k starts with it: most text after an '&' is no name, and this
+// tells so without hashing it.
+var keyLens = func() (t [128]uint64) {
+	const _ = uint64(1) << (63 - longestName - 1) // a run is at most longestName+1 bytes
+	for k := range names {
+		t[k[0]] |= 1 << len(k)
+	}
+	return t
+}()
 
 func decideNumeric(s []byte) (r1, r2 rune, n int) {
 	if len(s) <= 2 {

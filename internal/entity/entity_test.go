@@ -206,3 +206,54 @@ func TestDecodeKeepsInvalidUTF8(t *testing.T) {
 		t.Fatal("invalid bytes were changed")
 	}
 }
+
+// TestLookup holds the table Decide looks names up in to the map it is
+// built from: every key, every prefix and extension of one, and keys cut
+// from the middle of a longer buffer.
+func TestLookup(t *testing.T) {
+	check := func(k []byte) {
+		t.Helper()
+		want, wantOK := names[string(k)]
+		if got, ok := lookup(k); got != want || ok != wantOK {
+			t.Fatalf("lookup(%q) = %v, %v; the map says %v, %v", k, got, ok, want, wantOK)
+		}
+	}
+	for k := range names {
+		buf := []byte("xx" + k + ";Zq0123456789")
+		for i := 0; i <= len(k)+3; i++ {
+			check(buf[2 : 2+i])                        // in a buffer
+			check([]byte(k + ";Z")[:min(i, len(k)+2)]) // on its own
+		}
+		check([]byte(k)[1:])
+	}
+}
+
+// TestDecodeMatchesNaiveSparse is TestDecodeMatchesNaive on longer text
+// where references are sparse, as in real strings: what a pass wrote is
+// often more than a window away from the nearest '&', which the passes
+// after the first skip.
+func TestDecodeMatchesNaiveSparse(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	filler := []string{"plain text ", "abcdefghijklmnopqrstuvwxyzABCDEF", "é", " ", "0123456789"}
+	for i := range 5000 {
+		var b strings.Builder
+		for range r.IntN(40) {
+			if r.IntN(3) == 0 {
+				b.WriteString(alphabet[r.IntN(len(alphabet))])
+			} else {
+				b.WriteString(filler[r.IntN(len(filler))])
+			}
+		}
+		s := b.String()
+		mode := Mode(i % 2)
+		maxPasses := 0
+		if i%5 == 0 {
+			maxPasses = 1 + r.IntN(3)
+		}
+		got, gotRes := Decode([]byte(s), mode, maxPasses)
+		want, wantRes := naive(s, mode, maxPasses)
+		if string(got) != want || gotRes != wantRes {
+			t.Fatalf("Decode(%q, %v, %d) = %q, %+v; want %q, %+v", s, mode, maxPasses, got, gotRes, want, wantRes)
+		}
+	}
+}

@@ -31,17 +31,29 @@ const bytePasses = 8
 // '&' reads no further, see [Decide]). So after the first pass only the
 // '&'s in or just before what the previous pass wrote are looked at again.
 //
-// When nothing changes, s itself is returned.
+// When nothing changes, s itself is returned. Decode never writes to s,
+// and the buffer it returns otherwise is its own: callers rely on both to
+// decode a string without copying it.
 func Decode(s []byte, mode Mode, maxPasses int) ([]byte, Result) {
+	return DecodeTo(nil, s, mode, maxPasses)
+}
+
+// DecodeTo is [Decode] that, when something changes, decodes into buf's
+// memory if it has room for s, so that a caller can use one buffer for
+// many strings. buf must not overlap s.
+func DecodeTo(buf, s []byte, mode Mode, maxPasses int) ([]byte, Result) {
 	if bytes.IndexByte(s, '&') < 0 {
 		return s, Result{Fixpoint: true}
 	}
-	cur, regions := pass(nil, s, mode, nil, true)
-	if regions == nil {
+	if cap(buf) < len(s)+len(s)/16+8 {
+		buf = nil // the pass allocates what it needs
+	}
+	cur, regions, changed := pass(buf[:0], s, mode, nil, true, nil)
+	if !changed {
 		return s, Result{Fixpoint: true}
 	}
 	res := Result{Passes: 1}
-	var spare []byte
+	var spare []span
 	for {
 		if maxPasses > 0 && res.Passes >= maxPasses {
 			res.Fixpoint = !wouldChange(cur, mode, regions, false)
@@ -50,13 +62,14 @@ func Decode(s []byte, mode Mode, maxPasses int) ([]byte, Result) {
 		if res.Passes >= bytePasses {
 			return decodeLinked(cur, regions, mode, maxPasses, res)
 		}
-		next, written := pass(spare[:0], cur, mode, regions, false)
-		if written == nil {
+		// The first pass wrote a copy; the next ones decode it in place.
+		next, written, changed := pass(cur[:0], cur, mode, regions, false, spare)
+		if !changed {
 			res.Fixpoint = true
 			return cur, res
 		}
 		res.Passes++
-		spare, cur, regions = cur, next, written
+		cur, spare, regions = next, regions, written
 	}
 }
 
@@ -107,7 +120,7 @@ func decodeLinked(s []byte, regions []span, mode Mode, maxPasses int, res Result
 		res.Passes++
 		todo, written = written, todo
 	}
-	return c.bytes(make([]byte, 0, n)), res
+	return c.bytes(s[:0]), res // s is free: the chain holds its text
 }
 
 // pass runs one pass over the '&'s whose window meets a slot in todo,

@@ -49,7 +49,7 @@ func IsSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\
 // SkipSpace returns the index of the first byte at or after i that is not
 // JSON whitespace.
 func SkipSpace(b []byte, i int) int {
-	for i < len(b) && IsSpace(b[i]) {
+	for i < len(b) && b[i] <= ' ' && IsSpace(b[i]) {
 		i++
 	}
 	return i
@@ -61,9 +61,8 @@ type Flags uint8
 const (
 	// Escaped is set when the string has a backslash escape.
 	Escaped Flags = 1 << iota
-	// Amp is set when the string's raw text has an '&'.
-	Amp
-	// EscapedAmp is set when the string has an '&' escaped as \u0026.
+	// EscapedAmp is set when the string has an '&' escaped as \u0026 (one
+	// written as it is is the caller's to look for, with bytes.IndexByte).
 	EscapedAmp
 )
 
@@ -72,33 +71,100 @@ const (
 	msb = 0x8080808080808080
 )
 
-// attention8 returns, for eight bytes of a string read as a little-endian
+// attention returns, for eight bytes of a string read as a little-endian
 // word, a mask whose lowest set bit is the high bit of the first byte that
-// is '"', '\\', '&', a control character or not ASCII; higher set bits may
-// be false. It is 0 when none of the eight is.
-func attention8(x uint64) uint64 {
-	q := x ^ (lsb * '"')
-	bs := x ^ (lsb * '\\')
-	a := x ^ (lsb * '&')
-	// (y - lsb) &^ y has the high bit of y's lowest zero byte set, and of
-	// no lower byte; likewise (x - lsb*0x20) &^ x for bytes below 0x20.
-	return ((q-lsb)&^q | (bs-lsb)&^bs | (a-lsb)&^a | (x-lsb*0x20)&^x | x) & msb
+// is '"', '\\', a control character or not ASCII (higher set bits may be
+// false), and 0 when none of the eight is. For an ASCII byte y, y - 1 has
+// its high bit set only when y is 0, and y - 0x20 only when y < 0x20; a
+// byte that is not ASCII is caught by x itself; and a borrow only carries
+// upward from a byte that is caught.
+func attention(x uint64) uint64 {
+	quote := (x ^ (lsb * '"')) - lsb
+	backslash := (x ^ (lsb * '\\')) - lsb
+	control := x - lsb*0x20
+	return (quote | backslash | control | x) & msb
 }
 
-// skipPlain returns the index of the first byte at or after i that is '"',
-// '\\', '&', a control character or not ASCII, or len(b).
+// skipPlain returns the index of the first byte at or after i, and before
+// i+16, that is '"', '\\', a control character or not ASCII, or -1 when
+// there is none: the run of plain bytes is long.
 func skipPlain(b []byte, i int) int {
-	for ; i+8 <= len(b); i += 8 {
-		if m := attention8(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+	if i+16 <= len(b) {
+		x, y := binary.LittleEndian.Uint64(b[i:]), binary.LittleEndian.Uint64(b[i+8:])
+		if m := attention(x); m != 0 {
 			return i + bits.TrailingZeros64(m)/8
 		}
+		if m := attention(y); m != 0 {
+			return i + 8 + bits.TrailingZeros64(m)/8
+		}
+		return -1
 	}
 	for ; i < len(b); i++ {
-		if c := b[i]; c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' || c == '&' {
+		if c := b[i]; c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' {
 			return i
 		}
 	}
 	return i
+}
+
+// skipLong returns the index of the first byte at or after i that is '"',
+// '\\', a control character or not valid UTF-8, or len(b). It finds the
+// next '"' and '\\' with bytes.IndexByte, which is vectorized, and checks
+// the text before them for the rest a word at a time: for the long runs of
+// text in strings. It looks a chunk at a time, so that the search for one
+// of the two does not run far past the other; so it may also stop early at
+// a character cut by the end of a chunk, which the caller then reads.
+func skipLong(b []byte, i int) int {
+	const chunk = 256
+	for {
+		end := min(len(b), i+chunk)
+		lim := end
+		if q := bytes.IndexByte(b[i:end], '"'); q >= 0 {
+			lim = i + q
+		}
+		if k := bytes.IndexByte(b[i:lim], '\\'); k >= 0 {
+			lim = i + k
+		}
+		if j := i + checkText(b[i:lim]); j < lim || lim < end || end == len(b) {
+			return j
+		}
+		i = end
+	}
+}
+
+// checkText returns the index of the first byte of s that is a control
+// character or not valid UTF-8, or len(s).
+func checkText(s []byte) int {
+	i := 0
+	for {
+		for ; i+8 <= len(s); i += 8 {
+			x := binary.LittleEndian.Uint64(s[i:])
+			if m := (x - lsb*0x20 | x) & msb; m != 0 { // see attention
+				i += bits.TrailingZeros64(m) / 8
+				goto special
+			}
+		}
+		for ; i < len(s) && 0x20 <= s[i] && s[i] < utf8.RuneSelf; i++ {
+		}
+		if i == len(s) {
+			return i
+		}
+	special:
+		switch c := s[i]; {
+		case c < 0x20:
+			return i
+		case 0xC2 <= c && c <= 0xDF && i+1 < len(s) && s[i+1]&0xC0 == 0x80:
+			i += 2 // two bytes, the most common non-ASCII
+		case 0xE1 <= c && c <= 0xEF && c != 0xED && i+2 < len(s) && s[i+1]&0xC0 == 0x80 && s[i+2]&0xC0 == 0x80:
+			i += 3 // three bytes, none of them a surrogate or overlong
+		default:
+			r, size := utf8.DecodeRune(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				return i
+			}
+			i += size
+		}
+	}
 }
 
 // ScanString scans the string whose opening quote is b[i] and returns the
@@ -108,16 +174,17 @@ func ScanString(b []byte, i int) (end int, f Flags, err error) {
 	start := i
 	i++
 	for {
-		i = skipPlain(b, i)
+		if j := skipPlain(b, i); j >= 0 {
+			i = j
+		} else {
+			i = skipLong(b, i+16)
+		}
 		if i >= len(b) {
 			return 0, 0, errAt(start, "unterminated string")
 		}
 		switch c := b[i]; {
 		case c == '"':
 			return i + 1, f, nil
-		case c == '&':
-			f |= Amp
-			i++
 		case c == '\\':
 			f |= Escaped
 			if i+1 >= len(b) {
@@ -140,6 +207,10 @@ func ScanString(b []byte, i int) (end int, f Flags, err error) {
 			}
 		case c < 0x20:
 			return 0, 0, errAt(i, "control character %#02x in string (must be escaped)", c)
+		case 0xC2 <= c && c <= 0xDF && i+1 < len(b) && b[i+1]&0xC0 == 0x80:
+			i += 2 // two bytes, the most common non-ASCII
+		case 0xE1 <= c && c <= 0xEF && c != 0xED && i+2 < len(b) && b[i+1]&0xC0 == 0x80 && b[i+2]&0xC0 == 0x80:
+			i += 3 // three bytes, none of them a surrogate or overlong
 		default:
 			r, size := utf8.DecodeRune(b[i:])
 			if r == utf8.RuneError && size == 1 {
@@ -239,13 +310,24 @@ func ScanLiteral(b []byte, i int) (int, error) {
 // its quotes, is raw; raw must have passed [ScanString]. The value is
 // WTF-8: a lone surrogate escape becomes the surrogate's three bytes.
 func Unquote(dst, raw []byte) []byte {
-	for i := 0; i < len(raw); {
+	dst, _ = UnquotePrefix(dst, raw, len(raw))
+	return dst
+}
+
+// UnquotePrefix is [Unquote] that stops once it has appended at least n
+// bytes, at the end of an escape. It also returns how much of raw it
+// read.
+func UnquotePrefix(dst, raw []byte, n int) ([]byte, int) {
+	stop := len(dst) + n
+	i := 0
+	for i < len(raw) && len(dst) < stop {
 		c := raw[i]
 		if c != '\\' {
 			j := bytes.IndexByte(raw[i:], '\\')
 			if j < 0 {
-				return append(dst, raw[i:]...)
+				j = len(raw) - i
 			}
+			j = min(j, stop-len(dst))
 			dst = append(dst, raw[i:i+j]...)
 			i += j
 			continue
@@ -278,7 +360,7 @@ func Unquote(dst, raw []byte) []byte {
 		}
 		i += 2
 	}
-	return dst
+	return dst, i
 }
 
 func appendWTF8(dst []byte, r rune) []byte {

@@ -94,32 +94,84 @@ func FuzzScan(f *testing.F) {
 	})
 }
 
-// TestSkipPlain holds the eight-bytes-at-a-time skip to a byte-by-byte
-// one, at every offset and length.
+// TestSkipPlain holds the word-at-a-time and vectorized skips to a
+// byte-by-byte one, at every offset and length.
 func TestSkipPlain(t *testing.T) {
-	alphabet := []byte{'a', 'Z', ' ', '~', 0x7f, '"', '\\', '&', 0, 0x1f, 0x20, 0x80, 0xc3, 0xff, '!', '%', '\'', '[', ']'}
+	alphabet := []byte{'a', 'Z', ' ', '~', 0x7f, '"', '\\', '&', 0, 0x1f, 0x20, 0x80, 0xbf, 0xc3, 0xe2, 0xed, 0xf0, 0xff, '!', '%', '\'', '[', ']'}
 	r := rand.New(rand.NewPCG(1, 2))
 	for range 20000 {
-		b := make([]byte, r.IntN(40))
+		b := make([]byte, r.IntN(70))
 		for i := range b {
-			if r.IntN(4) == 0 {
+			if r.IntN(6) == 0 {
 				b[i] = alphabet[r.IntN(len(alphabet))]
+			} else if r.IntN(10) == 0 {
+				b = append(b[:i], "é—€😀"[r.IntN(4):]...)[:len(b)]
 			} else {
 				b[i] = 'a' + byte(r.IntN(26))
 			}
 		}
 		for i := 0; i <= len(b); i++ {
+			// The first byte that is '"', '\\', a control character or
+			// the start of what is not UTF-8 ...
 			want := i
 			for want < len(b) {
 				c := b[want]
-				if c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '&' {
+				if c < 0x20 || c == '"' || c == '\\' {
 					break
 				}
-				want++
+				r, size := utf8.DecodeRune(b[want:])
+				if r == utf8.RuneError && size == 1 {
+					break
+				}
+				want += size
 			}
-			if got := skipPlain(b, i); got != want {
-				t.Fatalf("skipPlain(%q, %d) = %d, want %d", b, i, got, want)
+			// ... is where skipLong stops.
+			if got := skipLong(b, i); got != want {
+				t.Fatalf("skipLong(%q, %d) = %d, want %d", b, i, got, want)
 			}
+			// skipPlain stops at the first byte that is '"', '\\', a
+			// control character or not ASCII, if it is one of the next 16
+			// (when there are 16).
+			wantPlain := i
+			for wantPlain < len(b) {
+				if c := b[wantPlain]; c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' {
+					break
+				}
+				wantPlain++
+			}
+			if i+16 <= len(b) && wantPlain >= i+16 {
+				wantPlain = -1
+			}
+			if got := skipPlain(b, i); got != wantPlain {
+				t.Fatalf("skipPlain(%q, %d) = %d, want %d", b, i, got, wantPlain)
+			}
+		}
+	}
+}
+
+// TestScanStringLong holds ScanString to encoding/json on long strings,
+// whose text the vectorized skip reads a chunk at a time: characters of
+// every length cut at every offset, escapes, controls and bad bytes.
+func TestScanStringLong(t *testing.T) {
+	pieces := []string{"a", "abcdefgh", "é", "—", "😀", `\"`, `\n`, `\u0026`, "\x01", "\xff", "\xe2\x80", " ", "&amp;"}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 3000 {
+		var b []byte
+		b = append(b, '"')
+		for n := 200 + r.IntN(700); len(b) < n; {
+			p := pieces[r.IntN(len(pieces))]
+			if len(p) == 1 && p[0] < 0x20 || p == "\xff" || p == "\xe2\x80" {
+				if r.IntN(20) != 0 {
+					continue // keep most strings valid
+				}
+			}
+			b = append(b, p...)
+		}
+		b = append(b, `" `...)
+		end, _, err := ScanString(b, 0)
+		valid := err == nil && end == len(b)-1
+		if want := json.Valid(b) && utf8.Valid(b); valid != want {
+			t.Fatalf("ScanString(%q) = %d, %v; encoding/json says valid %v", b, end, err, want)
 		}
 	}
 }
