@@ -47,6 +47,9 @@ func Check(v *Vector) []string {
 	if pr := v.Options.Profile; pr != "" && pr != "text" && pr != "attribute" {
 		bad("options.profile %q: want text or attribute", pr)
 	}
+	if d := v.Options.Depth; d != "" && d != "all" && d != "top" {
+		bad("options.depth %q: want all or top", d)
+	}
 	if v.Options.MaxPasses < 0 || v.Options.MaxDepth < 0 {
 		bad("options.max_passes and options.max_depth must be 0 or more")
 	}

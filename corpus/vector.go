@@ -98,6 +98,9 @@ func text(embedded json.RawMessage, raw, b64 *string) []byte {
 func ComputeID(schema, args []byte, o Options) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "toolnorm corpus v1\x00%s\x00%d\x00%d\x00", profile(o), o.MaxPasses, o.MaxDepth)
+	if o.Depth != "" && o.Depth != "all" { // absent before depth was an option: ids stay
+		fmt.Fprintf(h, "depth %s\x00", o.Depth)
+	}
 	h.Write(canonical(schema))
 	h.Write([]byte{0})
 	h.Write(canonical(args))

@@ -37,6 +37,9 @@ func (d Declares) Options() impl.Options {
 	if d.Profile == "attribute" {
 		o.Profile = "attribute"
 	}
+	if d.Depth == "top" {
+		o.Depth = "top"
+	}
 	return o
 }
 

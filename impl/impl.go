@@ -20,6 +20,10 @@ type Options struct {
 	MaxPasses int `json:"max_passes,omitempty"`
 	// MaxDepth is the nesting limit; 0 means the default, 1000.
 	MaxDepth int `json:"max_depth,omitempty"`
+	// Depth is where the JSON repair applies: "all" (the default; empty
+	// means all) or "top", top-level parameters only (a reading an
+	// implementation may declare; see normalize.WithTopLevelOnly).
+	Depth string `json:"depth,omitempty"`
 }
 
 // Configured is implemented by an Impl that runs in one configuration
@@ -88,6 +92,9 @@ func reference(schema, args []byte, o Options) Result {
 	}
 	if o.MaxDepth > 0 {
 		opts = append(opts, normalize.WithMaxDepth(o.MaxDepth))
+	}
+	if o.Depth == "top" {
+		opts = append(opts, normalize.WithTopLevelOnly(true))
 	}
 	s, err := normalize.Compile(schema, opts...)
 	if err != nil {

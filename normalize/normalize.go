@@ -265,6 +265,9 @@ func (w *walker) str(b []byte, i int, n *node, at *step) (int, error) {
 		return 0, w.syntaxError(err, at)
 	}
 	shapes := jsonShapes(n)
+	if w.cfg.topLevelOnly && (at == nil || at.up != nil) {
+		shapes = 0 // not a top-level parameter
+	}
 	v := b[i+1 : end-1]
 	if shapes == 0 && flags&jsonraw.EscapedAmp == 0 && rawIsText(v, w.cfg.profile.mode()) {
 		return end, nil // the fast path: nothing in it can change

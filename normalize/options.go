@@ -59,9 +59,10 @@ const MaxDepthLimit = 100000
 type Option interface{ apply(*config) }
 
 type config struct {
-	profile   Profile
-	maxPasses int
-	maxDepth  int
+	profile      Profile
+	maxPasses    int
+	maxDepth     int
+	topLevelOnly bool
 }
 
 type optionFunc func(*config)
@@ -94,4 +95,13 @@ func WithMaxPasses(n int) Option {
 // range 1 to [MaxDepthLimit].
 func WithMaxDepth(n int) Option {
 	return optionFunc(func(c *config) { c.maxDepth = min(max(n, 1), MaxDepthLimit) })
+}
+
+// WithTopLevelOnly limits the JSON repair to the arguments' own members
+// (top-level parameters); the entity repair still applies everywhere. It is
+// a reading some implementations declare (depth "top" in the protocol), so
+// that they can be compared with the reference configured the same way.
+// The default, and docs/readings.md section 4, is every depth.
+func WithTopLevelOnly(v bool) Option {
+	return optionFunc(func(c *config) { c.topLevelOnly = v })
 }

@@ -465,6 +465,9 @@ func checkShapeMatch(t *rapid.T, im impl.Impl) {
 		s = htmlEscape(s, 1) // decodes to JSON of the shape: repaired too (section 6)
 	}
 	c, path := placeCase(t, im, d.json, s, rapid.Bool().Draw(t, "in-array"))
+	if c.opts.Depth == "top" && len(path) > 1 {
+		return // an implementation that declares depth top repairs top-level parameters only
+	}
 	if !parsesAs(s, d.shape) && !parsesAs(fixpoint(s, c.opts), d.shape) {
 		return // decoding its references broke its JSON: not a case for this property
 	}

@@ -212,10 +212,13 @@ func sameOptions(a, b impl.Options) bool {
 		if o.Profile == "text" {
 			o.Profile = ""
 		}
+		if o.Depth == "all" {
+			o.Depth = ""
+		}
 		return o
 	}
 	a, b = norm(a), norm(b)
-	return a.Profile == b.Profile && a.MaxPasses == b.MaxPasses && (a.MaxDepth == 0 || a.MaxDepth == 1000)
+	return a.Profile == b.Profile && a.MaxPasses == b.MaxPasses && a.Depth == b.Depth && (a.MaxDepth == 0 || a.MaxDepth == 1000)
 }
 
 func describe(r impl.Result) string {

@@ -9,7 +9,7 @@ import (
 )
 
 func newServeCmd() *cobra.Command {
-	var profile string
+	var profile, depth string
 	var maxPasses int
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -28,12 +28,16 @@ a way to check toolnorm's own harness:
 			if maxPasses < 0 {
 				return usagef("serve: --max-passes must be 0 or more")
 			}
+			if depth != "all" && depth != "top" {
+				return usagef("serve: --depth: want all or top, not %q", depth)
+			}
 			info := harness.Info{Name: "toolnorm reference", Language: "Go", Version: version(), Homepage: "https://github.com/toolnorm/toolnorm"}
-			d := harness.Declares{Profile: profile, MaxPasses: maxPasses, Depth: "all"}
+			d := harness.Declares{Profile: profile, MaxPasses: maxPasses, Depth: depth}
 			return harness.Serve(cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), impl.Reference, info, d)
 		},
 	}
 	cmd.Flags().StringVar(&profile, "profile", "text", "the profile to declare and use: text or attribute")
 	cmd.Flags().IntVar(&maxPasses, "max-passes", 0, "the pass bound to declare and use (0: none)")
+	cmd.Flags().StringVar(&depth, "depth", "all", "where the JSON repair applies, to declare and use: all, or top (top-level parameters only)")
 	return cmd
 }
