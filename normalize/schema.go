@@ -2,10 +2,10 @@ package normalize
 
 import (
 	"bytes"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/toolnorm/toolnorm/internal/word"
 	"io"
 	"maps"
 	"net/url"
@@ -86,7 +86,7 @@ type node struct {
 
 // propSlot is one slot of a node's table of properties.
 type propSlot struct {
-	word uint64 // keyWord(key)
+	word uint64 // word.Of(key)
 	key  string
 	n    *node
 }
@@ -101,24 +101,6 @@ type propTab struct {
 	shift uint8
 }
 
-// keyWord returns the first eight bytes of k (fewer, zero-padded, when k
-// is shorter), as a little-endian word. k usually lies in a larger buffer,
-// whose bytes after it it reads at once and masks off.
-func keyWord(k []byte) uint64 {
-	if cap(k) >= 8 {
-		w := binary.LittleEndian.Uint64(k[:8])
-		if len(k) < 8 {
-			w &= 1<<(8*len(k)) - 1
-		}
-		return w
-	}
-	var w uint64
-	for i := len(k) - 1; i >= 0; i-- {
-		w = w<<8 | uint64(k[i])
-	}
-	return w
-}
-
 func propHash(word uint64, k []byte, mul uint64) uint64 {
 	x := uint64(len(k))
 	if len(k) > 0 {
@@ -129,7 +111,7 @@ func propHash(word uint64, k []byte, mul uint64) uint64 {
 
 // lookup returns the property named k, or nil.
 func (t *propTab) lookup(k []byte) *node {
-	w := keyWord(k)
+	w := word.Of(k)
 	s := &t.slots[propHash(w, k, t.mul)>>t.shift]
 	if s.word != w || len(s.key) != len(k) {
 		return nil
@@ -158,7 +140,7 @@ func newPropTab(props map[string]*node) *propTab {
 			t := &propTab{slots: make([]propSlot, 1<<bits), mul: mul, shift: uint8(64 - bits)}
 			for k, c := range props {
 				kb := []byte(k)
-				w := keyWord(kb)
+				w := word.Of(kb)
 				s := &t.slots[propHash(w, kb, mul)>>t.shift]
 				if s.n != nil {
 					continue try

@@ -1,6 +1,6 @@
 package entity
 
-import "encoding/binary"
+import "github.com/toolnorm/toolnorm/internal/word"
 
 // nameTab holds the keys of names again, for Decide: open addressing with
 // linear probing over a table a little under half full, hashed on a key's
@@ -9,7 +9,7 @@ import "encoding/binary"
 var nameTab = func() *[1 << nameBits]nameSlot {
 	var t [1 << nameBits]nameSlot
 	for k, v := range names {
-		w := keyWord([]byte(k))
+		w := word.Of([]byte(k))
 		h := nameHash(w, len(k))
 		for t[h].n != 0 {
 			h = (h + 1) & (1<<nameBits - 1)
@@ -28,24 +28,6 @@ type nameSlot struct {
 	n    uint8 // the key's length; 0 marks an empty slot
 }
 
-// keyWord returns the first eight bytes of k (fewer, zero-padded, when k
-// is shorter), as a little-endian word. k usually lies in a larger buffer,
-// whose bytes after it it reads at once and masks off.
-func keyWord(k []byte) uint64 {
-	if cap(k) >= 8 {
-		w := binary.LittleEndian.Uint64(k[:8])
-		if len(k) < 8 {
-			w &= 1<<(8*len(k)) - 1
-		}
-		return w
-	}
-	var w uint64
-	for i := len(k) - 1; i >= 0; i-- {
-		w = w<<8 | uint64(k[i])
-	}
-	return w
-}
-
 func nameHash(word uint64, n int) uint64 {
 	return (word ^ uint64(n)*0x9E3779B97F4A7C15) * 0xBF58476D1CE4E5B9 >> (64 - nameBits)
 }
@@ -56,7 +38,7 @@ func lookup(name []byte) ([2]rune, bool) {
 	if len(name) > longestName {
 		return [2]rune{}, false
 	}
-	w := keyWord(name)
+	w := word.Of(name)
 	for h := nameHash(w, len(name)); ; h = (h + 1) & (1<<nameBits - 1) {
 		s := &nameTab[h]
 		if s.n == 0 {
