@@ -13,8 +13,13 @@ import (
 
 // Normalize applies RT-TOOL-8 to a tool's arguments, raw JSON in and raw
 // JSON out. The arguments must be a JSON object. Only the strings it
-// repairs change; every other byte, whitespace included, is kept, and
-// when nothing needs repair the result is a copy of args.
+// repairs change; every other byte, whitespace included, is kept.
+//
+// When nothing needs repair, which is the common case, the result is args
+// itself, not a copy (as with x/text/unicode/norm's Form.Bytes), and
+// Normalize allocates nothing. Its capacity is cut to its length, so that
+// appending to it copies; writing into it writes into args. When something
+// is repaired, the result is a new buffer and args is left as it was.
 //
 // On bad arguments it returns a [*Error] and no output.
 func (s *Schema) Normalize(args []byte) ([]byte, error) {
@@ -42,8 +47,7 @@ func (s *Schema) normalize(args []byte, report bool) ([]byte, []Repair, error) {
 		return nil, nil, &Error{Offset: i, Err: fmt.Errorf("%w, not %s", ErrNotObject, kindAt(args[i]))}
 	}
 	if w.out == nil {
-		// append, unlike make, does not clear what it then writes over.
-		return append([]byte(nil), args...), w.repairs, nil
+		return args[:len(args):len(args)], w.repairs, nil
 	}
 	return append(w.out, args[w.prev:]...), w.repairs, nil
 }

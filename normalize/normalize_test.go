@@ -264,3 +264,43 @@ var topLevelCases = []normCase{
 }
 
 func init() { normCases = append(normCases, topLevelCases...) }
+
+// TestCleanResultIsArgs: arguments that need no repair come back as they
+// are, not copied (as x/text/unicode/norm's Form.Bytes does), with their
+// capacity cut to their length, so that appending to the result never
+// writes into the caller's buffer. Repaired arguments are a new buffer.
+func TestCleanResultIsArgs(t *testing.T) {
+	s, err := Compile([]byte(`{"properties":{"tags":{"type":"array"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 0, 64)
+	clean := append(buf, `{"tags":["a"],"q":"R&D"}`...)
+	out, err := s.Normalize(clean)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if &out[0] != &clean[0] || len(out) != len(clean) {
+		t.Fatalf("clean: got a new buffer %q, want the arguments themselves", out)
+	}
+	if cap(out) != len(out) {
+		t.Fatalf("clean: result has capacity %d past its length %d", cap(out), len(out))
+	}
+	_ = append(out, '!')
+	if got := buf[:len(clean)+1][len(clean)]; got == '!' {
+		t.Fatal("appending to the result wrote into the arguments' buffer")
+	}
+
+	dirty := []byte(`{"tags":"[\"a\"]","q":"R&amp;D"}`)
+	orig := string(dirty)
+	out, err = s.Normalize(dirty)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(out) != `{"tags":["a"],"q":"R&D"}` || string(dirty) != orig {
+		t.Fatalf("dirty: got %s, arguments now %s", out, dirty)
+	}
+	if &out[0] == &dirty[0] {
+		t.Fatal("dirty: result shares the arguments' buffer")
+	}
+}
