@@ -149,7 +149,14 @@ func (w *walker) value(b []byte, i int, n *node, at *step) (int, error) {
 	}
 	switch c := b[i]; {
 	case c == '"':
-		return w.str(b, i, n, at)
+		end, flags, err := jsonraw.ScanString(b, i)
+		if err != nil {
+			return 0, w.syntaxError(err, at)
+		}
+		if w.plain(b[i+1:end-1], flags) {
+			return end, nil
+		}
+		return w.str(b, i, end, flags, n, at)
 	case c == '{' || c == '[':
 		if w.depth >= w.cfg.maxDepth {
 			return 0, &Error{Offset: i, Pointer: w.pointer(at), Err: fmt.Errorf("%w: more than %d nested arrays and objects", ErrTooDeep, w.cfg.maxDepth)}
@@ -199,19 +206,33 @@ func (w *walker) object(b []byte, i int, n *node, at *step) (int, error) {
 			return 0, w.syntaxError(&jsonraw.SyntaxError{Offset: i, Msg: fmt.Sprintf("invalid %s after object key", jsonraw.Describe(b, i))}, cur)
 		}
 		i = jsonraw.SkipSpace(b, i+1)
-		var child *node
-		if members != nil && kflags&jsonraw.Escaped == 0 {
-			child = members.member(key)
-		} else if n != nil {
-			child = n.child(tObject, member(key))
+		// The member's schema is looked up only where the walk needs it:
+		// for an object or array, and for a string that may change.
+		var c byte
+		if i < len(b) {
+			c = b[i]
 		}
-		if i < len(b) && b[i] == '"' {
-			i, err = w.str(b, i, child, cur) // the most common value, directly
-		} else {
-			i, err = w.value(b, i, child, cur)
-		}
-		if err != nil {
-			return 0, err
+		switch {
+		case c == '"': // the most common value, directly
+			end, flags, err := jsonraw.ScanString(b, i)
+			if err != nil {
+				return 0, w.syntaxError(err, cur)
+			}
+			if w.plain(b[i+1:end-1], flags) {
+				i = end
+				break
+			}
+			if i, err = w.str(b, i, end, flags, memberOf(n, members, key, kflags), cur); err != nil {
+				return 0, err
+			}
+		case c == '{' || c == '[':
+			if i, err = w.value(b, i, memberOf(n, members, key, kflags), cur); err != nil {
+				return 0, err
+			}
+		default: // a number or a literal, or an error
+			if i, err = w.value(b, i, nil, cur); err != nil {
+				return 0, err
+			}
 		}
 		i = jsonraw.SkipSpace(b, i)
 		if i < len(b) && b[i] == ',' {
@@ -234,17 +255,18 @@ func (w *walker) array(b []byte, i int, n *node, at *step) (int, error) {
 	elem, same := n.elementSchema()
 	for index := 0; ; index++ {
 		st.index = index
-		child := elem
-		if !same && n != nil {
-			child = n.child(tArray, element(index))
-		}
 		var err error
 		if i < len(b) && b[i] == '"' {
-			i, err = w.str(b, i, child, &st)
-		} else {
-			i, err = w.value(b, i, child, &st)
-		}
-		if err != nil {
+			end, flags, err := jsonraw.ScanString(b, i)
+			if err != nil {
+				return 0, w.syntaxError(err, &st)
+			}
+			if w.plain(b[i+1:end-1], flags) {
+				i = end
+			} else if i, err = w.str(b, i, end, flags, elementOf(n, elem, same, index), &st); err != nil {
+				return 0, err
+			}
+		} else if i, err = w.value(b, i, elementOf(n, elem, same, index), &st); err != nil {
 			return 0, err
 		}
 		i = jsonraw.SkipSpace(b, i)
@@ -259,22 +281,56 @@ func (w *walker) array(b []byte, i int, n *node, at *step) (int, error) {
 	}
 }
 
-// str repairs the string that starts at b[i] (docs/readings.md, sections 5
-// and 6): JSON-decode the string as sent where the schema allows; else
-// decode its references, and JSON-decode the result where it now
-// qualifies.
-func (w *walker) str(b []byte, i int, n *node, at *step) (int, error) {
-	end, flags, err := jsonraw.ScanString(b, i)
-	if err != nil {
-		return 0, w.syntaxError(err, at)
+// memberOf returns the schema position of the member with the raw key key
+// (flags from its scan) of an object at n; members is n.memberSchemas().
+func memberOf(n, members *node, key []byte, kflags jsonraw.Flags) *node {
+	if members != nil && kflags&jsonraw.Escaped == 0 {
+		return members.member(key)
 	}
+	if n != nil {
+		return n.child(tObject, member(key))
+	}
+	return nil
+}
+
+// elementOf returns the schema position of the element index of an array
+// at n; elem and same are n.elementSchema().
+func elementOf(n, elem *node, same bool, index int) *node {
+	if !same && n != nil {
+		return n.child(tArray, element(index))
+	}
+	return elem
+}
+
+// plain reports whether the string whose raw text is v (flags from its
+// scan) stays as it is wherever it stands, without looking at the schema:
+// it holds no character reference, and its value cannot be JSON text of an
+// array or an object, for it starts with neither '[' nor '{' after
+// whitespace. Whitespace other than ' ' is escaped in a string, so an
+// escape at the start is taken to be one.
+func (w *walker) plain(v []byte, flags jsonraw.Flags) bool {
+	k := 0
+	for k < len(v) && v[k] == ' ' {
+		k++
+	}
+	if k < len(v) && (v[k] == '[' || v[k] == '{' || v[k] == '\\') {
+		return false
+	}
+	return flags&jsonraw.EscapedAmp == 0 && rawIsText(v, w.cfg.profile.mode())
+}
+
+// str repairs the string b[i:end] (docs/readings.md, sections 5 and 6),
+// scanned with flags, at schema position n: JSON-decode the string as
+// sent where the schema allows; else decode its references, and
+// JSON-decode the result where it now qualifies.
+func (w *walker) str(b []byte, i, end int, flags jsonraw.Flags, n *node, at *step) (int, error) {
 	shapes := jsonShapes(n)
 	if w.cfg.topLevelOnly && (at == nil || at.up != nil) {
 		shapes = 0 // not a top-level parameter
 	}
 	v := b[i+1 : end-1]
 	if shapes == 0 && flags&jsonraw.EscapedAmp == 0 && rawIsText(v, w.cfg.profile.mode()) {
-		return end, nil // the fast path: nothing in it can change
+		return end, nil // nothing in it can change
 	}
 	w.begin(b, i)
 	if flags&jsonraw.Escaped != 0 {
