@@ -34,7 +34,7 @@ func (s *Schema) NormalizeReport(args []byte) ([]byte, []Repair, error) {
 }
 
 func (s *Schema) normalize(args []byte, report bool) ([]byte, []Repair, error) {
-	w := &walker{cfg: &s.cfg, report: report, size: len(args)}
+	w := &walker{cfg: &s.cfg, report: report, size: len(args), args: args, nextAmp: -1}
 	i := jsonraw.SkipSpace(args, 0)
 	end, err := w.value(args, i, s.root, nil)
 	if err != nil {
@@ -79,6 +79,8 @@ type walker struct {
 	repairs []Repair
 	depth   int
 	size    int // of the arguments
+	args    []byte
+	nextAmp int // see hasAmp
 
 	out  []byte
 	prev int
@@ -153,7 +155,7 @@ func (w *walker) value(b []byte, i int, n *node, at *step) (int, error) {
 		if err != nil {
 			return 0, w.syntaxError(err, at)
 		}
-		if w.plain(b[i+1:end-1], flags) {
+		if w.plain(b, i+1, end-1, flags) {
 			return end, nil
 		}
 		return w.str(b, i, end, flags, n, at)
@@ -218,7 +220,7 @@ func (w *walker) object(b []byte, i int, n *node, at *step) (int, error) {
 			if err != nil {
 				return 0, w.syntaxError(err, cur)
 			}
-			if w.plain(b[i+1:end-1], flags) {
+			if w.plain(b, i+1, end-1, flags) {
 				i = end
 				break
 			}
@@ -261,7 +263,7 @@ func (w *walker) array(b []byte, i int, n *node, at *step) (int, error) {
 			if err != nil {
 				return 0, w.syntaxError(err, &st)
 			}
-			if w.plain(b[i+1:end-1], flags) {
+			if w.plain(b, i+1, end-1, flags) {
 				i = end
 			} else if i, err = w.str(b, i, end, flags, elementOf(n, elem, same, index), &st); err != nil {
 				return 0, err
@@ -308,7 +310,8 @@ func elementOf(n, elem *node, same bool, index int) *node {
 // array or an object, for it starts with neither '[' nor '{' after
 // whitespace. Whitespace other than ' ' is escaped in a string, so an
 // escape at the start is taken to be one.
-func (w *walker) plain(v []byte, flags jsonraw.Flags) bool {
+func (w *walker) plain(b []byte, lo, hi int, flags jsonraw.Flags) bool {
+	v := b[lo:hi]
 	k := 0
 	for k < len(v) && v[k] == ' ' {
 		k++
@@ -316,7 +319,25 @@ func (w *walker) plain(v []byte, flags jsonraw.Flags) bool {
 	if k < len(v) && (v[k] == '[' || v[k] == '{' || v[k] == '\\') {
 		return false
 	}
-	return flags&jsonraw.EscapedAmp == 0 && rawIsText(v, w.cfg.profile.mode())
+	return flags&jsonraw.EscapedAmp == 0 && (!w.hasAmp(b, lo, hi) || rawIsText(v, w.cfg.profile.mode()))
+}
+
+// hasAmp reports whether b[lo:hi] has an '&' in it. In the arguments,
+// which the walk reads from start to end, it keeps the offset of the next
+// '&' (nextAmp) rather than look in each string: one search per '&', not
+// one per string, and most strings have none.
+func (w *walker) hasAmp(b []byte, lo, hi int) bool {
+	if len(b) != len(w.args) || &b[0] != &w.args[0] {
+		return bytes.IndexByte(b[lo:hi], '&') >= 0 // a string's decoded text
+	}
+	if w.nextAmp < lo {
+		if j := bytes.IndexByte(b[lo:], '&'); j >= 0 {
+			w.nextAmp = lo + j
+		} else {
+			w.nextAmp = len(b)
+		}
+	}
+	return w.nextAmp < hi
 }
 
 // str repairs the string b[i:end] (docs/readings.md, sections 5 and 6),
