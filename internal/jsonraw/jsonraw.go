@@ -107,6 +107,18 @@ func skipPlain(b []byte, i int) int {
 	return i
 }
 
+// skipMedium is skipLong that first looks at up to 48 bytes a word at a
+// time: a string's text is mostly shorter than that, and a word costs less
+// than a call to bytes.IndexByte.
+func skipMedium(b []byte, i int) int {
+	for end := min(len(b), i+48) - 8; i <= end; i += 8 {
+		if m := attention(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+	}
+	return skipLong(b, i)
+}
+
 // skipLong returns the index of the first byte at or after i that is '"',
 // '\\', a control character or not valid UTF-8, or len(b). It finds the
 // next '"' and '\\' with bytes.IndexByte, which is vectorized, and checks
@@ -182,7 +194,7 @@ func ScanString(b []byte, i int) (end int, f Flags, err error) {
 			} else if m := attention(y); m != 0 {
 				i += 8 + bits.TrailingZeros64(m)/8
 			} else {
-				i = skipLong(b, i+16)
+				i = skipMedium(b, i+16)
 			}
 		} else {
 			i = skipPlain(b, i)

@@ -129,6 +129,11 @@ func TestSkipPlain(t *testing.T) {
 			if got := skipLong(b, i); got != want {
 				t.Fatalf("skipLong(%q, %d) = %d, want %d", b, i, got, want)
 			}
+			// skipMedium stops there too, or earlier at the first byte
+			// that is not ASCII, when it reads words up to it.
+			if got := skipMedium(b, i); got > want || got < want && (b[got] < utf8.RuneSelf || got-i >= 48) {
+				t.Fatalf("skipMedium(%q, %d) = %d, want %d or a non-ASCII byte within 48 bytes", b, i, got, want)
+			}
 			// skipPlain stops at the first byte that is '"', '\\', a
 			// control character or not ASCII, if it is one of the next 16
 			// (when there are 16).
