@@ -80,7 +80,7 @@ type walker struct {
 	depth   int
 	size    int // of the arguments
 	args    []byte
-	nextAmp int // see hasAmp
+	nextAmp int // see textOnly
 
 	out  []byte
 	prev int
@@ -304,31 +304,34 @@ func elementOf(n, elem *node, same bool, index int) *node {
 	return elem
 }
 
-// plain reports whether the string whose raw text is v (flags from its
-// scan) stays as it is wherever it stands, without looking at the schema:
-// it holds no character reference, and its value cannot be JSON text of an
-// array or an object, for it starts with neither '[' nor '{' after
-// whitespace. Whitespace other than ' ' is escaped in a string, so an
-// escape at the start is taken to be one.
+// plain reports whether the string whose raw text is b[lo:hi] (flags
+// from its scan) stays as it is wherever it stands, without looking at the
+// schema: it holds no character reference, and its value cannot be JSON
+// text of an array or an object, for it starts with neither '[' nor '{'.
+// A string that starts with whitespace or an escape (which may be
+// whitespace) is not taken to be plain. Small enough to be inlined: the
+// walk asks it of every string.
 func (w *walker) plain(b []byte, lo, hi int, flags jsonraw.Flags) bool {
-	v := b[lo:hi]
-	k := 0
-	for k < len(v) && v[k] == ' ' {
-		k++
-	}
-	if k < len(v) && (v[k] == '[' || v[k] == '{' || v[k] == '\\') {
-		return false
-	}
-	return flags&jsonraw.EscapedAmp == 0 && (!w.hasAmp(b, lo, hi) || rawIsText(v, w.cfg.profile.mode()))
+	// b[hi] is the closing quote, so b[lo] is there even when lo == hi.
+	return !mayOpen[b[lo]] && (w.nextAmp >= hi && flags == 0 || w.textOnly(b, lo, hi, flags))
 }
 
-// hasAmp reports whether b[lo:hi] has an '&' in it. In the arguments,
-// which the walk reads from start to end, it keeps the offset of the next
-// '&' (nextAmp) rather than look in each string: one search per '&', not
-// one per string, and most strings have none.
-func (w *walker) hasAmp(b []byte, lo, hi int) bool {
+// mayOpen holds the bytes that may start a string's JSON text: '[', '{'
+// and whitespace, as they are or escaped.
+var mayOpen = [256]bool{'[': true, '{': true, ' ': true, '\\': true}
+
+// textOnly reports whether every '&' in the string b[lo:hi] (flags from
+// its scan) stays text.
+// In the arguments, which the walk reads from start to end, it keeps the
+// offset of the next '&' (nextAmp) rather than look in each string: one
+// search per '&', not one per string, and most strings have none. In
+// other text (the value of a string being JSON-decoded), nextAmp is -1.
+func (w *walker) textOnly(b []byte, lo, hi int, flags jsonraw.Flags) bool {
+	if flags&jsonraw.EscapedAmp != 0 {
+		return false
+	}
 	if len(b) != len(w.args) || &b[0] != &w.args[0] {
-		return bytes.IndexByte(b[lo:hi], '&') >= 0 // a string's decoded text
+		return rawIsText(b[lo:hi], w.cfg.profile.mode())
 	}
 	if w.nextAmp < lo {
 		if j := bytes.IndexByte(b[lo:], '&'); j >= 0 {
@@ -337,7 +340,7 @@ func (w *walker) hasAmp(b []byte, lo, hi int) bool {
 			w.nextAmp = len(b)
 		}
 	}
-	return w.nextAmp < hi
+	return w.nextAmp >= hi || rawIsText(b[lo:hi], w.cfg.profile.mode())
 }
 
 // str repairs the string b[i:end] (docs/readings.md, sections 5 and 6),
@@ -461,7 +464,10 @@ func (w *walker) decodeJSON(v []byte, n *node, shapes typeSet, off int, at *step
 		w.repairs = append(w.repairs, Repair{Pointer: w.pointer(at), Kind: JSONDecoded, Shape: shapeName(shape), Fixpoint: true})
 	}
 	w.prev = lo
+	nextAmp := w.nextAmp
+	w.nextAmp = -1 // see textOnly
 	hi, err := w.value(v, lo, n, at)
+	w.nextAmp = nextAmp
 	if err == nil && jsonraw.SkipSpace(v, hi) != len(v) {
 		err = &Error{Err: ErrSyntax}
 	}
