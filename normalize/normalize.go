@@ -334,13 +334,29 @@ func (w *walker) textOnly(b []byte, lo, hi int, flags jsonraw.Flags) bool {
 		return rawIsText(b[lo:hi], w.cfg.profile.mode())
 	}
 	if w.nextAmp < lo {
-		if j := bytes.IndexByte(b[lo:], '&'); j >= 0 {
-			w.nextAmp = lo + j
-		} else {
-			w.nextAmp = len(b)
-		}
+		w.nextAmp = nextAmp(b, lo)
 	}
-	return w.nextAmp >= hi || rawIsText(b[lo:hi], w.cfg.profile.mode())
+	for w.nextAmp < hi {
+		q := w.nextAmp
+		win := b[q:min(hi, q+entity.Window)]
+		if flags&jsonraw.Escaped != 0 && bytes.IndexByte(win, '\\') >= 0 {
+			var buf [entity.Window + 8]byte
+			win, _ = jsonraw.UnquotePrefix(buf[:0], b[q:hi], entity.Window)
+		}
+		if _, _, n := entity.Decide(win, w.cfg.profile.mode()); n > 0 {
+			return false
+		}
+		w.nextAmp = nextAmp(b, q+1)
+	}
+	return true
+}
+
+// nextAmp returns the index of the first '&' in b at or after i, or len(b).
+func nextAmp(b []byte, i int) int {
+	if j := bytes.IndexByte(b[i:], '&'); j >= 0 {
+		return i + j
+	}
+	return len(b)
 }
 
 // str repairs the string b[i:end] (docs/readings.md, sections 5 and 6),
