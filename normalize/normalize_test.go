@@ -304,3 +304,42 @@ func TestCleanResultIsArgs(t *testing.T) {
 		t.Fatal("dirty: result shares the arguments' buffer")
 	}
 }
+
+// walkCases hold the walk's shortcuts to the rule: a string is passed over
+// without its schema position when it cannot be JSON text of an array or
+// object and holds no reference, and the '&'s of the arguments are found
+// with one cursor, not a search per string.
+var walkCases = []normCase{
+	{name: "walk/padded-array-is-no-plain-string", schema: arraySchema,
+		args: `{"tags":"  [\"a\"]"}`, want: `{"tags":["a"]}`},
+	{name: "walk/escaped-whitespace-before-array", schema: arraySchema,
+		args: `{"tags":"\n\t[\"a\"]"}`, want: `{"tags":["a"]}`},
+	{name: "walk/escaped-bracket", schema: arraySchema,
+		args: `{"tags":"\u005b\"a\"]"}`, want: `{"tags":["a"]}`},
+	{name: "walk/reference-makes-the-array", schema: arraySchema,
+		args: `{"tags":"&#91;\"a\"]"}`, want: `{"tags":["a"]}`},
+	{name: "walk/plain-text-in-array-position-stays", schema: arraySchema,
+		args: `{"tags":"a, b"}`, want: `{"tags":"a, b"}`},
+	{name: "walk/cursor-passes-text-ampersands", schema: `{}`,
+		args: `{"a":"Q&A","b":"R&D x","c":"plain","d":"&amp;amp;","e":"x & y","f":"&lt;"}`,
+		want: `{"a":"Q&A","b":"R&D x","c":"plain","d":"&","e":"x & y","f":"<"}`},
+	{name: "walk/cursor-after-a-key-reference", schema: `{}`,
+		args: `{"a&amp;b":"c","d&lt;":"e&amp;f"}`, want: `{"a&amp;b":"c","d&lt;":"e&f"}`},
+	{name: "walk/cursor-inside-decoded-json", schema: arraySchema,
+		args: `{"x":"R&D","tags":"[\"a&amp;b\",\"Q&A\",\"&lt;\"]","y":"&gt;"}`,
+		want: `{"x":"R&D","tags":["a&b","Q&A","<"],"y":">"}`},
+	{name: "walk/reference-after-escape", schema: `{}`,
+		args: `{"a":"line\n&amp;","b":"\"&quot;\""}`, want: `{"a":"line\n&","b":"\"\"\""}`},
+	{name: "walk/escape-inside-window", schema: `{}`,
+		args: `{"a":"&am\u0070;","b":"&\u0061mp;x"}`, want: `{"a":"&","b":"&x"}`},
+	{name: "walk/escaped-ampersand", schema: `{}`,
+		args: `{"a":"R&D","b":"\u0026amp;"}`, want: `{"a":"R&D","b":"&"}`},
+	{name: "walk/legacy-name-at-string-end", schema: `{}`,
+		args: `{"a":"x&amp","b":"&copy"}`, want: `{"a":"x&","b":"©"}`},
+	{name: "walk/numbers-and-literals-need-no-schema", schema: `{"properties":{"n":{"type":"array"},"t":{"type":"object"}}}`,
+		args: `{"n":12.50,"t":true,"z":null}`, want: `{"n":12.50,"t":true,"z":null}`},
+	{name: "walk/member-after-container", schema: `{"properties":{"o":{"type":"object","properties":{"l":{"type":"array"}}},"l":{"type":"array"}}}`,
+		args: `{"o":{"l":"[1]","k":"[2]"},"l":"[3]"}`, want: `{"o":{"l":[1],"k":"[2]"},"l":[3]}`},
+}
+
+func init() { normCases = append(normCases, walkCases...) }
