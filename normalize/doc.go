@@ -29,6 +29,11 @@
 // repair) for each set of arguments. [DecodeEntities] is the entity repair
 // of one string.
 //
+// Arguments that need no repair, the common case, cost no allocation:
+// Normalize returns them as they are, not a copy (with the capacity cut
+// to the length, so that appending to the result copies). Repaired
+// arguments come back in a new buffer; args is never written.
+//
 // # Guarantees
 //
 // For every input, without a pass bound:
