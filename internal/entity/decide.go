@@ -44,6 +44,7 @@ var alnum = func() (t [256]bool) {
 // the reference takes and r1 (and r2, when not 0) the code points it
 // decodes to; n == 0 means the '&' is text. It follows the HTML Standard's
 // "character reference state" as golang.org/x/net/html implements it.
+// It does not read s[0], which may be any byte standing for the '&'.
 func Decide(s []byte, mode Mode) (r1, r2 rune, n int) {
 	if len(s) < 2 {
 		return 0, 0, 0

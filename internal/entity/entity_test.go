@@ -257,3 +257,54 @@ func TestDecodeMatchesNaiveSparse(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeFoldsSecondPass holds the first pass's shortcut, deciding an
+// '&' it writes (from "&amp;" or "&#38;") at once when nothing else is in
+// reach, to the passes one by one: the text, the number of passes and
+// whether the bound stopped short, in both modes and under bounds.
+func TestDecodeFoldsSecondPass(t *testing.T) {
+	cases := []string{
+		"&amp;amp;", "&amp;amp;amp;", "&amp;amp;amp;amp;lt;", "&amp;lt;code&amp;gt; x",
+		"x&amp;lt&gt;", "&amp;lt=", "&amp;lt;=", "&amp;#38;amp;", "&#38;lt;", "&#x26;#x26;lt;",
+		"&amp;&amp;lt;", "&&amp;lt;", "&amp;lt", "&amp;notin;", "&amp;notit;", "&amp;amp",
+		"&amp;#1234567890123;", "&amp;#39", "&amp;quot;&amp;quot;", "&amp;lt;&amp;lt;",
+		"a &amp;eacute; b &amp;amp;lt; c", "&amp;NotNestedGreaterGreater;", "&amp;" + strings.Repeat("a", 40) + ";",
+		"&amp;lt;" + strings.Repeat("x", 40) + "&amp;gt;", "&AMP;lt;", "&amp;AMP;lt;", "&amp;&#35;38;",
+	}
+	r := rand.New(rand.NewPCG(9, 10))
+	pieces := []string{"&amp;", "&amp;amp;", "&amp;lt;", "&#38;", "&#38;gt;", "lt;", "amp;", "#38;", " text ", "é", "&", ";", "=", "x"}
+	for range 3000 {
+		var b strings.Builder
+		for range r.IntN(12) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		cases = append(cases, b.String())
+	}
+	for _, s := range cases {
+		for _, mode := range []Mode{Text, Attribute} {
+			for _, maxPasses := range []int{0, 1, 2, 3} {
+				got, gotRes := Decode([]byte(s), mode, maxPasses)
+				want, wantRes := naive(s, mode, maxPasses)
+				if string(got) != want || gotRes != wantRes {
+					t.Fatalf("Decode(%q, %v, %d) = %q, %+v; want %q, %+v", s, mode, maxPasses, got, gotRes, want, wantRes)
+				}
+			}
+		}
+	}
+}
+
+// TestDecideIgnoresFirstByte: Decide does not read s[0], so that a caller
+// can decide an '&' it has not written yet, with the byte before the text
+// that follows it standing for it (the first pass's foldAmp does).
+func TestDecideIgnoresFirstByte(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for i := range 20000 {
+		s := "&" + randomString(r, r.IntN(20))
+		mode := Mode(i % 2)
+		a1, a2, an := Decide([]byte(s), mode)
+		b1, b2, bn := Decide([]byte(";"+s[1:]), mode)
+		if a1 != b1 || a2 != b2 || an != bn {
+			t.Fatalf("Decide(%q) = %q %q %d, with ';' first %q %q %d", s, a1, a2, an, b1, b2, bn)
+		}
+	}
+}

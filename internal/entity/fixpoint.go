@@ -48,10 +48,23 @@ func DecodeTo(buf, s []byte, mode Mode, maxPasses int) ([]byte, Result) {
 	if cap(buf) < len(s)+len(s)/16+8 {
 		buf = nil // the pass allocates what it needs
 	}
-	cur, regions, changed := pass(buf[:0], s, mode, nil, true, nil)
+	cur, regions, changed, folded := pass(buf[:0], s, mode, nil, true, nil, maxPasses != 1)
 	if !changed {
 		return s, Result{Fixpoint: true}
 	}
+	out, res := decodeRest(cur, regions, mode, maxPasses)
+	if folded {
+		// The first pass made some of the second's changes (see pass):
+		// a second pass changed the text, whether the next one over
+		// these regions changes it again or not.
+		res.Passes = max(res.Passes, 2)
+	}
+	return out, res
+}
+
+// decodeRest runs the passes after the first, which changed s into cur and
+// wrote the regions the next pass must look at.
+func decodeRest(cur []byte, regions []span, mode Mode, maxPasses int) ([]byte, Result) {
 	res := Result{Passes: 1}
 	var spare []span
 	for {
@@ -63,7 +76,7 @@ func DecodeTo(buf, s []byte, mode Mode, maxPasses int) ([]byte, Result) {
 			return decodeLinked(cur, regions, mode, maxPasses, res)
 		}
 		// The first pass wrote a copy; the next ones decode it in place.
-		next, written, changed := pass(cur[:0], cur, mode, regions, false, spare)
+		next, written, changed, _ := pass(cur[:0], cur, mode, regions, false, spare, false)
 		if !changed {
 			res.Fixpoint = true
 			return cur, res
