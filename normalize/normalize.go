@@ -34,7 +34,7 @@ func (s *Schema) NormalizeReport(args []byte) ([]byte, []Repair, error) {
 }
 
 func (s *Schema) normalize(args []byte, report bool) ([]byte, []Repair, error) {
-	w := &walker{cfg: &s.cfg, report: report, size: len(args), args: args, nextAmp: -1}
+	w := &walker{cfg: &s.cfg, report: report, args: args, nextAmp: -1}
 	i := jsonraw.SkipSpace(args, 0)
 	end, err := w.value(args, i, s.root, nil)
 	if err != nil {
@@ -78,9 +78,8 @@ type walker struct {
 	report  bool
 	repairs []Repair
 	depth   int
-	size    int // of the arguments
-	args    []byte
-	nextAmp int // see textOnly
+	args    []byte // the arguments
+	nextAmp int    // see textOnly
 
 	out  []byte
 	prev int
@@ -94,7 +93,7 @@ type walker struct {
 func (w *walker) begin(src []byte, lo int) {
 	if w.out == nil {
 		// Repairs hardly ever make the arguments longer.
-		w.out = make([]byte, 0, w.size+w.size/64+64)
+		w.out = make([]byte, 0, len(w.args)+len(w.args)/64+64)
 	}
 	w.out = append(w.out, src[w.prev:lo]...)
 	w.prev = lo
@@ -337,16 +336,10 @@ func (w *walker) textOnly(b []byte, lo, hi int, flags jsonraw.Flags) bool {
 		w.nextAmp = nextAmp(b, lo)
 	}
 	for w.nextAmp < hi {
-		q := w.nextAmp
-		win := b[q:min(hi, q+entity.Window)]
-		if flags&jsonraw.Escaped != 0 && bytes.IndexByte(win, '\\') >= 0 {
-			var buf [entity.Window + 8]byte
-			win, _ = jsonraw.UnquotePrefix(buf[:0], b[q:hi], entity.Window)
-		}
-		if _, _, n := entity.Decide(win, w.cfg.profile.mode()); n > 0 {
+		if !ampIsText(b[lo:hi], w.nextAmp-lo, flags&jsonraw.Escaped != 0, w.cfg.profile.mode()) {
 			return false
 		}
-		w.nextAmp = nextAmp(b, q+1)
+		w.nextAmp = nextAmp(b, w.nextAmp+1)
 	}
 	return true
 }
@@ -421,27 +414,34 @@ func (w *walker) str(b []byte, i, end int, flags jsonraw.Flags, n *node, at *ste
 }
 
 // rawIsText reports whether every '&' in raw, a string's text as sent,
-// stays text, without unquoting the whole string: the decision at an '&'
-// reads no more than the [entity.Window] bytes of the value from it, which
-// are the raw bytes when they hold no escape, else a few unquoted on the
-// stack. An '&' escaped as \u0026 is not seen: the caller checks for it.
+// stays text, without unquoting the whole string (see ampIsText). An '&'
+// escaped as \u0026 is not seen: the caller checks for it.
 func rawIsText(raw []byte, mode entity.Mode) bool {
 	for i := 0; ; {
 		j := bytes.IndexByte(raw[i:], '&')
 		if j < 0 {
 			return true
 		}
-		q := i + j
-		win := raw[q:min(len(raw), q+entity.Window)]
-		if bytes.IndexByte(win, '\\') >= 0 {
-			var buf [entity.Window + 8]byte
-			win, _ = jsonraw.UnquotePrefix(buf[:0], raw[q:], entity.Window)
-		}
-		if _, _, n := entity.Decide(win, mode); n > 0 {
+		if !ampIsText(raw, i+j, true, mode) {
 			return false
 		}
-		i = q + 1
+		i += j + 1
 	}
+}
+
+// ampIsText reports whether the '&' at raw[q], raw being a string's text
+// as sent, stays text. escaped says whether raw may hold an escape: the
+// decision reads the [entity.Window] bytes of the value from the '&',
+// which are the raw bytes when they hold none, else a few unquoted on the
+// stack.
+func ampIsText(raw []byte, q int, escaped bool, mode entity.Mode) bool {
+	win := raw[q:min(len(raw), q+entity.Window)]
+	if escaped && bytes.IndexByte(win, '\\') >= 0 {
+		var buf [entity.Window + 8]byte
+		win, _ = jsonraw.UnquotePrefix(buf[:0], raw[q:], entity.Window)
+	}
+	_, _, n := entity.Decide(win, mode)
+	return n == 0
 }
 
 // jsonShapes returns the shapes (tArray, tObject) a string at n may be

@@ -147,11 +147,7 @@ func TestDecodeMatchesNaive(t *testing.T) {
 		if i%5 == 0 {
 			maxPasses = 1 + r.IntN(12)
 		}
-		got, gotRes := Decode([]byte(s), mode, maxPasses)
-		want, wantRes := naive(s, mode, maxPasses)
-		if string(got) != want || gotRes != wantRes {
-			t.Fatalf("Decode(%q, %v, %d) = %q, %+v; want %q, %+v", s, mode, maxPasses, got, gotRes, want, wantRes)
-		}
+		checkDecode(t, s, mode, maxPasses)
 	}
 }
 
@@ -250,11 +246,7 @@ func TestDecodeMatchesNaiveSparse(t *testing.T) {
 		if i%5 == 0 {
 			maxPasses = 1 + r.IntN(3)
 		}
-		got, gotRes := Decode([]byte(s), mode, maxPasses)
-		want, wantRes := naive(s, mode, maxPasses)
-		if string(got) != want || gotRes != wantRes {
-			t.Fatalf("Decode(%q, %v, %d) = %q, %+v; want %q, %+v", s, mode, maxPasses, got, gotRes, want, wantRes)
-		}
+		checkDecode(t, s, mode, maxPasses)
 	}
 }
 
@@ -283,11 +275,7 @@ func TestDecodeFoldsSecondPass(t *testing.T) {
 	for _, s := range cases {
 		for _, mode := range []Mode{Text, Attribute} {
 			for _, maxPasses := range []int{0, 1, 2, 3} {
-				got, gotRes := Decode([]byte(s), mode, maxPasses)
-				want, wantRes := naive(s, mode, maxPasses)
-				if string(got) != want || gotRes != wantRes {
-					t.Fatalf("Decode(%q, %v, %d) = %q, %+v; want %q, %+v", s, mode, maxPasses, got, gotRes, want, wantRes)
-				}
+				checkDecode(t, s, mode, maxPasses)
 			}
 		}
 	}
@@ -306,5 +294,16 @@ func TestDecideIgnoresFirstByte(t *testing.T) {
 		if a1 != b1 || a2 != b2 || an != bn {
 			t.Fatalf("Decide(%q) = %q %q %d, with ';' first %q %q %d", s, a1, a2, an, b1, b2, bn)
 		}
+	}
+}
+
+// checkDecode holds Decode to its definition on s: Pass repeated until
+// nothing changes or the bound stops it, the text and the Result both.
+func checkDecode(t *testing.T, s string, mode Mode, maxPasses int) {
+	t.Helper()
+	got, gotRes := Decode([]byte(s), mode, maxPasses)
+	want, wantRes := naive(s, mode, maxPasses)
+	if string(got) != want || gotRes != wantRes {
+		t.Fatalf("Decode(%q, %v, %d) = %q, %+v; want %q, %+v", s, mode, maxPasses, got, gotRes, want, wantRes)
 	}
 }

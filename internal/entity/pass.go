@@ -51,8 +51,11 @@ func pass(dst, src []byte, mode Mode, regions []span, all bool, written []span, 
 			resume = q + 1
 			continue
 		}
+		// Whether the decision at the last '&' before this reference may
+		// read what replaces it: then the next pass must look there.
+		reached := !unread(dst, src[copied:q], lastAmp)
 		settled := false // an '&' written that stays text, known already
-		if fold && r1 == '&' && r2 == 0 && unread(dst, src[copied:q], lastAmp) {
+		if fold && r1 == '&' && r2 == 0 && !reached {
 			s1, s2, m, st := foldAmp(src, q+n, mode)
 			if m > 0 {
 				r1, r2, n = s1, s2, n+m
@@ -74,7 +77,6 @@ func pass(dst, src []byte, mode Mode, regions []span, all bool, written []span, 
 			inPlace = false
 		}
 		changed = true
-		prevAmp := lastAmp
 		dst = append(dst, src[copied:q]...)
 		lo := len(dst)
 		if r1 == '&' {
@@ -90,7 +92,7 @@ func pass(dst, src []byte, mode Mode, regions []span, all bool, written []span, 
 		// The next pass must look at an '&' written here, unless it is
 		// known to stay text, and at the last '&' before, if its decision
 		// may read what was written: in a restricted pass, wherever.
-		if !all || lastAmp >= lo && !settled || prevAmp >= lo-(Window-1) && !endsRun(dst[prevAmp+1:lo]) {
+		if !all || lastAmp >= lo && !settled || reached {
 			written = append(written, span{lo, len(dst)})
 		}
 		copied = q + n
