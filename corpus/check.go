@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/toolnorm/toolnorm/impl"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 )
 
@@ -44,19 +46,13 @@ func Check(v *Vector) []string {
 			bad("tag %q: want lowercase letters, digits and dashes", t)
 		}
 	}
-	if pr := v.Options.Profile; pr != "" && pr != "text" && pr != "attribute" {
-		bad("options.profile %q: want text or attribute", pr)
-	}
-	if d := v.Options.Depth; d != "" && d != "all" && d != "top" {
-		bad("options.depth %q: want all or top", d)
-	}
-	if v.Options.MaxPasses < 0 || v.Options.MaxDepth < 0 {
-		bad("options.max_passes and options.max_depth must be 0 or more")
+	if err := v.Options.Validate(); err != nil {
+		bad("%v", err)
 	}
 	checkForm(&p, "schema", v.Schema, v.SchemaRaw, v.SchemaBase64)
 	checkForm(&p, "arguments", v.Arguments, v.ArgumentsRaw, v.ArgumentsBase64)
 	if v.Error != "" {
-		if !errorKinds[v.Error] {
+		if !slices.Contains(impl.ErrorKinds, v.Error) {
 			bad("error %q: want invalid-json, not-object, too-deep or invalid-schema", v.Error)
 		}
 		if v.Expected != nil || v.ExpectedRaw != nil {
@@ -140,36 +136,44 @@ func Lint(vectors []*Vector, impl Impl) []Problem {
 type Outcome struct {
 	Vector *Vector
 	Got    Result
-	Pass   bool
-	Msg    string // why it failed
+	// Pass is true when the result is the expected one (impl.Compare).
+	Pass bool
+	// Failure, when not nil, is a failure of the implementation (a
+	// timeout, a crash, ...): the vector was not judged.
+	Failure error
+	Msg     string // why it failed
 }
 
-// Replay runs v on impl and compares the result with what v expects, as
-// JSON values (see jsonvalue.Equal).
-func Replay(v *Vector, impl Impl) Outcome {
-	got := impl.Normalize(v.SchemaText(), v.ArgumentsText(), v.Options)
+// Want is the result v expects.
+func (v *Vector) Want() Result { return Result{Output: v.ExpectedText(), Error: v.Error} }
+
+// Replay runs v on im and judges the result by impl.Compare, the one rule
+// every check uses.
+func Replay(v *Vector, im Impl) Outcome {
+	return Judge(v, im.Normalize(v.SchemaText(), v.ArgumentsText(), v.Options))
+}
+
+// Judge judges got, a result for v's input, against what v expects.
+func Judge(v *Vector, got Result) Outcome {
 	o := Outcome{Vector: v, Got: got}
+	c := impl.Compare(got, v.Want())
 	switch {
-	case v.Error != "" && got.Error == v.Error:
-		o.Pass = true
-	case v.Error != "":
-		if got.Error != "" {
-			o.Msg = fmt.Sprintf("error %s (%s), want error %s", got.Error, got.Detail, v.Error)
-		} else {
-			o.Msg = fmt.Sprintf("output %s, want error %s", got.Output, v.Error)
-		}
-	case got.Error != "":
-		o.Msg = fmt.Sprintf("error %s (%s), want %s", got.Error, got.Detail, v.ExpectedText())
+	case c.Failure != nil:
+		o.Failure, o.Msg = c.Failure, got.String()
+	case c.Diff != "":
+		o.Msg = c.Diff + ": got " + clip(got.String(), 300) + ", want " + clip(v.Want().String(), 300)
 	default:
-		eq, err := jsonvalue.EqualJSON(got.Output, v.ExpectedText())
-		switch {
-		case err != nil:
-			o.Msg = fmt.Sprintf("cannot compare output %q: %v", got.Output, err)
-		case !eq:
-			o.Msg = fmt.Sprintf("output %s, want %s", got.Output, v.ExpectedText())
-		default:
-			o.Pass = true
-		}
+		o.Pass = true
 	}
 	return o
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "..."
 }

@@ -183,7 +183,7 @@ func TestNewFindingMinimizes(t *testing.T) {
 	if got := string(v.SchemaText()); got != "{}" {
 		t.Errorf("minimized schema %s: want {}", got)
 	}
-	if Failure(onePass{}, Reference, v.SchemaText(), v.ArgumentsText(), v.Options) == "" {
+	if !Difference(onePass{}, Reference, v.SchemaText(), v.ArgumentsText(), v.Options).Violation() {
 		t.Error("the minimized case no longer fails")
 	}
 	if NewFinding(Reference, Reference, "x", "found", "found", nil, schema, args, Options{}) != nil {
@@ -314,7 +314,10 @@ func TestImportAllOrNothing(t *testing.T) {
 
 // TestReferenceErrorKinds maps normalize's errors to the corpus's kinds.
 func TestReferenceErrorKinds(t *testing.T) {
-	for _, tt := range []struct{ schema, args, want string }{
+	for _, tt := range []struct {
+		schema, args string
+		want         ErrorKind
+	}{
 		{`{"type":"lisst"}`, `{}`, ErrInvalidSchema},
 		{`{}`, `[1]`, ErrNotObject},
 		{`{}`, `{"a":`, ErrInvalidJSON},

@@ -18,6 +18,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/toolnorm/toolnorm/corpus"
+	"github.com/toolnorm/toolnorm/impl"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 )
 
@@ -128,7 +129,7 @@ func TestSchemaAgreesWithCheck(t *testing.T) {
 		"error":    corpus.New("error", "reading/8", "hand", nil, obj, []byte(`[1]`), corpus.Options{}, ref),
 		"raw":      corpus.New("raw", "reading/7", "found", nil, []byte(`{}`), []byte(`{"a":1,"a":12345678901234567890}`), corpus.Options{}, ref),
 		"not json": corpus.New("not json", "reading/8", "imported", nil, []byte(`{"type":`), []byte(`{}`), corpus.Options{}, ref),
-		"options":  corpus.New("options", "reading/3", "html5lib", []string{"html5lib"}, []byte(`{}`), []byte(`{"s":"&not=1"}`), corpus.Options{Profile: "attribute", MaxPasses: 1, MaxDepth: 5}, ref),
+		"options":  corpus.New("options", "reading/3", "html5lib", []string{"html5lib"}, []byte(`{}`), []byte(`{"s":"&not=1"}`), corpus.Options{Profile: impl.Attribute, MaxPasses: 1, MaxDepth: 5}, ref),
 	}
 	if valid["error"].Error == "" || valid["raw"].ArgumentsRaw == nil || valid["raw"].ExpectedRaw == nil || valid["not json"].SchemaRaw == nil {
 		t.Fatal("the valid vectors do not have the forms this test is about")
@@ -259,7 +260,7 @@ func TestReplayScriptReplays(t *testing.T) {
 		corpus.New("error", "reading/8", "hand", nil, obj, []byte(`[1]`), corpus.Options{}, ref),
 		corpus.New("bad schema", "reading/8", "hand", nil, []byte(`{"type":`), []byte(`{}`), corpus.Options{}, ref),
 		corpus.New("raw", "reading/7", "hand", nil, obj, []byte(`{"a":"[12345678901234567890]","a":"\ud800 &amp;"}`), corpus.Options{}, ref),
-		corpus.New("attribute", "reading/3", "hand", nil, []byte(`{}`), []byte(`{"u":"?a=1&not=2&amp;x"}`), corpus.Options{Profile: "attribute"}, ref),
+		corpus.New("attribute", "reading/3", "hand", nil, []byte(`{}`), []byte(`{"u":"?a=1&not=2&amp;x"}`), corpus.Options{Profile: impl.Attribute}, ref),
 		corpus.New("bounded", "reading/2", "hand", nil, []byte(`{}`), []byte(`{"t":"&amp;amp;"}`), corpus.Options{MaxPasses: 1}, ref),
 		wrong,
 	}
@@ -312,7 +313,7 @@ func TestHelperNormalizer(t *testing.T) {
 				n, _ := strconv.Atoi(om.Value.Number)
 				switch om.Key {
 				case "profile":
-					o.Profile = om.Value.Str
+					_ = o.Profile.UnmarshalText([]byte(om.Value.Str))
 				case "max_passes":
 					o.MaxPasses = n
 				case "max_depth":

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/toolnorm/toolnorm/impl"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -31,14 +32,14 @@ func (v *Vector) FuzzInput() (FuzzInput, bool) {
 	if v.Options.MaxDepth != 0 || v.Options.MaxPasses > 2 {
 		return FuzzInput{}, false
 	}
-	return FuzzInput{v.SchemaText(), v.ArgumentsText(), v.Options.Profile == "attribute", uint8(v.Options.MaxPasses)}, true
+	return FuzzInput{v.SchemaText(), v.ArgumentsText(), v.Options.Profile == impl.Attribute, uint8(v.Options.MaxPasses)}, true
 }
 
 // Options returns the options of a case given as a fuzz input.
 func (in FuzzInput) Options() Options {
 	o := Options{MaxPasses: int(in.Bound % 3)}
 	if in.Attribute {
-		o.Profile = "attribute"
+		o.Profile = impl.Attribute
 	}
 	return o
 }

@@ -5,9 +5,10 @@ import "github.com/toolnorm/toolnorm/impl"
 // The types and values of package impl, which the corpus replays vectors
 // on, under the names the corpus has always used.
 type (
-	Options = impl.Options
-	Result  = impl.Result
-	Impl    = impl.Impl
+	Options   = impl.Options
+	Result    = impl.Result
+	Impl      = impl.Impl
+	ErrorKind = impl.ErrorKind
 )
 
 // Reference is the reference normalizer (impl.Reference).
@@ -21,24 +22,24 @@ const (
 	ErrInvalidSchema = impl.ErrInvalidSchema
 )
 
-// Failure says how impl fails a case, compared with ref: "" when it gives
-// the same result. Minimize keeps a case failing the same way.
-func Failure(impl, ref Impl, schema, args []byte, o Options) string {
-	return compare(impl.Normalize(schema, args, o), ref.Normalize(schema, args, o))
+// Difference compares what im gives for a case with what ref gives.
+func Difference(im, ref Impl, schema, args []byte, o Options) impl.Comparison {
+	return impl.Compare(im.Normalize(schema, args, o), ref.Normalize(schema, args, o))
 }
 
-var compare = impl.Compare
-
-// NewFinding minimizes a case that impl fails (as Failure says) while it
-// fails the same way, and returns it as a vector that expects what ref
-// gives. It returns nil if impl does not fail the case.
-func NewFinding(impl, ref Impl, description, clause, origin string, tags []string, schema, args []byte, o Options) *Vector {
-	failure := Failure(impl, ref, schema, args, o)
-	if failure == "" {
+// NewFinding minimizes a case on which im violates the rule (gives an
+// answer other than ref's, as impl.Compare says) while it differs the same
+// way, and returns it as a vector that expects what ref gives. It returns
+// nil if im gives ref's answer, or fails on the case: a failure of the
+// program is no finding, and a candidate it fails on is not kept.
+func NewFinding(im, ref Impl, description, clause, origin string, tags []string, schema, args []byte, o Options) *Vector {
+	first := Difference(im, ref, schema, args, o)
+	if !first.Violation() {
 		return nil
 	}
 	schema, args = Minimize(schema, args, func(s, a []byte) bool {
-		return Failure(impl, ref, s, a, o) == failure
+		c := Difference(im, ref, s, a, o)
+		return c.Violation() && c.Diff == first.Diff
 	})
 	return New(description, clause, origin, tags, schema, args, o, ref)
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/toolnorm/toolnorm/impl"
 	"io/fs"
 	"path"
 	"sort"
@@ -115,7 +116,7 @@ func (v *Vector) Group() string {
 	switch {
 	case v.Origin == "html5lib":
 		return "html5lib"
-	case v.Options.Profile == "attribute":
+	case v.Options.Profile == impl.Attribute:
 		return "optional/attribute"
 	case v.Options.MaxPasses > 0:
 		return "optional/max-passes"

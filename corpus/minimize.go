@@ -9,7 +9,8 @@ const maxTries = 5000
 
 // Minimize shrinks a failing case while fails still holds: it drops object
 // members and array elements (in the arguments and in the schema), and
-// shortens strings in the arguments. Text that is not JSON is shortened a
+// shortens strings in the arguments (a string that holds compact JSON text
+// is shrunk as JSON first). Text that is not JSON is shortened a
 // byte range at a time. It returns the smallest case it found.
 func Minimize(schema, args []byte, fails func(schema, args []byte) bool) ([]byte, []byte) {
 	tries := 0
@@ -82,6 +83,19 @@ func shrinkValue(v *jsonvalue.Value, test func() bool, strings bool) {
 	case jsonvalue.String:
 		if !strings {
 			return
+		}
+		// A string that holds compact JSON text is shrunk as JSON first:
+		// members and elements dropped from it, its strings shortened.
+		if inner, err := jsonvalue.Parse([]byte(v.Str)); err == nil && (inner.Kind == jsonvalue.Object || inner.Kind == jsonvalue.Array) && string(inner.Append(nil)) == v.Str {
+			shrinkValue(inner, func() bool {
+				saved := v.Str
+				v.Str = string(inner.Append(nil))
+				if test() {
+					return true
+				}
+				v.Str = saved
+				return false
+			}, strings)
 		}
 		// Drop chunks, halving their size, as delta debugging does.
 		for size := len(v.Str) / 2; size >= 1; size /= 2 {

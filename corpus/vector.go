@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/toolnorm/toolnorm/impl"
 	"github.com/toolnorm/toolnorm/internal/jsonraw"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 )
@@ -50,14 +51,12 @@ type Vector struct {
 	Expected        json.RawMessage `json:"expected,omitempty"`
 	ExpectedRaw     *string         `json:"expected_raw,omitempty"`
 	// Error is the kind of error expected instead of output.
-	Error string `json:"error,omitempty"`
+	Error ErrorKind `json:"error,omitempty"`
 
 	// File is the file the vector was read from, relative to the corpus
 	// directory (not part of the format).
 	File string `json:"-"`
 }
-
-var errorKinds = map[string]bool{ErrInvalidJSON: true, ErrNotObject: true, ErrTooDeep: true, ErrInvalidSchema: true}
 
 // SchemaText returns the schema's JSON text.
 func (v *Vector) SchemaText() []byte { return text(v.Schema, v.SchemaRaw, v.SchemaBase64) }
@@ -97,21 +96,14 @@ func text(embedded json.RawMessage, raw, b64 *string) []byte {
 // where it is JSON, as it is where not) and the options.
 func ComputeID(schema, args []byte, o Options) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "toolnorm corpus v1\x00%s\x00%d\x00%d\x00", profile(o), o.MaxPasses, o.MaxDepth)
-	if o.Depth != "" && o.Depth != "all" { // absent before depth was an option: ids stay
+	fmt.Fprintf(h, "toolnorm corpus v1\x00%s\x00%d\x00%d\x00", o.Profile, o.MaxPasses, o.MaxDepth)
+	if o.Depth != impl.All { // absent before depth was an option: ids stay
 		fmt.Fprintf(h, "depth %s\x00", o.Depth)
 	}
 	h.Write(canonical(schema))
 	h.Write([]byte{0})
 	h.Write(canonical(args))
 	return hex.EncodeToString(h.Sum(nil))[:16]
-}
-
-func profile(o Options) string {
-	if o.Profile == "" {
-		return "text"
-	}
-	return o.Profile
 }
 
 func canonical(b []byte) []byte {

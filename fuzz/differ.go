@@ -21,10 +21,10 @@ func Differ(schema, args []byte, o impl.Options) error {
 		return nil
 	}
 	fast := impl.Reference.Normalize(schema, args, o)
-	out, err := oracle.Normalize(schema, args, oracle.Options{Attribute: o.Profile == "attribute", MaxPasses: o.MaxPasses, MaxDepth: o.MaxDepth})
+	out, err := oracle.Normalize(schema, args, oracle.Options{Attribute: o.Profile == impl.Attribute, MaxPasses: o.MaxPasses, MaxDepth: o.MaxDepth})
 	slow := impl.Result{Output: out}
 	if err != nil {
-		slow = impl.Result{Error: "error", Detail: err.Error()}
+		slow = impl.Reject(impl.ErrUnspecified, err.Error())
 	}
 	switch {
 	case fast.Error != "" && slow.Error != "":
@@ -32,7 +32,7 @@ func Differ(schema, args []byte, o impl.Options) error {
 	case fast.Error != "" || slow.Error != "":
 		return fmt.Errorf("schema %s\nargs %s\nreference: %s %s %s\n     slow: %s %s %s", schema, args, fast.Output, fast.Error, fast.Detail, slow.Output, slow.Error, slow.Detail)
 	}
-	if d := impl.Compare(fast, slow); d != "" {
+	if d := impl.Compare(fast, slow).Diff; d != "" {
 		return fmt.Errorf("%s\nschema %s\nargs %s\nreference: %s\n     slow: %s", d, schema, args, fast.Output, slow.Output)
 	}
 	return nil

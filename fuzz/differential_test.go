@@ -155,7 +155,7 @@ func quote(s string) string {
 func differ(schema, args []byte, attribute bool, maxPasses, maxDepth int) error {
 	o := impl.Options{MaxPasses: maxPasses, MaxDepth: maxDepth}
 	if attribute {
-		o.Profile = "attribute"
+		o.Profile = impl.Attribute
 	}
 	return Differ(schema, args, o)
 }

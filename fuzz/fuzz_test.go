@@ -121,7 +121,7 @@ func FuzzStructured(f *testing.F) {
 		schema, args := s.Render()
 		o := impl.Options{MaxPasses: int(s.Bound % 3)}
 		if s.Attribute {
-			o.Profile = "attribute"
+			o.Profile = impl.Attribute
 		}
 		if err := Differ(schema, args, o); err != nil {
 			t.Fatal(err)
@@ -129,7 +129,7 @@ func FuzzStructured(f *testing.F) {
 		if o.MaxPasses == 0 {
 			once := impl.Reference.Normalize(schema, args, o)
 			if once.Error == "" {
-				if d := impl.Compare(impl.Reference.Normalize(schema, once.Output, o), once); d != "" {
+				if d := impl.Compare(impl.Reference.Normalize(schema, once.Output, o), once).Diff; d != "" {
 					t.Fatalf("not idempotent (%s) on schema %s args %s", d, schema, args)
 				}
 			}

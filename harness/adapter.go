@@ -3,12 +3,14 @@ package harness
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/toolnorm/toolnorm/impl"
@@ -24,13 +26,21 @@ type Config struct {
 	Timeout time.Duration
 	// StartTimeout is how long the answer to start may take (default 30s).
 	StartTimeout time.Duration
-	// MaxRestarts is how many requests of one Run may fail in a row (each
-	// a crash, a timeout or a protocol error, each followed by a restart)
-	// before the rest of that Run is given up (default 20). The next Run
-	// tries again. An adapter that cannot be started three times in a row
-	// is given up for good.
+	// MaxRestarts is how many requests of one batch may fail in a row
+	// before the rest of that batch is given up (default 20); the next
+	// batch tries again.
 	MaxRestarts int
-	// MaxLine is the longest answer line accepted (default 64 MiB).
+	// MaxFailures is how many of the last 100 requests may fail (time out,
+	// crash, break the protocol) before the adapter is given up for good
+	// (default 50, half): every request after that gets a crash that wraps
+	// impl.ErrGaveUp. An adapter that cannot be started three times in a
+	// row is given up for good too.
+	MaxFailures int
+	// MaxLine is the longest answer line accepted (default 64 MiB). An
+	// answer is also refused once it is longer than 8 times its request
+	// and 1 MiB more: no normalizer's output is that much larger than its
+	// input. Either way it is refused as soon as it passes the limit,
+	// without being read whole.
 	MaxLine int
 	// StderrLimit is how much of the adapter's standard error is kept,
 	// its last bytes (default 64 KiB).
@@ -51,6 +61,9 @@ func (c *Config) defaults() {
 	if c.MaxRestarts <= 0 {
 		c.MaxRestarts = 20
 	}
+	if c.MaxFailures <= 0 {
+		c.MaxFailures = 50
+	}
 	if c.MaxLine <= 0 {
 		c.MaxLine = 64 << 20
 	}
@@ -65,15 +78,18 @@ func (c *Config) defaults() {
 // Event is one misbehaviour of the adapter, recorded against the request
 // that caused it.
 type Event struct {
-	Kind    string `json:"kind"`    // impl.ErrTimeout, impl.ErrCrash or impl.ErrProtocol
+	Kind    string `json:"kind"`    // impl.KindTimeout, KindCrash or KindProtocol, as text
 	Request int    `json:"request"` // the request's id
 	Detail  string `json:"detail"`
 	Stderr  string `json:"stderr,omitempty"` // the end of what the adapter wrote to standard error
+	// Answered is true when the request was answered once sent again, on a
+	// fresh start of the adapter: the failure did not depend on it.
+	Answered bool `json:"answered_when_resent,omitempty"`
 }
 
 // Adapter is a running implementation behind protocol version 1. It is an
-// impl.Impl and an impl.Configured. Its methods are safe for concurrent
-// use, one request batch at a time.
+// impl.Impl, an impl.Configured and an impl.Batcher. Its methods are safe
+// for concurrent use, one batch at a time.
 type Adapter struct {
 	cfg      Config
 	info     Info
@@ -83,8 +99,11 @@ type Adapter struct {
 	proc     *process
 	nextID   int
 	restarts int // in all
-	inARow   int // failed requests in a row, in this Run
+	inARow   int // failed requests in a row, in this batch
 	startErr int // failed starts in a row
+	recent   [100]bool // whether each of the last 100 requests failed, a ring
+	next     int       // where the next request goes in recent
+	failures int       // in recent
 	gaveUp   error
 	events   []Event
 	trace    sync.Mutex
@@ -142,39 +161,42 @@ func (a *Adapter) Restarts() int {
 	return a.restarts
 }
 
-// Normalize sends one request. The options must be the adapter's own
-// (impl.Configured); a case whose schema or arguments are not JSON cannot
-// be sent and gets an error result saying so.
-func (a *Adapter) Normalize(schema, args []byte, o impl.Options) impl.Result {
-	return a.Run([]Request{{schema, args}})[0]
-}
-
-// Request is one case to send.
-type Request struct{ Schema, Args []byte }
-
-// ErrDead is wrapped in the detail of every result once the adapter could
-// not be started three times in a row: it is given up for good.
-var ErrDead = errors.New("the adapter cannot be restarted")
-
-// ErrNotSendable is the kind of result of a case that cannot go over the
-// protocol because its schema or arguments are not JSON.
-const ErrNotSendable = "not-sendable"
-
-// Run sends the requests, pipelined, and returns one result each, in
-// order. A request the adapter fails on (no answer in time, a crash, an
-// answer that breaks the protocol) gets that failure; the adapter is
-// restarted and the requests after it are sent again.
-func (a *Adapter) Run(reqs []Request) []impl.Result {
+// GaveUp returns why the adapter was given up for good, or nil.
+func (a *Adapter) GaveUp() error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	results := make([]impl.Result, len(reqs))
-	lines := make([][]byte, len(reqs))
-	ids := make([]int, len(reqs))
+	return a.gaveUp
+}
+
+// Normalize sends one request (see RunBatch).
+func (a *Adapter) Normalize(schema, args []byte, o impl.Options) impl.Result {
+	return a.RunBatch(context.Background(), []impl.Case{{Schema: schema, Args: args, Options: o}})[0]
+}
+
+// RunBatch sends the cases, pipelined, and returns one result each, in
+// order. A case whose options are not the adapter's own, or whose schema
+// or arguments are not JSON, cannot be sent: its result wraps
+// impl.ErrNotSendable. A request the adapter fails on (no answer in time,
+// a crash, an answer that breaks the protocol) gets that failure; the
+// adapter is restarted and the requests after it are sent again. When ctx
+// is done, nothing more is sent: the requests without an answer get a
+// result that wraps impl.ErrNotRun, and the adapter is stopped.
+func (a *Adapter) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	results := make([]impl.Result, len(cases))
+	lines := make([][]byte, len(cases))
+	ids := make([]int, len(cases))
 	var todo []int // indexes of the requests that can be sent
-	for i, r := range reqs {
-		line, err := request(0, r.Schema, r.Args)
+	own := a.declares.Options()
+	for i, c := range cases {
+		if !c.Options.Same(own) {
+			results[i] = impl.Fail(impl.ErrNotSendable, fmt.Sprintf("the case is for options %v, the adapter declares %v", c.Options, own))
+			continue
+		}
+		line, err := request(0, c.Schema, c.Args)
 		if err != nil {
-			results[i] = impl.Result{Error: ErrNotSendable, Detail: err.Error() + ", so no JSON line carries it"}
+			results[i] = impl.Fail(impl.ErrNotSendable, err.Error()+", so no JSON line carries it")
 			continue
 		}
 		lines[i] = line
@@ -182,24 +204,33 @@ func (a *Adapter) Run(reqs []Request) []impl.Result {
 	}
 	// After a failure among requests in flight together, the request that
 	// caused it is not known (an adapter may buffer its answers), so they
-	// are sent again one at a time: the failure then falls on its cause.
+	// are sent again one at a time; a request that fails alone is sent once
+	// more, to a fresh start of the adapter, before the failure is put on
+	// it.
 	serial := 0
+	resent := false // the request at todo[0] failed alone once already
 	a.inARow = 0
 	for len(todo) > 0 {
+		if err := ctx.Err(); err != nil {
+			for _, i := range todo {
+				results[i] = impl.Fail(impl.ErrNotRun, "the check stopped: "+err.Error())
+			}
+			return results
+		}
 		giveUp := a.gaveUp
 		if giveUp == nil && a.inARow >= a.cfg.MaxRestarts {
-			giveUp = fmt.Errorf("gave up on the %d requests left of this batch after %d failures in a row", len(todo), a.inARow)
+			giveUp = fmt.Errorf("%w: gave up on the %d requests left of this batch after %d failures in a row", impl.ErrCrash, len(todo), a.inARow)
 		}
 		if giveUp != nil {
 			for _, i := range todo {
-				results[i] = impl.Result{Error: impl.ErrCrash, Detail: giveUp.Error()}
+				results[i] = impl.Fail(giveUp, giveUp.Error())
 			}
 			return results
 		}
 		if a.proc == nil {
 			if err := a.restart(); err != nil {
 				if a.startErr++; a.startErr >= 3 {
-					a.gaveUp = fmt.Errorf("%w: %v", ErrDead, err)
+					a.gaveUp = fmt.Errorf("%w: %w: %v", impl.ErrCrash, impl.ErrGaveUp, err)
 				}
 				a.inARow++
 				continue
@@ -209,33 +240,62 @@ func (a *Adapter) Run(reqs []Request) []impl.Result {
 		size := a.cfg.Window
 		if serial > 0 {
 			size = 1
-			serial--
 		}
 		window := todo[:min(len(todo), size)]
 		var batch bytes.Buffer
+		limit := 0
 		for _, i := range window {
 			a.nextID++
 			ids[i] = a.nextID
 			batch.Write(withID(lines[i], ids[i]))
+			limit = max(limit, 8*len(lines[i])+1<<20)
 		}
+		a.proc.limit.Store(int64(min(limit, a.cfg.MaxLine)))
 		a.traceLines("> ", batch.Bytes())
 		go a.proc.write(batch.Bytes())
 		done := 0
 		for _, i := range window {
-			r, ok := a.receive(ids[i])
+			r, ok := a.receive(ctx, ids[i])
 			if ok {
 				results[i] = r
 				done++
 				a.inARow = 0
+				a.outcome(false)
+				if serial > 0 {
+					serial--
+				}
+				if resent {
+					a.events[len(a.events)-1].Answered = true
+					resent = false
+				}
 				continue
 			}
-			if len(window) == 1 {
+			if r.Kind() == impl.KindNotRun {
+				// Answers still on their way would be read as the answers
+				// of the next batch: this run of the adapter ends here.
+				a.proc.kill()
+				a.proc = nil
+				break // the loop's first check ends the batch
+			}
+			switch {
+			case len(window) > 1:
+				serial = len(window) - done
+			case !resent && r.Kind() != impl.KindTimeout:
+				// Alone, once: send it again to a fresh start. A timeout
+				// is not sent again: it would cost the whole limit twice.
+				resent = true
+				a.record(r, ids[i])
+			default:
+				if !resent {
+					a.record(r, ids[i])
+				}
+				resent = false
 				results[i] = r
 				done++
 				a.inARow++
-				a.record(r, ids[i])
-			} else {
-				serial = len(window) - done
+				if serial > 0 {
+					serial--
+				}
 			}
 			a.proc.kill()
 			a.proc = nil
@@ -246,23 +306,26 @@ func (a *Adapter) Run(reqs []Request) []impl.Result {
 	return results
 }
 
-// receive waits for the answer to request id.
-func (a *Adapter) receive(id int) (impl.Result, bool) {
+// receive waits for the answer to request id, until the time limit or
+// until ctx is done.
+func (a *Adapter) receive(ctx context.Context, id int) (impl.Result, bool) {
 	timer := time.NewTimer(a.cfg.Timeout)
 	defer timer.Stop()
 	select {
 	case l := <-a.proc.lines:
 		switch {
 		case errors.Is(l.err, errTooLong):
-			return protocolError("the answer is longer than %d bytes", a.cfg.MaxLine), false
+			return protocolError("the answer is longer than %d bytes (the limit for this request)", a.proc.limit.Load()), false
 		case l.err != nil:
-			return impl.Result{Error: impl.ErrCrash, Detail: a.proc.exitDetail()}, false
+			return impl.Fail(impl.ErrCrash, a.proc.exitDetail()), false
 		}
 		a.traceLines("< ", append(l.data, '\n'))
 		r := parseAnswer(l.data, id)
-		return r, r.Error != impl.ErrProtocol
+		return r, !r.Failed()
 	case <-timer.C:
-		return impl.Result{Error: impl.ErrTimeout, Detail: fmt.Sprintf("no answer within %v", a.cfg.Timeout)}, false
+		return impl.Fail(impl.ErrTimeout, fmt.Sprintf("no answer within %v", a.cfg.Timeout)), false
+	case <-ctx.Done():
+		return impl.Fail(impl.ErrNotRun, "the check stopped: "+ctx.Err().Error()), false
 	}
 }
 
@@ -271,7 +334,24 @@ func (a *Adapter) record(r impl.Result, id int) {
 	if a.proc != nil {
 		stderr = a.proc.stderr.String()
 	}
-	a.events = append(a.events, Event{Kind: r.Error, Request: id, Detail: r.Detail, Stderr: stderr})
+	a.events = append(a.events, Event{Kind: r.Kind().String(), Request: id, Detail: r.Detail, Stderr: stderr})
+	a.outcome(true)
+	if a.failures >= a.cfg.MaxFailures && a.gaveUp == nil {
+		a.gaveUp = fmt.Errorf("%w: %w: %d of the last %d requests failed, so nothing more was sent to the adapter", impl.ErrCrash, impl.ErrGaveUp, a.failures, min(a.next, len(a.recent)))
+	}
+}
+
+// outcome records whether a request failed, in the ring of the last 100.
+func (a *Adapter) outcome(failed bool) {
+	i := a.next % len(a.recent)
+	if a.next >= len(a.recent) && a.recent[i] {
+		a.failures--
+	}
+	a.recent[i] = failed
+	if failed {
+		a.failures++
+	}
+	a.next++
 }
 
 // restart starts the adapter again and replays start.
@@ -365,6 +445,7 @@ type process struct {
 	stderr *tail
 	exited chan struct{}
 	quit   chan struct{} // closed by kill: the reader stops
+	limit  atomic.Int64  // the longest answer line accepted now
 	wmu    sync.Mutex
 	err    error // the exit error, once exited is closed
 }
@@ -393,7 +474,8 @@ func startProcess(cfg Config) (*process, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	go p.read(bufio.NewReaderSize(stdout, 64<<10), cfg.MaxLine)
+	p.limit.Store(int64(cfg.MaxLine))
+	go p.read(bufio.NewReaderSize(stdout, 64<<10))
 	go func() {
 		p.err = cmd.Wait()
 		close(p.exited)
@@ -403,7 +485,7 @@ func startProcess(cfg Config) (*process, error) {
 
 // read sends each line of standard output, and then the error that ended
 // them, until the process is killed.
-func (p *process) read(r *bufio.Reader, maxLine int) {
+func (p *process) read(r *bufio.Reader) {
 	send := func(l line) bool {
 		select {
 		case p.lines <- l:
@@ -416,7 +498,7 @@ func (p *process) read(r *bufio.Reader, maxLine int) {
 		var buf []byte
 		for {
 			chunk, err := r.ReadSlice('\n')
-			if len(buf)+len(chunk) > maxLine+1 {
+			if int64(len(buf)+len(chunk)) > p.limit.Load()+1 {
 				send(line{err: errTooLong})
 				return
 			}

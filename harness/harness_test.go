@@ -2,6 +2,8 @@ package harness
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -25,8 +27,15 @@ func TestMain(m *testing.M) {
 // the member "trigger", it does what mode says.
 type misbehaving struct{ mode string }
 
+var answers int // in this run of the adapter
+
 func (m misbehaving) Name() string { return "misbehaving" }
 func (m misbehaving) Normalize(schema, args []byte, o impl.Options) impl.Result {
+	if m.mode == "every-5th-not-json" {
+		if answers++; answers%5 == 0 {
+			fmt.Println("not JSON")
+		}
+	}
 	if bytes.Contains(args, []byte(`"trigger"`)) {
 		switch m.mode {
 		case "crash":
@@ -90,14 +99,14 @@ func start(t *testing.T, mode string, cfg Config) *Adapter {
 	return a
 }
 
-func cases(n, trigger int) []Request {
-	var reqs []Request
+func cases(n, trigger int) []impl.Case {
+	var reqs []impl.Case
 	for i := range n {
 		args := fmt.Sprintf(`{"i":%d,"t":"Ember &amp;amp; Oak"}`, i)
 		if i == trigger {
 			args = fmt.Sprintf(`{"i":%d,"trigger":true}`, i)
 		}
-		reqs = append(reqs, Request{[]byte(`{}`), []byte(args)})
+		reqs = append(reqs, impl.Case{Schema: []byte(`{}`), Args: []byte(args)})
 	}
 	return reqs
 }
@@ -108,20 +117,20 @@ func TestAdapterGood(t *testing.T) {
 	if a.Name() != "test adapter (Go)" {
 		t.Errorf("Name = %q", a.Name())
 	}
-	results := a.Run(cases(500, -1))
+	results := a.RunBatch(context.Background(), cases(500, -1))
 	for i, r := range results {
-		if want := fmt.Sprintf(`{"i":%d,"t":"Ember & Oak"}`, i); string(r.Output) != want || r.Error != "" {
+		if want := fmt.Sprintf(`{"i":%d,"t":"Ember & Oak"}`, i); string(r.Output) != want || !r.Answered() {
 			t.Fatalf("result %d = %+v, want %s", i, r, want)
 		}
 	}
 	if r := a.Normalize([]byte(`{}`), []byte(`[1]`), impl.Options{}); r.Error != impl.ErrUnspecified || !strings.Contains(r.Detail, "not-object") {
 		t.Errorf("an error answer = %+v", r)
 	}
-	if r := a.Normalize([]byte(`{}`), []byte(`{"a":`), impl.Options{}); r.Error != ErrNotSendable {
+	if r := a.Normalize([]byte(`{}`), []byte(`{"a":`), impl.Options{}); r.Kind() != impl.KindNotSendable {
 		t.Errorf("invalid JSON = %+v, want not sendable", r)
 	}
 	deep := []byte(`{"a":` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + `}`)
-	if r := a.Normalize([]byte(`{}`), deep, impl.Options{}); r.Error != ErrNotSendable {
+	if r := a.Normalize([]byte(`{}`), deep, impl.Options{}); r.Kind() != impl.KindNotSendable {
 		t.Errorf("20,000 levels = %+v, want not sendable", r)
 	}
 	if a.Restarts() != 0 || len(a.Events()) != 0 {
@@ -137,33 +146,40 @@ func TestAdapterGood(t *testing.T) {
 // its right answer.
 func TestAdapterMisbehaves(t *testing.T) {
 	tests := []struct {
-		mode, kind, detail string
+		mode   string
+		kind   impl.Kind
+		detail string
 	}{
-		{"crash", impl.ErrCrash, "exit status 3"},
-		{"hang", impl.ErrTimeout, "no answer within"},
-		{"not-json", impl.ErrProtocol, "not a JSON object"},
-		{"wrong-id", impl.ErrProtocol, "has id 999999"},
-		{"huge", impl.ErrProtocol, "longer than"},
+		{"crash", impl.KindCrash, "exit status 3"},
+		{"hang", impl.KindTimeout, "no answer within"},
+		{"not-json", impl.KindProtocol, "not a JSON object"},
+		{"wrong-id", impl.KindProtocol, "has id 999999"},
+		{"huge", impl.KindProtocol, "longer than"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.mode, func(t *testing.T) {
 			a := start(t, tt.mode, Config{Timeout: 2 * time.Second, MaxLine: 1 << 20})
-			results := a.Run(cases(300, 150))
+			results := a.RunBatch(context.Background(), cases(300, 150))
 			for i, r := range results {
 				if i == 150 {
-					if r.Error != tt.kind || !strings.Contains(r.Detail, tt.detail) {
+					if r.Kind() != tt.kind || !strings.Contains(r.Detail, tt.detail) {
 						t.Errorf("request 150 = %+v, want %s (%s)", r, tt.kind, tt.detail)
 					}
 					continue
 				}
-				if r.Error != "" || !strings.Contains(string(r.Output), "Ember & Oak") {
+				if !r.Answered() || !strings.Contains(string(r.Output), "Ember & Oak") {
 					t.Fatalf("request %d = %+v", i, r)
 				}
 			}
 			events := a.Events()
 			// One restart after the requests in flight failed together,
-			// one after the culprit failed alone.
-			if len(events) != 1 || events[0].Kind != tt.kind || events[0].Request == 0 || a.Restarts() != 2 {
+			// one after the culprit failed alone, one after it failed
+			// again on a fresh start (a timeout is not sent again).
+			restarts := 3
+			if tt.kind == impl.KindTimeout {
+				restarts = 2
+			}
+			if len(events) != 1 || events[0].Kind != tt.kind.String() || events[0].Request == 0 || events[0].Answered || a.Restarts() != restarts {
 				t.Fatalf("events %+v, restarts %d", events, a.Restarts())
 			}
 			if tt.mode == "crash" && !strings.Contains(events[0].Stderr, "the adapter fell over") {
@@ -173,11 +189,76 @@ func TestAdapterMisbehaves(t *testing.T) {
 	}
 }
 
+// TestAdapterFlaky: an adapter that breaks the protocol on every 5th
+// answer, whatever the request. Each failure is recorded, but falls on no
+// request: sent again to a fresh start, every request is answered.
+func TestAdapterFlaky(t *testing.T) {
+	a := start(t, "every-5th-not-json", Config{MaxFailures: 1000})
+	results := a.RunBatch(context.Background(), cases(40, -1))
+	for i, r := range results {
+		if !r.Answered() {
+			t.Fatalf("request %d = %v", i, r)
+		}
+	}
+	events := a.Events()
+	if len(events) == 0 {
+		t.Fatal("no failure recorded")
+	}
+	for _, e := range events {
+		if !e.Answered || e.Kind != impl.KindProtocol.String() {
+			t.Errorf("event %+v: want a protocol error answered when sent again", e)
+		}
+	}
+}
+
+// TestAdapterGivesUpForGood: an adapter that keeps failing is given up on
+// after MaxFailures failures; every request after that gets a crash that
+// wraps impl.ErrGaveUp, at once.
+func TestAdapterGivesUpForGood(t *testing.T) {
+	a := start(t, "crash", Config{MaxFailures: 3})
+	reqs := cases(1, 0)
+	for range 5 {
+		reqs = append(reqs, cases(1, 0)...)
+	}
+	results := a.RunBatch(context.Background(), reqs)
+	if len(a.Events()) != 3 {
+		t.Errorf("%d events, want 3", len(a.Events()))
+	}
+	last := results[len(results)-1]
+	if !errors.Is(last.Failure, impl.ErrGaveUp) || !errors.Is(last.Failure, impl.ErrCrash) || a.GaveUp() == nil {
+		t.Errorf("the last result is %v (%v), want a give-up", last, last.Failure)
+	}
+}
+
+// TestAdapterStops: when the context is done the batch returns at once,
+// the requests without an answer not run, whatever the adapter is doing.
+func TestAdapterStops(t *testing.T) {
+	a := start(t, "hang", Config{Timeout: time.Hour})
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(200*time.Millisecond, cancel)
+	results := a.RunBatch(ctx, cases(10, 5))
+	for i, r := range results {
+		// The answers before the one it hangs on may still be in its
+		// buffer: answered or not run, never a failure.
+		if !r.Answered() && r.Kind() != impl.KindNotRun || i >= 5 && r.Kind() != impl.KindNotRun {
+			t.Errorf("request %d = %v", i, r)
+		}
+	}
+	if len(a.Events()) != 0 {
+		t.Errorf("stopping is no failure of the adapter: %+v", a.Events())
+	}
+	// The next batch goes to a fresh start: no answer of the last one is
+	// read as its own.
+	if r := a.RunBatch(context.Background(), cases(3, -1)); !r[2].Answered() {
+		t.Errorf("after a stop: %v", r[2])
+	}
+}
+
 func TestAdapterStderrFlood(t *testing.T) {
 	a := start(t, "stderr-flood", Config{StderrLimit: 1000})
-	results := a.Run(cases(20, 10))
+	results := a.RunBatch(context.Background(), cases(20, 10))
 	for i, r := range results {
-		if r.Error != "" {
+		if !r.Answered() {
 			t.Fatalf("request %d = %+v", i, r)
 		}
 	}
@@ -187,9 +268,9 @@ func TestAdapterGivesUp(t *testing.T) {
 	// Crashes between good answers are each recorded, and the run goes on.
 	a := start(t, "crash", Config{MaxRestarts: 2})
 	reqs := append(append(cases(3, 0), cases(3, 0)...), cases(3, 0)...)
-	results := a.Run(reqs)
+	results := a.RunBatch(context.Background(), reqs)
 	for i, r := range results {
-		if (i%3 == 0) != (r.Error == impl.ErrCrash) {
+		if (i%3 == 0) != (r.Kind() == impl.KindCrash) {
 			t.Fatalf("result %d = %+v", i, r)
 		}
 	}
@@ -197,17 +278,17 @@ func TestAdapterGivesUp(t *testing.T) {
 	// after MaxRestarts failures in a row; what came before is kept, and
 	// the next batch tries again.
 	b := start(t, "crash", Config{MaxRestarts: 2})
-	good := b.Run(cases(2, -1))
+	good := b.RunBatch(context.Background(), cases(2, -1))
 	bad := cases(1, 0)[0]
-	all := b.Run([]Request{bad, bad, bad, bad})
+	all := b.RunBatch(context.Background(), []impl.Case{bad, bad, bad, bad})
 	last := all[len(all)-1]
-	if last.Error != impl.ErrCrash || !strings.Contains(last.Detail, "gave up on the 2 requests left of this batch after 2 failures in a row") {
+	if last.Kind() != impl.KindCrash || !strings.Contains(last.Detail, "gave up on the 2 requests left of this batch after 2 failures in a row") {
 		t.Errorf("after the limit: %+v", last)
 	}
-	if good[1].Error != "" {
+	if !good[1].Answered() {
 		t.Errorf("a result gathered before the crashes was lost: %+v", good[1])
 	}
-	if again := b.Run(cases(2, -1)); again[1].Error != "" {
+	if again := b.RunBatch(context.Background(), cases(2, -1)); !again[1].Answered() {
 		t.Errorf("the next batch did not try again: %+v", again[1])
 	}
 }
@@ -240,8 +321,8 @@ func BenchmarkHarness(b *testing.B) {
 	reqs := cases(1000, -1)
 	b.ResetTimer()
 	for b.Loop() {
-		for _, r := range a.Run(reqs) {
-			if r.Error != "" {
+		for _, r := range a.RunBatch(context.Background(), reqs) {
+			if !r.Answered() {
 				b.Fatal(r)
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/toolnorm/toolnorm/impl"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
@@ -23,52 +24,29 @@ type Info struct {
 }
 
 // Declares is the reading of the rule an adapter says it implements; the
-// harness compares it with the reference configured the same way.
+// harness compares it with the reference configured the same way. Its
+// members are those of impl.Options that an adapter may choose.
 type Declares struct {
-	Profile   string `json:"profile,omitempty"`    // "text" (default) or "attribute"
-	MaxPasses int    `json:"max_passes,omitempty"` // 0: unbounded (default)
-	Depth     string `json:"depth,omitempty"`      // "all" (default) or "top"
+	Profile   impl.Profile `json:"profile,omitempty"`    // text (default) or attribute
+	MaxPasses int          `json:"max_passes,omitempty"` // 0: unbounded (default)
+	Depth     impl.Depth   `json:"depth,omitempty"`      // all (default) or top
 }
 
 // Options returns the options the reference runs with to compare with an
 // implementation that declares d.
 func (d Declares) Options() impl.Options {
-	o := impl.Options{MaxPasses: d.MaxPasses}
-	if d.Profile == "attribute" {
-		o.Profile = "attribute"
-	}
-	if d.Depth == "top" {
-		o.Depth = "top"
-	}
-	return o
+	return impl.Options{Profile: d.Profile, MaxPasses: d.MaxPasses, Depth: d.Depth}
 }
 
 // Choices lists the declared choices that differ from the defaults, for
 // reports: they are choices, not violations.
-func (d Declares) Choices() []string {
-	var c []string
-	if d.Profile != "" && d.Profile != "text" {
-		c = append(c, "profile "+d.Profile)
-	}
-	if d.MaxPasses != 0 {
-		c = append(c, fmt.Sprintf("max_passes %d", d.MaxPasses))
-	}
-	if d.Depth != "" && d.Depth != "all" {
-		c = append(c, "depth "+d.Depth)
-	}
-	return c
-}
+func (d Declares) Choices() []string { return d.Options().Choices() }
 
 func (d Declares) check() error {
-	switch {
-	case d.Profile != "" && d.Profile != "text" && d.Profile != "attribute":
-		return fmt.Errorf("declares profile %q: want text or attribute", d.Profile)
-	case d.MaxPasses < 0:
+	if d.MaxPasses < 0 {
 		return fmt.Errorf("declares max_passes %d: want 0 or more", d.MaxPasses)
-	case d.Depth != "" && d.Depth != "all" && d.Depth != "top":
-		return fmt.Errorf("declares depth %q: want all or top", d.Depth)
 	}
-	return nil
+	return d.Options().Validate()
 }
 
 // startAnswer is the answer to start.
@@ -90,7 +68,10 @@ func parseStart(line []byte) (Info, Declares, error) {
 		dec := json.NewDecoder(bytes.NewReader(a.Declares))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&d); err != nil {
-			return Info{}, Declares{}, fmt.Errorf("the answer to start declares something unknown: %v (want profile, max_passes, depth)", err)
+			if strings.Contains(err.Error(), "unknown field") {
+				return Info{}, Declares{}, fmt.Errorf("the answer to start declares something unknown: %v (want profile, max_passes, depth)", err)
+			}
+			return Info{}, Declares{}, fmt.Errorf("the answer to start declares a value toolnorm does not know: %v", err)
 		}
 	}
 	switch {
@@ -163,13 +144,13 @@ func parseAnswer(line []byte, id int) impl.Result {
 		if msg.Kind != jsonvalue.String {
 			detail = string(msg.Append(nil))
 		}
-		return impl.Result{Error: impl.ErrUnspecified, Detail: detail}
+		return impl.Reject(impl.ErrUnspecified, detail)
 	case args != nil:
-		return impl.Result{Output: args.Append(nil)}
+		return impl.OK(args.Append(nil))
 	}
 	return protocolError("the answer has neither arguments nor error")
 }
 
 func protocolError(format string, args ...any) impl.Result {
-	return impl.Result{Error: impl.ErrProtocol, Detail: fmt.Sprintf(format, args...)}
+	return impl.Fail(impl.ErrProtocol, fmt.Sprintf(format, args...))
 }

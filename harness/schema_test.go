@@ -2,6 +2,7 @@ package harness
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -67,7 +68,7 @@ func validateMessage(schemas map[string]*jsonschema.Schema, kind, line string) e
 // schemaCases are the requests of the traffic tests: ordinary cases, bad
 // input, references, numbers and escapes that generic JSON readers lose,
 // and two cases no JSON line can carry (they must not be sent).
-func schemaCases() (reqs []Request, sendable int) {
+func schemaCases() (reqs []impl.Case, sendable int) {
 	obj := `{"type":"object","properties":{"tags":{"type":"array"},"meta":{"type":"object"},"name":{"type":"string"}}}`
 	deep := func(n int) string { return `{"a":` + strings.Repeat("[", n) + strings.Repeat("]", n) + `}` }
 	cases := []struct{ schema, args string }{
@@ -91,10 +92,10 @@ func schemaCases() (reqs []Request, sendable int) {
 		{`{}`, `{"long":"` + strings.Repeat("&amp;amp; ", 20000) + `"}`},
 	}
 	for _, c := range cases {
-		reqs = append(reqs, Request{[]byte(c.schema), []byte(c.args)})
+		reqs = append(reqs, impl.Case{Schema: []byte(c.schema), Args: []byte(c.args)})
 	}
 	sendable = len(reqs)
-	reqs = append(reqs, Request{[]byte(`{}`), []byte(`{"a":`)}, Request{[]byte(`{"type":`), []byte(`{}`)})
+	reqs = append(reqs, impl.Case{Schema: []byte(`{}`), Args: []byte(`{"a":`)}, impl.Case{Schema: []byte(`{"type":`), Args: []byte(`{}`)})
 	return reqs, sendable
 }
 
@@ -159,7 +160,7 @@ func checkTrace(t *testing.T, schemas map[string]*jsonschema.Schema, trace strin
 					continue
 				}
 				kind = "answer"
-				if r := parseAnswer([]byte(msg), pending[0]); r.Error == impl.ErrProtocol {
+				if r := parseAnswer([]byte(msg), pending[0]); r.Kind() == impl.KindProtocol {
 					verdict = r.Detail
 				}
 				pending = pending[1:]
@@ -201,15 +202,15 @@ func TestSchemasValidateTraffic(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		results := a.Run(reqs)
+		results := a.RunBatch(context.Background(), reqs)
 		a.Close()
 		for i, r := range results {
 			switch {
 			case i >= sendable:
-				if r.Error != ErrNotSendable {
+				if r.Kind() != impl.KindNotSendable {
 					t.Errorf("case %d, not JSON, gave %+v", i, r)
 				}
-			case impl.IsFailure(r.Error):
+			case r.Failed():
 				t.Errorf("case %d: %+v", i, r)
 			}
 		}
@@ -260,11 +261,11 @@ func TestSchemasValidateTraffic(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		results := a.Run(reqs)
+		results := a.RunBatch(context.Background(), reqs)
 		a.Close()
 		answered := 0
 		for _, r := range results {
-			if !impl.IsFailure(r.Error) && r.Error != ErrNotSendable {
+			if !r.Failed() && r.Kind() != impl.KindNotSendable {
 				answered++
 			}
 		}
@@ -318,7 +319,7 @@ func TestSchemasRejectBrokenMessages(t *testing.T) {
 		}
 		switch tt.kind {
 		case "answer":
-			if r := parseAnswer([]byte(tt.line), 1); r.Error != impl.ErrProtocol {
+			if r := parseAnswer([]byte(tt.line), 1); r.Kind() != impl.KindProtocol {
 				t.Errorf("the harness accepts the answer %s: %+v", tt.line, r)
 			}
 		case "start-answer":
@@ -353,7 +354,7 @@ func TestSchemasRejectBrokenMessages(t *testing.T) {
 			case "answer":
 				var a struct{ ID int }
 				json.Unmarshal(ex, &a)
-				if r := parseAnswer(ex, a.ID); r.Error == impl.ErrProtocol {
+				if r := parseAnswer(ex, a.ID); r.Kind() == impl.KindProtocol {
 					t.Errorf("the harness rejects the example %s: %s", ex, r.Detail)
 				}
 			}

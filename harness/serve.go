@@ -81,8 +81,8 @@ func serveLine(line []byte, im impl.Impl, info Info, d Declares, opts impl.Optio
 		}
 		r := im.Normalize(schema.Append(nil), args.Append(nil), opts)
 		b := append([]byte(`{"id":`), id.Number...)
-		if r.Error != "" {
-			msg, _ := json.Marshal(r.Error + ": " + r.Detail)
+		if !r.Answered() {
+			msg, _ := json.Marshal(r.String())
 			b = append(append(append(b, `,"error":`...), msg...), '}', '\n')
 			return false, b
 		}

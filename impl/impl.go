@@ -1,29 +1,31 @@
-// Package impl is the one small interface toolnorm checks implementations
-// of RT-TOOL-8 through: the reference, a Go function, or (with package
-// harness) a program in another language. The corpus replays vectors on an
-// Impl, the properties check one, the fuzzers compare one with the
-// reference.
+// Package impl is the hub of toolnorm's checks: the one small interface an
+// implementation of RT-TOOL-8 is checked through (the reference, a Go
+// function, or, with package harness, a program in another language), and
+// the types every check shares: a Case, its Options, the Result of running
+// it, and the one Compare that judges a result.
+//
+// Every other package of the checks imports impl; impl imports only the
+// reference normalizer and the JSON tree (see the layer test, deps_test.go).
 package impl
 
 import (
+	"context"
 	"errors"
 
-	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 	"github.com/toolnorm/toolnorm/normalize"
 )
 
-// Options are the readings of the rule a case is run under.
-type Options struct {
-	// Profile is "text" (the default; empty means text) or "attribute".
-	Profile string `json:"profile,omitempty"`
-	// MaxPasses bounds the decoding passes; 0 means none.
-	MaxPasses int `json:"max_passes,omitempty"`
-	// MaxDepth is the nesting limit; 0 means the default, 1000.
-	MaxDepth int `json:"max_depth,omitempty"`
-	// Depth is where the JSON repair applies: "all" (the default; empty
-	// means all) or "top", top-level parameters only (a reading an
-	// implementation may declare; see normalize.WithTopLevelOnly).
-	Depth string `json:"depth,omitempty"`
+// A Case is one input: a schema, arguments, and the options to run them
+// under.
+type Case struct {
+	Schema, Args []byte
+	Options      Options
+}
+
+// An Impl is an implementation of RT-TOOL-8.
+type Impl interface {
+	Name() string
+	Normalize(schema, args []byte, o Options) Result
 }
 
 // Configured is implemented by an Impl that runs in one configuration
@@ -34,41 +36,38 @@ type Configured interface {
 	Options() Options
 }
 
-// The kinds of errors an implementation reports.
-const (
-	ErrInvalidJSON   = "invalid-json"   // arguments are not JSON, or not UTF-8
-	ErrNotObject     = "not-object"     // arguments are JSON but not an object
-	ErrTooDeep       = "too-deep"       // nesting past the limit
-	ErrInvalidSchema = "invalid-schema" // the schema is broken
-
-	// ErrUnspecified is an error whose kind the implementation does not
-	// say (the protocol carries only a message): it matches any kind.
-	ErrUnspecified = "error"
-
-	// Failures of the implementation itself, recorded by the harness.
-	ErrTimeout  = "timeout"        // no answer within the time limit
-	ErrCrash    = "crash"          // the program exited or could not start
-	ErrProtocol = "protocol-error" // an answer that breaks the protocol
-)
-
-// IsFailure reports whether kind is a failure of the implementation (a
-// timeout, a crash, a protocol error) rather than an error it reported.
-func IsFailure(kind string) bool {
-	return kind == ErrTimeout || kind == ErrCrash || kind == ErrProtocol
+// A Batcher runs many cases at once (a program behind the protocol
+// pipelines them). RunBatch returns one result per case, in order; when ctx
+// is done it stops sending and the cases not run get a result that wraps
+// ErrNotRun.
+type Batcher interface {
+	RunBatch(ctx context.Context, cases []Case) []Result
 }
 
-// Result is what an implementation did with one case: the output, or the
-// kind of error it reported.
-type Result struct {
-	Output []byte
-	Error  string // one of the Err* kinds, or "" when there is output
-	Detail string // the implementation's own message
+// Run runs cases on im: as one batch when im is a Batcher, else one at a
+// time, stopping between cases when ctx is done.
+func Run(ctx context.Context, im Impl, cases []Case) []Result {
+	if b, ok := im.(Batcher); ok {
+		return b.RunBatch(ctx, cases)
+	}
+	out := make([]Result, len(cases))
+	for i, c := range cases {
+		if err := ctx.Err(); err != nil {
+			out[i] = Fail(ErrNotRun, err.Error())
+			continue
+		}
+		out[i] = im.Normalize(c.Schema, c.Args, c.Options)
+	}
+	return out
 }
 
-// An Impl is an implementation of RT-TOOL-8.
-type Impl interface {
-	Name() string
-	Normalize(schema, args []byte, o Options) Result
+// Options of im: its declared configuration, or ok false when it takes
+// the options of each case.
+func OptionsOf(im Impl) (o Options, ok bool) {
+	if c, ok := im.(Configured); ok {
+		return c.Options(), true
+	}
+	return Options{}, false
 }
 
 // Func makes an Impl of a function.
@@ -86,53 +85,31 @@ func (f funcImpl) Normalize(schema, args []byte, o Options) Result { return f.f(
 var Reference Impl = Func("toolnorm reference", reference)
 
 func reference(schema, args []byte, o Options) Result {
-	opts := []normalize.Option{normalize.WithMaxPasses(o.MaxPasses)}
-	if o.Profile == "attribute" {
-		opts = append(opts, normalize.WithProfile(normalize.Attribute))
-	}
-	if o.MaxDepth > 0 {
-		opts = append(opts, normalize.WithMaxDepth(o.MaxDepth))
-	}
-	if o.Depth == "top" {
-		opts = append(opts, normalize.WithTopLevelOnly(true))
-	}
-	s, err := normalize.Compile(schema, opts...)
+	s, err := normalize.Compile(schema, o.Normalize()...)
 	if err != nil {
-		return Result{Error: ErrInvalidSchema, Detail: err.Error()}
+		return Reject(ErrInvalidSchema, err.Error())
 	}
 	out, err := s.Normalize(args)
 	switch {
 	case err == nil:
-		return Result{Output: out}
+		return OK(out)
 	case errors.Is(err, normalize.ErrNotObject):
-		return Result{Error: ErrNotObject, Detail: err.Error()}
+		return Reject(ErrNotObject, err.Error())
 	case errors.Is(err, normalize.ErrTooDeep):
-		return Result{Error: ErrTooDeep, Detail: err.Error()}
+		return Reject(ErrTooDeep, err.Error())
 	}
-	return Result{Error: ErrInvalidJSON, Detail: err.Error()}
+	return Reject(ErrInvalidJSON, err.Error())
 }
 
-// Compare says how got differs from want: "" when they are the same
-// result (outputs equal as JSON values, see jsonvalue.Equal, or errors of
-// one kind). The description is short and stable, so that failures can be
-// told apart and bucketed by it.
-func Compare(got, want Result) string {
-	switch {
-	case IsFailure(got.Error):
-		return got.Error
-	case want.Error != "" && (got.Error == want.Error || got.Error == ErrUnspecified):
-		return ""
-	case want.Error != "" && got.Error != "":
-		return "error " + got.Error + ", want error " + want.Error
-	case want.Error != "":
-		return "output, want error " + want.Error
-	case got.Error != "":
-		return "error " + got.Error + ", want output"
-	}
-	if eq, err := jsonvalue.EqualJSON(got.Output, want.Output); err != nil {
-		return "output that is not JSON"
-	} else if !eq {
-		return "wrong output"
-	}
-	return ""
+// Configure returns the reference running in the configuration o whatever
+// the options of a case, as a program that declares o would: an Impl and
+// a Configured.
+func Configure(o Options) Impl { return configured{o} }
+
+type configured struct{ o Options }
+
+func (c configured) Name() string     { return Reference.Name() }
+func (c configured) Options() Options { return c.o }
+func (c configured) Normalize(schema, args []byte, _ Options) Result {
+	return Reference.Normalize(schema, args, c.o)
 }

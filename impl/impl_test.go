@@ -1,6 +1,9 @@
 package impl_test
 
 import (
+	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"testing"
 
@@ -8,40 +11,137 @@ import (
 )
 
 func TestCompare(t *testing.T) {
-	out := func(s string) impl.Result { return impl.Result{Output: []byte(s)} }
-	fail := func(kind string) impl.Result { return impl.Result{Error: kind} }
+	out := impl.OK
+	rej := func(kind impl.ErrorKind) impl.Result { return impl.Reject(kind, "") }
 	tests := []struct {
 		got, want impl.Result
 		diff      string
+		failure   error
 	}{
-		{out(`{"a":1.0}`), out(`{"a":1}`), ""},
-		{out(`{"a":1,"b":2}`), out(`{"b":2,"a":1}`), "wrong output"},
-		{out(`{"a":"x"}`), out(`{"a":"y"}`), "wrong output"},
-		{out(`{"a":`), out(`{}`), "output that is not JSON"},
-		{fail(impl.ErrNotObject), fail(impl.ErrNotObject), ""},
-		{fail(impl.ErrInvalidJSON), fail(impl.ErrNotObject), "error invalid-json, want error not-object"},
-		{out(`[1]`), fail(impl.ErrNotObject), "output, want error not-object"},
-		{fail(impl.ErrTooDeep), out(`{}`), "error too-deep, want output"},
-		{fail(impl.ErrUnspecified), fail(impl.ErrNotObject), ""},
-		{fail(impl.ErrUnspecified), out(`{}`), "error error, want output"},
-		{fail(impl.ErrTimeout), out(`{}`), "timeout"},
-		{fail(impl.ErrCrash), fail(impl.ErrNotObject), "crash"},
+		{out([]byte(`{"a":1.0}`)), out([]byte(`{"a":1}`)), "", nil},
+		{out([]byte(`{"a":1,"b":2}`)), out([]byte(`{"b":2,"a":1}`)), "wrong output", nil},
+		{out([]byte(`{"a":"x"}`)), out([]byte(`{"a":"y"}`)), "wrong output", nil},
+		{out([]byte(`{"a":`)), out([]byte(`{}`)), "output that is not JSON", nil},
+		{rej(impl.ErrNotObject), rej(impl.ErrNotObject), "", nil},
+		{rej(impl.ErrInvalidJSON), rej(impl.ErrNotObject), "error invalid-json, want error not-object", nil},
+		{out([]byte(`[1]`)), rej(impl.ErrNotObject), "output, want error not-object", nil},
+		{rej(impl.ErrTooDeep), out([]byte(`{}`)), "error too-deep, want output", nil},
+		// The protocol carries no kinds: an error of unspecified kind
+		// matches every kind, in every check.
+		{rej(impl.ErrUnspecified), rej(impl.ErrNotObject), "", nil},
+		{rej(impl.ErrUnspecified), rej(impl.ErrInvalidSchema), "", nil},
+		{rej(impl.ErrUnspecified), out([]byte(`{}`)), "error error, want output", nil},
+		// A failure is not compared, whatever was expected.
+		{impl.Fail(impl.ErrCrash, "exit status 3"), out([]byte(`{}`)), "", impl.ErrCrash},
+		{impl.Fail(impl.ErrTimeout, ""), rej(impl.ErrNotObject), "", impl.ErrTimeout},
 	}
 	for _, tt := range tests {
-		if got := impl.Compare(tt.got, tt.want); got != tt.diff {
-			t.Errorf("Compare(%+v, %+v) = %q, want %q", tt.got, tt.want, got, tt.diff)
+		c := impl.Compare(tt.got, tt.want)
+		if c.Diff != tt.diff || !errors.Is(c.Failure, tt.failure) || (tt.failure == nil) != (c.Failure == nil) {
+			t.Errorf("Compare(%v, %v) = %+v, want diff %q, failure %v", tt.got, tt.want, c, tt.diff, tt.failure)
+		}
+		if c.Violation() != (tt.diff != "") || c.Same() != (tt.diff == "" && tt.failure == nil) {
+			t.Errorf("Compare(%v, %v): Violation %v, Same %v", tt.got, tt.want, c.Violation(), c.Same())
 		}
 	}
 }
 
+func TestResultKind(t *testing.T) {
+	gaveUp := fmt.Errorf("%w: %w: after 3 failed starts", impl.ErrCrash, impl.ErrGaveUp)
+	tests := []struct {
+		r    impl.Result
+		kind impl.Kind
+	}{
+		{impl.OK([]byte(`{}`)), impl.KindOutput},
+		{impl.Reject(impl.ErrNotObject, "x"), impl.KindRejected},
+		{impl.Fail(impl.ErrTimeout, ""), impl.KindTimeout},
+		{impl.Fail(fmt.Errorf("wrapped: %w", impl.ErrProtocol), ""), impl.KindProtocol},
+		{impl.Fail(gaveUp, ""), impl.KindCrash},
+		{impl.Fail(impl.ErrNotSendable, ""), impl.KindNotSendable},
+		{impl.Fail(impl.ErrNotRun, ""), impl.KindNotRun},
+	}
+	for _, tt := range tests {
+		if got := tt.r.Kind(); got != tt.kind {
+			t.Errorf("%v: Kind = %v, want %v", tt.r, got, tt.kind)
+		}
+		if tt.r.Failed() != (tt.kind >= impl.KindTimeout) {
+			t.Errorf("%v: Failed = %v", tt.r, tt.r.Failed())
+		}
+	}
+	if !errors.Is(impl.Fail(gaveUp, "").Failure, impl.ErrGaveUp) {
+		t.Error("a give-up is not ErrGaveUp")
+	}
+}
+
+func TestOptions(t *testing.T) {
+	for _, tt := range []struct {
+		json string
+		o    impl.Options
+		err  bool
+	}{
+		{`{}`, impl.Options{}, false},
+		{`{"profile":"text","depth":"all"}`, impl.Options{}, false},
+		{`{"profile":"attribute","max_passes":2}`, impl.Options{Profile: impl.Attribute, MaxPasses: 2}, false},
+		{`{"depth":"top"}`, impl.Options{Depth: impl.Top}, false},
+		{`{"profile":"Attribute"}`, impl.Options{}, true},
+		{`{"depth":"nested"}`, impl.Options{}, true},
+	} {
+		var o impl.Options
+		err := json.Unmarshal([]byte(tt.json), &o)
+		if (err != nil) != tt.err || err == nil && o != tt.o {
+			t.Errorf("%s: %+v, %v", tt.json, o, err)
+		}
+	}
+	b, _ := json.Marshal(impl.Options{Profile: impl.Attribute, Depth: impl.Top})
+	if string(b) != `{"profile":"attribute","depth":"top"}` {
+		t.Errorf("Marshal = %s", b)
+	}
+	b, _ = json.Marshal(impl.Options{})
+	if string(b) != `{}` {
+		t.Errorf("Marshal of the defaults = %s", b)
+	}
+	if !(impl.Options{}).Same(impl.Options{MaxDepth: impl.DefaultMaxDepth}) || (impl.Options{}).Same(impl.Options{MaxPasses: 1}) {
+		t.Error("Same does not spell out the defaults")
+	}
+	if err := (impl.Options{MaxPasses: -1}).Validate(); err == nil {
+		t.Error("a negative pass bound is valid")
+	}
+	if got := (impl.Options{Profile: impl.Attribute, MaxPasses: 1, Depth: impl.Top}).Flags(); got != " --profile attribute --max-passes 1 --depth top" {
+		t.Errorf("Flags = %q", got)
+	}
+}
+
+func TestRunStopsBetweenCases(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	n := 0
+	im := impl.Func("counting", func(schema, args []byte, o impl.Options) impl.Result {
+		if n++; n == 2 {
+			cancel()
+		}
+		return impl.OK(args)
+	})
+	cases := make([]impl.Case, 4)
+	for i := range cases {
+		cases[i] = impl.Case{Schema: []byte(`{}`), Args: []byte(`{}`)}
+	}
+	got := impl.Run(ctx, im, cases)
+	if n != 2 || !got[1].Answered() || got[2].Kind() != impl.KindNotRun || got[3].Kind() != impl.KindNotRun {
+		t.Errorf("ran %d cases: %v", n, got)
+	}
+}
+
 func TestReference(t *testing.T) {
-	r := impl.Reference.Normalize([]byte(`{"properties":{"t":{"type":"array"}}}`), []byte(`{"t":"[&quot;a&quot;]","u":"?a&region=1"}`), impl.Options{Profile: "attribute"})
-	if string(r.Output) != `{"t":["a"],"u":"?a&region=1"}` || r.Error != "" {
+	r := impl.Reference.Normalize([]byte(`{"properties":{"t":{"type":"array"}}}`), []byte(`{"t":"[&quot;a&quot;]","u":"?a&region=1"}`), impl.Options{Profile: impl.Attribute})
+	if string(r.Output) != `{"t":["a"],"u":"?a&region=1"}` || !r.Answered() {
 		t.Fatalf("Reference = %+v", r)
 	}
 	r = impl.Reference.Normalize([]byte(`{}`), []byte(`{"a":"&amp;amp;"}`), impl.Options{MaxPasses: 1})
 	if string(r.Output) != `{"a":"&amp;"}` {
 		t.Fatalf("Reference with a pass bound = %+v", r)
+	}
+	c := impl.Configure(impl.Options{MaxPasses: 1})
+	if r := c.Normalize([]byte(`{}`), []byte(`{"a":"&amp;amp;"}`), impl.Options{}); string(r.Output) != `{"a":"&amp;"}` {
+		t.Fatalf("Configure(max_passes 1) = %+v", r)
 	}
 }
 
@@ -49,11 +149,11 @@ func ExampleFunc() {
 	// An implementation under test, written as a Go function: here, one
 	// that changes nothing at all.
 	identity := impl.Func("identity", func(schema, args []byte, o impl.Options) impl.Result {
-		return impl.Result{Output: args}
+		return impl.OK(args)
 	})
 	schema, args := []byte(`{}`), []byte(`{"title":"Ember &amp;amp; Oak"}`)
 	got := identity.Normalize(schema, args, impl.Options{})
 	want := impl.Reference.Normalize(schema, args, impl.Options{})
-	fmt.Println(impl.Compare(got, want))
+	fmt.Println(impl.Compare(got, want).Diff)
 	// Output: wrong output
 }

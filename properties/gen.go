@@ -46,8 +46,9 @@ type node struct {
 }
 
 type prop struct {
-	key string
-	n   *node
+	key     string
+	n       *node
+	pattern bool // the key matches a patternProperties pattern
 }
 
 type def struct {
@@ -120,7 +121,7 @@ func objectNode(t *rapid.T, depth int) *node {
 	var members []string
 	for _, k := range keys {
 		c := schemaNode(t, depth-1)
-		n.props = append(n.props, prop{k, c})
+		n.props = append(n.props, prop{key: k, n: c})
 		n.defs = append(n.defs, c.defs...)
 		members = append(members, string(quote(k))+":"+c.json)
 	}
@@ -132,7 +133,7 @@ func objectNode(t *rapid.T, depth int) *node {
 		c := schemaNode(t, depth-1)
 		n.defs = append(n.defs, c.defs...)
 		for _, k := range pat.keys {
-			n.props = append(n.props, prop{k, c})
+			n.props = append(n.props, prop{k, c, true})
 		}
 		n.json += `,"patternProperties":{` + string(quote(pat.re)) + ":" + c.json + `}`
 		if rapid.Bool().Draw(t, "additional") {
@@ -203,9 +204,17 @@ func value(t *rapid.T, n *node, depth int) *jsonvalue.Value {
 	case n.props != nil:
 		v := &jsonvalue.Value{Kind: jsonvalue.Object, Members: []jsonvalue.Member{}}
 		for _, p := range n.props {
-			if rapid.IntRange(0, 4).Draw(t, "present") > 0 {
-				v.Members = append(v.Members, jsonvalue.Member{Key: p.key, Value: value(t, p.n, depth-1)})
+			if rapid.IntRange(0, 4).Draw(t, "present") == 0 {
+				continue
 			}
+			mv := value(t, p.n, depth-1)
+			if p.pattern && mv.Kind != jsonvalue.String && rapid.Bool().Draw(t, "pattern-as-json") {
+				// What only the pattern's schema vouches for: its JSON
+				// text, which the repair decodes where it declares the
+				// shape.
+				mv = str(string(mv.Append(nil)))
+			}
+			v.Members = append(v.Members, jsonvalue.Member{Key: p.key, Value: mv})
 		}
 		return v
 	}

@@ -1,6 +1,7 @@
 package properties
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/toolnorm/toolnorm/impl"
@@ -12,4 +13,78 @@ func TestReference(t *testing.T) {
 	for _, p := range All() {
 		t.Run(p.ID, func(t *testing.T) { p.Check(t, impl.Reference) })
 	}
+}
+
+// TestConfiguredReference: the reference running in one configuration, as
+// a program that declares it would (impl.Configure), holds every property
+// that applies to it; only those about the unbounded fixpoint do not
+// apply under a pass bound, and every other still runs its checks.
+func TestConfiguredReference(t *testing.T) {
+	for _, o := range []impl.Options{
+		{MaxPasses: 1},
+		{MaxPasses: 2, Profile: impl.Attribute},
+		{Profile: impl.Attribute},
+		{Depth: impl.Top},
+		{Depth: impl.Top, MaxPasses: 1},
+	} {
+		ref := impl.Configure(o)
+		for _, p := range All() {
+			if p.Applies(o) == (p.Fixpoint && o.Bounded()) {
+				t.Errorf("%v: %s applies: %v", o, p.ID, p.Applies(o))
+			}
+			v, checks := p.Run(ref, RunOptions{Checks: 50, Seed: 7})
+			switch {
+			case v != nil:
+				t.Errorf("%v: the reference breaks %s: %s\n%s %s", o, p.ID, v.Message, v.Vector.SchemaText(), v.Vector.ArgumentsText())
+			case p.Applies(o) && checks == 0:
+				t.Errorf("%v: %s ran no check", o, p.ID)
+			case !p.Applies(o) && checks != 0:
+				t.Errorf("%v: %s does not apply but ran %d checks", o, p.ID, checks)
+			}
+		}
+	}
+}
+
+// TestRunIsRepeatable: one seed, one outcome, however often it runs.
+func TestRunIsRepeatable(t *testing.T) {
+	im := impl.Func("one pass", func(schema, args []byte, o impl.Options) impl.Result {
+		o.MaxPasses = 1
+		return impl.Reference.Normalize(schema, args, o)
+	})
+	p, _ := ByID("agrees-with-reference")
+	v1, n1 := p.Run(im, RunOptions{Checks: 200, Seed: 42})
+	v2, n2 := p.Run(im, RunOptions{Checks: 200, Seed: 42})
+	if v1 == nil || v2 == nil {
+		t.Fatal("one pass is not caught")
+	}
+	if n1 != n2 || v1.Index != v2.Index || string(v1.Vector.ArgumentsText()) != string(v2.Vector.ArgumentsText()) || v1.Message != v2.Message {
+		t.Errorf("two runs with one seed differ: %d %d %s / %d %d %s", n1, v1.Index, v1.Vector.ArgumentsText(), n2, v2.Index, v2.Vector.ArgumentsText())
+	}
+}
+
+// TestMinimalCounterexample: a violation found by a property goes through
+// the one minimizer: for an implementation whose one bug is decoding a
+// string parameter, nothing is left but that parameter.
+func TestMinimalCounterexample(t *testing.T) {
+	p, _ := ByID("string-param-not-decoded")
+	decodes := impl.Func("decodes strings", func(schema, args []byte, o impl.Options) impl.Result {
+		r := impl.Reference.Normalize([]byte(`{}`), args, o) // reads no schema, so...
+		if !r.Answered() {
+			return r
+		}
+		// ...decodes every string that is the JSON of an array or object.
+		return impl.Reference.Normalize([]byte(`{"additionalProperties":{"type":["array","object"],"items":{}}}`), r.Output, o)
+	})
+	v, _ := p.Run(decodes, RunOptions{Checks: 100, Seed: 1})
+	if v == nil {
+		t.Fatal("not caught")
+	}
+	schema, args := string(v.Vector.SchemaText()), string(v.Vector.ArgumentsText())
+	if strings.Contains(schema, "other") || strings.Contains(args, "other") || strings.Contains(schema, "$defs") && !strings.Contains(schema, "$ref") {
+		t.Errorf("not minimal: schema %s, arguments %s", schema, args)
+	}
+	if len(args) > 20 {
+		t.Errorf("arguments %s: want the one parameter with short JSON text", args)
+	}
+	t.Logf("schema %s arguments %s: %s", schema, args, v.Message)
 }

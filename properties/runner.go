@@ -1,16 +1,7 @@
 package properties
 
 import (
-	"flag"
-	"fmt"
-	"regexp"
-	"strconv"
-	"strings"
-	"sync"
-	"testing"
-	"time"
-
-	"pgregory.net/rapid"
+	"hash/fnv"
 
 	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/impl"
@@ -20,155 +11,73 @@ import (
 // property.
 type Violation struct {
 	Property Property
-	// Vector is the input, shrunk by rapid, as a corpus vector that
-	// expects what the reference gives.
+	// Case is the minimal input, and Vector the same as a corpus vector
+	// that expects what the reference gives.
+	Case   Case
 	Vector *corpus.Vector
-	// Got is what the implementation gave.
-	Got impl.Result
 	// Message says what broke.
 	Message string
 	// Checks is how many inputs passed before the first failing one.
 	Checks int
-	// Seed reproduces the run: Run(im, RunOptions{Seed: Seed}).
-	Seed uint64
+	// Index is the failing input's index: Draw(CaseSeed(seed, ID, Index))
+	// draws it again.
+	Index int
 }
 
-// recorder keeps the last violation a check reports: rapid runs the
-// shrunk input once more at the end, so the last one is the minimal one.
-var recorder struct {
-	sync.Mutex // one Run at a time: rapid's settings are global
-	last       *Violation
-	active     bool
-}
-
-func record(v *Violation) {
-	if recorder.active {
-		recorder.last = v
-	}
-}
-
-var initOnce sync.Once
-
-// RunOptions say how long a Run may go on.
+// RunOptions say how many inputs a Run tries.
 type RunOptions struct {
 	Checks int    // inputs to try (default 100)
-	Seed   uint64 // 0: a random one
-	// ShrinkTime bounds the shrinking of a failing input (default: rapid's
-	// own, 30 seconds).
-	ShrinkTime time.Duration
+	Seed   uint64 // the same seed, the same inputs
 }
 
-// Run checks p on im outside go test. It returns the shrunk violation, or
-// nil, and how many inputs passed. Runs take turns: rapid's settings are
-// global.
+// CaseSeed is the seed of the i-th input of property id in a run with
+// seed: each property's inputs are its own, whatever else runs.
+func CaseSeed(seed uint64, id string, i int) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(id))
+	x := seed ^ h.Sum64() + uint64(i)*0x9e3779b97f4a7c15
+	// splitmix64's finalizer: neighbouring indexes, unrelated seeds.
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	return x ^ x>>31
+}
+
+// Run checks p on im outside go test: it draws o.Checks inputs, one after
+// another, and returns the first violation, minimized, or nil, and how
+// many inputs passed. Inputs on which the implementation fails (a crash, a
+// timeout) are not judged and not counted. The same seed gives the same
+// inputs and, for an implementation that answers the same way, the same
+// violation. A property that does not apply to im (see Applies) holds
+// with no checks.
 func (p Property) Run(im impl.Impl, o RunOptions) (*Violation, int) {
-	checks, seed := o.Checks, o.Seed
+	checks := o.Checks
 	if checks <= 0 {
 		checks = 100
 	}
-	recorder.Lock()
-	defer recorder.Unlock()
-	initOnce.Do(func() {
-		// rapid asks testing.Short, which wants testing's flags registered
-		// and parsed: outside go test, and in a test binary that runs
-		// toolnorm's main before parsing them (testscript). The program's
-		// own arguments are not for them.
-		if !testing.Testing() {
-			testing.Init()
+	if opts, ok := impl.OptionsOf(im); ok && !p.Applies(opts) {
+		return nil, 0
+	}
+	passed := 0
+	for i := range checks {
+		c := p.Draw(CaseSeed(o.Seed, p.ID, i), im)
+		out := p.Judge(im, c, nil)
+		switch {
+		case out.Failure != nil || out.Moot:
+			continue
+		case out.Message == "":
+			passed++
+			continue
 		}
-		if !flag.Parsed() {
-			flag.CommandLine.Parse(nil)
-		}
-	})
-	set := func(name, value string) {
-		if err := flag.Set(name, value); err != nil {
-			panic(fmt.Sprintf("properties: cannot set %s: %v", name, err))
-		}
+		return p.Violation(im, c, passed, i, nil), passed
 	}
-	for _, name := range []string{"rapid.checks", "rapid.seed", "rapid.nofailfile", "rapid.shrinktime"} {
-		old := flag.Lookup(name).Value.String()
-		defer set(name, old)
-	}
-	set("rapid.checks", strconv.Itoa(checks))
-	set("rapid.seed", strconv.FormatUint(seed, 10))
-	set("rapid.nofailfile", "true")
-	if o.ShrinkTime > 0 {
-		set("rapid.shrinktime", o.ShrinkTime.String())
-	}
-
-	recorder.last, recorder.active = nil, true
-	defer func() { recorder.active = false }()
-	tb := &runTB{name: p.ID}
-	func() {
-		defer func() {
-			if r := recover(); r != nil && r != errFailNow {
-				panic(r)
-			}
-		}()
-		rapid.Check(tb, func(t *rapid.T) { p.check(t, im) })
-	}()
-	if !tb.failed {
-		return nil, checks
-	}
-	v := recorder.last
-	if v == nil { // a panic in the implementation, not a reported violation
-		v = &Violation{Property: p, Message: tb.message()}
-	}
-	v.Checks, v.Seed = tb.checks(), tb.seed()
-	return v, v.Checks
+	return nil, passed
 }
 
-var errFailNow = new(int)
-
-// runTB is the rapid.TB of a Run: it keeps what rapid reports.
-type runTB struct {
-	name   string
-	failed bool
-	logs   []string
-}
-
-func (t *runTB) Helper()      {}
-func (t *runTB) Name() string { return t.name }
-func (t *runTB) Logf(format string, args ...any) {
-	t.logs = append(t.logs, fmt.Sprintf(format, args...))
-}
-func (t *runTB) Log(args ...any) { t.logs = append(t.logs, fmt.Sprint(args...)) }
-func (t *runTB) Skipf(format string, args ...any) {
-	t.Logf(format, args...)
-	t.SkipNow()
-}
-func (t *runTB) Skip(args ...any) {
-	t.Log(args...)
-	t.SkipNow()
-}
-func (t *runTB) SkipNow()                          { panic(errFailNow) }
-func (t *runTB) Errorf(format string, args ...any) { t.Logf(format, args...); t.failed = true }
-func (t *runTB) Error(args ...any)                 { t.Log(args...); t.failed = true }
-func (t *runTB) Fatalf(format string, args ...any) { t.Errorf(format, args...); t.FailNow() }
-func (t *runTB) Fatal(args ...any)                 { t.Error(args...); t.FailNow() }
-func (t *runTB) FailNow()                          { t.failed = true; panic(errFailNow) }
-func (t *runTB) Fail()                             { t.failed = true }
-func (t *runTB) Failed() bool                      { return t.failed }
-
-func (t *runTB) message() string { return strings.Join(t.logs, "\n") }
-
-var (
-	afterRE = regexp.MustCompile(`\[rapid\] (?:failed|panic) after (\d+) tests`)
-	seedRE  = regexp.MustCompile(`-rapid\.seed=(\d+)`)
-)
-
-func (t *runTB) checks() int {
-	if m := afterRE.FindStringSubmatch(t.message()); m != nil {
-		n, _ := strconv.Atoi(m[1])
-		return n
-	}
-	return 0
-}
-
-func (t *runTB) seed() uint64 {
-	if m := seedRE.FindStringSubmatch(t.message()); m != nil {
-		n, _ := strconv.ParseUint(m[1], 10, 64)
-		return n
-	}
-	return 0
+// Violation minimizes a case on which p breaks and returns it as a
+// Violation (see Minimize for keep).
+func (p Property) Violation(im impl.Impl, c Case, checks, index int, keep func() bool) *Violation {
+	m, out := p.Minimize(im, c, keep)
+	return &Violation{Property: p, Case: m, Vector: p.Vector(m), Message: out.Message, Checks: checks, Index: index}
 }

@@ -9,16 +9,19 @@ import (
 	"strings"
 	"time"
 
+	"pgregory.net/rapid"
+
 	"github.com/toolnorm/toolnorm/corpus"
-	"github.com/toolnorm/toolnorm/harness"
 	"github.com/toolnorm/toolnorm/impl"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 	"github.com/toolnorm/toolnorm/properties"
 )
 
 // Fuzzer compares an implementation with the reference on generated cases
-// and on mutations of corpus vectors. Each difference is minimized and
-// bucketed, so that one bug found a thousand times is one finding.
+// and on mutations of corpus vectors, for toolnorm fuzz. Each difference
+// is minimized and bucketed, so that one bug found a thousand times is one
+// finding. Failures of the program (a crash, a timeout) are counted, not
+// reported as findings.
 type Fuzzer struct {
 	Impl    impl.Impl
 	Command string           // the --impl command line, for reproduction commands
@@ -31,9 +34,8 @@ type Fuzzer struct {
 	OnFinding func(Finding) error
 
 	Cases    int // cases run
+	Failures int // of which the implementation failed on
 	Findings []Finding
-
-	seen map[string]bool // buckets of unminimized cases met in this run
 }
 
 // Stats is a moment of a fuzzing run.
@@ -45,94 +47,150 @@ type Stats struct {
 
 const fuzzProperty = "agrees-with-reference"
 
-// errGaveUp ends a fuzzing run whose implementation can no longer be
-// restarted.
-var errGaveUp = errors.New("the implementation stopped answering and could not be restarted")
+// errGaveUp ends a fuzzing run whose implementation was given up on.
+var errGaveUp = errors.New("the implementation kept failing and was given up on")
 
 // Run fuzzes until the deadline or until ctx is done, calling tick after
-// each batch.
+// each batch. The same seed gives the same cases.
 func (f *Fuzzer) Run(ctx context.Context, seed uint64, deadline time.Time, tick func(Stats)) error {
-	if f.Known == nil {
-		f.Known = map[string]bool{}
+	fz := newFuzzer(f.Impl, f.Command, f.Seeds, seed)
+	if f.Known != nil {
+		fz.known = f.Known
 	}
-	f.seen = map[string]bool{}
-	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
-	gen := properties.Cases(f.Impl)
-	seeds := usable(f.Impl, f.Seeds)
+	fz.onFinding = f.OnFinding
 	start := time.Now()
 	batch := 64
-	if f.Impl.Name() != impl.Reference.Name() {
-		batch = 256 // an adapter: pipelined
+	if _, ok := f.Impl.(impl.Batcher); ok {
+		batch = 256 // pipelined
 	}
-	for i := 0; ; i++ {
-		if ctx.Err() != nil || time.Now().After(deadline) {
-			return nil
+	keep := func() bool { return ctx.Err() == nil }
+	var err error
+	for i := 0; ctx.Err() == nil && time.Now().Before(deadline); i += batch {
+		if err = fz.step(ctx, i, batch, keep); err != nil {
+			break
 		}
-		cases := make([]properties.Case, batch)
-		for j := range cases {
-			if len(seeds) > 0 && rng.IntN(3) == 0 {
-				cases[j] = mutate(rng, seeds[rng.IntN(len(seeds))])
-			} else {
-				cases[j] = gen.Example(int(rng.Int64()))
-			}
-		}
-		got := runAll(f.Impl, cases)
-		for j, c := range cases {
-			want := impl.Reference.Normalize(c.Schema, c.Args, c.Options)
-			if got[j].Error == harness.ErrNotSendable || impl.Compare(got[j], want) == "" {
-				continue
-			}
-			if got[j].Error == impl.ErrCrash && strings.Contains(got[j].Detail, harness.ErrDead.Error()) {
-				return errGaveUp
-			}
-			// Minimizing costs thousands of runs: skip a case whose
-			// difference, before minimizing, is one already met.
-			pre := Bucket(impl.Compare(got[j], want), c.Args, got[j], want)
-			if f.seen[pre] {
-				continue
-			}
-			f.seen[pre] = true
-			if err := f.found(c, got[j]); err != nil {
-				return err
-			}
-		}
-		f.Cases += len(cases)
 		if tick != nil {
-			tick(Stats{f.Cases, len(f.Findings), time.Since(start)})
+			tick(Stats{fz.cases, len(fz.findings), time.Since(start)})
 		}
 	}
+	f.Cases, f.Failures, f.Findings = fz.cases, fz.failures, fz.findings
+	return err
+}
+
+// fuzzer draws case i of a run from the run's seed alone, so that a run of
+// N cases is the first N of any longer one.
+type fuzzer struct {
+	im        impl.Impl
+	command   string
+	seeds     []*corpus.Vector
+	seed      uint64
+	gen       *rapid.Generator[impl.Case]
+	known     map[string]bool // buckets reported
+	seen      map[string]bool // buckets of unminimized cases met
+	onFinding func(Finding) error
+
+	cases, failures int
+	findings        []Finding
+}
+
+func newFuzzer(im impl.Impl, command string, vectors []*corpus.Vector, seed uint64) *fuzzer {
+	return &fuzzer{im: im, command: command, seeds: usable(im, vectors), seed: seed, gen: properties.Cases(im),
+		known: map[string]bool{}, seen: map[string]bool{}}
+}
+
+// draw is case i.
+func (f *fuzzer) draw(i int) impl.Case {
+	s := properties.CaseSeed(f.seed, "fuzz", i)
+	rng := rand.New(rand.NewPCG(s, s^0x9e3779b97f4a7c15))
+	if len(f.seeds) > 0 && rng.IntN(3) == 0 {
+		return mutate(rng, f.seeds[rng.IntN(len(f.seeds))])
+	}
+	return f.gen.Example(int(rng.Int64() >> 1))
+}
+
+// step runs cases from..from+n-1 as one batch and judges each against the
+// reference; keep bounds the minimizing of what it finds.
+func (f *fuzzer) step(ctx context.Context, from, n int, keep func() bool) error {
+	cases := make([]impl.Case, n)
+	for j := range cases {
+		cases[j] = f.draw(from + j)
+	}
+	got := impl.Run(ctx, f.im, cases)
+	for j, c := range cases {
+		switch {
+		case got[j].Kind() == impl.KindNotRun:
+			return nil
+		case got[j].Kind() == impl.KindNotSendable:
+			continue // not counted against the implementation
+		case errors.Is(got[j].Failure, impl.ErrGaveUp):
+			return errGaveUp
+		}
+		f.cases++
+		if got[j].Failed() {
+			f.failures++
+			continue
+		}
+		want := impl.Reference.Normalize(c.Schema, c.Args, c.Options)
+		cmp := impl.Compare(got[j], want)
+		if cmp.Same() {
+			continue
+		}
+		// Minimizing costs thousands of runs: skip a case whose
+		// difference, before minimizing, is one already met.
+		pre := Bucket(cmp.Diff, c.Args, got[j], want)
+		if f.seen[pre] {
+			continue
+		}
+		f.seen[pre] = true
+		if err := f.found(c, got[j], keep); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// stopping is an implementation whose every case fails as not run once
+// keep says so: a minimization under way then keeps what it has, and no
+// answer stands for the implementation's.
+type stopping struct {
+	impl.Impl
+	keep func() bool
+}
+
+func (s stopping) Normalize(schema, args []byte, o impl.Options) impl.Result {
+	if !s.keep() {
+		return impl.Fail(impl.ErrNotRun, "the check's time is up")
+	}
+	return s.Impl.Normalize(schema, args, o)
 }
 
 // found minimizes a failing case and reports it if its bucket is new.
-func (f *Fuzzer) found(c properties.Case, got impl.Result) error {
+func (f *fuzzer) found(c impl.Case, got impl.Result, keep func() bool) error {
 	prop, _ := properties.ByID(fuzzProperty)
 	schema, args := c.Schema, c.Args
-	if v := corpus.NewFinding(f.Impl, impl.Reference, "", "found", "found", nil, c.Schema, c.Args, c.Options); v != nil {
-		// The minimal case, if it still fails (a flaky implementation, or
-		// a check's deadline, can make it pass).
-		g := f.Impl.Normalize(v.SchemaText(), v.ArgumentsText(), v.Options)
-		if impl.Compare(g, impl.Reference.Normalize(v.SchemaText(), v.ArgumentsText(), v.Options)) != "" {
+	if v := corpus.NewFinding(stopping{f.im, keep}, impl.Reference, "", "found", "found", nil, c.Schema, c.Args, c.Options); v != nil {
+		// The minimal case, if it still fails (a flaky implementation can
+		// make it pass).
+		g := f.im.Normalize(v.SchemaText(), v.ArgumentsText(), c.Options)
+		if impl.Compare(g, impl.Reference.Normalize(v.SchemaText(), v.ArgumentsText(), c.Options)).Violation() {
 			schema, args, got = v.SchemaText(), v.ArgumentsText(), g
 		}
 	}
 	want := impl.Reference.Normalize(schema, args, c.Options)
-	diff := impl.Compare(got, want)
-	if diff == impl.ErrCrash && strings.Contains(got.Detail, harness.ErrDead.Error()) {
-		return errGaveUp
-	}
+	diff := impl.Compare(got, want).Diff
 	bucket := Bucket(diff, args, got, want)
-	if f.Known[bucket] {
+	if f.known[bucket] {
 		return nil
 	}
-	f.Known[bucket] = true
-	msg := diff + ": got " + describe(got) + ", the reference gives " + describe(want)
+	f.known[bucket] = true
+	msg := diff + ": got " + got.String() + ", the reference gives " + want.String()
 	// The description names the bucket, so that it is unique and a rerun
 	// of the same bug dedupes by it too.
 	v := corpus.New("Fuzzing finding "+bucket+": "+truncate(diff, 80), "found", "found", []string{fuzzProperty, "bucket-" + bucket}, schema, args, c.Options, impl.Reference)
-	fd := Finding{Property: fuzzProperty, Clause: prop.Clause, Message: msg, Bucket: bucket, Vector: v, Command: command(f.Command, v)}
-	f.Findings = append(f.Findings, fd)
-	if f.OnFinding != nil {
-		return f.OnFinding(fd)
+	fd := Finding{Property: fuzzProperty, Clause: prop.Clause, Message: msg, Bucket: bucket, Vector: v, Command: command(f.command, v, c.Options), Cut: !keep()}
+	f.findings = append(f.findings, fd)
+	if f.onFinding != nil {
+		return f.onFinding(fd)
 	}
 	return nil
 }
@@ -221,12 +279,13 @@ func class(v *jsonvalue.Value) string {
 	return "S"
 }
 
-// usable returns the vectors the implementation can take.
+// usable returns the vectors the fuzzer may mutate: those that expect
+// output, for the implementation's options.
 func usable(im impl.Impl, vectors []*corpus.Vector) []*corpus.Vector {
-	configured, isConfigured := im.(impl.Configured)
+	own, configured := impl.OptionsOf(im)
 	var out []*corpus.Vector
 	for _, v := range vectors {
-		if v.Error != "" || isConfigured && !sameOptions(v.Options, configured.Options()) {
+		if v.Error != "" || configured && !v.Options.Same(own) {
 			continue
 		}
 		out = append(out, v)
@@ -234,31 +293,10 @@ func usable(im impl.Impl, vectors []*corpus.Vector) []*corpus.Vector {
 	return out
 }
 
-func runAll(im impl.Impl, cases []properties.Case) []impl.Result {
-	switch g := im.(type) {
-	case guarded:
-		return g.batch(cases)
-	case guardedConfigured:
-		return g.batch(cases)
-	}
-	if a, ok := im.(*harness.Adapter); ok {
-		reqs := make([]harness.Request, len(cases))
-		for i, c := range cases {
-			reqs[i] = harness.Request{Schema: c.Schema, Args: c.Args}
-		}
-		return a.Run(reqs)
-	}
-	out := make([]impl.Result, len(cases))
-	for i, c := range cases {
-		out[i] = im.Normalize(c.Schema, c.Args, c.Options)
-	}
-	return out
-}
-
 // mutate changes a vector's arguments the way models do: a string escaped
 // once more, a member sent as its JSON text, a reference added.
-func mutate(rng *rand.Rand, v *corpus.Vector) properties.Case {
-	c := properties.Case{Schema: v.SchemaText(), Args: v.ArgumentsText(), Options: v.Options}
+func mutate(rng *rand.Rand, v *corpus.Vector) impl.Case {
+	c := impl.Case{Schema: v.SchemaText(), Args: v.ArgumentsText(), Options: v.Options}
 	root, err := jsonvalue.Parse(c.Args)
 	if err != nil {
 		return c
@@ -289,11 +327,9 @@ func mutate(rng *rand.Rand, v *corpus.Vector) properties.Case {
 	return c
 }
 
-// fuzz is the fuzzing phase of a check.
-func fuzz(cfg Config, seed uint64, deadline time.Time, tick func(cases, found int)) FuzzResult {
-	// Past the deadline the reference answers for the implementation, so
-	// that a minimization under way ends at once (see runProperty).
-	f := &Fuzzer{Impl: guard(cfg.Impl, deadline), Command: cfg.Command, Seeds: cfg.Vectors}
-	f.Run(context.Background(), seed, deadline, func(s Stats) { tick(s.Cases, s.Findings) })
-	return FuzzResult{Cases: f.Cases, Findings: f.Findings}
+// fuzzRound is the fuzzing of one round of a check.
+func (e *run) fuzzRound(fz *fuzzer, from, n int) {
+	if err := fz.step(e.ctx, from, n, e.keep); errors.Is(err, errGaveUp) && e.stopped == "" {
+		e.stopped = "the implementation was given up on: " + err.Error()
+	}
 }

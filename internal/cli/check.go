@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -21,8 +22,13 @@ import (
 )
 
 // violationsFound makes toolnorm exit with status 1 without printing an
-// error line: the report says it all.
-var violationsFound = errors.New("violations found")
+// error line: the report says it all. Likewise nothingChecked (status 2)
+// and errInterrupted (status 130).
+var (
+	violationsFound = errors.New("violations found")
+	nothingChecked  = errors.New("nothing checked")
+	errInterrupted  = errors.New("interrupted")
+)
 
 // implFlags are the flags that name the implementation to check.
 type implFlags struct {
@@ -87,23 +93,33 @@ func newCheckCmd() *cobra.Command {
 	var (
 		f         implFlags
 		budget    time.Duration
+		checks    int
 		seed      uint64
 		format    string
 		corpusDir string
 	)
 	cmd := &cobra.Command{
-		Use:   "check [--impl CMD] [--budget DURATION] [--seed N] [--format text|json|junit|markdown]",
+		Use:   "check [--impl CMD] [--budget DURATION | --checks N] [--seed N] [--format text|json|junit|markdown]",
 		Short: "Check an implementation: replay the corpus, run every property, fuzz it against the reference",
 		Long: `Check replays the corpus on the implementation, runs every property of the
-rule, and fuzzes it against the reference until the budget is spent. Without
---impl it checks the built-in reference. The report groups results by property
-and clause, shows each minimal counterexample as a corpus vector with a command
-that reproduces it, and ends with a verdict.
+rule, and fuzzes it against the reference. Without --impl it checks the
+built-in reference. The report groups results by property and clause, shows
+each minimal counterexample as a corpus vector with a command that
+reproduces it, keeps failures of the program (timeouts, crashes, protocol
+errors) apart from violations of the rule, and ends with a verdict.
 
-Exit status: 0 no violation, 1 violations found, 2 usage error or an
-implementation that cannot be started at all.`,
+--budget bounds the whole check, the corpus replay included. --checks N runs
+exactly N cases of every property and N of fuzzing, with no time limit: the
+same --seed and --checks give the same findings on any machine. Every report
+prints the --seed and --checks that repeat it (docs/verdicts.md).
+
+Exit status: 0 no violation and no failure of the program, 1 violations or
+failures of the program, 2 usage error, an implementation that cannot be
+started, or nothing checked; 130 interrupted (SIGINT or SIGTERM: the report
+of what ran is printed, and the adapter's process group is killed).`,
 		Example: `  toolnorm check
   toolnorm check --impl 'python3 examples/python/adapter.py' --budget 1m
+  toolnorm check --impl 'python3 examples/python/adapter.py' --seed 7 --checks 500
   toolnorm check --impl './my-adapter' --format junit > toolnorm.xml
   toolnorm check --impl './my-adapter' --format markdown >> "$GITHUB_STEP_SUMMARY"`,
 		Args: cobra.NoArgs,
@@ -114,39 +130,58 @@ implementation that cannot be started at all.`,
 			if budget < 0 {
 				return usagef("check: --budget must not be negative")
 			}
+			if checks < 0 {
+				return usagef("check: --checks must not be negative")
+			}
+			if checks > 0 && cmd.Flags().Changed("budget") {
+				return usagef("check: --budget and --checks exclude each other: --checks has no time limit")
+			}
 			vectors, err := loadVectors(corpusDir)
 			if err != nil {
 				return err
 			}
+			// SIGINT or SIGTERM: stop, report what ran, exit 130. The
+			// adapter's process group is killed on the way out.
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
 			im, closeImpl, err := f.open()
 			if err != nil {
 				return err
 			}
 			defer closeImpl()
 			st := newStatus(cmd.ErrOrStderr())
-			report := check.Run(check.Config{Impl: im, Command: f.command, Vectors: vectors, Budget: budget, Seed: seed,
+			report := check.Run(ctx, check.Config{Impl: im, Command: f.command, Vectors: vectors, Budget: budget, Checks: checks, Seed: seed,
 				Progress: func(p check.Progress) {
+					left := ""
+					if p.Left > 0 || budget > 0 && checks == 0 {
+						left = fmt.Sprintf(", %v left", p.Left.Round(time.Second))
+					}
 					switch p.Phase {
 					case "corpus":
-						st.show("corpus: %d/%d vectors", p.Done, p.Total)
-					case "properties":
-						st.show("properties: %d/%d, now %s; %d findings", p.Done, p.Total, p.Step, p.Findings)
+						st.show("%v: corpus, %d of %d vectors replayed%s; %d findings", p.Elapsed.Round(time.Second), p.Done, p.Total, left, p.Findings)
 					default:
-						st.show("fuzzing: %d cases; %d findings", p.Done, p.Findings)
+						st.show("%v: properties and fuzzing, %d cases run%s; %d findings", p.Elapsed.Round(time.Second), p.Cases, left, p.Findings)
 					}
 				}})
 			st.done()
+			closeImpl()
 			if err := report.Write(cmd.OutOrStdout(), format); err != nil {
 				return err
 			}
-			if report.Verdict != "pass" {
-				return violationsFound
+			switch {
+			case ctx.Err() != nil:
+				return errInterrupted
+			case report.Verdict == check.Pass:
+				return nil
+			case report.Verdict == check.NothingChecked:
+				return nothingChecked
 			}
-			return nil
+			return violationsFound
 		},
 	}
 	f.register(cmd)
-	cmd.Flags().DurationVar(&budget, "budget", 30*time.Second, "time for the properties and fuzzing (the corpus replay comes on top)")
+	cmd.Flags().DurationVar(&budget, "budget", 30*time.Second, "time for the whole check, the corpus replay included")
+	cmd.Flags().IntVar(&checks, "checks", 0, "run exactly N cases of every property and N of fuzzing, with no time limit (0: use --budget)")
 	cmd.Flags().Uint64Var(&seed, "seed", 0, "seed of the random inputs (0: a random one, printed in the report)")
 	cmd.Flags().StringVar(&format, "format", "text", "report format: "+strings.Join(check.Formats, ", "))
 	cmd.Flags().StringVar(&corpusDir, "corpus", "", "the corpus to replay (default: the one built into toolnorm)")

@@ -15,6 +15,9 @@ const (
 	ExitOK    = 0 // success
 	ExitBad   = 1 // bad input (or, for check, violations found)
 	ExitUsage = 2 // usage error
+	// ExitInterrupted is check's status when SIGINT or SIGTERM stopped it,
+	// as a shell gives for a command SIGINT killed.
+	ExitInterrupted = 130
 )
 
 // usageError marks an error in how the command was called.
@@ -43,8 +46,13 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err == nil {
 		return ExitOK
 	}
-	if errors.Is(err, violationsFound) {
+	switch {
+	case errors.Is(err, violationsFound):
 		return ExitBad
+	case errors.Is(err, nothingChecked):
+		return ExitUsage
+	case errors.Is(err, errInterrupted):
+		return ExitInterrupted
 	}
 	var se startError
 	if errors.As(err, &se) {

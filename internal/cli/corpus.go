@@ -270,9 +270,9 @@ still fails it the same way, and the vector's origin is "found".`,
 			if err != nil {
 				return corpusError(dir, err)
 			}
-			o := corpus.Options{Profile: profile, MaxPasses: maxPasses, MaxDepth: maxDepth}
-			if profile == "text" {
-				o.Profile = ""
+			o := corpus.Options{MaxPasses: maxPasses, MaxDepth: maxDepth}
+			if err := o.Profile.UnmarshalText([]byte(profile)); err != nil {
+				return usagef("corpus add: --profile: want text or attribute, not %q", profile)
 			}
 			var v *corpus.Vector
 			if f.command == "" {
@@ -331,7 +331,7 @@ func checkExpectation(v *corpus.Vector, expectFile, expectError string) error {
 	case expectFile != "" && expectError != "":
 		return usagef("corpus add: --expect and --expect-error exclude each other")
 	case expectError != "":
-		if v.Error != expectError {
+		if string(v.Error) != expectError {
 			return fmt.Errorf("corpus add: the reference gives %s, not error %s", describeExpected(v), expectError)
 		}
 	case expectFile != "":
@@ -355,7 +355,7 @@ func checkExpectation(v *corpus.Vector, expectFile, expectError string) error {
 
 func describeExpected(v *corpus.Vector) string {
 	if v.Error != "" {
-		return "error " + v.Error
+		return "error " + string(v.Error)
 	}
 	return string(v.ExpectedText())
 }

@@ -129,14 +129,18 @@ func normalizeWith(cmd *cobra.Command, f *implFlags, schema, args []byte, explai
 	got := im.Normalize(schema, args, opts)
 	if explain {
 		want := impl.Reference.Normalize(schema, args, opts)
-		if d := impl.Compare(got, want); d != "" {
-			fmt.Fprintf(cmd.ErrOrStderr(), "%s differs from the reference (%s); the reference gives: %s%s\n", im.Name(), d, want.Output, want.Error)
+		if d := impl.Compare(got, want); !d.Same() {
+			why := d.Diff
+			if d.Failure != nil {
+				why = "it failed: " + got.String()
+			}
+			fmt.Fprintf(cmd.ErrOrStderr(), "%s differs from the reference (%s); the reference gives: %s\n", im.Name(), why, want)
 		} else {
 			fmt.Fprintf(cmd.ErrOrStderr(), "%s agrees with the reference\n", im.Name())
 		}
 	}
-	if got.Error != "" {
-		return fmt.Errorf("%s: %s: %s", im.Name(), got.Error, got.Detail)
+	if !got.Answered() {
+		return fmt.Errorf("%s: %s", im.Name(), got)
 	}
 	out := got.Output
 	if len(out) == 0 || out[len(out)-1] != '\n' {

@@ -5,7 +5,6 @@ import (
 
 	"github.com/toolnorm/toolnorm/harness"
 	"github.com/toolnorm/toolnorm/impl"
-	"github.com/toolnorm/toolnorm/normalize"
 )
 
 func newServeCmd() *cobra.Command {
@@ -22,17 +21,18 @@ a way to check toolnorm's own harness:
   toolnorm check --impl 'toolnorm serve'`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if _, err := normalize.ParseProfile(profile); err != nil {
+			var d harness.Declares
+			if err := d.Profile.UnmarshalText([]byte(profile)); err != nil {
 				return usagef("serve: --profile: want text or attribute, not %q", profile)
 			}
 			if maxPasses < 0 {
 				return usagef("serve: --max-passes must be 0 or more")
 			}
-			if depth != "all" && depth != "top" {
+			if err := d.Depth.UnmarshalText([]byte(depth)); err != nil {
 				return usagef("serve: --depth: want all or top, not %q", depth)
 			}
+			d.MaxPasses = maxPasses
 			info := harness.Info{Name: "toolnorm reference", Language: "Go", Version: version(), Homepage: "https://github.com/toolnorm/toolnorm"}
-			d := harness.Declares{Profile: profile, MaxPasses: maxPasses, Depth: depth}
 			return harness.Serve(cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), impl.Reference, info, d)
 		},
 	}

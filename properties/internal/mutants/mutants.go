@@ -59,7 +59,7 @@ func All() []Mutant {
 			withOptions(func(o *impl.Options) { o.MaxPasses = 0 })),
 		mutant("ignores-profile",
 			"ignores the attribute profile: decodes as in text content, so ?a=1&region=eu gives ?a=1®ion=eu",
-			withOptions(func(o *impl.Options) { o.Profile = "" })),
+			withOptions(func(o *impl.Options) { o.Profile = impl.Text })),
 		mutant("needs-semicolon",
 			"references without their trailing ';' are not decoded: &amp and &#38 stay, &amp; decodes",
 			(&normalizer{pass: scan(semicolonOnly)}).Normalize),

@@ -25,7 +25,7 @@ func in(schema, args string) input { return input{schema: schema, args: args} }
 func (c input) with(o impl.Options) input { c.o = o; return c }
 
 var (
-	attribute = impl.Options{Profile: "attribute"}
+	attribute = impl.Options{Profile: impl.Attribute}
 	onePass   = impl.Options{MaxPasses: 1}
 )
 
@@ -162,13 +162,13 @@ func TestMutants(t *testing.T) {
 			}
 			for _, in := range c.trigger {
 				got, want := run(m.Impl, in), run(impl.Reference, in)
-				if impl.Compare(got, want) == "" {
+				if impl.Compare(got, want).Same() {
 					t.Errorf("trigger %s %s %+v: agrees with the reference: %+v", in.schema, in.args, in.o, got)
 				}
 			}
 			for _, in := range c.same {
 				got, want := run(m.Impl, in), run(impl.Reference, in)
-				if d := impl.Compare(got, want); d != "" {
+				if d := impl.Compare(got, want).Diff; d != "" {
 					t.Errorf("non-trigger %s %s %+v: %s: got %+v, want %+v", in.schema, in.args, in.o, d, got, want)
 				}
 			}
@@ -204,7 +204,7 @@ func TestNormalizerIsReference(t *testing.T) {
 	}
 	for _, n := range []*normalizer{{}, {pass: scan(tokenizer)}} {
 		for _, in := range inputs {
-			if d := impl.Compare(n.Normalize([]byte(in.schema), []byte(in.args), in.o), run(impl.Reference, in)); d != "" {
+			if d := impl.Compare(n.Normalize([]byte(in.schema), []byte(in.args), in.o), run(impl.Reference, in)).Diff; d != "" {
 				t.Errorf("%+v on %s %s %+v: %s", n, in.schema, in.args, in.o, d)
 			}
 		}
@@ -385,7 +385,7 @@ func TestNormalizerMatchesRandom(t *testing.T) {
 		in := input{schemas[r.IntN(len(schemas))], randomArgs(r), options[r.IntN(len(options))]}
 		want := run(impl.Reference, in)
 		for _, m := range []*normalizer{{}, {pass: scan(tokenizer)}} {
-			if d := impl.Compare(m.Normalize([]byte(in.schema), []byte(in.args), in.o), want); d != "" {
+			if d := impl.Compare(m.Normalize([]byte(in.schema), []byte(in.args), in.o), want).Diff; d != "" {
 				t.Fatalf("%+v on %s %s %+v: %s", m, in.schema, in.args, in.o, d)
 			}
 		}

@@ -160,8 +160,8 @@ const hidden = "\xff"
 // from the pass and put back after it. Hiding is exact: a decision reads
 // an '&' after it only as "not a letter, digit, ';' or '='", as it does
 // 0xFF, and strings keep their length.
-func inProfile(p string, text pass) pass {
-	if p != "attribute" {
+func inProfile(p impl.Profile, text pass) pass {
+	if p != impl.Attribute {
 		return text
 	}
 	return func(s string) (string, error) {
@@ -195,10 +195,6 @@ func fixpoint(s string, p pass, maxPasses int) (string, error) {
 
 // referenceDecode is the reference's entity repair of one string.
 func referenceDecode(s string, o impl.Options) (string, error) {
-	opts := []normalize.Option{normalize.WithMaxPasses(o.MaxPasses)}
-	if o.Profile == "attribute" {
-		opts = append(opts, normalize.WithProfile(normalize.Attribute))
-	}
-	d, _ := normalize.DecodeEntitiesWith(s, opts...)
+	d, _ := normalize.DecodeEntitiesWith(s, o.Normalize()...)
 	return d, nil
 }

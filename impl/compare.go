@@ -1,0 +1,49 @@
+package impl
+
+import "github.com/toolnorm/toolnorm/internal/jsonvalue"
+
+// Comparison is the judgement of one result against the expected one.
+type Comparison struct {
+	// Failure is not nil when the result is a failure of the program (a
+	// timeout, a crash, a protocol error, a case not sent or not run):
+	// nothing was compared, and it is no violation of the rule.
+	Failure error
+	// Diff says how an answer differs from the expected one: "" when they
+	// are the same. It is short and stable, so that differences can be
+	// told apart and bucketed by it.
+	Diff string
+}
+
+// Same reports whether the result is the expected one.
+func (c Comparison) Same() bool { return c.Failure == nil && c.Diff == "" }
+
+// Violation reports whether the result is an answer other than the
+// expected one.
+func (c Comparison) Violation() bool { return c.Failure == nil && c.Diff != "" }
+
+// Compare judges got against want, the one rule every check uses (corpus
+// replay and lint, properties, fuzzing, minimization): outputs are equal
+// when they are equal as JSON values (see jsonvalue.Equal); errors of one
+// kind are equal, and an error of unspecified kind (all that the protocol
+// carries) equals an error of any kind; an error where output is expected,
+// or output where an error is, differs. A failure is not compared.
+func Compare(got, want Result) Comparison {
+	switch {
+	case got.Failure != nil:
+		return Comparison{Failure: got.Failure}
+	case want.Error != "" && (got.Error == want.Error || got.Error == ErrUnspecified || want.Error == ErrUnspecified):
+		return Comparison{}
+	case want.Error != "" && got.Error != "":
+		return Comparison{Diff: "error " + string(got.Error) + ", want error " + string(want.Error)}
+	case want.Error != "":
+		return Comparison{Diff: "output, want error " + string(want.Error)}
+	case got.Error != "":
+		return Comparison{Diff: "error " + string(got.Error) + ", want output"}
+	}
+	if eq, err := jsonvalue.EqualJSON(got.Output, want.Output); err != nil {
+		return Comparison{Diff: "output that is not JSON"}
+	} else if !eq {
+		return Comparison{Diff: "wrong output"}
+	}
+	return Comparison{}
+}

@@ -1,0 +1,183 @@
+package impl
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/toolnorm/toolnorm/normalize"
+)
+
+// Profile is how one pass of the entity repair reads references
+// (docs/readings.md, section 3). Its text form, "text" or "attribute", is
+// what vectors, declarations and flags carry.
+type Profile uint8
+
+// The profiles.
+const (
+	Text      Profile = iota // as in HTML text content: the rule's literal reading (the default)
+	Attribute                // as in attribute values: "?a=1&region=eu" stays as it is
+)
+
+func (p Profile) String() string {
+	if p == Attribute {
+		return "attribute"
+	}
+	return "text"
+}
+
+// MarshalText gives "text" or "attribute".
+func (p Profile) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
+
+// UnmarshalText reads "text" or "attribute"; the empty text is the default.
+func (p *Profile) UnmarshalText(b []byte) error {
+	switch string(b) {
+	case "", "text":
+		*p = Text
+	case "attribute":
+		*p = Attribute
+	default:
+		return fmt.Errorf("profile %q: want text or attribute", b)
+	}
+	return nil
+}
+
+// Depth is where the JSON repair applies (docs/readings.md, section 4).
+// Its text form is "all" or "top".
+type Depth uint8
+
+// The depths.
+const (
+	All Depth = iota // every depth the schema describes (the default)
+	Top              // the arguments' own members only
+)
+
+func (d Depth) String() string {
+	if d == Top {
+		return "top"
+	}
+	return "all"
+}
+
+// MarshalText gives "all" or "top".
+func (d Depth) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
+
+// UnmarshalText reads "all" or "top"; the empty text is the default.
+func (d *Depth) UnmarshalText(b []byte) error {
+	switch string(b) {
+	case "", "all":
+		*d = All
+	case "top":
+		*d = Top
+	default:
+		return fmt.Errorf("depth %q: want all or top", b)
+	}
+	return nil
+}
+
+// DefaultMaxDepth is the nesting limit when Options.MaxDepth is 0.
+const DefaultMaxDepth = normalize.DefaultMaxDepth
+
+// Options are the readings of the rule a case is run under. The zero value
+// is the rule's literal reading: the text profile, no pass bound, the
+// default nesting limit, the JSON repair at every depth.
+type Options struct {
+	Profile Profile `json:"profile,omitempty"`
+	// MaxPasses bounds the decoding passes; 0 means none.
+	MaxPasses int `json:"max_passes,omitempty"`
+	// MaxDepth is the nesting limit; 0 means DefaultMaxDepth.
+	MaxDepth int   `json:"max_depth,omitempty"`
+	Depth    Depth `json:"depth,omitempty"`
+}
+
+// Validate says what is wrong with o, if anything.
+func (o Options) Validate() error {
+	switch {
+	case o.Profile > Attribute:
+		return fmt.Errorf("options: profile %d: want text or attribute", o.Profile)
+	case o.Depth > Top:
+		return fmt.Errorf("options: depth %d: want all or top", o.Depth)
+	case o.MaxPasses < 0:
+		return fmt.Errorf("options: max_passes %d: want 0 or more", o.MaxPasses)
+	case o.MaxDepth < 0:
+		return fmt.Errorf("options: max_depth %d: want 0 or more", o.MaxDepth)
+	}
+	return nil
+}
+
+// Canonical returns o with its defaults spelt out: MaxDepth 0 becomes
+// DefaultMaxDepth. Two options mean the same when their canonical forms
+// are equal.
+func (o Options) Canonical() Options {
+	if o.MaxDepth == 0 {
+		o.MaxDepth = DefaultMaxDepth
+	}
+	return o
+}
+
+// Same reports whether o and p mean the same reading.
+func (o Options) Same(p Options) bool { return o.Canonical() == p.Canonical() }
+
+// Bounded reports whether o bounds the decoding passes: the properties
+// that speak of the unbounded fixpoint do not apply.
+func (o Options) Bounded() bool { return o.MaxPasses > 0 }
+
+// Choices lists the choices of o that differ from the defaults, for
+// reports ("profile attribute", "max_passes 2", "depth top").
+func (o Options) Choices() []string {
+	var c []string
+	if o.Profile != Text {
+		c = append(c, "profile "+o.Profile.String())
+	}
+	if o.MaxPasses != 0 {
+		c = append(c, fmt.Sprintf("max_passes %d", o.MaxPasses))
+	}
+	if o.MaxDepth != 0 && o.MaxDepth != DefaultMaxDepth {
+		c = append(c, fmt.Sprintf("max_depth %d", o.MaxDepth))
+	}
+	if o.Depth != All {
+		c = append(c, "depth "+o.Depth.String())
+	}
+	return c
+}
+
+// String is o's choices, or "defaults".
+func (o Options) String() string {
+	if c := o.Choices(); len(c) > 0 {
+		return strings.Join(c, ", ")
+	}
+	return "defaults"
+}
+
+// Flags are the command-line flags of toolnorm normalize that select o.
+func (o Options) Flags() string {
+	var s string
+	if o.Profile != Text {
+		s += " --profile " + o.Profile.String()
+	}
+	if o.MaxPasses > 0 {
+		s += fmt.Sprintf(" --max-passes %d", o.MaxPasses)
+	}
+	if o.MaxDepth > 0 && o.MaxDepth != DefaultMaxDepth {
+		s += fmt.Sprintf(" --max-depth %d", o.MaxDepth)
+	}
+	if o.Depth != All {
+		s += " --depth " + o.Depth.String()
+	}
+	return s
+}
+
+// Normalize returns the options of package normalize that make the
+// reference run under o.
+func (o Options) Normalize() []normalize.Option {
+	opts := []normalize.Option{normalize.WithMaxPasses(o.MaxPasses)}
+	if o.Profile == Attribute {
+		opts = append(opts, normalize.WithProfile(normalize.Attribute))
+	}
+	if o.MaxDepth > 0 {
+		opts = append(opts, normalize.WithMaxDepth(o.MaxDepth))
+	}
+	if o.Depth == Top {
+		opts = append(opts, normalize.WithTopLevelOnly(true))
+	}
+	return opts
+}

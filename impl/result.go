@@ -1,0 +1,124 @@
+package impl
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrorKind is the kind of error an implementation reports for input it
+// rejects. Its text is what vectors carry.
+type ErrorKind string
+
+// The kinds of rejected input.
+const (
+	ErrInvalidJSON   ErrorKind = "invalid-json"   // arguments are not JSON, or not UTF-8
+	ErrNotObject     ErrorKind = "not-object"     // arguments are JSON but not an object
+	ErrTooDeep       ErrorKind = "too-deep"       // nesting past the limit
+	ErrInvalidSchema ErrorKind = "invalid-schema" // the schema is broken
+
+	// ErrUnspecified is an error whose kind the implementation does not
+	// say (the protocol carries only a message): it matches any kind.
+	ErrUnspecified ErrorKind = "error"
+)
+
+// ErrorKinds are the kinds a vector may expect.
+var ErrorKinds = []ErrorKind{ErrInvalidJSON, ErrNotObject, ErrTooDeep, ErrInvalidSchema}
+
+// Failures of the program, as opposed to answers it gave. A Result that is
+// a failure wraps one of these (see Result.Failure); test with errors.Is.
+var (
+	ErrTimeout     = errors.New("timeout")        // no answer within the time limit
+	ErrCrash       = errors.New("crash")          // the program exited, or could not start
+	ErrProtocol    = errors.New("protocol error") // an answer that breaks the protocol
+	ErrNotSendable = errors.New("not sendable")   // the case has no JSON text, so no protocol line carries it
+	ErrNotRun      = errors.New("not run")        // the check stopped (its budget, an interrupt) before the case ran
+	// ErrGaveUp is wrapped, beside ErrCrash, once the harness has given up
+	// on a program that keeps failing: nothing more is sent to it.
+	ErrGaveUp = errors.New("given up")
+)
+
+// Kind is what became of a case.
+type Kind uint8
+
+// The kinds of results. The first two are answers; the others are failures
+// of the program (or of the check), never violations of the rule.
+const (
+	KindOutput      Kind = iota // normalized arguments
+	KindRejected                // an error the implementation reported
+	KindTimeout                 // ErrTimeout
+	KindCrash                   // ErrCrash
+	KindProtocol                // ErrProtocol
+	KindNotSendable             // ErrNotSendable
+	KindNotRun                  // ErrNotRun
+)
+
+var kindNames = [...]string{"output", "error", "timeout", "crash", "protocol-error", "not-sendable", "not-run"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("kind %d", k)
+}
+
+// Result is what an implementation did with one case: output, an error it
+// reported, or a failure.
+type Result struct {
+	Output []byte    // KindOutput: the normalized arguments
+	Error  ErrorKind // KindRejected: the kind of error reported
+	// Failure, when not nil, is a failure of the program: it wraps one of
+	// ErrTimeout, ErrCrash, ErrProtocol, ErrNotSendable or ErrNotRun.
+	Failure error
+	Detail  string // the implementation's own message, or what went wrong
+}
+
+// OK is a result with output.
+func OK(out []byte) Result { return Result{Output: out} }
+
+// Reject is a result with an error the implementation reported.
+func Reject(kind ErrorKind, detail string) Result { return Result{Error: kind, Detail: detail} }
+
+// Fail is a failure: err wraps one of the failure sentinels.
+func Fail(err error, detail string) Result { return Result{Failure: err, Detail: detail} }
+
+// Kind says what the result is.
+func (r Result) Kind() Kind {
+	switch {
+	case r.Failure == nil && r.Error != "":
+		return KindRejected
+	case r.Failure == nil:
+		return KindOutput
+	case errors.Is(r.Failure, ErrNotRun):
+		return KindNotRun
+	case errors.Is(r.Failure, ErrNotSendable):
+		return KindNotSendable
+	case errors.Is(r.Failure, ErrTimeout):
+		return KindTimeout
+	case errors.Is(r.Failure, ErrProtocol):
+		return KindProtocol
+	}
+	return KindCrash
+}
+
+// Failed reports whether r is a failure rather than an answer.
+func (r Result) Failed() bool { return r.Failure != nil }
+
+// Answered reports whether r is output.
+func (r Result) Answered() bool { return r.Failure == nil && r.Error == "" }
+
+// String describes r in one line.
+func (r Result) String() string {
+	switch r.Kind() {
+	case KindOutput:
+		return string(r.Output)
+	case KindRejected:
+		if r.Detail != "" {
+			return "error " + string(r.Error) + " (" + r.Detail + ")"
+		}
+		return "error " + string(r.Error)
+	}
+	if r.Detail != "" {
+		return r.Kind().String() + " (" + r.Detail + ")"
+	}
+	return r.Kind().String()
+}

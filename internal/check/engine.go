@@ -1,0 +1,378 @@
+package check
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"time"
+
+	"github.com/toolnorm/toolnorm/corpus"
+	"github.com/toolnorm/toolnorm/harness"
+	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/properties"
+)
+
+// roundSize is how many cases of each property, and of fuzzing, one round
+// runs. A check runs whole rounds, so every property and the fuzzer run
+// the same number of cases and --checks repeats a budget-bound run.
+const roundSize = 16
+
+// The ways an implementation can tell the check about its failures.
+type (
+	informed interface{ Info() harness.Info }
+	logged   interface {
+		Events() []harness.Event
+		Restarts() int
+	}
+)
+
+// run is one check under way.
+type run struct {
+	cfg      Config
+	ctx      context.Context
+	clock    Clock
+	r        *Report
+	start    time.Time
+	deadline time.Time // zero: no time limit
+	hard     time.Time // past it, a case under way is stopped
+	stopped  string
+}
+
+// Run checks cfg.Impl and returns the report. When ctx is done (an
+// interrupt), it stops as soon as it can and reports what ran, with the
+// verdict Interrupted.
+func Run(ctx context.Context, cfg Config) *Report {
+	if cfg.Clock == nil {
+		cfg.Clock = systemClock{}
+	}
+	if cfg.Seed == 0 {
+		cfg.Seed = rand.Uint64()>>1 | 1
+	}
+	e := &run{cfg: cfg, clock: cfg.Clock, start: cfg.Clock.Now()}
+	e.r = &Report{FormatVersion: FormatVersion, Implementation: cfg.Impl.Name(), Seed: cfg.Seed, Started: e.start.UTC().Truncate(time.Second)}
+	if cfg.Checks <= 0 {
+		e.deadline = e.start.Add(cfg.Budget)
+		e.hard = e.deadline.Add(max(cfg.Budget/10, time.Second))
+		e.r.Budget = cfg.Budget.String()
+	}
+	// With the system's clock, a case under way is stopped at the hard
+	// deadline; another clock only decides between cases.
+	var cancel context.CancelFunc = func() {}
+	if _, ok := cfg.Clock.(systemClock); ok && !e.hard.IsZero() {
+		ctx, cancel = context.WithDeadline(ctx, e.hard)
+	}
+	defer cancel()
+	e.ctx = ctx
+	if i, ok := cfg.Impl.(informed); ok {
+		info := i.Info()
+		e.r.Info = &info
+	}
+	if o, ok := impl.OptionsOf(cfg.Impl); ok {
+		e.r.Choices = o.Choices()
+	}
+
+	e.r.Corpus = e.replay()
+	e.rounds()
+
+	if l, ok := cfg.Impl.(logged); ok {
+		e.r.Events, e.r.Restarts = l.Events(), l.Restarts()
+	}
+	e.r.Seconds = e.clock.Now().Sub(e.start).Seconds()
+	e.r.Stopped = e.stopped
+	e.r.Repeat = e.repeat()
+	switch {
+	case e.r.violations() > 0 || e.r.failures() > 0:
+		e.r.Verdict = Fail
+	case e.stopped == "interrupted":
+		e.r.Verdict = Interrupted
+	case e.r.judged() == 0:
+		e.r.Verdict = NothingChecked
+	default:
+		e.r.Verdict = Pass
+	}
+	return e.r
+}
+
+// over reports whether the check must stop before the next step: it was
+// interrupted, its budget (until, if not zero) is spent, or the
+// implementation was given up on. It records why.
+func (e *run) over(until time.Time) bool {
+	switch {
+	case e.stopped != "":
+		return true
+	case e.ctx.Err() != nil:
+		if errors.Is(e.ctx.Err(), context.DeadlineExceeded) {
+			e.stopped = "the budget was spent"
+		} else {
+			e.stopped = "interrupted"
+		}
+		return true
+	case !until.IsZero() && !e.clock.Now().Before(until):
+		if until.Equal(e.deadline) || until.Equal(e.hard) {
+			e.stopped = "the budget was spent"
+		}
+		return true
+	}
+	return false
+}
+
+// giveUp stops the check for good when res says the implementation was
+// given up on.
+func (e *run) giveUp(res impl.Result) bool {
+	if errors.Is(res.Failure, impl.ErrGaveUp) {
+		if e.stopped == "" {
+			e.stopped = "the implementation was given up on: " + res.Detail
+		}
+		return true
+	}
+	return false
+}
+
+func (e *run) progress(p Progress) {
+	if e.cfg.Progress == nil {
+		return
+	}
+	p.Elapsed = e.clock.Now().Sub(e.start)
+	if !e.deadline.IsZero() {
+		p.Left = max(e.deadline.Sub(e.clock.Now()), 0)
+	}
+	p.Findings = e.r.violations()
+	e.cfg.Progress(p)
+}
+
+// keep says whether a minimization may go on.
+func (e *run) keep() bool {
+	return e.ctx.Err() == nil && (e.hard.IsZero() || e.clock.Now().Before(e.hard)) && e.stopped == ""
+}
+
+// Replay replays cfg's vectors on its implementation, without a time
+// limit (see Run for the rules).
+func Replay(cfg Config) CorpusResult {
+	if cfg.Clock == nil {
+		cfg.Clock = systemClock{}
+	}
+	e := &run{cfg: cfg, ctx: context.Background(), clock: cfg.Clock, r: &Report{}}
+	return e.replay()
+}
+
+// applicable returns the vectors of the corpus that apply to the
+// implementation, each with the options to send it under; the others are
+// counted as skipped. For an implementation that runs in one
+// configuration, a vector written for other options applies when the
+// reference gives its expected result under the implementation's own: it
+// means the same there (most vectors do under a pass bound, or at depth
+// top).
+func (e *run) applicable(res *CorpusResult) ([]*corpus.Vector, []impl.Case) {
+	own, configured := impl.OptionsOf(e.cfg.Impl)
+	var vs []*corpus.Vector
+	var cs []impl.Case
+	for _, v := range e.cfg.Vectors {
+		o := v.Options
+		if configured && !o.Same(own) {
+			if !impl.Compare(impl.Reference.Normalize(v.SchemaText(), v.ArgumentsText(), own), v.Want()).Same() {
+				res.Skipped++
+				continue
+			}
+			o = own
+		}
+		vs = append(vs, v)
+		cs = append(cs, impl.Case{Schema: v.SchemaText(), Args: v.ArgumentsText(), Options: o})
+	}
+	return vs, cs
+}
+
+// replay is the corpus phase: up to half the budget, in batches.
+func (e *run) replay() CorpusResult {
+	res := CorpusResult{Vectors: len(e.cfg.Vectors)}
+	vs, cs := e.applicable(&res)
+	var until time.Time
+	if !e.deadline.IsZero() {
+		until = e.start.Add(e.cfg.Budget / 2)
+	}
+	const batch = 256
+	for lo := 0; lo < len(vs); lo += batch {
+		e.progress(Progress{Phase: "corpus", Done: lo, Total: len(vs)})
+		if e.over(until) {
+			res.NotRun += len(vs) - lo
+			break
+		}
+		hi := min(lo+batch, len(vs))
+		results := impl.Run(e.ctx, e.cfg.Impl, cs[lo:hi])
+		for i, got := range results {
+			v, c := vs[lo+i], cs[lo+i]
+			switch got.Kind() {
+			case impl.KindNotRun:
+				res.NotRun++
+				continue
+			case impl.KindNotSendable:
+				res.Skipped++
+				continue
+			}
+			if e.giveUp(got) {
+				res.NotRun++
+				continue
+			}
+			o := corpus.Judge(v, got)
+			vf := VectorFailure{File: v.File, ID: v.ID, Description: v.Description, Clause: v.Clause, Message: o.Msg, Command: command(e.cfg.Command, v, c.Options)}
+			switch {
+			case o.Failure != nil:
+				res.Errors++
+				res.ErrorList = append(res.ErrorList, vf)
+			case !o.Pass:
+				res.Failed++
+				res.Failures = append(res.Failures, vf)
+			default:
+				res.Passed++
+			}
+			if !c.Options.Same(v.Options) {
+				res.Adapted++
+			}
+		}
+	}
+	return res
+}
+
+// rounds runs the properties and the fuzzer, a round at a time: each
+// property that applies and has not broken runs roundSize cases, then the
+// fuzzer does. With Checks set it runs exactly that many cases of each;
+// with a budget, rounds until it is spent.
+func (e *run) rounds() {
+	all := properties.All()
+	own, configured := impl.OptionsOf(e.cfg.Impl)
+	results := make([]*PropResult, len(all))
+	for i, p := range all {
+		pr := &PropResult{ID: p.ID, Statement: p.Statement, Clause: p.Clause, Required: p.Required, Status: StatusNotChecked}
+		if configured && !p.Applies(own) {
+			pr.Status, pr.Reason = StatusNotApplicable, "the implementation declares a pass bound ("+own.String()+"); the property speaks of the unbounded fixpoint"
+		}
+		results[i] = pr
+	}
+	fz := newFuzzer(e.cfg.Impl, e.cfg.Command, e.cfg.Vectors, e.cfg.Seed)
+	total := 0
+	if e.cfg.Checks > 0 {
+		total = (e.cfg.Checks + roundSize - 1) / roundSize
+	}
+	done := 0 // cases of each, in all
+	for round := 0; total == 0 || round < total; round++ {
+		e.progress(Progress{Phase: "properties", Done: round, Total: total, Cases: e.casesRun(results, fz)})
+		// Between rounds the budget is kept exactly; within one, only the
+		// hard deadline stops a case under way.
+		if e.over(e.deadline) {
+			break
+		}
+		n := roundSize
+		if e.cfg.Checks > 0 {
+			n = min(n, e.cfg.Checks-done)
+		}
+		for i, p := range all {
+			if pr := results[i]; pr.Status != StatusNotApplicable && pr.Violation == nil {
+				e.propertyRound(p, pr, done, n)
+			}
+		}
+		e.fuzzRound(fz, done, n)
+		done += n
+		if e.over(e.hard) {
+			break
+		}
+	}
+	e.r.Checks = done
+	for _, pr := range results {
+		switch {
+		case pr.Status == StatusNotApplicable || pr.Violation != nil:
+		case pr.Checks > 0:
+			pr.Status, pr.Reason = StatusHolds, ""
+		case pr.Failures > 0:
+			pr.Reason = fmt.Sprintf("the implementation failed on all %d cases", pr.Failures)
+		default:
+			pr.Reason = "no case ran"
+			if e.stopped != "" {
+				pr.Reason += ": " + e.stopped
+			}
+		}
+		e.r.Properties = append(e.r.Properties, *pr)
+	}
+	e.r.Fuzz = FuzzResult{Cases: fz.cases, Failures: fz.failures, Findings: fz.findings}
+}
+
+func (e *run) casesRun(results []*PropResult, fz *fuzzer) int {
+	n := fz.cases
+	for _, pr := range results {
+		n += pr.Cases
+	}
+	return n
+}
+
+// propertyRound runs cases from..from+n-1 of p: their first runs as one
+// batch, then each judged in order.
+func (e *run) propertyRound(p properties.Property, pr *PropResult, from, n int) {
+	cases := make([]properties.Case, n)
+	first := make([]impl.Case, n)
+	for j := range cases {
+		cases[j] = p.Draw(properties.CaseSeed(e.cfg.Seed, p.ID, from+j), e.cfg.Impl)
+		first[j] = cases[j].Case
+	}
+	got := impl.Run(e.ctx, e.cfg.Impl, first)
+	for j, c := range cases {
+		if got[j].Kind() == impl.KindNotRun || e.giveUp(got[j]) {
+			return
+		}
+		pr.Cases++
+		out := p.Judge(e.cfg.Impl, c, &got[j])
+		switch {
+		case out.Failure != nil:
+			pr.Failures++
+			if e.giveUp(*out.Failure) {
+				return
+			}
+		case out.Moot:
+		case out.Message == "":
+			pr.Checks++
+		default:
+			v := p.Violation(e.cfg.Impl, c, pr.Checks, from+j, e.keep)
+			pr.Status, pr.Reason = StatusViolated, ""
+			pr.Violation = &Finding{Property: p.ID, Clause: p.Clause, Message: v.Message, Vector: v.Vector,
+				Command: command(e.cfg.Command, v.Vector, v.Vector.Options), Cut: !e.keep()}
+			return
+		}
+	}
+}
+
+// repeat is the command that runs this check again with no time limit.
+func (e *run) repeat() string {
+	s := "toolnorm check"
+	if e.cfg.Command != "" {
+		s += " --impl " + shellQuote(e.cfg.Command)
+	}
+	return fmt.Sprintf("%s --seed %d --checks %d", s, e.cfg.Seed, max(e.r.Checks, 1))
+}
+
+// command is a one-line POSIX shell command that runs a vector's input on
+// the implementation (and, for the built-in one, on the reference).
+func command(implCommand string, v *corpus.Vector, o impl.Options) string {
+	im := ""
+	if implCommand != "" {
+		im = " --impl " + shellQuote(implCommand)
+	}
+	schema, args := v.SchemaText(), v.ArgumentsText()
+	if len(schema)+len(args) > maxCommand {
+		if v.File != "" {
+			return fmt.Sprintf("toolnorm corpus replay%s --only %s (the input is %d bytes)", im, v.ID, len(schema)+len(args))
+		}
+		return fmt.Sprintf("(the input is %d bytes, too long for one line: see the vector)", len(schema)+len(args))
+	}
+	return fmt.Sprintf("toolnorm normalize%s%s --schema <(printf %%s %s) --args <(printf %%s %s)", im, o.Flags(), shellQuote(string(schema)), shellQuote(string(args)))
+}
+
+// maxCommand is the most input a reproduction command holds inline.
+const maxCommand = 1000
+
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}
