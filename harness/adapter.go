@@ -27,8 +27,8 @@ type Config struct {
 	// StartTimeout is how long the answer to start may take (default 30s).
 	StartTimeout time.Duration
 	// MaxRestarts is how many requests of one batch may fail in a row
-	// before the rest of that batch is given up (default 20); the next
-	// batch tries again.
+	// before the rest of that batch is given up (default 20): those get a
+	// result that wraps impl.ErrNotRun. The next batch tries again.
 	MaxRestarts int
 	// MaxFailures is how many of the last 100 requests may fail (time out,
 	// crash, break the protocol) before the adapter is given up for good
@@ -219,7 +219,7 @@ func (a *Adapter) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result
 		}
 		giveUp := a.gaveUp
 		if giveUp == nil && a.inARow >= a.cfg.MaxRestarts {
-			giveUp = fmt.Errorf("%w: gave up on the %d requests left of this batch after %d failures in a row", impl.ErrCrash, len(todo), a.inARow)
+			giveUp = fmt.Errorf("%w: gave up on the %d requests left of this batch after %d failures in a row", impl.ErrNotRun, len(todo), a.inARow)
 		}
 		if giveUp != nil {
 			for _, i := range todo {

@@ -67,6 +67,9 @@ func (r *Report) groups() []group {
 	for _, v := range r.Corpus.Failures {
 		add("c:"+v.Clause, "corpus vectors of "+v.Clause, Finding{Property: "corpus", Clause: v.Clause, Message: v.Description + ": " + v.Message, Command: v.Command, Vector: &corpus.Vector{File: v.File, ID: v.ID}})
 	}
+	for _, v := range r.Corpus.ErrorList {
+		add("e:corpus", "failures of the program on corpus vectors (not judged)", Finding{Property: "corpus", Clause: v.Clause, Message: v.Description + ": " + v.Message, Command: v.Command, Vector: &corpus.Vector{File: v.File, ID: v.ID}})
+	}
 	sort.Strings(keys)
 	out := make([]group, len(keys))
 	for i, k := range keys {
@@ -80,18 +83,40 @@ func (r *Report) writeText(w io.Writer) error {
 	if len(r.Choices) > 0 {
 		fmt.Fprintf(w, "declared choices (not violations): %s\n", strings.Join(r.Choices, ", "))
 	}
-	fmt.Fprintf(w, "seed %d, budget %s, %.1fs\n\n", r.Seed, r.Budget, r.Seconds)
-	fmt.Fprintf(w, "corpus: %d passed, %d failed, %d skipped (of %d vectors)\n", r.Corpus.Passed, r.Corpus.Failed, r.Corpus.Skipped, r.Corpus.Vectors)
-	held := 0
+	budget := "no time limit"
+	if r.Budget != "" {
+		budget = "budget " + r.Budget
+	}
+	fmt.Fprintf(w, "seed %d, %d cases of each property and of fuzzing, %s, %.1fs\n", r.Seed, r.Checks, budget, r.Seconds)
+	if r.Stopped != "" {
+		fmt.Fprintf(w, "stopped early: %s\n", r.Stopped)
+	}
+	fmt.Fprintf(w, "repeat exactly: %s\n\n", r.Repeat)
+	c := r.Corpus
+	fmt.Fprintf(w, "corpus: %d passed, %d failed, %d failures of the program, %d skipped, %d not run (of %d vectors)\n", c.Passed, c.Failed, c.Errors, c.Skipped, c.NotRun, c.Vectors)
+	if c.Adapted > 0 {
+		fmt.Fprintf(w, "  %d of them written for other options, and meaning the same under the declared ones\n", c.Adapted)
+	}
+	count := map[string]int{}
+	var na []string
 	for _, p := range r.Properties {
-		if p.Violation == nil {
-			held++
+		count[p.Status]++
+		if p.Status == StatusNotApplicable {
+			na = append(na, p.ID)
 		}
 	}
-	fmt.Fprintf(w, "properties: %d hold, %d broken (of %d)\n", held, len(r.Properties)-held, len(r.Properties))
-	fmt.Fprintf(w, "fuzzing: %d cases, %d findings\n", r.Fuzz.Cases, len(r.Fuzz.Findings))
-	if len(r.Events) > 0 {
-		fmt.Fprintf(w, "implementation failures: %d (%d restarts)\n", len(r.Events), r.Restarts)
+	fmt.Fprintf(w, "properties: %d hold, %d broken, %d not checked, %d not applicable (of %d)\n", count[StatusHolds], count[StatusViolated], count[StatusNotChecked], count[StatusNotApplicable], len(r.Properties))
+	if len(na) > 0 {
+		fmt.Fprintf(w, "  not applicable under the declared reading: %s\n", strings.Join(na, ", "))
+	}
+	for _, p := range r.Properties {
+		if p.Status == StatusNotChecked {
+			fmt.Fprintf(w, "  not checked: %s (%s)\n", p.ID, p.Reason)
+		}
+	}
+	fmt.Fprintf(w, "fuzzing: %d cases, %d findings, %d failures of the program\n", r.Fuzz.Cases, len(r.Fuzz.Findings), r.Fuzz.Failures)
+	if n := r.failures(); n > 0 {
+		fmt.Fprintf(w, "failures of the program (timeouts, crashes, protocol errors; not violations): %d, %d restarts\n", n, r.Restarts)
 	}
 	for _, g := range r.groups() {
 		fmt.Fprintf(w, "\n== %s\n", g.title)
@@ -112,8 +137,16 @@ func (r *Report) writeText(w io.Writer) error {
 			}
 		}
 	}
-	for _, e := range r.Events {
-		fmt.Fprintf(w, "\n== %s on request %d: %s\n", e.Kind, e.Request, e.Detail)
+	for i, e := range r.Events {
+		if i == 10 && len(r.Events) > 11 {
+			fmt.Fprintf(w, "\n== ... and %d more failures of the program\n", len(r.Events)-10)
+			break
+		}
+		again := ""
+		if e.Answered {
+			again = " (answered when sent again)"
+		}
+		fmt.Fprintf(w, "\n== %s on request %d%s: %s\n", e.Kind, e.Request, again, e.Detail)
 		if e.Stderr != "" {
 			fmt.Fprintf(w, "  stderr:\n%s\n", indent(truncate(e.Stderr, 2000), "    "))
 		}
@@ -137,6 +170,7 @@ type junitSuite struct {
 	Name     string      `xml:"name,attr"`
 	Tests    int         `xml:"tests,attr"`
 	Failures int         `xml:"failures,attr"`
+	Errors   int         `xml:"errors,attr"`
 	Skipped  int         `xml:"skipped,attr"`
 	Cases    []junitCase `xml:"testcase"`
 }
@@ -145,6 +179,12 @@ type junitCase struct {
 	Name      string        `xml:"name,attr"`
 	Classname string        `xml:"classname,attr"`
 	Failure   *junitFailure `xml:"failure,omitempty"`
+	Error     *junitFailure `xml:"error,omitempty"`
+	Skipped   *junitSkipped `xml:"skipped,omitempty"`
+}
+
+type junitSkipped struct {
+	Message string `xml:"message,attr,omitempty"`
 }
 
 type junitFailure struct {
@@ -156,9 +196,16 @@ func (r *Report) writeJUnit(w io.Writer) error {
 	props := junitSuite{Name: "properties"}
 	for _, p := range r.Properties {
 		c := junitCase{Name: p.ID, Classname: "toolnorm.properties." + strings.ReplaceAll(p.Clause, "/", ".")}
-		if v := p.Violation; v != nil {
+		switch v := p.Violation; {
+		case v != nil:
 			c.Failure = &junitFailure{Message: v.Message, Text: v.Command}
 			props.Failures++
+		case p.Status == StatusNotApplicable:
+			c.Skipped = &junitSkipped{Message: p.Reason}
+			props.Skipped++
+		case p.Status == StatusNotChecked:
+			c.Error = &junitFailure{Message: p.Reason}
+			props.Errors++
 		}
 		props.Cases = append(props.Cases, c)
 	}
@@ -187,7 +234,7 @@ func (r *Report) writeJUnit(w io.Writer) error {
 
 func (r *Report) writeMarkdown(w io.Writer) error {
 	icon := map[bool]string{true: "✅", false: "❌"}
-	fmt.Fprintf(w, "## toolnorm check: %s %s\n\n", r.Implementation, icon[r.Verdict == "pass"])
+	fmt.Fprintf(w, "## toolnorm check: %s %s\n\n", r.Implementation, icon[r.Verdict == Pass])
 	if len(r.Choices) > 0 {
 		fmt.Fprintf(w, "Declared choices (not violations): %s.\n\n", strings.Join(r.Choices, ", "))
 	}
@@ -199,8 +246,11 @@ func (r *Report) writeMarkdown(w io.Writer) error {
 			kind = "rule"
 		}
 		result := icon[true] + " holds"
-		if p.Violation != nil {
+		switch {
+		case p.Violation != nil:
 			result = icon[false] + " " + mdEscape(truncate(p.Violation.Message, 120))
+		case p.Status != StatusHolds:
+			result = "— " + p.Status
 		}
 		fmt.Fprintf(w, "| `%s` | %s | %s | %d | %s |\n", p.ID, p.Clause, kind, p.Checks, result)
 	}

@@ -1,15 +1,21 @@
 package cli
 
 import (
+	"os"
+	"time"
+
 	"github.com/spf13/cobra"
 
 	"github.com/toolnorm/toolnorm/harness"
 	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/internal/faults"
 )
 
 func newServeCmd() *cobra.Command {
 	var profile, depth string
 	var maxPasses int
+	var faultSpecs []string
+	var delay time.Duration
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve the reference normalizer as an adapter (protocol version 1, on stdin and stdout)",
@@ -33,11 +39,29 @@ a way to check toolnorm's own harness:
 			}
 			d.MaxPasses = maxPasses
 			info := harness.Info{Name: "toolnorm reference", Language: "Go", Version: version(), Homepage: "https://github.com/toolnorm/toolnorm"}
-			return harness.Serve(cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), impl.Reference, info, d)
+			out := cmd.OutOrStdout()
+			if len(faultSpecs) > 0 || delay > 0 {
+				w := &faults.Writer{W: out, Delay: delay, Exit: os.Exit, Sleep: time.Sleep}
+				for _, spec := range faultSpecs {
+					f, err := faults.Parse(spec)
+					if err != nil {
+						return usagef("serve: --fault: %v", err)
+					}
+					w.Faults = append(w.Faults, f)
+				}
+				out = w
+			}
+			return harness.Serve(cmd.InOrStdin(), out, cmd.ErrOrStderr(), impl.Reference, info, d)
 		},
 	}
 	cmd.Flags().StringVar(&profile, "profile", "text", "the profile to declare and use: text or attribute")
 	cmd.Flags().IntVar(&maxPasses, "max-passes", 0, "the pass bound to declare and use (0: none)")
 	cmd.Flags().StringVar(&depth, "depth", "all", "where the JSON repair applies, to declare and use: all, or top (top-level parameters only)")
+	// For testing the harness and check on an adapter that misbehaves
+	// (docs/verdicts.md): hidden, since no user needs them.
+	cmd.Flags().StringSliceVar(&faultSpecs, "fault", nil, "misbehave on every N-th answer: KIND/N, KIND one of not-json, wrong-id, exit, huge, sleep, crash")
+	cmd.Flags().DurationVar(&delay, "delay", 0, "wait this long before each answer")
+	_ = cmd.Flags().MarkHidden("fault")
+	_ = cmd.Flags().MarkHidden("delay")
 	return cmd
 }

@@ -1,0 +1,203 @@
+package check
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/toolnorm/toolnorm/corpus"
+	"github.com/toolnorm/toolnorm/impl"
+)
+
+// fakeClock is a clock that moves only when told: each answer of a slowed
+// implementation moves it on, so budgets are tested without waiting.
+type fakeClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) advance(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+}
+
+func newClock() *fakeClock { return &fakeClock{now: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)} }
+
+// slowed is the reference, each answer taking d of the clock's time.
+func slowed(c *fakeClock, d time.Duration) impl.Impl {
+	return impl.Func("slowed reference", func(schema, args []byte, o impl.Options) impl.Result {
+		c.advance(d)
+		return impl.Reference.Normalize(schema, args, o)
+	})
+}
+
+func vectors(t *testing.T) []*corpus.Vector {
+	t.Helper()
+	vs, err := corpus.Load(corpus.Embedded())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return vs
+}
+
+// TestSlowedNoFalseViolation: an implementation slowed by 3 ms an answer,
+// with a 20 s budget: the check stops on time, between cases, and finds
+// nothing, since no answer is ever taken from anyone but the
+// implementation (the deadline used to hand the second run of a case to
+// the reference).
+func TestSlowedNoFalseViolation(t *testing.T) {
+	clock := newClock()
+	start := clock.Now()
+	r := Run(context.Background(), Config{Impl: slowed(clock, 3*time.Millisecond), Vectors: vectors(t), Budget: 20 * time.Second, Seed: 5, Clock: clock})
+	if r.Verdict != Pass || r.violations() != 0 {
+		t.Fatalf("verdict %s with %d violations: %+v", r.Verdict, r.violations(), r.Properties)
+	}
+	if r.Stopped != "the budget was spent" || r.Corpus.NotRun == 0 {
+		t.Errorf("stopped %q, %d vectors not run: the corpus alone takes more than half the budget", r.Stopped, r.Corpus.NotRun)
+	}
+	// Rounds are whole: past the budget by at most one round (11
+	// properties and the fuzzer, 16 cases each, up to two runs a case).
+	if over := clock.Now().Sub(start) - 20*time.Second; over > 12*roundSize*2*3*time.Millisecond {
+		t.Errorf("past the budget by %v", over)
+	}
+	if r.Checks == 0 || r.Checks%roundSize != 0 {
+		t.Errorf("checks %d: want whole rounds", r.Checks)
+	}
+}
+
+// TestFailuresAreNotViolations: an implementation that crashes on the
+// first run of every case and answers the second (as one that dies on
+// every other request does) breaks no property: what it failed on is not
+// judged, and counted apart.
+func TestFailuresAreNotViolations(t *testing.T) {
+	var mu sync.Mutex
+	seen := map[string]bool{}
+	im := impl.Func("crashes first", func(schema, args []byte, o impl.Options) impl.Result {
+		mu.Lock()
+		defer mu.Unlock()
+		k := string(schema) + "\x00" + string(args)
+		if !seen[k] {
+			seen[k] = true
+			return impl.Fail(impl.ErrCrash, "exit status 1")
+		}
+		return impl.Reference.Normalize(schema, args, o)
+	})
+	r := Run(context.Background(), Config{Impl: im, Vectors: vectors(t)[:50], Checks: 32, Seed: 3})
+	if r.violations() != 0 {
+		t.Errorf("%d violations: %+v", r.violations(), r.Properties)
+	}
+	if r.Corpus.Errors < 45 || r.Verdict != Fail || r.failures() == 0 {
+		t.Errorf("corpus errors %d, verdict %s, failures %d", r.Corpus.Errors, r.Verdict, r.failures())
+	}
+	// A property whose every case failed is not checked, not held.
+	for _, p := range r.Properties {
+		if p.Status == StatusHolds && p.Checks == 0 {
+			t.Errorf("%s holds with no check", p.ID)
+		}
+	}
+
+	dead := impl.Func("traceback", func(schema, args []byte, o impl.Options) impl.Result {
+		return impl.Fail(impl.ErrProtocol, "the answer is not a JSON object: \"Traceback\"")
+	})
+	r = Run(context.Background(), Config{Impl: dead, Vectors: vectors(t)[:20], Checks: 16, Seed: 3})
+	for _, p := range r.Properties {
+		if p.Status != StatusNotChecked || p.Reason == "" {
+			t.Errorf("%s: %s (%s), want not checked", p.ID, p.Status, p.Reason)
+		}
+	}
+	if r.Verdict != Fail || r.violations() != 0 {
+		t.Errorf("verdict %s, %d violations", r.Verdict, r.violations())
+	}
+}
+
+// TestSeedRepeats: the same seed and checks give the same report, timing
+// apart, and a budget-bound run's repeat command runs what it ran.
+func TestSeedRepeats(t *testing.T) {
+	buggy := impl.Func("one pass", func(schema, args []byte, o impl.Options) impl.Result {
+		o.MaxPasses = 1
+		return impl.Reference.Normalize(schema, args, o)
+	})
+	vs := vectors(t)
+	run := func() []byte {
+		r := Run(context.Background(), Config{Impl: buggy, Vectors: vs, Checks: 48, Seed: 11})
+		r.Started, r.Seconds = time.Time{}, 0
+		b, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	a, b := run(), run()
+	if !bytes.Equal(a, b) {
+		t.Errorf("two runs with one seed differ:\n%s\n%s", a, b)
+	}
+	var r Report
+	json.Unmarshal(a, &r)
+	if r.violations() == 0 || r.Checks != 48 || r.Repeat != "toolnorm check --seed 11 --checks 48" {
+		t.Errorf("violations %d, checks %d, repeat %q", r.violations(), r.Checks, r.Repeat)
+	}
+	for _, p := range r.Properties {
+		if p.Violation == nil && p.Cases != 48 {
+			t.Errorf("%s ran %d cases, want 48", p.ID, p.Cases)
+		}
+	}
+	if r.Fuzz.Cases != 48 {
+		t.Errorf("fuzzing ran %d cases, want 48", r.Fuzz.Cases)
+	}
+}
+
+// TestBoundedReference: the reference with a declared pass bound passes
+// its own check: the properties about the fixpoint are not applicable, the
+// rest hold, and the vectors that mean the same under the bound are
+// replayed.
+func TestBoundedReference(t *testing.T) {
+	r := Run(context.Background(), Config{Impl: impl.Configure(impl.Options{MaxPasses: 1}), Vectors: vectors(t), Checks: 32, Seed: 2})
+	if r.Verdict != Pass {
+		t.Fatalf("verdict %s: %+v %+v", r.Verdict, r.Corpus.Failures, r.Properties)
+	}
+	na := 0
+	for _, p := range r.Properties {
+		switch {
+		case p.Status == StatusNotApplicable:
+			na++
+		case p.Status != StatusHolds || p.Checks == 0:
+			t.Errorf("%s: %s after %d checks", p.ID, p.Status, p.Checks)
+		}
+	}
+	if na != 2 {
+		t.Errorf("%d properties not applicable, want 2 (leaves-are-fixpoints, idempotent)", na)
+	}
+	if c := r.Corpus; c.Passed < c.Vectors*9/10 || c.Adapted == 0 {
+		t.Errorf("corpus: %d of %d passed, %d adapted", c.Passed, c.Vectors, c.Adapted)
+	}
+}
+
+// TestInterrupt: a check interrupted reports what ran, as interrupted.
+func TestInterrupt(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	n := 0
+	im := impl.Func("counted", func(schema, args []byte, o impl.Options) impl.Result {
+		if n++; n == 300 {
+			cancel()
+		}
+		return impl.Reference.Normalize(schema, args, o)
+	})
+	r := Run(ctx, Config{Impl: im, Vectors: vectors(t), Checks: 1000, Seed: 1})
+	if r.Verdict != Interrupted || r.Stopped != "interrupted" || r.Corpus.Passed == 0 || r.Corpus.NotRun == 0 {
+		t.Errorf("verdict %s, stopped %q, corpus %+v", r.Verdict, r.Stopped, r.Corpus)
+	}
+	c := r.Corpus
+	if c.Passed+c.Failed+c.Errors+c.Skipped+c.NotRun != c.Vectors {
+		t.Errorf("corpus counts do not add up: %+v", c)
+	}
+}
