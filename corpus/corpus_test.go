@@ -2,6 +2,7 @@ package corpus
 
 import (
 	"bytes"
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 
 	fuzzheaders "github.com/AdaLogics/go-fuzz-headers"
 
+	"github.com/toolnorm/toolnorm/impl"
 	"github.com/toolnorm/toolnorm/normalize"
 )
 
@@ -357,5 +359,28 @@ func TestAddSharedDirectory(t *testing.T) {
 	st, _ := os.Stat(filepath.Join(dir, vectors[0].File))
 	if st.Mode().Perm() != 0o644 {
 		t.Errorf("mode %v, want 0644", st.Mode().Perm())
+	}
+}
+
+// TestReplayOneRule: corpus replay and lint judge as check does
+// (impl.Compare): an error of unspecified kind, all the protocol carries,
+// matches a vector's error of any kind; an error where output is expected
+// does not; a failure of the program is not judged.
+func TestReplayOneRule(t *testing.T) {
+	v := New("not an object", "reading/8", "hand", nil, []byte(`{}`), []byte(`[1]`), Options{}, Reference)
+	if v.Error != ErrNotObject {
+		t.Fatalf("the vector expects %v", v.Want())
+	}
+	unspecified := impl.Func("says error", func(schema, args []byte, o Options) Result { return impl.Reject(impl.ErrUnspecified, "bad") })
+	if o := Replay(v, unspecified); !o.Pass {
+		t.Errorf("an unspecified error fails a not-object vector: %s", o.Msg)
+	}
+	w := New("an object", "rule/5", "hand", nil, []byte(`{}`), []byte(`{"a":1}`), Options{}, Reference)
+	if o := Replay(w, unspecified); o.Pass || o.Failure != nil {
+		t.Errorf("an error where output is expected: %+v", o)
+	}
+	crash := impl.Func("crashes", func(schema, args []byte, o Options) Result { return impl.Fail(impl.ErrCrash, "exit 3") })
+	if o := Replay(v, crash); o.Pass || !errors.Is(o.Failure, impl.ErrCrash) {
+		t.Errorf("a crash: %+v", o)
 	}
 }

@@ -98,9 +98,9 @@ type Adapter struct {
 	mu       sync.Mutex
 	proc     *process
 	nextID   int
-	restarts int // in all
-	inARow   int // failed requests in a row, in this batch
-	startErr int // failed starts in a row
+	restarts int       // in all
+	inARow   int       // failed requests in a row, in this batch
+	startErr int       // failed starts in a row
 	recent   [100]bool // whether each of the last 100 requests failed, a ring
 	next     int       // where the next request goes in recent
 	failures int       // in recent

@@ -213,11 +213,14 @@ whose input no JSON line can carry, are skipped.`,
 			for _, v := range res.Failures {
 				fmt.Fprintf(out, "FAIL %s %s: %s\n  reproduce: %s\n", v.ID, v.File, v.Message, v.Command)
 			}
+			for _, v := range res.ErrorList {
+				fmt.Fprintf(out, "ERROR %s %s: the implementation failed: %s\n", v.ID, v.File, v.Message)
+			}
 			if verbose {
 				fmt.Fprintf(out, "%d vectors: %d skipped\n", res.Vectors, res.Skipped)
 			}
-			fmt.Fprintf(out, "%s: %d passed, %d failed\n", im.Name(), res.Passed, res.Failed)
-			if res.Failed > 0 {
+			fmt.Fprintf(out, "%s: %d passed, %d failed, %d failures of the program, %d skipped\n", im.Name(), res.Passed, res.Failed, res.Errors, res.Skipped)
+			if res.Failed > 0 || res.Errors > 0 {
 				return violationsFound
 			}
 			return nil
