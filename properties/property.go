@@ -625,18 +625,11 @@ func holdsString(id string) func(r *runner, c Case) string {
 				panic(moot{})
 			}
 		}
-		res := r.run(c.Case)
-		if !res.Answered() {
-			return "error " + string(res.Error) + " (" + clip(res.Detail) + ")"
+		v, out, msg := runFocus(r, c)
+		if msg == "" && (v == nil || v.Kind != jsonvalue.String) {
+			msg = fmt.Sprintf("the string at %s was replaced: output %s", pointer(c.Focus), out)
 		}
-		out, msg := parse(res)
-		if msg != "" {
-			return msg
-		}
-		if v := at(out, c.Focus); v == nil || v.Kind != jsonvalue.String {
-			return fmt.Sprintf("the string at %s was replaced: output %s", pointer(c.Focus), clip(string(res.Output)))
-		}
-		return ""
+		return msg
 	}
 }
 
@@ -660,18 +653,26 @@ func holdsShapeMatch(r *runner, c Case) string {
 	if c.Options.Depth == impl.Top && len(c.Focus) > 1 {
 		panic(moot{}) // depth top repairs top-level parameters only
 	}
+	v, out, msg := runFocus(r, c)
+	if msg == "" && (v == nil || v.Kind != shape) {
+		return fmt.Sprintf("the string at %s was not replaced by its %s: output %s", pointer(c.Focus), shape, out)
+	}
+	return msg
+}
+
+// runFocus runs a case of a property about one position and returns the
+// output's value there, the output (clipped) and, if the output is an
+// error or not JSON, the message that says so.
+func runFocus(r *runner, c Case) (v *jsonvalue.Value, output, msg string) {
 	res := r.run(c.Case)
 	if !res.Answered() {
-		return "error " + string(res.Error) + " (" + clip(res.Detail) + ")"
+		return nil, "", "error " + string(res.Error) + " (" + clip(res.Detail) + ")"
 	}
 	out, msg := parse(res)
 	if msg != "" {
-		return msg
+		return nil, "", msg
 	}
-	if v := at(out, c.Focus); v == nil || v.Kind != shape {
-		return fmt.Sprintf("the string at %s was not replaced by its %s: output %s", pointer(c.Focus), shape, clip(string(res.Output)))
-	}
-	return ""
+	return at(out, c.Focus), clip(string(res.Output)), ""
 }
 
 func parsesAs(s string, kind jsonvalue.Kind) bool {
