@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/toolnorm/toolnorm/internal/jsonvalue"
+	"github.com/toolnorm/toolnorm/impl"
 )
 
 // New returns a vector for the case (schema, args, o), its expected
@@ -31,13 +31,7 @@ func (v *Vector) SetResult(r Result) {
 }
 
 // sameResult reports whether two vectors with one ID expect the same.
-func sameResult(a, b *Vector) bool {
-	if a.Error != "" || b.Error != "" {
-		return a.Error == b.Error
-	}
-	eq, err := jsonvalue.EqualJSON(a.ExpectedText(), b.ExpectedText())
-	return err == nil && eq
-}
+func sameResult(a, b *Vector) bool { return impl.Compare(a.Want(), b.Want()).Same() }
 
 // ErrContradicts is wrapped by the error Add returns for a vector whose
 // case is in the corpus already with another expected result.

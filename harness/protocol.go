@@ -38,15 +38,11 @@ func (d Declares) Options() impl.Options {
 	return impl.Options{Profile: d.Profile, MaxPasses: d.MaxPasses, Depth: d.Depth}
 }
 
-// Choices lists the declared choices that differ from the defaults, for
-// reports: they are choices, not violations.
-func (d Declares) Choices() []string { return d.Options().Choices() }
-
 func (d Declares) check() error {
-	if d.MaxPasses < 0 {
-		return fmt.Errorf("declares max_passes %d: want 0 or more", d.MaxPasses)
+	if err := d.Options().Validate(); err != nil {
+		return fmt.Errorf("declares: %w", err)
 	}
-	return d.Options().Validate()
+	return nil
 }
 
 // startAnswer is the answer to start.

@@ -18,28 +18,15 @@ const (
 	Attribute                // as in attribute values: "?a=1&region=eu" stays as it is
 )
 
-func (p Profile) String() string {
-	if p == Attribute {
-		return "attribute"
-	}
-	return "text"
-}
+var profileNames = []string{"text", "attribute"}
+
+func (p Profile) String() string { return name(profileNames, p) }
 
 // MarshalText gives "text" or "attribute".
 func (p Profile) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
 
 // UnmarshalText reads "text" or "attribute"; the empty text is the default.
-func (p *Profile) UnmarshalText(b []byte) error {
-	switch string(b) {
-	case "", "text":
-		*p = Text
-	case "attribute":
-		*p = Attribute
-	default:
-		return fmt.Errorf("profile %q: want text or attribute", b)
-	}
-	return nil
-}
+func (p *Profile) UnmarshalText(b []byte) error { return parseName(profileNames, "profile", b, p) }
 
 // Depth is where the JSON repair applies (docs/readings.md, section 4).
 // Its text form is "all" or "top".
@@ -51,27 +38,38 @@ const (
 	Top              // the arguments' own members only
 )
 
-func (d Depth) String() string {
-	if d == Top {
-		return "top"
-	}
-	return "all"
-}
+var depthNames = []string{"all", "top"}
+
+func (d Depth) String() string { return name(depthNames, d) }
 
 // MarshalText gives "all" or "top".
 func (d Depth) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
 
 // UnmarshalText reads "all" or "top"; the empty text is the default.
-func (d *Depth) UnmarshalText(b []byte) error {
-	switch string(b) {
-	case "", "all":
-		*d = All
-	case "top":
-		*d = Top
-	default:
-		return fmt.Errorf("depth %q: want all or top", b)
+func (d *Depth) UnmarshalText(b []byte) error { return parseName(depthNames, "depth", b, d) }
+
+// name is the text of an option's value: names[0] for the default and any
+// value out of range (Validate reports those).
+func name[T ~uint8](names []string, v T) string {
+	if int(v) < len(names) {
+		return names[v]
 	}
-	return nil
+	return names[0]
+}
+
+// parseName reads an option's text into v; the empty text is the default.
+func parseName[T ~uint8](names []string, what string, b []byte, v *T) error {
+	if len(b) == 0 {
+		*v = 0
+		return nil
+	}
+	for i, n := range names {
+		if string(b) == n {
+			*v = T(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("%s %q: want %s", what, b, strings.Join(names, " or "))
 }
 
 // DefaultMaxDepth is the nesting limit when Options.MaxDepth is 0.
