@@ -27,6 +27,14 @@ var (
 	origins       = map[string]bool{"hand": true, "html5lib": true, "found": true, "imported": true}
 )
 
+// CheckClause says whether clause names a clause of the rule or a reading.
+func CheckClause(clause string) error {
+	if !clausePattern.MatchString(clause) {
+		return fmt.Errorf("clause %q: want rule/1 to rule/5, reading/1 to reading/8, or found", clause)
+	}
+	return nil
+}
+
 // Check returns what is wrong with v on its own: its fields, its ID, where
 // its file is, and the forms of its values.
 func Check(v *Vector) []string {
@@ -35,8 +43,8 @@ func Check(v *Vector) []string {
 	if v.Description == "" || strings.ContainsAny(v.Description, "\n\r") || len(v.Description) > 200 {
 		bad("description must be one non-empty line of at most 200 bytes")
 	}
-	if !clausePattern.MatchString(v.Clause) {
-		bad("clause %q: want rule/1 to rule/5, reading/1 to reading/8, or found", v.Clause)
+	if err := CheckClause(v.Clause); err != nil {
+		bad("%v", err)
 	}
 	if !origins[v.Origin] {
 		bad("origin %q: want hand, html5lib, found or imported", v.Origin)

@@ -125,16 +125,16 @@ of what ran is printed, and the adapter's process group is killed).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if !contains(check.Formats, format) {
-				return usagef("check: --format: want %s, not %q", strings.Join(check.Formats, ", "), format)
+				return usagef("--format: want %s, not %q", strings.Join(check.Formats, ", "), format)
 			}
 			if budget < 0 {
-				return usagef("check: --budget must not be negative")
+				return usagef("--budget must not be negative")
 			}
 			if checks < 0 {
-				return usagef("check: --checks must not be negative")
+				return usagef("--checks must not be negative")
 			}
 			if checks > 0 && cmd.Flags().Changed("budget") {
-				return usagef("check: --budget and --checks exclude each other: --checks has no time limit")
+				return usagef("--budget and --checks exclude each other: --checks has no time limit")
 			}
 			vectors, err := loadVectors(corpusDir)
 			if err != nil {
@@ -203,7 +203,7 @@ func loadVectors(dir string) ([]*corpus.Vector, error) {
 	fsys := corpus.Embedded()
 	if dir != "" {
 		if !isDir(filepath.Join(dir, "vectors")) {
-			return nil, fmt.Errorf("%s: not a corpus: no vectors/ directory", dir)
+			return nil, startError{fmt.Errorf("--corpus %s: not a corpus: no vectors/ directory", dir)}
 		}
 		fsys = os.DirFS(dir)
 	} else {
@@ -211,7 +211,7 @@ func loadVectors(dir string) ([]*corpus.Vector, error) {
 	}
 	vectors, err := corpus.Load(fsys)
 	if err != nil {
-		return nil, corpusError(dir, err)
+		return nil, startError{corpusError(dir, err)}
 	}
 	return vectors, nil
 }
@@ -237,10 +237,10 @@ buckets are not reported again). Several runners may share DIR.`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if dir == "" {
-				return usagef("fuzz: --corpus is required")
+				return usagef("--corpus is required")
 			}
 			if duration <= 0 {
-				return usagef("fuzz: --duration must be positive")
+				return usagef("--duration must be positive")
 			}
 			if err := os.MkdirAll(filepath.Join(dir, "vectors"), 0o755); err != nil {
 				return err

@@ -26,8 +26,9 @@ type usageError struct{ err error }
 func (e usageError) Error() string { return e.err.Error() }
 func (e usageError) Unwrap() error { return e.err }
 
-// startError is an implementation that cannot be started: exit status 2,
-// without the usage.
+// startError is a check that cannot run at all (an implementation that
+// cannot be started, a corpus that cannot be read): exit status 2, with
+// one line that says why.
 type startError struct{ err error }
 
 func (e startError) Error() string { return e.err.Error() }
@@ -59,16 +60,24 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "toolnorm: %v\n", err)
 		return ExitUsage
 	}
-	var ue usageError
-	if errors.As(err, &ue) || cmd == nil || isCobraUsage(err) {
-		fmt.Fprintf(stderr, "toolnorm: %v\n", err)
-		if cmd != nil {
-			fmt.Fprint(stderr, cmd.UsageString())
-		}
+	if cmd == nil {
+		cmd = root
+	}
+	if isUsage(err) {
+		// One line naming the mistake, and where the usage is: the whole
+		// usage would bury the line that matters.
+		fmt.Fprintf(stderr, "%s: %v\nrun '%s --help' for usage\n", cmd.CommandPath(), err, cmd.CommandPath())
 		return ExitUsage
 	}
 	fmt.Fprintf(stderr, "toolnorm: %v\n", err)
 	return ExitBad
+}
+
+// isUsage reports whether err is a mistake in how toolnorm was called:
+// ours, or one cobra found in the flags or arguments.
+func isUsage(err error) bool {
+	var ue usageError
+	return errors.As(err, &ue) || isCobraUsage(err)
 }
 
 // isCobraUsage recognises the errors cobra itself returns for a command
@@ -99,11 +108,49 @@ in every string are decoded until nothing changes) and changes nothing else.`,
 			}
 			return usagef("no command given")
 		},
+		Version: version(),
 	}
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
+	root.SetVersionTemplate(thisBuild().Long())
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &flagError{err} })
-	root.AddCommand(newNormalizeCmd(), newCorpusCmd(), newServeCmd(), newCheckCmd(), newFuzzCmd(), newReportCmd())
+	root.AddCommand(newNormalizeCmd(), newCorpusCmd(), newServeCmd(), newCheckCmd(), newFuzzCmd(), newReportCmd(), newVersionCmd())
+	strictArgs(root)
 	return root
+}
+
+// strictArgs makes every command's argument check a usage error, naming
+// the first argument it did not expect.
+func strictArgs(cmd *cobra.Command) {
+	check := cmd.Args
+	cmd.Args = func(c *cobra.Command, args []string) error {
+		if check == nil {
+			return nil
+		}
+		if err := check(c, args); err != nil {
+			if c.HasSubCommands() && len(args) > 0 {
+				return usagef("unknown command %q", args[0])
+			}
+			if n := unexpected(check, c, args); n < len(args) {
+				return usagef("unexpected argument %q", args[n])
+			}
+			return usageError{err}
+		}
+		return nil
+	}
+	for _, sub := range cmd.Commands() {
+		strictArgs(sub)
+	}
+}
+
+// unexpected returns the index of the first argument check refuses
+// (len(args) if it cannot tell).
+func unexpected(check cobra.PositionalArgs, cmd *cobra.Command, args []string) int {
+	for n := 0; n < len(args); n++ {
+		if check(cmd, args[:n+1]) != nil && check(cmd, args[:n]) == nil {
+			return n
+		}
+	}
+	return len(args)
 }

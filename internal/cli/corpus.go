@@ -29,7 +29,7 @@ directory given as its last argument; without one, on ./corpus, or, where there
 is none, on the corpus built into toolnorm (read-only).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return usagef("corpus: no subcommand given")
+			return usagef("no subcommand given")
 		},
 	}
 	cmd.AddCommand(newCorpusLsCmd(), newCorpusStatsCmd(), newCorpusLintCmd(), newCorpusReplayCmd(), newCorpusAddCmd(), newCorpusExportCmd(), newCorpusImportCmd())
@@ -255,7 +255,10 @@ still fails it the same way, and the vector's origin is "found".`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if schemaFile == "" || argsFile == "" || description == "" || clause == "" {
-				return usagef("corpus add: --schema, --args, --description and --clause are required")
+				return usagef("--schema, --args, --description and --clause are required")
+			}
+			if err := corpus.CheckClause(clause); err != nil {
+				return usagef("--clause: %v", err)
 			}
 			dir, _, err := corpusDir(args, true)
 			if err != nil {
@@ -275,7 +278,7 @@ still fails it the same way, and the vector's origin is "found".`,
 			}
 			o := corpus.Options{MaxPasses: maxPasses, MaxDepth: maxDepth}
 			if err := o.Profile.UnmarshalText([]byte(profile)); err != nil {
-				return usagef("corpus add: --profile: want text or attribute, not %q", profile)
+				return usagef("--profile: want text or attribute, not %q", profile)
 			}
 			var v *corpus.Vector
 			if f.command == "" {
@@ -332,7 +335,7 @@ still fails it the same way, and the vector's origin is "found".`,
 func checkExpectation(v *corpus.Vector, expectFile, expectError string) error {
 	switch {
 	case expectFile != "" && expectError != "":
-		return usagef("corpus add: --expect and --expect-error exclude each other")
+		return usagef("--expect and --expect-error exclude each other")
 	case expectError != "":
 		if string(v.Error) != expectError {
 			return fmt.Errorf("corpus add: the reference gives %s, not error %s", describeExpected(v), expectError)
@@ -379,7 +382,7 @@ bound past 2) are skipped by gofuzz and ossfuzz, and counted.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
-				return usagef("corpus export: --out is required")
+				return usagef("--out is required")
 			}
 			_, vectors, err := loadCorpus(args)
 			if err != nil {
@@ -404,7 +407,7 @@ bound past 2) are skipped by gofuzz and ossfuzz, and counted.`,
 					}
 				}
 			default:
-				return usagef("corpus export: --format: want gofuzz, jsonl or ossfuzz, not %q", format)
+				return usagef("--format: want gofuzz, jsonl or ossfuzz, not %q", format)
 			}
 			if err != nil {
 				return err
@@ -436,13 +439,13 @@ does not give its expected result on the reference, nothing is written.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(from) == 0 {
-				return usagef("corpus import: --from is required")
+				return usagef("--from is required")
 			}
 			read := map[string]func(string) ([]corpus.Source, error){
 				"gofuzz": corpus.ReadGoFuzz, "libfuzzer": corpus.ReadLibFuzzer, "jsonl": corpus.ReadJSONL,
 			}[format]
 			if read == nil {
-				return usagef("corpus import: --format: want gofuzz, libfuzzer or jsonl, not %q", format)
+				return usagef("--format: want gofuzz, libfuzzer or jsonl, not %q", format)
 			}
 			dir, _, err := corpusDir(args, true)
 			if err != nil {

@@ -35,17 +35,17 @@ exits with status 1 and one line on standard error:
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if schemaFile == "" {
-				return usagef("normalize: --schema is required")
+				return usagef("--schema is required")
 			}
 			p, err := normalize.ParseProfile(profile)
 			if err != nil {
-				return usagef("normalize: --profile: want text or attribute, not %q", profile)
+				return usagef("--profile: want text or attribute, not %q", profile)
 			}
 			if maxPasses < 0 {
-				return usagef("normalize: --max-passes must be 0 (no bound) or more")
+				return usagef("--max-passes must be 0 (no bound) or more")
 			}
 			if maxDepth < 1 {
-				return usagef("normalize: --max-depth must be 1 or more")
+				return usagef("--max-depth must be 1 or more")
 			}
 			schema, err := os.ReadFile(schemaFile)
 			if err != nil {

@@ -38,7 +38,7 @@ cannot be read or written, 2 usage error.`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
-				return usagef("report: no report given: give the files toolnorm check --format json wrote")
+				return usagef("no report given: give the files toolnorm check --format json wrote")
 			}
 			reports := make([]*check.Report, 0, len(args))
 			for _, file := range args {

@@ -29,13 +29,13 @@ a way to check toolnorm's own harness:
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var d harness.Declares
 			if err := d.Profile.UnmarshalText([]byte(profile)); err != nil {
-				return usagef("serve: --profile: want text or attribute, not %q", profile)
+				return usagef("--profile: want text or attribute, not %q", profile)
 			}
 			if maxPasses < 0 {
-				return usagef("serve: --max-passes must be 0 or more")
+				return usagef("--max-passes must be 0 or more")
 			}
 			if err := d.Depth.UnmarshalText([]byte(depth)); err != nil {
-				return usagef("serve: --depth: want all or top, not %q", depth)
+				return usagef("--depth: want all or top, not %q", depth)
 			}
 			d.MaxPasses = maxPasses
 			info := harness.Info{Name: "toolnorm reference", Language: "Go", Version: version(), Homepage: "https://github.com/toolnorm/toolnorm"}
@@ -45,7 +45,7 @@ a way to check toolnorm's own harness:
 				for _, spec := range faultSpecs {
 					f, err := faults.Parse(spec)
 					if err != nil {
-						return usagef("serve: --fault: %v", err)
+						return usagef("--fault: %v", err)
 					}
 					w.Faults = append(w.Faults, f)
 				}

@@ -1,11 +1,97 @@
 package cli
 
-import "runtime/debug"
+import (
+	"fmt"
+	"runtime"
+	"runtime/debug"
+	"strings"
 
-// version is the module version toolnorm was built from, or "devel".
-func version() string {
-	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
-		return info.Main.Version
+	"github.com/spf13/cobra"
+)
+
+// build describes the toolnorm binary from its build info: the module
+// version it was built at (go install ...@v1.2.0), or, built from a clone,
+// the VCS revision and whether the tree had changes.
+type build struct {
+	Module   string // the main module's path
+	Version  string // "v1.2.0", or "devel"
+	Revision string // the VCS revision, or ""
+	Time     string // the revision's commit time, or ""
+	Modified bool   // the tree had uncommitted changes
+	Go       string // the Go version that built it
+}
+
+func readBuild(info *debug.BuildInfo, ok bool) build {
+	b := build{Version: "devel", Go: runtime.Version()}
+	if !ok || info == nil {
+		return b
 	}
-	return "devel"
+	b.Module, b.Go = info.Main.Path, info.GoVersion
+	if v := info.Main.Version; v != "" && v != "(devel)" {
+		b.Version = v
+	}
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			b.Revision = s.Value
+		case "vcs.time":
+			b.Time = s.Value
+		case "vcs.modified":
+			b.Modified = s.Value == "true"
+		}
+	}
+	return b
+}
+
+// Short is the version in one word: the module version, or devel with
+// the first 12 digits of the revision ("devel-0123456789ab", "+dirty" when
+// the tree had changes).
+func (b build) Short() string {
+	s := b.Version
+	if s == "devel" && b.Revision != "" {
+		s += "-" + b.Revision[:min(12, len(b.Revision))]
+		if b.Modified {
+			s += "+dirty"
+		}
+	}
+	return s
+}
+
+// Long is what toolnorm version prints.
+func (b build) Long() string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "toolnorm %s\n", b.Short())
+	if b.Module != "" {
+		fmt.Fprintf(&sb, "module:   %s\n", b.Module)
+	}
+	if b.Revision != "" {
+		mod := ""
+		if b.Modified {
+			mod = " (with uncommitted changes)"
+		}
+		fmt.Fprintf(&sb, "revision: %s%s\n", b.Revision, mod)
+	}
+	if b.Time != "" {
+		fmt.Fprintf(&sb, "time:     %s\n", b.Time)
+	}
+	fmt.Fprintf(&sb, "built by: %s\n", b.Go)
+	return sb.String()
+}
+
+func thisBuild() build { return readBuild(debug.ReadBuildInfo()) }
+
+// version is the one-word version that serve's start answer and the
+// reports carry.
+func version() string { return thisBuild().Short() }
+
+func newVersionCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print toolnorm's version, and the revision it was built from",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			fmt.Fprint(cmd.OutOrStdout(), thisBuild().Long())
+			return nil
+		},
+	}
 }
