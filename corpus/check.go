@@ -167,21 +167,11 @@ func Judge(v *Vector, got Result) Outcome {
 	c := impl.Compare(got, v.Want())
 	switch {
 	case c.Failure != nil:
-		o.Failure, o.Msg = c.Failure, got.String()
+		o.Failure, o.Msg = c.Failure, c.Message(got, v.Want(), "want")
 	case c.Diff != "":
-		o.Msg = c.Diff + ": got " + clip(got.String(), 300) + ", want " + clip(v.Want().String(), 300)
+		o.Msg = c.Message(got, v.Want(), "want")
 	default:
 		o.Pass = true
 	}
 	return o
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "..."
 }

@@ -1,6 +1,9 @@
 package impl
 
-import "github.com/toolnorm/toolnorm/internal/jsonvalue"
+import (
+	"github.com/toolnorm/toolnorm/internal/display"
+	"github.com/toolnorm/toolnorm/internal/jsonvalue"
+)
 
 // Comparison is the judgement of one result against the expected one.
 type Comparison struct {
@@ -34,11 +37,11 @@ func Compare(got, want Result) Comparison {
 	case want.Error != "" && (got.Error == want.Error || got.Error == ErrUnspecified || want.Error == ErrUnspecified):
 		return Comparison{}
 	case want.Error != "" && got.Error != "":
-		return Comparison{Diff: "error " + string(got.Error) + ", want error " + string(want.Error)}
+		return Comparison{Diff: got.Error.phrase() + ", want " + want.Error.phrase()}
 	case want.Error != "":
-		return Comparison{Diff: "output, want error " + string(want.Error)}
+		return Comparison{Diff: "output, want " + want.Error.phrase()}
 	case got.Error != "":
-		return Comparison{Diff: "error " + string(got.Error) + ", want output"}
+		return Comparison{Diff: got.Error.phrase() + ", want output"}
 	}
 	if eq, err := jsonvalue.EqualJSON(got.Output, want.Output); err != nil {
 		return Comparison{Diff: "output that is not JSON"}
@@ -46,4 +49,22 @@ func Compare(got, want Result) Comparison {
 		return Comparison{Diff: "wrong output"}
 	}
 	return Comparison{}
+}
+
+// MaxShown is how many bytes of a value a message shows.
+const MaxShown = 300
+
+// Message says, for a report, how got differs from want: what differs
+// when the values show it only in part ("wrong output"), then each value
+// as Result.String shows it, cut at MaxShown bytes. wantName introduces
+// the expected one: "want", "the reference gives".
+func (c Comparison) Message(got, want Result, wantName string) string {
+	if c.Failure != nil {
+		return display.Clip(got.String(), MaxShown)
+	}
+	msg := "got " + display.Clip(got.String(), MaxShown) + ", " + wantName + " " + display.Clip(want.String(), MaxShown)
+	if got.Kind() == KindOutput && want.Kind() == KindOutput {
+		msg = c.Diff + ": " + msg
+	}
+	return msg
 }

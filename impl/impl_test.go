@@ -30,7 +30,7 @@ func TestCompare(t *testing.T) {
 		// matches every kind, in every check.
 		{rej(impl.ErrUnspecified), rej(impl.ErrNotObject), "", nil},
 		{rej(impl.ErrUnspecified), rej(impl.ErrInvalidSchema), "", nil},
-		{rej(impl.ErrUnspecified), out([]byte(`{}`)), "error error, want output", nil},
+		{rej(impl.ErrUnspecified), out([]byte(`{}`)), "an error, want output", nil},
 		// A failure is not compared, whatever was expected.
 		{impl.Fail(impl.ErrCrash, "exit status 3"), out([]byte(`{}`)), "", impl.ErrCrash},
 		{impl.Fail(impl.ErrTimeout, ""), rej(impl.ErrNotObject), "", impl.ErrTimeout},
@@ -156,4 +156,25 @@ func ExampleFunc() {
 	want := impl.Reference.Normalize(schema, args, impl.Options{})
 	fmt.Println(impl.Compare(got, want).Diff)
 	// Output: wrong output
+}
+
+func TestComparisonMessage(t *testing.T) {
+	out := func(s string) impl.Result { return impl.OK([]byte(s)) }
+	tests := []struct {
+		got, want impl.Result
+		msg       string
+	}{
+		{out(`{"a":"x"}`), out(`{"a":"y"}`), `wrong output: got {"a":"x"}, want {"a":"y"}`},
+		// The error's kind is said once, and "an error" when it is not known.
+		{impl.Reject(impl.ErrUnspecified, "bad\nthing"), out(`{}`), `got an error (bad\nthing), want {}`},
+		{impl.Reject(impl.ErrInvalidJSON, ""), impl.Reject(impl.ErrNotObject, ""), `got error invalid-json, want error not-object`},
+		// What one cannot see is shown escaped.
+		{out("{\"a\":\"\u00a0\"}"), out(`{"a":" "}`), `wrong output: got {"a":"\u00a0"}, want {"a":" "}`},
+		{impl.Fail(impl.ErrCrash, "exit status 3"), out(`{}`), `crash (exit status 3)`},
+	}
+	for _, tt := range tests {
+		if got := impl.Compare(tt.got, tt.want).Message(tt.got, tt.want, "want"); got != tt.msg {
+			t.Errorf("Message(%v, %v) =\n  %s\nwant\n  %s", tt.got, tt.want, got, tt.msg)
+		}
+	}
 }

@@ -1,6 +1,8 @@
 package impl
 
 import (
+	"github.com/toolnorm/toolnorm/internal/display"
+
 	"errors"
 	"fmt"
 )
@@ -106,19 +108,30 @@ func (r Result) Failed() bool { return r.Failure != nil }
 // Answered reports whether r is output.
 func (r Result) Answered() bool { return r.Failure == nil && r.Error == "" }
 
-// String describes r in one line.
+// String describes r in one line, for a person: output as display.JSON
+// shows it (what one cannot see escaped), an error by its kind ("an
+// error" when the kind is not said) and detail.
 func (r Result) String() string {
+	var s string
 	switch r.Kind() {
 	case KindOutput:
-		return string(r.Output)
+		return display.JSON(r.Output)
 	case KindRejected:
-		if r.Detail != "" {
-			return "error " + string(r.Error) + " (" + r.Detail + ")"
-		}
-		return "error " + string(r.Error)
+		s = r.Error.phrase()
+	default:
+		s = r.Kind().String()
 	}
 	if r.Detail != "" {
-		return r.Kind().String() + " (" + r.Detail + ")"
+		s += " (" + display.Text(r.Detail) + ")"
 	}
-	return r.Kind().String()
+	return s
+}
+
+// phrase names an error in a sentence: "error invalid-json", or "an
+// error" when its kind is not said.
+func (k ErrorKind) phrase() string {
+	if k == ErrUnspecified {
+		return "an error"
+	}
+	return "error " + string(k)
 }

@@ -3,6 +3,8 @@ package normalize
 import (
 	"errors"
 	"fmt"
+
+	"github.com/toolnorm/toolnorm/internal/display"
 )
 
 // The kinds of bad arguments, for errors.Is on an [*Error].
@@ -33,7 +35,8 @@ func (e *Error) Error() string {
 	if e.Pointer == "" {
 		return fmt.Sprintf("normalize: %v at offset %d", e.Err, e.Offset)
 	}
-	return fmt.Sprintf("normalize: %v at offset %d within %q", e.Err, e.Offset, e.Pointer)
+	// A pointer a thousand segments deep is cut to its ends.
+	return fmt.Sprintf("normalize: %v at offset %d within %s", e.Err, e.Offset, display.Quote(display.Pointer(e.Pointer, 16)))
 }
 
 func (e *Error) Unwrap() error { return e.Err }

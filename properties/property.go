@@ -1,10 +1,11 @@
 package properties
 
 import (
+	"github.com/toolnorm/toolnorm/internal/display"
+
 	"bytes"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"pgregory.net/rapid"
 
@@ -278,8 +279,8 @@ func holdsDeterministic(r *runner, c Case) string {
 
 func holdsAgrees(r *runner, c Case) string {
 	got, want := r.run(c.Case), impl.Reference.Normalize(c.Schema, c.Args, c.Options)
-	if d := impl.Compare(got, want).Diff; d != "" {
-		return fmt.Sprintf("%s: got %s, the reference gives %s", d, clip(got.String()), clip(want.String()))
+	if c := impl.Compare(got, want); c.Diff != "" {
+		return c.Message(got, want, "the reference gives")
 	}
 	return ""
 }
@@ -291,7 +292,7 @@ func holdsIdempotent(r *runner, c Case) string {
 	}
 	twice := r.run(impl.Case{Schema: c.Schema, Args: once.Output, Options: c.Options})
 	if d := impl.Compare(twice, once).Diff; d != "" {
-		return fmt.Sprintf("once gives %s, twice %s", clip(string(once.Output)), clip(twice.String()))
+		return fmt.Sprintf("once gives %s, twice %s", clip(once.String()), clip(twice.String()))
 	}
 	return ""
 }
@@ -309,7 +310,7 @@ func pass(o impl.Options) func(string) string {
 func parse(res impl.Result) (*jsonvalue.Value, string) {
 	v, err := jsonvalue.Parse(res.Output)
 	if err != nil {
-		return nil, fmt.Sprintf("the output %s is not JSON: %v", clip(string(res.Output)), err)
+		return nil, fmt.Sprintf("the output %s is not JSON: %v", clip(res.String()), err)
 	}
 	return v, ""
 }
@@ -326,7 +327,7 @@ func holdsFixpoints(r *runner, c Case) string {
 	one := pass(c.Options)
 	walkStrings(v, "", func(at, s string) {
 		if d := one(s); d != s && msg == "" {
-			msg = fmt.Sprintf("the string at %s, %q, still decodes to %q", at, s, d)
+			msg = fmt.Sprintf("the string at %s, %s, still decodes to %s", at, clip(display.Quote(s)), clip(display.Quote(d)))
 		}
 	})
 	return msg
@@ -368,7 +369,7 @@ func pairs(in, out *jsonvalue.Value, at string, o impl.Options, f func(at string
 				return pairs(v, out, at, o, f)
 			}
 		}
-		return fmt.Sprintf("at %s the string %q became %s, which is not its JSON", at, in.Str, clip(string(out.Append(nil))))
+		return fmt.Sprintf("at %s the string %s became %s, which is not its JSON", at, display.Quote(in.Str), clip(display.JSON(out.Append(nil))))
 	case in.Kind != out.Kind:
 		return ""
 	case in.Kind == jsonvalue.Array:
@@ -386,7 +387,7 @@ func pairs(in, out *jsonvalue.Value, at string, o impl.Options, f func(at string
 		}
 		for i, m := range in.Members {
 			if out.Members[i].Key != m.Key {
-				return fmt.Sprintf("at %s member %d has the key %q, not %q", at, i, out.Members[i].Key, m.Key)
+				return fmt.Sprintf("at %s member %d has the key %s, not %s", at, i, clip(display.Quote(out.Members[i].Key)), clip(display.Quote(m.Key)))
 			}
 			if msg := pairs(m.Value, out.Members[i].Value, at+"/"+pointerToken(m.Key), o, f); msg != "" {
 				return msg
@@ -418,7 +419,7 @@ func holdsPairs(r *runner, c Case, f func(at string, in, out *jsonvalue.Value) s
 		return msg
 	}
 	if msg := pairs(in, out, "", c.Options, f); msg != "" {
-		return msg + "; output " + clip(string(res.Output))
+		return msg + "; output " + clip(res.String())
 	}
 	return ""
 }
@@ -430,7 +431,7 @@ func holdsKeys(r *runner, c Case) string {
 func holdsNoReference(r *runner, c Case) string {
 	return holdsPairs(r, c, func(at string, in, out *jsonvalue.Value) string {
 		if in.Kind == jsonvalue.String && out.Kind == jsonvalue.String && !strings.Contains(in.Str, "&") && in.Str != out.Str {
-			return fmt.Sprintf("at %s the string %q, which has no reference, became %q", at, in.Str, out.Str)
+			return fmt.Sprintf("at %s the string %s, which has no reference, became %s", at, clip(display.Quote(in.Str)), clip(display.Quote(out.Str)))
 		}
 		return ""
 	})
@@ -460,7 +461,7 @@ func holdsNonObject(r *runner, c Case) string {
 		panic(moot{}) // minimized into an object, or into no JSON at all
 	}
 	if res := r.run(c.Case); res.Answered() {
-		return fmt.Sprintf("the arguments %s gave the output %s, not an error", clip(string(c.Args)), clip(string(res.Output)))
+		return fmt.Sprintf("the arguments %s gave the output %s, not an error", clip(display.JSON(c.Args)), clip(res.String()))
 	}
 	return ""
 }
@@ -666,13 +667,13 @@ func holdsShapeMatch(r *runner, c Case) string {
 func runFocus(r *runner, c Case) (v *jsonvalue.Value, output, msg string) {
 	res := r.run(c.Case)
 	if !res.Answered() {
-		return nil, "", "error " + string(res.Error) + " (" + clip(res.Detail) + ")"
+		return nil, "", clip(res.String())
 	}
 	out, msg := parse(res)
 	if msg != "" {
 		return nil, "", msg
 	}
-	return at(out, c.Focus), clip(string(res.Output)), ""
+	return at(out, c.Focus), clip(res.String()), ""
 }
 
 func parsesAs(s string, kind jsonvalue.Kind) bool {
@@ -691,17 +692,8 @@ func pointer(path []any) string {
 }
 
 // clip shortens a value for a message; reports show the whole case.
-func clip(s string) string {
-	const n = 300
-	if len(s) <= n {
-		return s
-	}
-	i := n
-	for i > 0 && !utf8.RuneStart(s[i]) {
-		i--
-	}
-	return s[:i] + "..."
-}
+// clip cuts a value shown in a message.
+func clip(s string) string { return display.Clip(s, impl.MaxShown) }
 
 // Cases generates inputs as the properties draw them (schemas built for
 // the rule, arguments that fit them, strings of every kind the rule is

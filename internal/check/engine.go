@@ -369,10 +369,3 @@ func command(implCommand string, v *corpus.Vector, o impl.Options) string {
 const maxCommand = 1000
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "..."
-}

@@ -1,6 +1,8 @@
 package check
 
 import (
+	"github.com/toolnorm/toolnorm/internal/display"
+
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -183,10 +185,10 @@ func (f *fuzzer) found(c impl.Case, got impl.Result, keep func() bool) error {
 		return nil
 	}
 	f.known[bucket] = true
-	msg := diff + ": got " + got.String() + ", the reference gives " + want.String()
+	msg := impl.Compare(got, want).Message(got, want, "the reference gives")
 	// The description names the bucket, so that it is unique and a rerun
 	// of the same bug dedupes by it too.
-	v := corpus.New("Fuzzing finding "+bucket+": "+truncate(diff, 80), "found", "found", []string{fuzzProperty, "bucket-" + bucket}, schema, args, c.Options, impl.Reference)
+	v := corpus.New("Fuzzing finding "+bucket+": "+display.Clip(diff, 80), "found", "found", []string{fuzzProperty, "bucket-" + bucket}, schema, args, c.Options, impl.Reference)
 	fd := Finding{Property: fuzzProperty, Clause: prop.Clause, Message: msg, Bucket: bucket, Vector: v, Command: command(f.command, v, c.Options), Cut: !keep()}
 	f.findings = append(f.findings, fd)
 	if f.onFinding != nil {

@@ -1,6 +1,8 @@
 package check
 
 import (
+	"github.com/toolnorm/toolnorm/internal/display"
+
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
@@ -148,7 +150,7 @@ func (r *Report) writeText(w io.Writer) error {
 		}
 		fmt.Fprintf(w, "\n== %s on request %d%s: %s\n", e.Kind, e.Request, again, e.Detail)
 		if e.Stderr != "" {
-			fmt.Fprintf(w, "  stderr:\n%s\n", indent(truncate(e.Stderr, 2000), "    "))
+			fmt.Fprintf(w, "  stderr:\n%s\n", indent(display.Clip(e.Stderr, 2000), "    "))
 		}
 	}
 	fmt.Fprintf(w, "\nverdict: %s\n", strings.ToUpper(r.Verdict))
@@ -248,7 +250,7 @@ func (r *Report) writeMarkdown(w io.Writer) error {
 		result := icon[true] + " holds"
 		switch {
 		case p.Violation != nil:
-			result = icon[false] + " " + mdEscape(truncate(p.Violation.Message, 120))
+			result = icon[false] + " " + mdEscape(display.Clip(p.Violation.Message, 120))
 		case p.Status != StatusHolds:
 			result = "— " + p.Status
 		}
@@ -257,12 +259,12 @@ func (r *Report) writeMarkdown(w io.Writer) error {
 	if len(r.Corpus.Failures) > 0 {
 		fmt.Fprintf(w, "\n<details><summary>%d corpus vectors failed</summary>\n\n", len(r.Corpus.Failures))
 		for _, f := range r.Corpus.Failures {
-			fmt.Fprintf(w, "- `%s` (%s): %s\n", f.File, f.Clause, mdEscape(truncate(f.Message, 200)))
+			fmt.Fprintf(w, "- `%s` (%s): %s\n", f.File, f.Clause, mdEscape(display.Clip(f.Message, 200)))
 		}
 		fmt.Fprintf(w, "\n</details>\n")
 	}
 	for _, f := range r.Fuzz.Findings {
-		fmt.Fprintf(w, "\n- fuzzing, bucket `%s`: %s\n", f.Bucket, mdEscape(truncate(f.Message, 200)))
+		fmt.Fprintf(w, "\n- fuzzing, bucket `%s`: %s\n", f.Bucket, mdEscape(display.Clip(f.Message, 200)))
 	}
 	return nil
 }

@@ -1,0 +1,162 @@
+// Package display shows values and messages exactly, in one line, for
+// reports a person reads: a character one cannot see (U+00A0, a BOM, a
+// control, a zero-width space) or that is not a character at all (a lone
+// surrogate, a byte that is not UTF-8) is shown escaped, never raw; long
+// text is cut with the count of what was cut; a JSON Pointer of a
+// thousand segments keeps its ends.
+//
+// What it shows is for reading, not for parsing: a report's JSON form
+// carries the values themselves.
+package display
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// visible reports whether r is shown as itself: a graphic character that
+// is not a space other than U+0020, and not U+FFFD (which would look like
+// a byte that is not UTF-8).
+func visible(r rune) bool {
+	if r == ' ' {
+		return true
+	}
+	if r == utf8.RuneError || unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Co, r) {
+		return false
+	}
+	return unicode.IsGraphic(r)
+}
+
+// surrogate decodes a lone surrogate as WTF-8 encodes it (ED A0 80 to
+// ED BF BF), which is how a JSON "\ud800" reaches a Go string.
+func surrogate(s string) (rune, bool) {
+	if len(s) < 3 || s[0] != 0xED || s[1] < 0xA0 || s[1] > 0xBF || s[2] < 0x80 || s[2] > 0xBF {
+		return 0, false
+	}
+	return 0xD000 | rune(s[1]&0x3F)<<6 | rune(s[2]&0x3F), true
+}
+
+// escape appends s to b with every character that is not visible escaped
+// as JSON would write it (\n, \t, \u00a0, \ud800), bytes that are not
+// UTF-8 as \xNN, and, when quote is set, '"' and '\' escaped too.
+func escape(b *strings.Builder, s string, quote bool) {
+	for i := 0; i < len(s); {
+		if r, ok := surrogate(s[i:]); ok {
+			fmt.Fprintf(b, `\u%04x`, r)
+			i += 3
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			fmt.Fprintf(b, `\x%02x`, s[i])
+		case quote && (r == '"' || r == '\\'):
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case !visible(r) && r > 0xFFFF:
+			r1, r2 := utf16Pair(r)
+			fmt.Fprintf(b, `\u%04x\u%04x`, r1, r2)
+		case !visible(r):
+			fmt.Fprintf(b, `\u%04x`, r)
+		default:
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+}
+
+func utf16Pair(r rune) (rune, rune) {
+	r -= 0x10000
+	return 0xD800 + r>>10&0x3FF, 0xDC00 + r&0x3FF
+}
+
+// Text shows free text (a message, an adapter's error, a line of its
+// stderr) in one line: line breaks and every character one cannot see
+// escaped, the rest as it is.
+func Text(s string) string {
+	var b strings.Builder
+	escape(&b, s, false)
+	return b.String()
+}
+
+// Quote shows a string value between double quotes, escaped as Text
+// escapes it, and '"' and '\' too: the way JSON writes it, except that
+// what one can see stays itself.
+func Quote(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	escape(&b, s, true)
+	b.WriteByte('"')
+	return b.String()
+}
+
+// JSON shows JSON text in one line. Inside its strings, what one cannot
+// see is escaped the way JSON allows (so the text shown is the same JSON
+// value); line breaks and tabs between tokens become spaces; text that is
+// not JSON is shown as Text shows it.
+func JSON(raw []byte) string {
+	var b strings.Builder
+	in, esc := false, false
+	s := string(raw)
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case in && esc:
+			esc = false
+		case in && c == '\\':
+			esc = true
+		case c == '"':
+			in = !in
+		case !in && (c == '\n' || c == '\r' || c == '\t'):
+			b.WriteByte(' ')
+			i++
+			continue
+		}
+		// Copy one character, escaped if one cannot see it.
+		n := 1
+		if _, ok := surrogate(s[i:]); ok {
+			n = 3
+		} else if c >= utf8.RuneSelf {
+			_, n = utf8.DecodeRuneInString(s[i:])
+		}
+		escape(&b, s[i:i+n], false)
+		i += n
+	}
+	return b.String()
+}
+
+// Clip cuts s, already shown, to at most n bytes, at a character
+// boundary and never inside an escape, and says how much it cut.
+func Clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := n
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	// Do not end inside an escape such as \u00a0 or \x80.
+	if j := strings.LastIndexByte(s[max(0, i-11):i], '\\'); j >= 0 {
+		i = max(0, i-11) + j
+	}
+	return fmt.Sprintf("%s... (%d more bytes)", s[:i], len(s)-i)
+}
+
+// Pointer shows a JSON Pointer, its segments cut to the first and last
+// few when there are more than max.
+func Pointer(p string, max int) string {
+	segs := strings.Split(p, "/")[1:]
+	if len(segs) <= max || max < 2 {
+		return p
+	}
+	head, tail := segs[:max/2], segs[len(segs)-(max-max/2):]
+	return "/" + strings.Join(head, "/") + fmt.Sprintf("/...(%d more segments).../", len(segs)-max) + strings.Join(tail, "/")
+}

@@ -1,0 +1,81 @@
+package display
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestText(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"plain & <b>", "plain & <b>"},
+		{"two\nlines\r\n\tand a tab", `two\nlines\r\n\tand a tab`},
+		{"no\u00a0break", `no\u00a0break`},
+		{"\ufeffBOM", `\ufeffBOM`},
+		{"zero\u200bwidth", `zero\u200bwidth`},
+		{"bell\x07 nul\x00 del\x7f", `bell\u0007 nul\u0000 del\u007f`},
+		{"\xed\xa0\x80 lone surrogate", `\ud800 lone surrogate`},
+		{"\xed\xbf\xbf", `\udfff`},
+		{"bad \xff byte", `bad \xff byte`},
+		{"replacement \ufffd", `replacement \ufffd`},
+		{"é 日本 😀", "é 日本 😀"},
+		{"\U000E0001 tag", `\udb40\udc01 tag`},
+		{`"quotes" \ stay`, `"quotes" \ stay`},
+	}
+	for _, tt := range tests {
+		if got := Text(tt.in); got != tt.want {
+			t.Errorf("Text(%q) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestQuote(t *testing.T) {
+	if got, want := Quote("a\"b\\c\u00a0"), `"a\"b\\c\u00a0"`; got != want {
+		t.Errorf("Quote = %s, want %s", got, want)
+	}
+}
+
+func TestJSON(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`{"a": "x&amp;y"}`, `{"a": "x&amp;y"}`},
+		{"{\n\t\"a\": [1,\n 2]\n}", `{  "a": [1,  2] }`},
+		{"{\"a\":\"no\u00a0break\"}", `{"a":"no\u00a0break"}`},
+		{`{"a":"\ud800 stays escaped"}`, `{"a":"\ud800 stays escaped"}`},
+		{"{\"a\":\"\xed\xa0\x80\"}", `{"a":"\ud800"}`},
+		{"{\"k\\\"\":\"\ufeff\"}", `{"k\"":"\ufeff"}`},
+		{"not json\n at all \xff", `not json  at all \xff`},
+	}
+	for _, tt := range tests {
+		if got := JSON([]byte(tt.in)); got != tt.want {
+			t.Errorf("JSON(%q) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestClip(t *testing.T) {
+	tests := []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"short", 10, "short"},
+		{"0123456789abc", 10, "0123456789... (3 more bytes)"},
+		{"aaaaaaa日本", 9, "aaaaaaa... (6 more bytes)"},
+		{`abcd\u00a0efgh`, 7, `abcd... (10 more bytes)`},
+	}
+	for _, tt := range tests {
+		if got := Clip(tt.in, tt.n); got != tt.want {
+			t.Errorf("Clip(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
+		}
+	}
+}
+
+func TestPointer(t *testing.T) {
+	deep := "/a" + strings.Repeat("/0", 1000)
+	got := Pointer(deep, 8)
+	if want := "/a/0/0/0/...(993 more segments).../0/0/0/0"; got != want {
+		t.Errorf("Pointer(1001 segments) = %q, want %q", got, want)
+	}
+	if got := Pointer("/a/b", 8); got != "/a/b" {
+		t.Errorf("Pointer(/a/b) = %q", got)
+	}
+}
