@@ -1,6 +1,8 @@
 package corpus
 
 import (
+	"io"
+
 	"bytes"
 	"embed"
 	"encoding/json"
@@ -91,6 +93,29 @@ func Decode(data []byte) (*Vector, error) {
 		return nil, errors.New("not a vector: data after the vector")
 	}
 	return &v, nil
+}
+
+// DecodeStream reads vectors from r, one JSON object after another (a
+// vector file's content, or one vector per line), as strictly as Decode.
+func DecodeStream(r io.Reader) ([]*Vector, error) {
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	var vs []*Vector
+	for n := 1; ; n++ {
+		var v Vector
+		err := dec.Decode(&v)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("vector %d: not a vector: %w", n, err)
+		}
+		vs = append(vs, &v)
+	}
+	if len(vs) == 0 {
+		return nil, errors.New("no vector")
+	}
+	return vs, nil
 }
 
 // Encode returns the vector as its file holds it: indented JSON, with '&',

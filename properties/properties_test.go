@@ -1,9 +1,11 @@
 package properties
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
+	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/impl"
 )
 
@@ -87,4 +89,32 @@ func TestMinimalCounterexample(t *testing.T) {
 		t.Errorf("arguments %s: want the one parameter with short JSON text", args)
 	}
 	t.Logf("schema %s arguments %s: %s", schema, args, v.Message)
+}
+
+// escapesAmp gives the reference's result, but escapes every bare '&' it
+// finds in its arguments: right on {"a":"&amp;amp;"}, and not idempotent,
+// since its output {"a":"&"} comes back {"a":"&amp;"}.
+var escapesAmp = impl.Func("escapes-amp", func(schema, args []byte, o impl.Options) impl.Result {
+	if bytes.Contains(args, []byte(`"&"`)) {
+		return impl.OK(bytes.ReplaceAll(args, []byte(`"&"`), []byte(`"&amp;"`)))
+	}
+	return impl.Reference.Normalize(schema, args, o)
+})
+
+// TestViolationReplays: the vector of a violation is one the
+// implementation fails when it is replayed, even when it gives the
+// reference's answer on the case that broke the property.
+func TestViolationReplays(t *testing.T) {
+	p, _ := ByID("idempotent")
+	c := Case{Case: impl.Case{Schema: []byte(`{}`), Args: []byte(`{"a":"&amp;amp;"}`)}}
+	if out := p.Judge(escapesAmp, c, nil); out.Message == "" {
+		t.Fatalf("idempotent holds on %s for escapes-amp", c.Args)
+	}
+	v := p.Violation(escapesAmp, c, 0, 0, nil)
+	if o := corpus.Replay(v.Vector, escapesAmp); o.Pass {
+		t.Fatalf("the violation's vector %s replays clean on escapes-amp", v.Vector.ArgumentsText())
+	}
+	if got, want := string(v.Vector.ArgumentsText()), `{"a":"&"}`; got != want {
+		t.Errorf("vector arguments = %s, want %s (the output that changes again)", got, want)
+	}
 }

@@ -9,6 +9,7 @@
 package check
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/toolnorm/toolnorm/corpus"
@@ -21,6 +22,9 @@ type Config struct {
 	Impl    impl.Impl
 	Command string // the --impl command line, for reproduction commands ("" for the built-in)
 	Vectors []*corpus.Vector
+	// CorpusDir is the directory the vectors came from, for reproduction
+	// commands ("" for the corpus built into toolnorm).
+	CorpusDir string
 	// Budget bounds the whole check, the corpus replay included. It is
 	// kept between cases: a round of cases under way is finished, unless
 	// that would take past the budget by a tenth of it (at least a second),
@@ -36,6 +40,8 @@ type Config struct {
 	Clock Clock
 	// Progress, if set, is told what runs and what was found.
 	Progress func(Progress)
+	// Version is the version of toolnorm running the check, for the report.
+	Version string
 }
 
 // Clock tells the time.
@@ -64,6 +70,7 @@ const FormatVersion = 2
 // reads.
 type Report struct {
 	FormatVersion  int           `json:"format_version"`
+	Toolnorm       string        `json:"toolnorm,omitempty"` // the version of toolnorm that ran the check
 	Implementation string        `json:"implementation"`
 	Info           *harness.Info `json:"info,omitempty"`
 	Choices        []string      `json:"declared_choices,omitempty"`
@@ -121,7 +128,15 @@ type CorpusResult struct {
 	ErrorList []VectorFailure `json:"error_list,omitempty"`
 }
 
-// VectorFailure is one vector the implementation fails.
+// Summary counts the replay in one line; the counts add up to Vectors.
+func (c CorpusResult) Summary() string {
+	return fmt.Sprintf("%d passed, %d failed, %d failures of the program, %d skipped, %d not run (of %s)",
+		c.Passed, c.Failed, c.Errors, c.Skipped, c.NotRun, plural(c.Vectors, "vector"))
+}
+
+// VectorFailure is one vector the implementation fails. Schema,
+// Arguments, Want and Got are shown as display shows values (what one
+// cannot see escaped), cut at maxShown bytes.
 type VectorFailure struct {
 	File        string `json:"file"`
 	ID          string `json:"id"`
@@ -129,7 +144,23 @@ type VectorFailure struct {
 	Clause      string `json:"clause"`
 	Message     string `json:"message"`
 	Command     string `json:"command"`
+	Schema      string `json:"schema"`
+	Arguments   string `json:"arguments"`
+	Options     string `json:"options,omitempty"` // as they were sent, when not the defaults
+	Want        string `json:"want"`
+	Got         string `json:"got"`
 }
+
+// Label names the vector: its id and file.
+func (v VectorFailure) Label() string {
+	if v.File == "" {
+		return v.ID
+	}
+	return v.ID + " " + v.File
+}
+
+// maxShown is how much of a value a vector failure shows.
+const maxShown = 2000
 
 // The statuses of a property.
 const (
@@ -170,11 +201,18 @@ type Finding struct {
 }
 
 // FuzzResult is the fuzzing against the reference.
+// Cases counts the cases run: those that agreed with the reference,
+// Differed, and Failures add up to it. Findings are the differences,
+// minimized, one per bucket.
 type FuzzResult struct {
-	Cases    int       `json:"cases"`              // cases run
-	Failures int       `json:"failures,omitempty"` // of which the implementation failed on (not judged)
+	Cases    int       `json:"cases"`
+	Differed int       `json:"differed"`           // gave an answer other than the reference's
+	Failures int       `json:"failures,omitempty"` // the implementation failed on (not judged)
 	Findings []Finding `json:"findings,omitempty"`
 }
+
+// Agreed counts the cases that gave the reference's answer.
+func (f FuzzResult) Agreed() int { return f.Cases - f.Differed - f.Failures }
 
 func (r *Report) violations() int {
 	n := r.Corpus.Failed + len(r.Fuzz.Findings)
@@ -202,4 +240,16 @@ func (r *Report) judged() int {
 		n += p.Checks
 	}
 	return n
+}
+
+// made says which toolnorm made the report and when, for a footer.
+func (r *Report) made() string {
+	s := "toolnorm"
+	if r.Toolnorm != "" {
+		s += " " + r.Toolnorm
+	}
+	if !r.Started.IsZero() {
+		s += ", " + r.Started.UTC().Format("2006-01-02 15:04 MST")
+	}
+	return s
 }

@@ -1,6 +1,13 @@
 package check
 
 import (
+	"bytes"
+
+	"encoding/json"
+	"path/filepath"
+
+	"github.com/toolnorm/toolnorm/internal/display"
+
 	"context"
 	"errors"
 	"fmt"
@@ -51,7 +58,7 @@ func Run(ctx context.Context, cfg Config) *Report {
 		cfg.Seed = rand.Uint64()>>1 | 1
 	}
 	e := &run{cfg: cfg, clock: cfg.Clock, start: cfg.Clock.Now()}
-	e.r = &Report{FormatVersion: FormatVersion, Implementation: cfg.Impl.Name(), Seed: cfg.Seed, Started: e.start.UTC().Truncate(time.Second)}
+	e.r = &Report{FormatVersion: FormatVersion, Toolnorm: cfg.Version, Implementation: cfg.Impl.Name(), Seed: cfg.Seed, Started: e.start.UTC().Truncate(time.Second)}
 	if cfg.Checks <= 0 {
 		e.deadline = e.start.Add(cfg.Budget)
 		e.hard = e.deadline.Add(max(cfg.Budget/10, time.Second))
@@ -215,7 +222,9 @@ func (e *run) replay() CorpusResult {
 				continue
 			}
 			o := corpus.Judge(v, got)
-			vf := VectorFailure{File: v.File, ID: v.ID, Description: v.Description, Clause: v.Clause, Message: o.Msg, Command: command(e.cfg.Command, v, c.Options)}
+			vf := VectorFailure{File: v.File, ID: v.ID, Description: v.Description, Clause: v.Clause, Message: o.Msg, Command: e.command(v),
+				Schema: display.Clip(display.JSON(c.Schema), maxShown), Arguments: display.Clip(display.JSON(c.Args), maxShown),
+				Options: strings.Join(c.Options.Choices(), ", "), Want: display.Clip(v.Want().String(), maxShown), Got: display.Clip(got.String(), maxShown)}
 			switch {
 			case o.Failure != nil:
 				res.Errors++
@@ -293,7 +302,7 @@ func (e *run) rounds() {
 		}
 		e.r.Properties = append(e.r.Properties, *pr)
 	}
-	e.r.Fuzz = FuzzResult{Cases: fz.cases, Failures: fz.failures, Findings: fz.findings}
+	e.r.Fuzz = FuzzResult{Cases: fz.cases, Failures: fz.failures, Differed: fz.differed, Findings: fz.findings}
 }
 
 func (e *run) casesRun(results []*PropResult, fz *fuzzer) int {
@@ -333,7 +342,7 @@ func (e *run) propertyRound(p properties.Property, pr *PropResult, from, n int) 
 			v := p.Violation(e.cfg.Impl, c, pr.Checks, from+j, e.keep)
 			pr.Status, pr.Reason = StatusViolated, ""
 			pr.Violation = &Finding{Property: p.ID, Clause: p.Clause, Message: v.Message, Vector: v.Vector,
-				Command: command(e.cfg.Command, v.Vector, v.Vector.Options), Cut: !e.keep()}
+				Command: e.command(v.Vector), Cut: !e.keep()}
 			return
 		}
 	}
@@ -348,24 +357,41 @@ func (e *run) repeat() string {
 	return fmt.Sprintf("%s --seed %d --checks %d", s, e.cfg.Seed, max(e.r.Checks, 1))
 }
 
-// command is a one-line POSIX shell command that runs a vector's input on
-// the implementation (and, for the built-in one, on the reference).
-func command(implCommand string, v *corpus.Vector, o impl.Options) string {
-	im := ""
-	if implCommand != "" {
-		im = " --impl " + shellQuote(implCommand)
-	}
-	schema, args := v.SchemaText(), v.ArgumentsText()
-	if len(schema)+len(args) > maxCommand {
-		if v.File != "" {
-			return fmt.Sprintf("toolnorm corpus replay%s --only %s (the input is %d bytes)", im, v.ID, len(schema)+len(args))
-		}
-		return fmt.Sprintf("(the input is %d bytes, too long for one line: see the vector)", len(schema)+len(args))
-	}
-	return fmt.Sprintf("toolnorm normalize%s%s --schema <(printf %%s %s) --args <(printf %%s %s)", im, o.Flags(), shellQuote(string(schema)), shellQuote(string(args)))
+// command is a POSIX shell command that replays a vector on the
+// implementation and shows what it expects against what came; it exits 1
+// while the implementation still disagrees. A vector of the corpus is
+// replayed from its file (or, built in, by its id); a finding, which has
+// no file yet, is piped in whole, or, when it is too long for one line,
+// saved first.
+func (e *run) command(v *corpus.Vector) string {
+	return replayCommand(e.cfg.Command, e.cfg.CorpusDir, v)
 }
 
-// maxCommand is the most input a reproduction command holds inline.
-const maxCommand = 1000
+// replayCommand is run.command for an implementation command (""
+// for the built-in one) and a corpus directory ("" for the built-in one).
+func replayCommand(implCommand, corpusDir string, v *corpus.Vector) string {
+	replay := "toolnorm corpus replay"
+	if implCommand != "" {
+		replay += " --impl " + shellQuote(implCommand)
+	}
+	switch {
+	case v.File != "" && corpusDir != "":
+		return replay + " " + shellQuote(filepath.Join(corpusDir, v.File))
+	case v.File != "":
+		return replay + " --only " + v.ID
+	}
+	var line bytes.Buffer
+	data, err := corpus.Encode(v)
+	if err == nil {
+		err = json.Compact(&line, data) // escapes stay as they are: '&' is '&'
+	}
+	if err != nil || line.Len() > maxCommand {
+		return fmt.Sprintf("(the vector is %d bytes: save it as case.json, then) %s case.json", len(data), replay)
+	}
+	return "printf '%s\\n' " + shellQuote(line.String()) + " | " + replay + " -"
+}
+
+// maxCommand is the longest vector a reproduction command holds inline.
+const maxCommand = 2000
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

@@ -91,8 +91,8 @@ type fuzzer struct {
 	seen      map[string]bool // buckets of unminimized cases met
 	onFinding func(Finding) error
 
-	cases, failures int
-	findings        []Finding
+	cases, failures, differed int
+	findings                  []Finding
 }
 
 func newFuzzer(im impl.Impl, command string, vectors []*corpus.Vector, seed uint64) *fuzzer {
@@ -137,6 +137,7 @@ func (f *fuzzer) step(ctx context.Context, from, n int, keep func() bool) error 
 		if cmp.Same() {
 			continue
 		}
+		f.differed++
 		// Minimizing costs thousands of runs: skip a case whose
 		// difference, before minimizing, is one already met.
 		pre := Bucket(cmp.Diff, c.Args, got[j], want)
@@ -189,7 +190,7 @@ func (f *fuzzer) found(c impl.Case, got impl.Result, keep func() bool) error {
 	// The description names the bucket, so that it is unique and a rerun
 	// of the same bug dedupes by it too.
 	v := corpus.New("Fuzzing finding "+bucket+": "+display.Clip(diff, 80), "found", "found", []string{fuzzProperty, "bucket-" + bucket}, schema, args, c.Options, impl.Reference)
-	fd := Finding{Property: fuzzProperty, Clause: prop.Clause, Message: msg, Bucket: bucket, Vector: v, Command: command(f.command, v, c.Options), Cut: !keep()}
+	fd := Finding{Property: fuzzProperty, Clause: prop.Clause, Message: msg, Bucket: bucket, Vector: v, Command: replayCommand(f.command, "", v), Cut: !keep()}
 	f.findings = append(f.findings, fd)
 	if f.onFinding != nil {
 		return f.onFinding(fd)

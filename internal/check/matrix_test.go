@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/harness"
 )
 
@@ -81,7 +82,7 @@ func TestMatrixCells(t *testing.T) {
 		{SectionRequired, "deterministic", "rule/1", 0, Holds, "800 checks", "", "", 0},
 		{SectionRequired, "deterministic", "rule/1", 1, Holds, "500 checks", "", "", 0},
 		{SectionRequired, "shape-match-decoded", "rule/2", 0, Holds, "900 checks", "", "", 0},
-		{SectionRequired, "shape-match-decoded", "rule/2", 1, Broken, "12 checks", "<script>", "printf %s", 1},
+		{SectionRequired, "shape-match-decoded", "rule/2", 1, Broken, "after 12 cases that held", "<script>", "printf %s", 1},
 		{SectionReadings, "idempotent", "reading/6", 0, Holds, "700 checks", "", "", 0},
 		{SectionReadings, "idempotent", "reading/6", 1, NotRun, "", "", "", 0},
 		{SectionReadings, "non-object-rejected", "reading/8", 0, NotRun, "", "", "", 0},
@@ -102,7 +103,7 @@ func TestMatrixCells(t *testing.T) {
 			continue
 		}
 		if tt.issues > 0 {
-			if !strings.Contains(c.Issues[0].Message, tt.message) || !strings.Contains(c.Issues[0].Command, tt.command) {
+			if is := c.Issues[0]; !strings.Contains(is.Title+": "+is.Message, tt.message) || !strings.Contains(is.Command, tt.command) {
 				t.Errorf("%s: issue %+v, want message with %q and command with %q", name, c.Issues[0], tt.message, tt.command)
 			}
 		}
@@ -172,16 +173,18 @@ func TestMatrixMarkdown(t *testing.T) {
 		"| property | clause | toolnorm reference | pyjson |",
 		"| **required by the rule** | | | |",
 		"| **our readings** | | | |",
-		"| `deterministic`: The same input gives the same result | rule/1 | ✅ 800 checks | ✅ 500 checks |",
-		"| `idempotent`: Normalizing again changes nothing | reading/6 | ✅ 700 checks | — |",
-		"❌ /a: the string &lt;script&gt;alert(\"x\")&lt;/script&gt; &amp; more was not decoded (12 checks) [1] |",
-		"| ❌ 5 passed, 3 failed, 2 skipped |",
-		"| `corpus`: The corpus vectors of rule/4 | rule/4 | ✅ 0 failed | ❌ A title escaped twice: got &amp;amp;, want &amp; (2 failed) [2] |",
-		"| ✅ 10 passed, 0 failed, 0 skipped |",
-		"| — | ❌ output differs (4000 cases, 1 finding) [4] |",
-		"1. **pyjson**, `shape-match-decoded` (rule/2):",
-		"     toolnorm normalize --args <(printf %s '{\"a\":\"[1]\"}')\n",
-		"   - `vectors/rule/b.json`: Another: differs",
+		// Every status in words beside its symbol.
+		"| `deterministic`: The same input gives the same result | rule/1 | ✅ holds: 800 checks | ✅ holds: 500 checks |",
+		"| `idempotent`: Normalizing again changes nothing | reading/6 | ✅ holds: 700 checks | — not run |",
+		"| ❌ broken: after 12 cases that held [1] |",
+		"| ❌ broken: 5 passed, 3 failed, 2 skipped |",
+		"| `corpus`: The corpus vectors of rule/4 | rule/4 | ✅ holds: 0 failed | ❌ broken: 2 failed [2] |",
+		"| — not run | ❌ broken: 4000 cases, 1 finding [4] |",
+		// The notes: each message escaped, each command a code block.
+		"1. **pyjson**, `shape-match-decoded` (rule/2):\n   - /a: the string &lt;script&gt;alert(\"x\")&lt;/script&gt; &amp; more was not decoded\n",
+		"     ```sh\n     toolnorm normalize --args <(printf %s '{\"a\":\"[1]\"}')\n     ```\n",
+		"   - `vectors/rule/a.json`: A title escaped twice\n\n     got &amp;amp;, want &amp;\n",
+		"   - `vectors/rule/b.json`: Another\n\n     differs\n",
 		"     toolnorm corpus replay --only b\n",
 		"4. **pyjson**, `fuzzing`:\n   - `bucket abc123`: output differs",
 	} {
@@ -204,7 +207,9 @@ func TestMatrixMarkdown(t *testing.T) {
 
 func TestMatrixHTML(t *testing.T) {
 	var b strings.Builder
-	if err := Matrix([]*Report{reference(), python()}).WriteHTML(&b); err != nil {
+	m := Matrix([]*Report{reference(), python()})
+	m.Made = "toolnorm v9.9.9, 2026-12-01 09:30 UTC"
+	if err := m.WriteHTML(&b); err != nil {
 		t.Fatal(err)
 	}
 	page := b.String()
@@ -213,48 +218,41 @@ func TestMatrixHTML(t *testing.T) {
 		`<meta charset="utf-8">`,
 		"<style>",
 		"position: sticky",
+		"overflow-wrap: anywhere",
 		`<th scope="rowgroup">required by the rule</th>`,
 		`<th scope="rowgroup">our readings</th>`,
 		`<th scope="rowgroup">corpus replay</th>`,
 		`<th scope="rowgroup">fuzzing against the reference</th>`,
-		`<div class="name">pyjson</div><div class="verdict fail">❌ fail</div>`,
+		`<div class="name">pyjson</div><div class="verdict fail"><span aria-hidden="true">❌</span> fail</div>`,
 		`<div>Python · 1.2</div>`,
 		`declared choices: <span class="choice">profile attribute</span>`,
 		`<span class="muted">no declared choices</span>`,
 		"seed 7 · budget 30s",
-		`<td class="holds">✅ <span class="sum">800 checks</span></td>`,
-		`<td class="not-run">—</td>`,
-		`<td class="broken" title="/a: the string &lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt; &amp; more was not decoded"><details><summary>❌ `,
+		// The status in words beside its symbol.
+		`<td class="holds"><span aria-hidden="true">✅</span> <span class="status">holds</span> <span class="sum">800 checks</span></td>`,
+		`<td class="not-run"><span aria-hidden="true">—</span> <span class="status">not run</span></td>`,
+		// An opened cell: the status in its summary, each message once below.
+		`<td class="broken"><details><summary><span aria-hidden="true">❌</span> <span class="status">broken</span> <span class="sum">(after 12 cases that held)</span></summary>`,
+		`<p>/a: the string &lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt; &amp; more was not decoded</p>`,
 		`<pre><code>toolnorm normalize --args &lt;(printf %s &#39;{&#34;a&#34;:&#34;[1]&#34;}&#39;)</code></pre>`,
-		`<p><code>vectors/rule/a.json</code>: A title escaped twice: got &amp;amp;, want &amp;</p>`,
+		`<p><code>vectors/rule/a.json</code></p><p>A title escaped twice</p><p>got &amp;amp;, want &amp;</p>`,
 		`<code>corpus</code> <span class="clause">rule/4</span>`,
+		`<footer>Made by toolnorm v9.9.9, 2026-12-01 09:30 UTC.</footer>`,
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("HTML lacks %q", want)
 		}
+	}
+	// An opened cell shows its message once (not in a title, not in its
+	// summary as well).
+	if n := strings.Count(page, "more was not decoded"); n != 1 {
+		t.Errorf("the message appears %d times in the page, want once", n)
 	}
 	// Static and self-contained: no script, nothing fetched.
 	for _, bad := range []string{"<script", "src=", "<link", "http://", "https://", "@import", "url("} {
 		if strings.Contains(page, bad) {
 			t.Errorf("HTML holds %q", bad)
 		}
-	}
-}
-
-func TestMatrixTruncates(t *testing.T) {
-	r := python()
-	r.Properties[1].Violation.Message = strings.Repeat("é", 2000)
-	m := Matrix([]*Report{r})
-	msg := cellAt(t, m, SectionRequired, "shape-match-decoded", "rule/2", 0).Issues[0].Message
-	if n := len([]rune(msg)); n != maxMessage || !strings.HasSuffix(msg, "…") {
-		t.Errorf("message of %d characters: %q", n, msg)
-	}
-	var b strings.Builder
-	if err := m.WriteMarkdown(&b); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(b.String(), "❌ "+strings.Repeat("é", 99)+"… (12 checks) [1]") {
-		t.Errorf("markdown cell not truncated:\n%s", b.String())
 	}
 }
 
@@ -316,5 +314,59 @@ func TestClauseLess(t *testing.T) {
 	}
 	if strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("got %v, want %v", got, want)
+	}
+}
+
+// TestMarkdownShowsValues: GitHub decodes character references outside
+// code, so a value under test must reach the reader as it is: escaped in
+// text, literal in code.
+func TestMarkdownShowsValues(t *testing.T) {
+	v := &corpus.Vector{Schema: []byte(`{}`), Arguments: []byte(`{"x&amp;y":"[1]"}`), Expected: []byte(`{"x&amp;y":"[1]"}`)}
+	r := &Report{Implementation: "amp|impl", Verdict: Fail, Seed: 3, Checks: 16, Repeat: "toolnorm check --seed 3 --checks 16",
+		Corpus: CorpusResult{Vectors: 2, Passed: 1, Skipped: 1},
+		Properties: []PropResult{{ID: "keys-unchanged", Clause: "rule/5", Required: true, Status: StatusViolated,
+			Violation: &Finding{Message: `at  member 0 has the key "x&y", not "x&amp;y"`, Vector: v, Command: `printf '%s\n' '{}' | toolnorm corpus replay -`}}},
+		Fuzz: FuzzResult{Cases: 16, Differed: 2, Failures: 1},
+	}
+	var b strings.Builder
+	if err := r.Write(&b, "markdown"); err != nil {
+		t.Fatal(err)
+	}
+	md := b.String()
+	for _, want := range []string{
+		"## toolnorm check: amp\\|impl: ❌ FAIL\n",
+		"```sh\ntoolnorm check --seed 3 --checks 16\n```",
+		"| corpus vectors | 1 | 0 | 0 | 1 | 0 | 2 |",
+		"| fuzzing cases | 13 agreed | 2 differed (0 findings) | 1 | | | 16 |",
+		// In text, the reference is escaped so that it shows as written.
+		`the key "x&amp;y", not "x&amp;amp;y"`,
+		// In code, it is literal.
+		"- arguments: `{\"x&amp;y\":\"[1]\"}`",
+		"- reference: `{\"x&amp;y\":\"[1]\"}`",
+		"     printf '%s\\n' '{}' | toolnorm corpus replay -\n",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md)
+		}
+	}
+}
+
+func TestMdCode(t *testing.T) {
+	tests := []struct {
+		in      string
+		inTable bool
+		want    string
+	}{
+		{"a&amp;b", false, "`a&amp;b`"},
+		{"a`b", false, "``a`b``"},
+		{"`a", false, "`` `a ``"},
+		{"a|b", false, "`a|b`"},
+		{"a|b", true, `a\|b`},
+		{"", false, ""},
+	}
+	for _, tt := range tests {
+		if got := mdCode(tt.in, tt.inTable); got != tt.want {
+			t.Errorf("mdCode(%q, %v) = %q, want %q", tt.in, tt.inTable, got, tt.want)
+		}
 	}
 }

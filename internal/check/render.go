@@ -9,12 +9,10 @@ import (
 	"io"
 	"sort"
 	"strings"
-
-	"github.com/toolnorm/toolnorm/corpus"
 )
 
 // Formats are the report formats.
-var Formats = []string{"text", "json", "junit", "markdown"}
+var Formats = []string{"text", "json", "junit", "markdown", "html"}
 
 // Write renders the report in a format.
 func (r *Report) Write(w io.Writer, format string) error {
@@ -30,14 +28,16 @@ func (r *Report) Write(w io.Writer, format string) error {
 		return r.writeJUnit(w)
 	case "markdown":
 		return r.writeMarkdown(w)
+	case "html":
+		return r.writeHTML(w, r.made())
 	}
 	return fmt.Errorf("unknown format %q (want %s)", format, strings.Join(Formats, ", "))
 }
 
-// group is the findings of one property or clause, for the text report.
+// group is the issues of one property or clause, for the text report.
 type group struct {
-	title    string
-	findings []Finding
+	title  string
+	issues []Issue
 }
 
 // groups puts every finding under its property, corpus failures under
@@ -45,14 +45,14 @@ type group struct {
 func (r *Report) groups() []group {
 	byKey := map[string]*group{}
 	var keys []string
-	add := func(key, title string, f Finding) {
+	add := func(key, title string, is Issue) {
 		g, ok := byKey[key]
 		if !ok {
 			g = &group{title: title}
 			byKey[key] = g
 			keys = append(keys, key)
 		}
-		g.findings = append(g.findings, f)
+		g.issues = append(g.issues, is)
 	}
 	for _, p := range r.Properties {
 		if p.Violation != nil {
@@ -60,17 +60,17 @@ func (r *Report) groups() []group {
 			if p.Required {
 				kind = "required by the rule"
 			}
-			add("p:"+p.ID, fmt.Sprintf("property %s (%s, %s): %s", p.ID, p.Clause, kind, p.Statement), *p.Violation)
+			add("p:"+p.ID, fmt.Sprintf("property %s (%s, %s): %s", p.ID, p.Clause, kind, p.Statement), findingIssue(*p.Violation))
 		}
 	}
 	for _, f := range r.Fuzz.Findings {
-		add("f:"+f.Property, "fuzzing against the reference ("+f.Property+")", f)
+		add("f:"+f.Property, "fuzzing against the reference ("+f.Property+")", findingIssue(f))
 	}
 	for _, v := range r.Corpus.Failures {
-		add("c:"+v.Clause, "corpus vectors of "+v.Clause, Finding{Property: "corpus", Clause: v.Clause, Message: v.Description + ": " + v.Message, Command: v.Command, Vector: &corpus.Vector{File: v.File, ID: v.ID}})
+		add("c:"+v.Clause, "corpus vectors of "+v.Clause, vectorIssue(v))
 	}
 	for _, v := range r.Corpus.ErrorList {
-		add("e:corpus", "failures of the program on corpus vectors (not judged)", Finding{Property: "corpus", Clause: v.Clause, Message: v.Description + ": " + v.Message, Command: v.Command, Vector: &corpus.Vector{File: v.File, ID: v.ID}})
+		add("e:corpus", "failures of the program on corpus vectors (not judged)", vectorIssue(v))
 	}
 	sort.Strings(keys)
 	out := make([]group, len(keys))
@@ -78,6 +78,27 @@ func (r *Report) groups() []group {
 		out[i] = *byKey[k]
 	}
 	return out
+}
+
+// writeIssue writes one issue as the text report shows it.
+func writeIssue(w io.Writer, is Issue) {
+	if is.Title != "" {
+		fmt.Fprintf(w, "- %s\n  %s\n", display.Text(is.Title), is.Message)
+	} else {
+		fmt.Fprintf(w, "- %s\n", is.Message)
+	}
+	if is.What != "" {
+		fmt.Fprintf(w, "  %s\n", is.What)
+	}
+	for _, f := range is.Case {
+		fmt.Fprintf(w, "  %-10s %s\n", f.Name+":", f.Value)
+	}
+	if is.Cut {
+		fmt.Fprintf(w, "  (the budget stopped its minimizing: a repeat may give a smaller case)\n")
+	}
+	if is.Command != "" {
+		fmt.Fprintf(w, "  reproduce: %s\n", is.Command)
+	}
 }
 
 func (r *Report) writeText(w io.Writer) error {
@@ -95,7 +116,7 @@ func (r *Report) writeText(w io.Writer) error {
 	}
 	fmt.Fprintf(w, "repeat exactly: %s\n\n", r.Repeat)
 	c := r.Corpus
-	fmt.Fprintf(w, "corpus: %d passed, %d failed, %d failures of the program, %d skipped, %d not run (of %d vectors)\n", c.Passed, c.Failed, c.Errors, c.Skipped, c.NotRun, c.Vectors)
+	fmt.Fprintf(w, "corpus: %s\n", c.Summary())
 	if c.Adapted > 0 {
 		fmt.Fprintf(w, "  %d of them written for other options, and meaning the same under the declared ones\n", c.Adapted)
 	}
@@ -116,27 +137,18 @@ func (r *Report) writeText(w io.Writer) error {
 			fmt.Fprintf(w, "  not checked: %s (%s)\n", p.ID, p.Reason)
 		}
 	}
-	fmt.Fprintf(w, "fuzzing: %d cases, %d findings, %d failures of the program\n", r.Fuzz.Cases, len(r.Fuzz.Findings), r.Fuzz.Failures)
+	fmt.Fprintf(w, "fuzzing: %d agreed with the reference, %d differed (%s), %d failures of the program (of %s)\n", r.Fuzz.Agreed(), r.Fuzz.Differed, plural(len(r.Fuzz.Findings), "finding"), r.Fuzz.Failures, plural(r.Fuzz.Cases, "case"))
 	if n := r.failures(); n > 0 {
 		fmt.Fprintf(w, "failures of the program (timeouts, crashes, protocol errors; not violations): %d, %d restarts\n", n, r.Restarts)
 	}
 	for _, g := range r.groups() {
 		fmt.Fprintf(w, "\n== %s\n", g.title)
-		for i, f := range g.findings {
-			if i == 3 && len(g.findings) > 4 {
-				fmt.Fprintf(w, "  ... and %d more\n", len(g.findings)-3)
+		for i, is := range g.issues {
+			if i == 3 && len(g.issues) > 4 {
+				fmt.Fprintf(w, "  ... and %d more\n", len(g.issues)-3)
 				break
 			}
-			fmt.Fprintf(w, "- %s\n", f.Message)
-			if f.Vector != nil && f.Vector.File != "" {
-				fmt.Fprintf(w, "  vector: %s\n", f.Vector.File)
-			} else if f.Vector != nil {
-				data, _ := corpus.Encode(f.Vector)
-				fmt.Fprintf(w, "  minimal case, as a corpus vector:\n%s", indent(string(data), "    "))
-			}
-			if f.Command != "" {
-				fmt.Fprintf(w, "  reproduce: %s\n", f.Command)
-			}
+			writeIssue(w, is)
 		}
 	}
 	for i, e := range r.Events {
@@ -232,43 +244,4 @@ func (r *Report) writeJUnit(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, "\n")
 	return err
-}
-
-func (r *Report) writeMarkdown(w io.Writer) error {
-	icon := map[bool]string{true: "✅", false: "❌"}
-	fmt.Fprintf(w, "## toolnorm check: %s %s\n\n", r.Implementation, icon[r.Verdict == Pass])
-	if len(r.Choices) > 0 {
-		fmt.Fprintf(w, "Declared choices (not violations): %s.\n\n", strings.Join(r.Choices, ", "))
-	}
-	fmt.Fprintf(w, "Corpus: %d passed, %d failed, %d skipped. Fuzzing: %d cases, %d findings. Seed `%d`, budget %s.\n\n", r.Corpus.Passed, r.Corpus.Failed, r.Corpus.Skipped, r.Fuzz.Cases, len(r.Fuzz.Findings), r.Seed, r.Budget)
-	fmt.Fprintf(w, "| property | clause | kind | checks | result |\n| --- | --- | --- | --- | --- |\n")
-	for _, p := range r.Properties {
-		kind := "reading"
-		if p.Required {
-			kind = "rule"
-		}
-		result := icon[true] + " holds"
-		switch {
-		case p.Violation != nil:
-			result = icon[false] + " " + mdEscape(display.Clip(p.Violation.Message, 120))
-		case p.Status != StatusHolds:
-			result = "— " + p.Status
-		}
-		fmt.Fprintf(w, "| `%s` | %s | %s | %d | %s |\n", p.ID, p.Clause, kind, p.Checks, result)
-	}
-	if len(r.Corpus.Failures) > 0 {
-		fmt.Fprintf(w, "\n<details><summary>%d corpus vectors failed</summary>\n\n", len(r.Corpus.Failures))
-		for _, f := range r.Corpus.Failures {
-			fmt.Fprintf(w, "- `%s` (%s): %s\n", f.File, f.Clause, mdEscape(display.Clip(f.Message, 200)))
-		}
-		fmt.Fprintf(w, "\n</details>\n")
-	}
-	for _, f := range r.Fuzz.Findings {
-		fmt.Fprintf(w, "\n- fuzzing, bucket `%s`: %s\n", f.Bucket, mdEscape(display.Clip(f.Message, 200)))
-	}
-	return nil
-}
-
-func mdEscape(s string) string {
-	return strings.NewReplacer("|", `\|`, "\n", " ", "<", "&lt;").Replace(s)
 }

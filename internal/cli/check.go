@@ -99,7 +99,7 @@ func newCheckCmd() *cobra.Command {
 		corpusDir string
 	)
 	cmd := &cobra.Command{
-		Use:   "check [--impl CMD] [--budget DURATION | --checks N] [--seed N] [--format text|json|junit|markdown]",
+		Use:   "check [--impl CMD] [--budget DURATION | --checks N] [--seed N] [--format text|json|junit|markdown|html]",
 		Short: "Check an implementation: replay the corpus, run every property, fuzz it against the reference",
 		Long: `Check replays the corpus on the implementation, runs every property of the
 rule, and fuzzes it against the reference. Without --impl it checks the
@@ -150,7 +150,7 @@ of what ran is printed, and the adapter's process group is killed).`,
 			}
 			defer closeImpl()
 			st := newStatus(cmd.ErrOrStderr())
-			report := check.Run(ctx, check.Config{Impl: im, Command: f.command, Vectors: vectors, Budget: budget, Checks: checks, Seed: seed,
+			report := check.Run(ctx, check.Config{Version: version(), Impl: im, Command: f.command, Vectors: vectors, CorpusDir: corpusDir, Budget: budget, Checks: checks, Seed: seed,
 				Progress: func(p check.Progress) {
 					left := ""
 					if p.Left > 0 || budget > 0 && checks == 0 {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -179,15 +180,24 @@ func newCorpusReplayCmd() *cobra.Command {
 		only    []string
 	)
 	cmd := &cobra.Command{
-		Use:   "replay [--impl CMD] [--only ID...] [DIR]",
-		Short: "Replay the vectors on an implementation (default: the built-in reference)",
-		Long: `Replay runs every vector on the implementation and compares its result with
-the expected one, as JSON values. An implementation behind the protocol runs
-in the one configuration it declares: vectors with other options, and those
-whose input no JSON line can carry, are skipped.`,
-		Args: cobra.MaximumNArgs(1),
+		Use:   "replay [--impl CMD] [--only ID...] [DIR | FILE... | -]",
+		Short: "Replay vectors on an implementation (default: the built-in reference)",
+		Long: `Replay runs vectors on the implementation and compares each result with the
+expected one, as JSON values; for each that differs it shows the input, what
+was expected and what came. The vectors are a corpus directory's (default:
+./corpus, or the one built into toolnorm), or the vector files given, or,
+with -, the vectors on standard input (one JSON object each, as a vector
+file holds it). The exit status is 1 while any vector fails.
+
+An implementation behind the protocol runs in the one configuration it
+declares: a vector for other options that means something else under its
+own is skipped, as is one whose input no JSON line can carry; the summary
+counts them.`,
+		Example: `  toolnorm corpus replay --impl 'python3 my_adapter.py'
+  toolnorm corpus replay --impl 'python3 my_adapter.py' corpus/vectors/rule/a-stringified-array-is-decoded.json
+  printf '%s\n' '{"id":"x","description":"d","clause":"found","origin":"found","schema":{},"arguments":{"a":"&amp;"},"expected":{"a":"&"}}' | toolnorm corpus replay -`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			_, vectors, err := loadCorpus(args)
+			vectors, err := replayVectors(cmd, args)
 			if err != nil {
 				return err
 			}
@@ -211,15 +221,19 @@ whose input no JSON line can carry, are skipped.`,
 			res := check.Replay(check.Config{Impl: im, Command: f.command, Vectors: vectors})
 			out := cmd.OutOrStdout()
 			for _, v := range res.Failures {
-				fmt.Fprintf(out, "FAIL %s %s: %s\n  reproduce: %s\n", v.ID, v.File, v.Message, v.Command)
+				fmt.Fprintf(out, "FAIL %s\n", v.Label())
+				writeExchange(out, v)
 			}
 			for _, v := range res.ErrorList {
-				fmt.Fprintf(out, "ERROR %s %s: the implementation failed: %s\n", v.ID, v.File, v.Message)
+				fmt.Fprintf(out, "ERROR %s: the implementation failed (a failure of the program, not judged)\n", v.Label())
+				writeExchange(out, v)
 			}
 			if verbose {
-				fmt.Fprintf(out, "%d vectors: %d skipped\n", res.Vectors, res.Skipped)
+				for _, v := range vectors {
+					fmt.Fprintf(out, "%s %s\n", v.ID, v.File)
+				}
 			}
-			fmt.Fprintf(out, "%s: %d passed, %d failed, %d failures of the program, %d skipped\n", im.Name(), res.Passed, res.Failed, res.Errors, res.Skipped)
+			fmt.Fprintf(out, "%s: %s\n", im.Name(), res.Summary())
 			if res.Failed > 0 || res.Errors > 0 {
 				return violationsFound
 			}
@@ -227,9 +241,54 @@ whose input no JSON line can carry, are skipped.`,
 		},
 	}
 	f.register(cmd)
-	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "also say how many vectors were skipped")
+	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "also list every vector replayed")
 	cmd.Flags().StringSliceVar(&only, "only", nil, "replay only the vectors with these ids")
 	return cmd
+}
+
+// writeExchange shows a vector's input, what it expects and what came,
+// each on its own line and shown exactly.
+func writeExchange(w io.Writer, v check.VectorFailure) {
+	fmt.Fprintf(w, "  schema:    %s\n  arguments: %s\n", v.Schema, v.Arguments)
+	if v.Options != "" {
+		fmt.Fprintf(w, "  options:   %s\n", v.Options)
+	}
+	fmt.Fprintf(w, "  want:      %s\n  got:       %s\n", v.Want, v.Got)
+}
+
+// replayVectors reads the vectors replay runs: a corpus directory (the
+// default one without arguments), vector files, or - for vectors on
+// standard input.
+func replayVectors(cmd *cobra.Command, args []string) ([]*corpus.Vector, error) {
+	if len(args) == 0 || len(args) == 1 && args[0] != "-" && isDir(args[0]) {
+		_, vectors, err := loadCorpus(args)
+		return vectors, err
+	}
+	var vectors []*corpus.Vector
+	for _, a := range args {
+		if a == "-" {
+			vs, err := corpus.DecodeStream(cmd.InOrStdin())
+			if err != nil {
+				return nil, fmt.Errorf("standard input: %w", err)
+			}
+			vectors = append(vectors, vs...)
+			continue
+		}
+		if isDir(a) {
+			return nil, usagef("%s is a directory: give one corpus directory, or vector files", a)
+		}
+		data, err := os.ReadFile(a)
+		if err != nil {
+			return nil, fileError(a, err)
+		}
+		v, err := corpus.Decode(data)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", a, err)
+		}
+		v.File = a
+		vectors = append(vectors, v)
+	}
+	return vectors, nil
 }
 
 func newCorpusAddCmd() *cobra.Command {

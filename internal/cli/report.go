@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"time"
+
 	"bytes"
 	"errors"
 	"fmt"
@@ -49,6 +51,7 @@ cannot be read or written, 2 usage error.`,
 				reports = append(reports, r)
 			}
 			m := check.Matrix(reports)
+			m.Made = "toolnorm " + version() + ", " + time.Now().UTC().Format("2006-01-02 15:04 MST")
 			if htmlOut != "" {
 				var b bytes.Buffer
 				if err := m.WriteHTML(&b); err != nil {
