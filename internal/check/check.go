@@ -126,6 +126,43 @@ type CorpusResult struct {
 	// Failures are the violations, ErrorList the failures of the program.
 	Failures  []VectorFailure `json:"failures,omitempty"`
 	ErrorList []VectorFailure `json:"error_list,omitempty"`
+	Seconds   float64         `json:"seconds"` // the replay's wall time
+	// Outcomes is every vector's outcome, in the corpus's order (for the
+	// JUnit report, which has a test case for each; not in the JSON form).
+	Outcomes []VectorOutcome `json:"-"`
+}
+
+// The outcomes of a vector.
+const (
+	OutcomePassed  = "passed"
+	OutcomeFailed  = "failed"
+	OutcomeError   = "error" // a failure of the program
+	OutcomeSkipped = "skipped"
+	OutcomeNotRun  = "not run"
+)
+
+// VectorOutcome is what became of one vector.
+type VectorOutcome struct {
+	File, ID, Clause string
+	Outcome          string // OutcomePassed, ...
+	Reason           string // why it failed, was skipped or was not run
+}
+
+// count records a vector's outcome.
+func (c *CorpusResult) count(v *corpus.Vector, outcome, reason string) {
+	switch outcome {
+	case OutcomePassed:
+		c.Passed++
+	case OutcomeFailed:
+		c.Failed++
+	case OutcomeError:
+		c.Errors++
+	case OutcomeSkipped:
+		c.Skipped++
+	case OutcomeNotRun:
+		c.NotRun++
+	}
+	c.Outcomes = append(c.Outcomes, VectorOutcome{File: v.File, ID: v.ID, Clause: v.Clause, Outcome: outcome, Reason: reason})
 }
 
 // Summary counts the replay in one line; the counts add up to Vectors.
@@ -185,6 +222,7 @@ type PropResult struct {
 	Cases     int      `json:"cases"`
 	Failures  int      `json:"failures,omitempty"`
 	Violation *Finding `json:"violation,omitempty"`
+	Seconds   float64  `json:"seconds"` // wall time of its cases, minimizing included
 }
 
 // Finding is a minimal counterexample.
@@ -209,6 +247,7 @@ type FuzzResult struct {
 	Differed int       `json:"differed"`           // gave an answer other than the reference's
 	Failures int       `json:"failures,omitempty"` // the implementation failed on (not judged)
 	Findings []Finding `json:"findings,omitempty"`
+	Seconds  float64   `json:"seconds"` // wall time, minimizing included
 }
 
 // Agreed counts the cases that gave the reference's answer.

@@ -179,7 +179,7 @@ func (e *run) applicable(res *CorpusResult) ([]*corpus.Vector, []impl.Case) {
 		o := v.Options
 		if configured && !o.Same(own) {
 			if !impl.Compare(impl.Reference.Normalize(v.SchemaText(), v.ArgumentsText(), own), v.Want()).Same() {
-				res.Skipped++
+				res.count(v, OutcomeSkipped, "written for "+v.Options.String()+", and meaning something else under the declared "+own.String())
 				continue
 			}
 			o = own
@@ -192,6 +192,7 @@ func (e *run) applicable(res *CorpusResult) ([]*corpus.Vector, []impl.Case) {
 
 // replay is the corpus phase: up to half the budget, in batches.
 func (e *run) replay() CorpusResult {
+	start := e.clock.Now()
 	res := CorpusResult{Vectors: len(e.cfg.Vectors)}
 	vs, cs := e.applicable(&res)
 	var until time.Time
@@ -202,7 +203,13 @@ func (e *run) replay() CorpusResult {
 	for lo := 0; lo < len(vs); lo += batch {
 		e.progress(Progress{Phase: "corpus", Done: lo, Total: len(vs)})
 		if e.over(until) {
-			res.NotRun += len(vs) - lo
+			why := e.stopped
+			if why == "" {
+				why = "the corpus replay's half of the budget was spent"
+			}
+			for _, v := range vs[lo:] {
+				res.count(v, OutcomeNotRun, why)
+			}
 			break
 		}
 		hi := min(lo+batch, len(vs))
@@ -211,14 +218,14 @@ func (e *run) replay() CorpusResult {
 			v, c := vs[lo+i], cs[lo+i]
 			switch got.Kind() {
 			case impl.KindNotRun:
-				res.NotRun++
+				res.count(v, OutcomeNotRun, display.Text(got.Detail))
 				continue
 			case impl.KindNotSendable:
-				res.Skipped++
+				res.count(v, OutcomeSkipped, "its input is not one a protocol line can carry: "+display.Text(got.Detail))
 				continue
 			}
 			if e.giveUp(got) {
-				res.NotRun++
+				res.count(v, OutcomeNotRun, e.stopped)
 				continue
 			}
 			o := corpus.Judge(v, got)
@@ -227,19 +234,20 @@ func (e *run) replay() CorpusResult {
 				Options: strings.Join(c.Options.Choices(), ", "), Want: display.Clip(v.Want().String(), maxShown), Got: display.Clip(got.String(), maxShown)}
 			switch {
 			case o.Failure != nil:
-				res.Errors++
+				res.count(v, OutcomeError, o.Msg)
 				res.ErrorList = append(res.ErrorList, vf)
 			case !o.Pass:
-				res.Failed++
+				res.count(v, OutcomeFailed, o.Msg)
 				res.Failures = append(res.Failures, vf)
 			default:
-				res.Passed++
+				res.count(v, OutcomePassed, "")
 			}
 			if !c.Options.Same(v.Options) {
 				res.Adapted++
 			}
 		}
 	}
+	res.Seconds = e.clock.Now().Sub(start).Seconds()
 	return res
 }
 
@@ -264,6 +272,7 @@ func (e *run) rounds() {
 		total = (e.cfg.Checks + roundSize - 1) / roundSize
 	}
 	done := 0 // cases of each, in all
+	fuzzSeconds := 0.0
 	for round := 0; total == 0 || round < total; round++ {
 		e.progress(Progress{Phase: "properties", Done: round, Total: total, Cases: e.casesRun(results, fz)})
 		// Between rounds the budget is kept exactly; within one, only the
@@ -277,10 +286,14 @@ func (e *run) rounds() {
 		}
 		for i, p := range all {
 			if pr := results[i]; pr.Status != StatusNotApplicable && pr.Violation == nil {
+				t := e.clock.Now()
 				e.propertyRound(p, pr, done, n)
+				pr.Seconds += e.clock.Now().Sub(t).Seconds()
 			}
 		}
+		t := e.clock.Now()
 		e.fuzzRound(fz, done, n)
+		fuzzSeconds += e.clock.Now().Sub(t).Seconds()
 		done += n
 		if e.over(e.hard) {
 			break
@@ -302,7 +315,7 @@ func (e *run) rounds() {
 		}
 		e.r.Properties = append(e.r.Properties, *pr)
 	}
-	e.r.Fuzz = FuzzResult{Cases: fz.cases, Failures: fz.failures, Differed: fz.differed, Findings: fz.findings}
+	e.r.Fuzz = FuzzResult{Cases: fz.cases, Failures: fz.failures, Differed: fz.differed, Findings: fz.findings, Seconds: fuzzSeconds}
 }
 
 func (e *run) casesRun(results []*PropResult, fz *fuzzer) int {

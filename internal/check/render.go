@@ -4,7 +4,6 @@ import (
 	"github.com/toolnorm/toolnorm/internal/display"
 
 	"encoding/json"
-	"encoding/xml"
 	"fmt"
 	"io"
 	"sort"
@@ -172,76 +171,4 @@ func (r *Report) writeText(w io.Writer) error {
 func indent(s, prefix string) string {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
 	return prefix + strings.Join(lines, "\n"+prefix) + "\n"
-}
-
-type junitSuites struct {
-	XMLName xml.Name     `xml:"testsuites"`
-	Name    string       `xml:"name,attr"`
-	Suites  []junitSuite `xml:"testsuite"`
-}
-
-type junitSuite struct {
-	Name     string      `xml:"name,attr"`
-	Tests    int         `xml:"tests,attr"`
-	Failures int         `xml:"failures,attr"`
-	Errors   int         `xml:"errors,attr"`
-	Skipped  int         `xml:"skipped,attr"`
-	Cases    []junitCase `xml:"testcase"`
-}
-
-type junitCase struct {
-	Name      string        `xml:"name,attr"`
-	Classname string        `xml:"classname,attr"`
-	Failure   *junitFailure `xml:"failure,omitempty"`
-	Error     *junitFailure `xml:"error,omitempty"`
-	Skipped   *junitSkipped `xml:"skipped,omitempty"`
-}
-
-type junitSkipped struct {
-	Message string `xml:"message,attr,omitempty"`
-}
-
-type junitFailure struct {
-	Message string `xml:"message,attr"`
-	Text    string `xml:",chardata"`
-}
-
-func (r *Report) writeJUnit(w io.Writer) error {
-	props := junitSuite{Name: "properties"}
-	for _, p := range r.Properties {
-		c := junitCase{Name: p.ID, Classname: "toolnorm.properties." + strings.ReplaceAll(p.Clause, "/", ".")}
-		switch v := p.Violation; {
-		case v != nil:
-			c.Failure = &junitFailure{Message: v.Message, Text: v.Command}
-			props.Failures++
-		case p.Status == StatusNotApplicable:
-			c.Skipped = &junitSkipped{Message: p.Reason}
-			props.Skipped++
-		case p.Status == StatusNotChecked:
-			c.Error = &junitFailure{Message: p.Reason}
-			props.Errors++
-		}
-		props.Cases = append(props.Cases, c)
-	}
-	props.Tests = len(props.Cases)
-	corp := junitSuite{Name: "corpus", Tests: r.Corpus.Passed + r.Corpus.Failed, Failures: r.Corpus.Failed, Skipped: r.Corpus.Skipped}
-	for _, f := range r.Corpus.Failures {
-		corp.Cases = append(corp.Cases, junitCase{Name: f.File, Classname: "toolnorm.corpus." + strings.ReplaceAll(f.Clause, "/", "."), Failure: &junitFailure{Message: f.Message, Text: f.Command}})
-	}
-	if n := r.Corpus.Passed; n > 0 {
-		corp.Cases = append(corp.Cases, junitCase{Name: fmt.Sprintf("%d vectors passed", n), Classname: "toolnorm.corpus"})
-	}
-	fz := junitSuite{Name: "fuzz", Tests: 1 + len(r.Fuzz.Findings), Failures: len(r.Fuzz.Findings)}
-	fz.Cases = append(fz.Cases, junitCase{Name: fmt.Sprintf("%d cases against the reference", r.Fuzz.Cases), Classname: "toolnorm.fuzz"})
-	for _, f := range r.Fuzz.Findings {
-		fz.Cases = append(fz.Cases, junitCase{Name: "bucket " + f.Bucket, Classname: "toolnorm.fuzz", Failure: &junitFailure{Message: f.Message, Text: f.Command}})
-	}
-	io.WriteString(w, xml.Header)
-	enc := xml.NewEncoder(w)
-	enc.Indent("", "  ")
-	if err := enc.Encode(junitSuites{Name: "toolnorm check: " + r.Implementation, Suites: []junitSuite{props, corp, fz}}); err != nil {
-		return err
-	}
-	_, err := io.WriteString(w, "\n")
-	return err
 }

@@ -136,9 +136,21 @@ of what ran is printed, and the adapter's process group is killed).`,
 			if checks > 0 && cmd.Flags().Changed("budget") {
 				return usagef("--budget and --checks exclude each other: --checks has no time limit")
 			}
+			// A check that cannot run still leaves a JUnit document that
+			// says why, for the CI test report that expects one.
+			cannotRun := func(err error) error {
+				if format == "junit" {
+					name := f.command
+					if name == "" {
+						name = "the built-in reference"
+					}
+					_ = check.WriteJUnitError(cmd.OutOrStdout(), name, err)
+				}
+				return err
+			}
 			vectors, err := loadVectors(corpusDir)
 			if err != nil {
-				return err
+				return cannotRun(err)
 			}
 			// SIGINT or SIGTERM: stop, report what ran, exit 130. The
 			// adapter's process group is killed on the way out.
@@ -146,7 +158,7 @@ of what ran is printed, and the adapter's process group is killed).`,
 			defer stop()
 			im, closeImpl, err := f.open()
 			if err != nil {
-				return err
+				return cannotRun(err)
 			}
 			defer closeImpl()
 			st := newStatus(cmd.ErrOrStderr())
