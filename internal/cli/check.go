@@ -55,27 +55,30 @@ func (f *implFlags) open() (impl.Impl, func(), error) {
 }
 
 // status shows one line of progress: redrawn in place on a terminal, a
-// plain line now and then elsewhere (CI logs).
+// plain line now and then elsewhere (CI logs), the first of them only
+// once something has run.
 type status struct {
 	w        io.Writer
 	tty      bool
+	now      func() time.Time
 	last     time.Time
 	interval time.Duration
 }
 
 func newStatus(w io.Writer) *status {
-	s := &status{w: w, interval: 10 * time.Second}
+	s := &status{w: w, now: time.Now, interval: 10 * time.Second}
 	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		s.tty, s.interval = true, 100*time.Millisecond
 	}
+	s.last = s.now()
 	return s
 }
 
 func (s *status) show(format string, args ...any) {
-	if time.Since(s.last) < s.interval {
+	if s.now().Sub(s.last) < s.interval {
 		return
 	}
-	s.last = time.Now()
+	s.last = s.now()
 	if s.tty {
 		fmt.Fprintf(s.w, "\r\033[K"+format, args...)
 	} else {
@@ -87,6 +90,20 @@ func (s *status) done() {
 	if s.tty {
 		fmt.Fprint(s.w, "\r\033[K")
 	}
+}
+
+// progressLine says what a check has run so far: elapsed time, what is
+// left of the budget (if it has one), and what ran.
+func progressLine(p check.Progress, budgeted bool) string {
+	at := p.Elapsed.Round(time.Second).String()
+	if budgeted {
+		at += ", " + p.Left.Round(time.Second).String() + " left"
+	}
+	switch p.Phase {
+	case "corpus":
+		return fmt.Sprintf("%s: corpus, %d of %d vectors replayed, %d findings", at, p.Done, p.Total, p.Findings)
+	}
+	return fmt.Sprintf("%s: corpus replayed; properties and fuzzing, %d cases run, %d findings", at, p.Cases, p.Findings)
 }
 
 func newCheckCmd() *cobra.Command {
@@ -163,18 +180,7 @@ of what ran is printed, and the adapter's process group is killed).`,
 			defer closeImpl()
 			st := newStatus(cmd.ErrOrStderr())
 			report := check.Run(ctx, check.Config{Version: version(), Impl: im, Command: f.command, Vectors: vectors, CorpusDir: corpusDir, Budget: budget, Checks: checks, Seed: seed,
-				Progress: func(p check.Progress) {
-					left := ""
-					if p.Left > 0 || budget > 0 && checks == 0 {
-						left = fmt.Sprintf(", %v left", p.Left.Round(time.Second))
-					}
-					switch p.Phase {
-					case "corpus":
-						st.show("%v: corpus, %d of %d vectors replayed%s; %d findings", p.Elapsed.Round(time.Second), p.Done, p.Total, left, p.Findings)
-					default:
-						st.show("%v: properties and fuzzing, %d cases run%s; %d findings", p.Elapsed.Round(time.Second), p.Cases, left, p.Findings)
-					}
-				}})
+				Progress: func(p check.Progress) { st.show("%s", progressLine(p, checks == 0)) }})
 			st.done()
 			closeImpl()
 			if err := report.Write(cmd.OutOrStdout(), format); err != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/impl"
 	"github.com/toolnorm/toolnorm/internal/check"
+	"github.com/toolnorm/toolnorm/internal/display"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 )
 
@@ -221,11 +222,11 @@ counts them.`,
 			res := check.Replay(check.Config{Impl: im, Command: f.command, Vectors: vectors})
 			out := cmd.OutOrStdout()
 			for _, v := range res.Failures {
-				fmt.Fprintf(out, "FAIL %s\n", v.Label())
+				fmt.Fprintf(out, "FAIL %s: %s\n", v.Label(), display.Text(v.Description))
 				writeExchange(out, v)
 			}
 			for _, v := range res.ErrorList {
-				fmt.Fprintf(out, "ERROR %s: the implementation failed (a failure of the program, not judged)\n", v.Label())
+				fmt.Fprintf(out, "ERROR %s: %s: the implementation failed (a failure of the program, not judged)\n", v.Label(), display.Text(v.Description))
 				writeExchange(out, v)
 			}
 			if verbose {
@@ -481,9 +482,34 @@ bound past 2) are skipped by gofuzz and ossfuzz, and counted.`,
 	return cmd
 }
 
+// byGroup counts vector files by the group they were written under:
+// " (found 3, rule 1)", or "" for none.
+func byGroup(files []string) string {
+	n := map[string]int{}
+	for _, f := range files {
+		g := strings.TrimPrefix(filepath.ToSlash(filepath.Dir(f)), "vectors/")
+		n[g]++
+	}
+	if len(n) == 0 {
+		return ""
+	}
+	groups := make([]string, 0, len(n))
+	for g := range n {
+		groups = append(groups, g)
+	}
+	sort.Strings(groups)
+	for i, g := range groups {
+		groups[i] = fmt.Sprintf("%s %d", g, n[g])
+	}
+	return " (" + strings.Join(groups, ", ") + ")"
+}
+
 func newCorpusImportCmd() *cobra.Command {
-	var format string
-	var from []string
+	var (
+		format  string
+		from    []string
+		verbose bool
+	)
 	cmd := &cobra.Command{
 		Use:   "import --from PATH [--from PATH...] [--format gofuzz|libfuzzer|jsonl] [DIR]",
 		Short: "Add cases from fuzzing or from another team's corpus",
@@ -526,13 +552,17 @@ does not give its expected result on the reference, nothing is written.`,
 			if err != nil {
 				return corpusError(".", err)
 			}
-			for _, f := range files {
-				fmt.Fprintf(cmd.OutOrStdout(), "added %s\n", filepath.Join(dir, f))
+			out := cmd.OutOrStdout()
+			if verbose {
+				for _, f := range files {
+					fmt.Fprintf(out, "added %s\n", filepath.Join(dir, f))
+				}
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "imported %d cases: %d added, %d already in the corpus\n", len(sources), len(files), already)
+			fmt.Fprintf(out, "imported %d cases into %s: %d added%s, %d already in the corpus\n", len(sources), dir, len(files), byGroup(files), already)
 			return nil
 		},
 	}
+	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "list every file added")
 	cmd.Flags().StringVar(&format, "format", "gofuzz", "gofuzz, libfuzzer or jsonl")
 	cmd.Flags().StringArrayVar(&from, "from", nil, "a file or directory to import")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"gofuzz", "libfuzzer", "jsonl"}, cobra.ShellCompDirectiveNoFileComp))
