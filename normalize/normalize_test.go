@@ -343,3 +343,26 @@ var walkCases = []normCase{
 }
 
 func init() { normCases = append(normCases, walkCases...) }
+
+// TestErrorMessageCutsDeepPointers: the message of an error a thousand
+// levels deep keeps its pointer's ends, not a thousand segments; the
+// Pointer field keeps it whole.
+func TestErrorMessageCutsDeepPointers(t *testing.T) {
+	args := `{"a":` + strings.Repeat("[", 1100) + strings.Repeat("]", 1100) + `}`
+	s, err := Compile([]byte(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Normalize([]byte(args))
+	var ne *Error
+	if !errors.As(err, &ne) || !errors.Is(err, ErrTooDeep) {
+		t.Fatalf("Normalize: %v, want an *Error wrapping ErrTooDeep", err)
+	}
+	if n := strings.Count(ne.Pointer, "/"); n < 1000 {
+		t.Errorf("Pointer has %d segments, want it whole", n)
+	}
+	msg := err.Error()
+	if len(msg) > 200 || !strings.Contains(msg, `"/a/0/0/0/0/0/0/0/...(`) || !strings.Contains(msg, "more segments).../0/0") {
+		t.Errorf("message of %d bytes: %s", len(msg), msg)
+	}
+}

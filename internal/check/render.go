@@ -1,6 +1,8 @@
 package check
 
 import (
+	"github.com/toolnorm/toolnorm/harness"
+
 	"github.com/toolnorm/toolnorm/internal/display"
 
 	"encoding/json"
@@ -155,13 +157,14 @@ func (r *Report) writeText(w io.Writer) error {
 			fmt.Fprintf(w, "\n== ... and %d more failures of the program\n", len(r.Events)-10)
 			break
 		}
-		again := ""
-		if e.Answered {
-			again = " (answered when sent again)"
-		}
-		fmt.Fprintf(w, "\n== %s on request %d%s: %s\n", e.Kind, e.Request, again, e.Detail)
+		fmt.Fprintf(w, "\n== %s\n", eventLine(e))
 		if e.Stderr != "" {
-			fmt.Fprintf(w, "  stderr:\n%s\n", indent(display.Clip(e.Stderr, 2000), "    "))
+			// Its lines as they came, each shown exactly.
+			lines := strings.Split(strings.TrimRight(display.Clip(e.Stderr, 2000), "\n"), "\n")
+			for i, l := range lines {
+				lines[i] = display.Text(l)
+			}
+			fmt.Fprintf(w, "  stderr:\n%s", indent(strings.Join(lines, "\n"), "    "))
 		}
 	}
 	fmt.Fprintf(w, "\nverdict: %s\n", strings.ToUpper(r.Verdict))
@@ -171,4 +174,13 @@ func (r *Report) writeText(w io.Writer) error {
 func indent(s, prefix string) string {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
 	return prefix + strings.Join(lines, "\n"+prefix) + "\n"
+}
+
+// eventLine is a failure of the program in one line.
+func eventLine(e harness.Event) string {
+	again := ""
+	if e.Answered {
+		again = " (answered when sent again)"
+	}
+	return fmt.Sprintf("%s on request %d%s: %s", e.Kind, e.Request, again, display.Text(e.Detail))
 }
