@@ -167,8 +167,8 @@ func (c *CorpusResult) count(v *corpus.Vector, outcome, reason string) {
 
 // Summary counts the replay in one line; the counts add up to Vectors.
 func (c CorpusResult) Summary() string {
-	return fmt.Sprintf("%d passed, %d failed, %d failures of the program, %d skipped, %d not run (of %s)",
-		c.Passed, c.Failed, c.Errors, c.Skipped, c.NotRun, plural(c.Vectors, "vector"))
+	return fmt.Sprintf("%d passed, %d failed, %s of the program, %d skipped, %d not run (of %s)",
+		c.Passed, c.Failed, plural(c.Errors, "failure"), c.Skipped, c.NotRun, plural(c.Vectors, "vector"))
 }
 
 // VectorFailure is one vector the implementation fails. Schema,

@@ -206,7 +206,7 @@ func (r *Report) writeMarkdown(w io.Writer) error {
 	for _, p := range r.Properties {
 		n[p.Status]++
 	}
-	fmt.Fprintf(&b, "| properties | %d hold | %d broken | | %d not applicable | %d not checked | %d |\n", n[StatusHolds], n[StatusViolated], n[StatusNotApplicable], n[StatusNotChecked], len(r.Properties))
+	fmt.Fprintf(&b, "| properties | %s | %d broken | | %d not applicable | %d not checked | %d |\n", holds(n[StatusHolds]), n[StatusViolated], n[StatusNotApplicable], n[StatusNotChecked], len(r.Properties))
 	fmt.Fprintf(&b, "| fuzzing cases | %d agreed | %d differed (%s) | %d | | | %d |\n\n", r.Fuzz.Agreed(), r.Fuzz.Differed, plural(len(r.Fuzz.Findings), "finding"), r.Fuzz.Failures, r.Fuzz.Cases)
 	if len(r.Events) > 0 {
 		fmt.Fprintf(&b, "%s of the program (timeouts, crashes, protocol errors; not violations), %s:\n\n", plural(r.failures(), "failure"), plural(r.Restarts, "restart"))

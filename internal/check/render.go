@@ -129,7 +129,7 @@ func (r *Report) writeText(w io.Writer) error {
 			na = append(na, p.ID)
 		}
 	}
-	fmt.Fprintf(w, "properties: %d hold, %d broken, %d not checked, %d not applicable (of %d)\n", count[StatusHolds], count[StatusViolated], count[StatusNotChecked], count[StatusNotApplicable], len(r.Properties))
+	fmt.Fprintf(w, "properties: %s, %d broken, %d not checked, %d not applicable (of %d)\n", holds(count[StatusHolds]), count[StatusViolated], count[StatusNotChecked], count[StatusNotApplicable], len(r.Properties))
 	if len(na) > 0 {
 		fmt.Fprintf(w, "  not applicable under the declared reading: %s\n", strings.Join(na, ", "))
 	}
@@ -138,9 +138,9 @@ func (r *Report) writeText(w io.Writer) error {
 			fmt.Fprintf(w, "  not checked: %s (%s)\n", p.ID, p.Reason)
 		}
 	}
-	fmt.Fprintf(w, "fuzzing: %d agreed with the reference, %d differed (%s), %d failures of the program (of %s)\n", r.Fuzz.Agreed(), r.Fuzz.Differed, plural(len(r.Fuzz.Findings), "finding"), r.Fuzz.Failures, plural(r.Fuzz.Cases, "case"))
+	fmt.Fprintf(w, "fuzzing: %d agreed with the reference, %d differed (%s), %s of the program (of %s)\n", r.Fuzz.Agreed(), r.Fuzz.Differed, plural(len(r.Fuzz.Findings), "finding"), plural(r.Fuzz.Failures, "failure"), plural(r.Fuzz.Cases, "case"))
 	if n := r.failures(); n > 0 {
-		fmt.Fprintf(w, "failures of the program (timeouts, crashes, protocol errors; not violations): %d, %d restarts\n", n, r.Restarts)
+		fmt.Fprintf(w, "failures of the program (timeouts, crashes, protocol errors; not violations): %d, %s\n", n, plural(r.Restarts, "restart"))
 	}
 	for _, g := range r.groups() {
 		fmt.Fprintf(w, "\n== %s\n", g.title)
@@ -183,4 +183,12 @@ func eventLine(e harness.Event) string {
 		again = " (answered when sent again)"
 	}
 	return fmt.Sprintf("%s on request %d%s: %s", e.Kind, e.Request, again, display.Text(e.Detail))
+}
+
+// holds counts the properties that hold: "1 holds", "5 hold".
+func holds(n int) string {
+	if n == 1 {
+		return "1 holds"
+	}
+	return fmt.Sprintf("%d hold", n)
 }

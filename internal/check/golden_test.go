@@ -1,0 +1,79 @@
+package check
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/toolnorm/toolnorm/corpus"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files of testdata/golden")
+
+// goldenReport is a check that fails vectors, crashes on some, skips
+// others, breaks properties and is found by fuzzing, run on the rule/
+// vectors with a clock that does not move: the same report every time.
+func goldenReport(t *testing.T) *Report {
+	t.Helper()
+	var vs []*corpus.Vector
+	for _, v := range vectors(t) {
+		if strings.HasPrefix(v.File, "vectors/rule/") || strings.HasPrefix(v.File, "vectors/optional/attribute/") || strings.HasPrefix(v.File, "vectors/reading/a-") {
+			vs = append(vs, v)
+		}
+	}
+	r := Run(context.Background(), Config{Impl: onePassCrashing{}, Command: "./one-pass", Vectors: vs, Checks: 16, Seed: 5, Clock: newClock(), Version: "v0.0.0-golden"})
+	// The clock does not move, but minimizing may stop on the real one.
+	for i := range r.Properties {
+		r.Properties[i].Seconds = 0
+	}
+	return r
+}
+
+// TestGolden compares each format of one report with its golden file
+// (go test ./internal/check -run TestGolden -update rewrites them; read
+// the diff before committing it).
+func TestGolden(t *testing.T) {
+	r := goldenReport(t)
+	ext := map[string]string{"text": "txt", "json": "json", "junit": "xml", "markdown": "md", "html": "html"}
+	for _, format := range Formats {
+		t.Run(format, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := r.Write(&b, format); err != nil {
+				t.Fatal(err)
+			}
+			file := filepath.Join("testdata", "golden", "report."+ext[format])
+			if *update {
+				if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(file, b.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatalf("%v (run with -update to write it)", err)
+			}
+			if !bytes.Equal(b.Bytes(), want) {
+				got, wantLines := strings.Split(b.String(), "\n"), strings.Split(string(want), "\n")
+				for i := range max(len(got), len(wantLines)) {
+					g, w := "", ""
+					if i < len(got) {
+						g = got[i]
+					}
+					if i < len(wantLines) {
+						w = wantLines[i]
+					}
+					if g != w {
+						t.Fatalf("%s differs from the golden file at line %d:\n got: %.300s\nwant: %.300s\n(go test ./internal/check -run TestGolden -update rewrites it)", format, i+1, g, w)
+					}
+				}
+			}
+		})
+	}
+}
