@@ -100,6 +100,9 @@ func ComputeID(schema, args []byte, o Options) string {
 	if o.Depth != impl.All { // absent before depth was an option: ids stay
 		fmt.Fprintf(h, "depth %s\x00", o.Depth)
 	}
+	if o.Repairs != impl.BothRepairs { // likewise
+		fmt.Fprintf(h, "repairs %s\x00", o.Repairs)
+	}
 	h.Write(canonical(schema))
 	h.Write([]byte{0})
 	h.Write(canonical(args))

@@ -30,15 +30,63 @@ type Declares struct {
 	Profile   impl.Profile `json:"profile,omitempty"`    // text (default) or attribute
 	MaxPasses int          `json:"max_passes,omitempty"` // 0: unbounded (default)
 	Depth     impl.Depth   `json:"depth,omitempty"`      // all (default) or top
+	// Repairs lists the repairs the implementation does: "json" (clauses
+	// 2 and 3), "entities" (clause 4); absent, both (the default).
+	Repairs []string `json:"repairs,omitempty"`
 }
 
 // Options returns the options the reference runs with to compare with an
 // implementation that declares d.
 func (d Declares) Options() impl.Options {
-	return impl.Options{Profile: d.Profile, MaxPasses: d.MaxPasses, Depth: d.Depth}
+	o := impl.Options{Profile: d.Profile, MaxPasses: d.MaxPasses, Depth: d.Depth}
+	o.Repairs, _ = repairsOf(d.Repairs)
+	return o
+}
+
+// DeclareRepairs is the declares.repairs list of r: nil for both.
+func DeclareRepairs(r impl.Repairs) []string {
+	switch r {
+	case impl.JSONOnly:
+		return []string{"json"}
+	case impl.EntitiesOnly:
+		return []string{"entities"}
+	}
+	return nil
+}
+
+// repairsOf reads a declares.repairs list.
+func repairsOf(list []string) (impl.Repairs, error) {
+	if list == nil {
+		return impl.BothRepairs, nil
+	}
+	var json, entities bool
+	for _, r := range list {
+		switch {
+		case r == "json" && !json:
+			json = true
+		case r == "entities" && !entities:
+			entities = true
+		case r == "json" || r == "entities":
+			return 0, fmt.Errorf("repairs: %q twice", r)
+		default:
+			return 0, fmt.Errorf("repairs: %q: want \"json\" or \"entities\"", r)
+		}
+	}
+	switch {
+	case json && entities:
+		return impl.BothRepairs, nil
+	case json:
+		return impl.JSONOnly, nil
+	case entities:
+		return impl.EntitiesOnly, nil
+	}
+	return 0, errors.New(`repairs: empty: an implementation does "json", "entities" or both`)
 }
 
 func (d Declares) check() error {
+	if _, err := repairsOf(d.Repairs); err != nil {
+		return fmt.Errorf("declares: %w", err)
+	}
 	if err := d.Options().Validate(); err != nil {
 		return fmt.Errorf("declares: %w", err)
 	}
@@ -65,7 +113,7 @@ func parseStart(line []byte) (Info, Declares, error) {
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&d); err != nil {
 			if strings.Contains(err.Error(), "unknown field") {
-				return Info{}, Declares{}, fmt.Errorf("the answer to start declares something unknown: %v (want profile, max_passes, depth)", err)
+				return Info{}, Declares{}, fmt.Errorf("the answer to start declares something unknown: %v (want profile, max_passes, depth, repairs)", err)
 			}
 			return Info{}, Declares{}, fmt.Errorf("the answer to start declares a value toolnorm does not know: %v", err)
 		}

@@ -303,6 +303,10 @@ func TestSchemasRejectBrokenMessages(t *testing.T) {
 		{"start-answer", `{"version":1,"implementation":{"name":"x"},"declares":{"profile":"html"}}`, true},
 		{"start-answer", `{"version":1,"implementation":{"name":"x"},"declares":{"max_passes":-1}}`, true},
 		{"start-answer", `{"version":1,"implementation":{"name":"x"},"declares":{"depth":"nested"}}`, true},
+		{"start-answer", `{"version":1,"implementation":{"name":"x"},"declares":{"repairs":["html"]}}`, true},
+		{"start-answer", `{"version":1,"implementation":{"name":"x"},"declares":{"repairs":[]}}`, true},
+		{"start-answer", `{"version":1,"implementation":{"name":"x"},"declares":{"repairs":["json","json"]}}`, true},
+		{"start-answer", `{"version":1,"implementation":{"name":"x"},"declares":{"repairs":"json"}}`, true},
 		{"start-answer", `{"version":1,"implementation":{"name":"x"},"declares":{"maxPasses":2}}`, false}, // a typo the harness ignores
 		{"start", `{"cmd":"start","version":2}`, false},
 		{"start", `{"cmd":"begin","version":1}`, false},

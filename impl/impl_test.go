@@ -106,8 +106,31 @@ func TestOptions(t *testing.T) {
 	if err := (impl.Options{MaxPasses: -1}).Validate(); err == nil {
 		t.Error("a negative pass bound is valid")
 	}
-	if got := (impl.Options{Profile: impl.Attribute, MaxPasses: 1, Depth: impl.Top}).Flags(); got != " --profile attribute --max-passes 1 --depth top" {
-		t.Errorf("Flags = %q", got)
+	if got := (impl.Options{Profile: impl.Attribute, MaxPasses: 1, Depth: impl.Top, Repairs: impl.JSONOnly}).String(); got != "profile attribute, max_passes 1, depth top, repairs json" {
+		t.Errorf("String = %q", got)
+	}
+	// Repairs: text forms, and both as the zero value that vectors omit.
+	for _, tt := range []struct {
+		text string
+		r    impl.Repairs
+	}{{"", impl.BothRepairs}, {"json+entities", impl.BothRepairs}, {"json", impl.JSONOnly}, {"entities", impl.EntitiesOnly}} {
+		var r impl.Repairs
+		if err := r.UnmarshalText([]byte(tt.text)); err != nil || r != tt.r {
+			t.Errorf("UnmarshalText(%q) = %v, %v; want %v", tt.text, r, err, tt.r)
+		}
+	}
+	var r impl.Repairs
+	if err := r.UnmarshalText([]byte("html")); err == nil {
+		t.Error("repairs html is accepted")
+	}
+	if b, _ := json.Marshal(impl.Options{Repairs: impl.EntitiesOnly}); string(b) != `{"repairs":"entities"}` {
+		t.Errorf("Marshal = %s", b)
+	}
+	if err := (impl.Options{Repairs: 7}).Validate(); err == nil {
+		t.Error("repairs 7 is valid")
+	}
+	if !impl.JSONOnly.JSON() || impl.JSONOnly.Entities() || impl.EntitiesOnly.JSON() || !impl.BothRepairs.JSON() || !impl.BothRepairs.Entities() {
+		t.Error("JSON and Entities say the wrong repairs")
 	}
 }
 

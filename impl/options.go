@@ -72,6 +72,57 @@ func parseName[T ~uint8](names []string, what string, b []byte, v *T) error {
 	return fmt.Errorf("%s %q: want %s", what, b, strings.Join(names, " or "))
 }
 
+// Repairs is which of the rule's two repairs an implementation does. Its
+// text form, in declarations and flags, is "json", "entities", or "" for
+// both (the default: the rule). Vectors are written for both.
+type Repairs uint8
+
+// The repairs an implementation may declare.
+const (
+	BothRepairs  Repairs = iota // the JSON repair and the entity repair: the rule (the default)
+	JSONOnly                    // the JSON repair only (clauses 2 and 3)
+	EntitiesOnly                // the entity repair only (clause 4)
+)
+
+var repairNames = []string{"", "json", "entities"}
+
+func (r Repairs) String() string {
+	if r == BothRepairs {
+		return "json+entities"
+	}
+	return name(repairNames, r)
+}
+
+// MarshalText gives "json", "entities", or "" for both.
+func (r Repairs) MarshalText() ([]byte, error) { return []byte(name(repairNames, r)), nil }
+
+// UnmarshalText reads "json" or "entities"; the empty text is both.
+func (r *Repairs) UnmarshalText(b []byte) error {
+	if string(b) == "json+entities" {
+		*r = BothRepairs
+		return nil
+	}
+	return parseName(repairNames, "repairs", b, r)
+}
+
+// JSON reports whether r includes the JSON repair.
+func (r Repairs) JSON() bool { return r != EntitiesOnly }
+
+// Entities reports whether r includes the entity repair.
+func (r Repairs) Entities() bool { return r != JSONOnly }
+
+// Missing names the repair r leaves out, with its clause, as a report says
+// it ("the entity repair (rule/4)"), or "" when it leaves none out.
+func (r Repairs) Missing() string {
+	switch r {
+	case JSONOnly:
+		return "the entity repair (rule/4)"
+	case EntitiesOnly:
+		return "the JSON repair (rule/2, rule/3)"
+	}
+	return ""
+}
+
 // DefaultMaxDepth is the nesting limit when Options.MaxDepth is 0.
 const DefaultMaxDepth = normalize.DefaultMaxDepth
 
@@ -85,6 +136,9 @@ type Options struct {
 	// MaxDepth is the nesting limit; 0 means DefaultMaxDepth.
 	MaxDepth int   `json:"max_depth,omitempty"`
 	Depth    Depth `json:"depth,omitempty"`
+	// Repairs is which repairs are done: both, unless an implementation
+	// declares it does one only. Vectors never set it.
+	Repairs Repairs `json:"repairs,omitempty"`
 }
 
 // Validate says what is wrong with o, if anything.
@@ -98,6 +152,8 @@ func (o Options) Validate() error {
 		return fmt.Errorf("options: max_passes %d: want 0 or more", o.MaxPasses)
 	case o.MaxDepth < 0:
 		return fmt.Errorf("options: max_depth %d: want 0 or more", o.MaxDepth)
+	case o.Repairs > EntitiesOnly:
+		return fmt.Errorf("options: repairs %d: want json, entities or both", o.Repairs)
 	}
 	return nil
 }
@@ -135,6 +191,9 @@ func (o Options) Choices() []string {
 	if o.Depth != All {
 		c = append(c, "depth "+o.Depth.String())
 	}
+	if o.Repairs != BothRepairs {
+		c = append(c, "repairs "+o.Repairs.String())
+	}
 	return c
 }
 
@@ -144,24 +203,6 @@ func (o Options) String() string {
 		return strings.Join(c, ", ")
 	}
 	return "defaults"
-}
-
-// Flags are the command-line flags of toolnorm normalize that select o.
-func (o Options) Flags() string {
-	var s string
-	if o.Profile != Text {
-		s += " --profile " + o.Profile.String()
-	}
-	if o.MaxPasses > 0 {
-		s += fmt.Sprintf(" --max-passes %d", o.MaxPasses)
-	}
-	if o.MaxDepth > 0 && o.MaxDepth != DefaultMaxDepth {
-		s += fmt.Sprintf(" --max-depth %d", o.MaxDepth)
-	}
-	if o.Depth != All {
-		s += " --depth " + o.Depth.String()
-	}
-	return s
 }
 
 // Normalize returns the options of package normalize that make the
@@ -176,6 +217,12 @@ func (o Options) Normalize() []normalize.Option {
 	}
 	if o.Depth == Top {
 		opts = append(opts, normalize.WithTopLevelOnly(true))
+	}
+	switch o.Repairs {
+	case JSONOnly:
+		opts = append(opts, normalize.WithRepairs(normalize.JSONRepair))
+	case EntitiesOnly:
+		opts = append(opts, normalize.WithRepairs(normalize.EntityRepair))
 	}
 	return opts
 }

@@ -358,11 +358,11 @@ func nextAmp(b []byte, i int) int {
 // JSON-decode the result where it now qualifies.
 func (w *walker) str(b []byte, i, end int, flags jsonraw.Flags, n *node, at *step) (int, error) {
 	shapes := jsonShapes(n)
-	if w.cfg.topLevelOnly && (at == nil || at.up != nil) {
-		shapes = 0 // not a top-level parameter
+	if w.cfg.topLevelOnly && (at == nil || at.up != nil) || w.cfg.repairs&JSONRepair == 0 {
+		shapes = 0 // not a top-level parameter, or no JSON repair
 	}
 	v := b[i+1 : end-1]
-	if shapes == 0 && flags&jsonraw.EscapedAmp == 0 && rawIsText(v, w.cfg.profile.mode()) {
+	if shapes == 0 && (w.cfg.repairs&EntityRepair == 0 || flags&jsonraw.EscapedAmp == 0 && rawIsText(v, w.cfg.profile.mode())) {
 		return end, nil // nothing in it can change
 	}
 	w.begin(b, i)
@@ -382,7 +382,7 @@ func (w *walker) str(b []byte, i, end int, flags jsonraw.Flags, n *node, at *ste
 		}
 		return end, err
 	}
-	if bytes.IndexByte(v, '&') < 0 {
+	if w.cfg.repairs&EntityRepair == 0 || bytes.IndexByte(v, '&') < 0 {
 		return end, nil
 	}
 	d, res := entity.DecodeTo(w.decoded[:0], v, w.cfg.profile.mode(), w.cfg.maxPasses)

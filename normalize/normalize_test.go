@@ -182,6 +182,20 @@ var normCases = []normCase{
 	{name: "notes8/too-deep-inside-string", schema: arraySchema, opts: []Option{WithMaxDepth(3)},
 		args: `{"tags":"[[[1]]]"}`, wantErr: ErrTooDeep},
 	{name: "notes8/depth-at-limit", schema: `{}`, opts: []Option{WithMaxDepth(3)}, args: `{"a":[[1]],"b":[{}]}`, want: `{"a":[[1]],"b":[{}]}`},
+
+	// One repair only (WithRepairs): the other is not done, anywhere.
+	{name: "repairs/json-only-decodes-json", schema: arraySchema, opts: []Option{WithRepairs(JSONRepair)},
+		args: `{"tags":"[\"a&amp;b\"]"}`, want: `{"tags":["a&amp;b"]}`},
+	{name: "repairs/json-only-keeps-references", schema: `{}`, opts: []Option{WithRepairs(JSONRepair)},
+		args: `{"t":"Ember &amp;amp; Oak"}`, want: `{"t":"Ember &amp;amp; Oak"}`},
+	{name: "repairs/json-only-no-json-after-entities", schema: arraySchema, opts: []Option{WithRepairs(JSONRepair)},
+		args: `{"tags":"[&quot;a&quot;]"}`, want: `{"tags":"[&quot;a&quot;]"}`},
+	{name: "repairs/entities-only-decodes-references", schema: arraySchema, opts: []Option{WithRepairs(EntityRepair)},
+		args: `{"tags":"[&quot;a&amp;amp;b&quot;]","t":"&lt;"}`, want: `{"tags":"[\"a&b\"]","t":"<"}`},
+	{name: "repairs/entities-only-keeps-json", schema: arraySchema, opts: []Option{WithRepairs(EntityRepair)},
+		args: `{"tags":"[1,2]"}`, want: `{"tags":"[1,2]"}`},
+	{name: "repairs/all-is-the-default", schema: arraySchema, opts: []Option{WithRepairs(JSONRepair), WithRepairs(AllRepairs)},
+		args: `{"tags":"[&quot;a&quot;]"}`, want: `{"tags":["a"]}`},
 }
 
 func TestNormalize(t *testing.T) {

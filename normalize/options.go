@@ -63,6 +63,7 @@ type config struct {
 	maxPasses    int
 	maxDepth     int
 	topLevelOnly bool
+	repairs      Repairs
 }
 
 type optionFunc func(*config)
@@ -70,7 +71,7 @@ type optionFunc func(*config)
 func (f optionFunc) apply(c *config) { f(c) }
 
 func newConfig(opts []Option) config {
-	c := config{profile: Text, maxDepth: DefaultMaxDepth}
+	c := config{profile: Text, maxDepth: DefaultMaxDepth, repairs: AllRepairs}
 	for _, o := range opts {
 		if o != nil {
 			o.apply(&c)

@@ -31,6 +31,10 @@ type Property struct {
 	// Fixpoint is true for a property about the unbounded fixpoint: it
 	// does not apply to an implementation that declares a pass bound.
 	Fixpoint bool
+	// Repair is the repair the property speaks of, if it speaks of one
+	// only: it does not apply to an implementation that declares it does
+	// not do it (the report says that clause is not implemented, once).
+	Repair impl.Repairs
 
 	draw  func(t *rapid.T, o impl.Options) Case
 	holds func(r *runner, c Case) string
@@ -41,8 +45,21 @@ type Property struct {
 
 // Applies reports whether p applies to an implementation that runs under
 // o: every property does, but for those about the unbounded fixpoint under
-// a pass bound.
-func (p Property) Applies(o impl.Options) bool { return !(p.Fixpoint && o.Bounded()) }
+// a pass bound, and those about a repair o leaves out.
+func (p Property) Applies(o impl.Options) bool { return p.Inapplicable(o) == "" }
+
+// Inapplicable says why p does not apply under o, or "" when it does.
+func (p Property) Inapplicable(o impl.Options) string {
+	switch {
+	case p.Fixpoint && o.Bounded():
+		return "the implementation declares a pass bound (" + o.String() + "); the property speaks of the unbounded fixpoint"
+	case p.Repair == impl.JSONOnly && !o.Repairs.JSON():
+		return "the implementation declares it does not do the JSON repair, of which the property speaks"
+	case p.Repair == impl.EntitiesOnly && !o.Repairs.Entities():
+		return "the implementation declares it does not do the entity repair, of which the property speaks"
+	}
+	return ""
+}
 
 // All returns the catalogue: the properties required by the rule first,
 // then those of toolnorm's readings.
@@ -231,13 +248,13 @@ func properties() []Property {
 	return []Property{
 		{ID: "deterministic", Clause: "rule/1", Required: true, draw: drawCase, holds: holdsDeterministic,
 			Statement: "The same schema and arguments always give the same result"},
-		{ID: "shape-match-decoded", Clause: "rule/2", Required: true, draw: drawShapeMatch, holds: holdsShapeMatch,
+		{ID: "shape-match-decoded", Clause: "rule/2", Required: true, Repair: impl.JSONOnly, draw: drawShapeMatch, holds: holdsShapeMatch,
 			Statement: "A string that parses to the array or object its position declares is replaced by that value"},
 		{ID: "string-param-not-decoded", Clause: "rule/3", Required: true, draw: drawStringParam, holds: holdsString("string-param-not-decoded"),
 			Statement: "A string where the schema declares string is never JSON-decoded"},
 		{ID: "wrong-shape-passes", Clause: "rule/3", Required: true, draw: drawWrongShape, holds: holdsString("wrong-shape-passes"),
 			Statement: "A string whose JSON has a shape its position does not declare stays a string"},
-		{ID: "leaves-are-fixpoints", Clause: "rule/4", Required: true, Fixpoint: true, draw: drawCase, holds: holdsFixpoints,
+		{ID: "leaves-are-fixpoints", Clause: "rule/4", Required: true, Fixpoint: true, Repair: impl.EntitiesOnly, draw: drawCase, holds: holdsFixpoints,
 			Statement: "Every string in the output is a fixpoint of the HTML tokenizer's decoding of references"},
 		{ID: "keys-unchanged", Clause: "rule/5", Required: true, draw: drawCase, holds: holdsKeys,
 			Statement: "Keys are never modified: the same keys in the same order at every depth, inside decoded values too"},
@@ -412,6 +429,9 @@ func pairs(in, out *jsonvalue.Value, at string, o impl.Options, f func(at string
 // fixpoint decodes s's references as o says: to the fixpoint, or as far
 // as its pass bound.
 func fixpoint(s string, o impl.Options) string {
+	if !o.Repairs.Entities() {
+		return s
+	}
 	out, _, _ := oracle.Fixpoint(s, pass(o), o.MaxPasses)
 	return out
 }

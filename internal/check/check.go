@@ -91,9 +91,15 @@ type Report struct {
 	Fuzz       FuzzResult      `json:"fuzz"`
 	Events     []harness.Event `json:"events,omitempty"` // failures of the program, as the harness saw them
 	Restarts   int             `json:"restarts,omitempty"`
-	// Verdict is "pass" (no violation, no failure of the program), "fail"
-	// (violations of the rule, or failures of the program, or both),
-	// "interrupted", or "nothing checked".
+	// NotImplemented names the repair the implementation declares it does
+	// not do, with its clauses ("the entity repair (rule/4)"), or is "":
+	// the implementation is checked in full on what it does, and is not
+	// conformant.
+	NotImplemented string `json:"not_implemented,omitempty"`
+	// Verdict is "pass" (no violation, no failure of the program, both
+	// repairs done), "fail" (violations of the rule, or failures of the
+	// program, or a repair not implemented), "interrupted", or "nothing
+	// checked".
 	Verdict string `json:"verdict"`
 }
 
@@ -105,8 +111,8 @@ const (
 	NothingChecked = "nothing checked"
 )
 
-// CorpusResult is the corpus replay. Passed, Failed, Errors, Skipped and
-// NotRun add up to Vectors.
+// CorpusResult is the corpus replay. Passed, Failed, Errors, Skipped,
+// Unimplemented and NotRun add up to Vectors.
 type CorpusResult struct {
 	Vectors int `json:"vectors"`
 	Passed  int `json:"passed"`
@@ -123,6 +129,10 @@ type CorpusResult struct {
 	// own, as the reference shows.
 	Adapted int `json:"adapted,omitempty"`
 	NotRun  int `json:"not_run"` // the check stopped before them
+	// Unimplemented counts the vectors that need a repair the
+	// implementation declares it does not do: not judged (the report says
+	// once that the clause is not implemented).
+	Unimplemented int `json:"unimplemented,omitempty"`
 	// Failures are the violations, ErrorList the failures of the program.
 	Failures  []VectorFailure `json:"failures,omitempty"`
 	ErrorList []VectorFailure `json:"error_list,omitempty"`
@@ -139,6 +149,9 @@ const (
 	OutcomeError   = "error" // a failure of the program
 	OutcomeSkipped = "skipped"
 	OutcomeNotRun  = "not run"
+	// OutcomeUnimplemented: the vector needs a repair the implementation
+	// declares it does not do.
+	OutcomeUnimplemented = "not implemented"
 )
 
 // VectorOutcome is what became of one vector.
@@ -161,14 +174,20 @@ func (c *CorpusResult) count(v *corpus.Vector, outcome, reason string) {
 		c.Skipped++
 	case OutcomeNotRun:
 		c.NotRun++
+	case OutcomeUnimplemented:
+		c.Unimplemented++
 	}
 	c.Outcomes = append(c.Outcomes, VectorOutcome{File: v.File, ID: v.ID, Clause: v.Clause, Outcome: outcome, Reason: reason})
 }
 
 // Summary counts the replay in one line; the counts add up to Vectors.
 func (c CorpusResult) Summary() string {
-	return fmt.Sprintf("%d passed, %d failed, %s of the program, %d skipped, %d not run (of %s)",
-		c.Passed, c.Failed, plural(c.Errors, "failure"), c.Skipped, c.NotRun, plural(c.Vectors, "vector"))
+	unimpl := ""
+	if c.Unimplemented > 0 {
+		unimpl = fmt.Sprintf(", %d needing a repair not implemented", c.Unimplemented)
+	}
+	return fmt.Sprintf("%d passed, %d failed, %s of the program, %d skipped%s, %d not run (of %s)",
+		c.Passed, c.Failed, plural(c.Errors, "failure"), c.Skipped, unimpl, c.NotRun, plural(c.Vectors, "vector"))
 }
 
 // VectorFailure is one vector the implementation fails. Schema,

@@ -89,8 +89,11 @@ func Run(ctx context.Context, cfg Config) *Report {
 	e.r.Seconds = e.clock.Now().Sub(e.start).Seconds()
 	e.r.Stopped = e.stopped
 	e.r.Repeat = e.repeat()
+	if o, ok := impl.OptionsOf(cfg.Impl); ok && o.Repairs != impl.BothRepairs {
+		e.r.NotImplemented = o.Repairs.Missing()
+	}
 	switch {
-	case e.r.violations() > 0 || e.r.failures() > 0:
+	case e.r.violations() > 0 || e.r.failures() > 0 || e.r.NotImplemented != "":
 		e.r.Verdict = Fail
 	case e.stopped == "interrupted":
 		e.r.Verdict = Interrupted
@@ -179,7 +182,17 @@ func (e *run) applicable(res *CorpusResult) ([]*corpus.Vector, []impl.Case) {
 		o := v.Options
 		if configured && !o.Same(own) {
 			if !impl.Compare(impl.Reference.Normalize(v.SchemaText(), v.ArgumentsText(), own), v.Want()).Same() {
-				res.count(v, OutcomeSkipped, "written for "+v.Options.String()+", and meaning something else under the declared "+own.String())
+				// It means something else under the declared options:
+				// because of a repair left out (then it needs that repair,
+				// which the implementation does not do), or of another
+				// choice.
+				both := own
+				both.Repairs = impl.BothRepairs
+				if own.Repairs != impl.BothRepairs && (both.Same(v.Options) || impl.Compare(impl.Reference.Normalize(v.SchemaText(), v.ArgumentsText(), both), v.Want()).Same()) {
+					res.count(v, OutcomeUnimplemented, "needs "+own.Repairs.Missing()+", which the implementation declares it does not do")
+				} else {
+					res.count(v, OutcomeSkipped, "written for "+v.Options.String()+", and meaning something else under the declared "+own.String())
+				}
 				continue
 			}
 			o = own
@@ -261,8 +274,8 @@ func (e *run) rounds() {
 	results := make([]*PropResult, len(all))
 	for i, p := range all {
 		pr := &PropResult{ID: p.ID, Statement: p.Statement, Clause: p.Clause, Required: p.Required, Status: StatusNotChecked}
-		if configured && !p.Applies(own) {
-			pr.Status, pr.Reason = StatusNotApplicable, "the implementation declares a pass bound ("+own.String()+"); the property speaks of the unbounded fixpoint"
+		if why := p.Inapplicable(own); configured && why != "" {
+			pr.Status, pr.Reason = StatusNotApplicable, why
 		}
 		results[i] = pr
 	}

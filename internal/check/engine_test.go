@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -202,5 +203,76 @@ func TestInterrupt(t *testing.T) {
 	c := r.Corpus
 	if c.Passed+c.Failed+c.Errors+c.Skipped+c.NotRun != c.Vectors {
 		t.Errorf("corpus counts do not add up: %+v", c)
+	}
+}
+
+// halfImpl does one repair and declares it, with a bug of its own.
+type halfImpl struct {
+	name    string
+	repairs impl.Repairs
+	bug     func(impl.Options) impl.Options // how it runs the reference
+}
+
+func (h halfImpl) Name() string { return h.name }
+func (h halfImpl) Options() impl.Options {
+	return impl.Options{Repairs: h.repairs}
+}
+func (h halfImpl) Normalize(schema, args []byte, o impl.Options) impl.Result {
+	return impl.Reference.Normalize(schema, args, h.bug(o))
+}
+
+// TestHalfImplementations: an implementation that declares one repair is
+// checked in full on it; the repair it leaves out is said once, makes the
+// verdict fail, and is not what its report finds first: its own bug is.
+func TestHalfImplementations(t *testing.T) {
+	vs := vectors(t)
+	tests := []struct {
+		im        halfImpl
+		missing   string
+		inapplic  string // the property about the missing repair
+		firstFind string // the group its report shows first
+	}{
+		{halfImpl{"JSON only, top level only", impl.JSONOnly, func(o impl.Options) impl.Options { o.Depth = impl.Top; return o }},
+			"the entity repair (rule/4)", "leaves-are-fixpoints", "corpus vectors of "},
+		{halfImpl{"entities only, one pass", impl.EntitiesOnly, func(o impl.Options) impl.Options { o.MaxPasses = 1; return o }},
+			"the JSON repair (rule/2, rule/3)", "shape-match-decoded", "corpus vectors of "},
+	}
+	for _, tt := range tests {
+		t.Run(tt.im.name, func(t *testing.T) {
+			r := Run(context.Background(), Config{Impl: tt.im, Vectors: vs, Checks: 32, Seed: 3})
+			if r.NotImplemented != tt.missing || r.Verdict != Fail {
+				t.Errorf("not implemented %q, verdict %s; want %q, fail", r.NotImplemented, r.Verdict, tt.missing)
+			}
+			if r.Corpus.Unimplemented == 0 {
+				t.Errorf("no vector counted as needing the missing repair: %s", r.Corpus.Summary())
+			}
+			c := r.Corpus
+			if c.Passed+c.Failed+c.Errors+c.Skipped+c.Unimplemented+c.NotRun != c.Vectors {
+				t.Errorf("the counts do not add up: %s", c.Summary())
+			}
+			for _, p := range r.Properties {
+				if p.ID == tt.inapplic && p.Status != StatusNotApplicable {
+					t.Errorf("%s: %s, want not applicable", p.ID, p.Status)
+				}
+			}
+			// Its own bug is found, and nothing is blamed on the repair it
+			// declared it does not do: the reference doing the same repair
+			// without the bug agrees with every expected result it was
+			// judged by.
+			if r.violations() == 0 {
+				t.Fatalf("its bug was not found: %s", c.Summary())
+			}
+			clean := halfImpl{tt.im.name, tt.im.repairs, func(o impl.Options) impl.Options { return o }}
+			for _, f := range c.Failures {
+				for _, v := range vs {
+					if v.ID == f.ID && !corpus.Replay(v, impl.Configure(clean.Options())).Pass {
+						t.Errorf("vector %s is blamed, but the reference doing the same repair fails it too", f.File)
+					}
+				}
+			}
+			if g := r.groups(); len(g) == 0 || !strings.HasPrefix(g[0].title, tt.firstFind) {
+				t.Errorf("the first group is %q", g[0].title)
+			}
+		})
 	}
 }

@@ -124,10 +124,15 @@ func (r *Report) writeJUnit(w io.Writer) error {
 			c.Failure = &junitFailure{Message: junitMessage(o.Reason), Type: "violation", Text: detail}
 		case OutcomeError:
 			c.Error = &junitFailure{Message: junitMessage(o.Reason), Type: "failure of the program", Text: detail}
-		case OutcomeSkipped, OutcomeNotRun:
+		case OutcomeSkipped, OutcomeNotRun, OutcomeUnimplemented:
 			c.Skipped = &junitSkipped{Message: junitMessage(o.Outcome + ": " + o.Reason)}
 		}
 		corp.add(c)
+	}
+	if r.NotImplemented != "" {
+		// Said once, as what it is: a clause not implemented.
+		corp.add(junitCase{Name: r.NotImplemented, Classname: "toolnorm.corpus",
+			Failure: &junitFailure{Message: junitMessage(fmt.Sprintf("not implemented, as declared: %d vectors need it", r.Corpus.Unimplemented)), Type: "not implemented"}})
 	}
 
 	props := junitSuite{Name: "properties", Timestamp: stamp}

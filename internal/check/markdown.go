@@ -100,6 +100,9 @@ func (t *Table) WriteMarkdown(w io.Writer) error {
 		if c.Failures > 0 {
 			verdict += fmt.Sprintf(" (%s, %s)", plural(c.Failures, "failure")+" of the program", plural(c.Restarts, "restart"))
 		}
+		if c.NotImplemented != "" {
+			verdict += " (not implemented: " + mdText(c.NotImplemented) + ")"
+		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | `%d` | %s |\n", mdText(c.Name), mdText(orDash(c.Language)), mdText(orDash(c.Version)), choices, verdict, c.Seed, mdText(orDash(c.Budget)))
 	}
 	b.WriteString("\n")
@@ -187,7 +190,10 @@ func writeMarkdownIssue(b *strings.Builder, is Issue) {
 func (r *Report) writeMarkdown(w io.Writer) error {
 	var b strings.Builder
 	v := verdictStatus(r.Verdict)
-	fmt.Fprintf(&b, "## toolnorm check: %s: %s %s\n\n", mdText(r.Implementation), v.Icon(), mdText(strings.ToUpper(r.Verdict)))
+	fmt.Fprintf(&b, "## toolnorm check: %s: %s %s\n\n", mdText(r.Implementation), v.Icon(), mdText(strings.ToUpper(r.Verdict)+r.verdictNote()))
+	if r.NotImplemented != "" {
+		fmt.Fprintf(&b, "Not implemented, as declared: %s. Not conformant; the rest is checked in full against the reference doing the same.\n\n", mdText(r.NotImplemented))
+	}
 	if len(r.Choices) > 0 {
 		fmt.Fprintf(&b, "Declared choices (not violations): %s.\n\n", mdText(strings.Join(r.Choices, ", ")))
 	}
@@ -201,7 +207,11 @@ func (r *Report) writeMarkdown(w io.Writer) error {
 	fmt.Fprintf(&b, "Seed `%d`, %s of each property and of fuzzing, %s, %.1f s. Repeat exactly:\n%s", r.Seed, plural(r.Checks, "case"), mdText(budget), r.Seconds, mdBlock(r.Repeat, "sh", ""))
 	c := r.Corpus
 	b.WriteString("| | passed | failed | failures of the program | skipped | not run | in all |\n| --- | --- | --- | --- | --- | --- | --- |\n")
-	fmt.Fprintf(&b, "| corpus vectors | %d | %d | %d | %d | %d | %d |\n", c.Passed, c.Failed, c.Errors, c.Skipped, c.NotRun, c.Vectors)
+	skipped := fmt.Sprint(c.Skipped)
+	if c.Unimplemented > 0 {
+		skipped += fmt.Sprintf(" (and %d needing a repair not implemented)", c.Unimplemented)
+	}
+	fmt.Fprintf(&b, "| corpus vectors | %d | %d | %d | %s | %d | %d |\n", c.Passed, c.Failed, c.Errors, skipped, c.NotRun, c.Vectors)
 	n := map[string]int{}
 	for _, p := range r.Properties {
 		n[p.Status]++

@@ -82,6 +82,7 @@ type Column struct {
 	Started        time.Time
 	Failures       int // implementation failures: crashes, timeouts, protocol errors
 	Restarts       int
+	NotImplemented string // the repair it declares it does not do, or ""
 }
 
 // Section is a group of rows.
@@ -159,7 +160,7 @@ func Matrix(reports []*Report) *Table {
 	t := &Table{}
 	for _, r := range reports {
 		c := Column{Name: r.Implementation, Implementation: r.Implementation, Choices: r.Choices, Verdict: r.Verdict,
-			Seed: r.Seed, Budget: r.Budget, Started: r.Started, Failures: len(r.Events), Restarts: r.Restarts}
+			Seed: r.Seed, Budget: r.Budget, Started: r.Started, Failures: len(r.Events), Restarts: r.Restarts, NotImplemented: r.NotImplemented}
 		if i := r.Info; i != nil {
 			if i.Name != "" {
 				c.Name = i.Name
@@ -268,6 +269,9 @@ func corpusRan(r *Report) bool { return r.Corpus.Passed+r.Corpus.Failed > 0 }
 func corpusCell(r *Report) Cell {
 	c := r.Corpus
 	summary := fmt.Sprintf("%d passed, %d failed, %d skipped", c.Passed, c.Failed, c.Skipped)
+	if c.Unimplemented > 0 {
+		summary += fmt.Sprintf(", %d needing a repair not implemented", c.Unimplemented)
+	}
 	switch {
 	case c.Failed > 0:
 		// The failures themselves are in the rows by clause.

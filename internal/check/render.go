@@ -107,6 +107,9 @@ func (r *Report) writeText(w io.Writer) error {
 	if len(r.Choices) > 0 {
 		fmt.Fprintf(w, "declared choices (not violations): %s\n", strings.Join(r.Choices, ", "))
 	}
+	if r.NotImplemented != "" {
+		fmt.Fprintf(w, "not implemented, as declared: %s; not conformant, and the rest is checked in full against the reference doing the same\n", r.NotImplemented)
+	}
 	budget := "no time limit"
 	if r.Budget != "" {
 		budget = "budget " + r.Budget
@@ -167,7 +170,7 @@ func (r *Report) writeText(w io.Writer) error {
 			fmt.Fprintf(w, "  stderr:\n%s", indent(strings.Join(lines, "\n"), "    "))
 		}
 	}
-	fmt.Fprintf(w, "\nverdict: %s\n", strings.ToUpper(r.Verdict))
+	fmt.Fprintf(w, "\nverdict: %s%s\n", strings.ToUpper(r.Verdict), r.verdictNote())
 	return nil
 }
 
@@ -191,4 +194,13 @@ func holds(n int) string {
 		return "1 holds"
 	}
 	return fmt.Sprintf("%d hold", n)
+}
+
+// verdictNote says what makes a failing verdict when no violation and no
+// failure of the program does: a repair not implemented.
+func (r *Report) verdictNote() string {
+	if r.NotImplemented != "" && r.violations() == 0 && r.failures() == 0 {
+		return " (" + r.NotImplemented + " is not implemented)"
+	}
+	return ""
 }

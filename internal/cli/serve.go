@@ -12,7 +12,7 @@ import (
 )
 
 func newServeCmd() *cobra.Command {
-	var profile, depth string
+	var profile, depth, repairs string
 	var maxPasses int
 	var faultSpecs []string
 	var delay time.Duration
@@ -38,6 +38,11 @@ a way to check toolnorm's own harness:
 				return usagef("--depth: want all or top, not %q", depth)
 			}
 			d.MaxPasses = maxPasses
+			var r impl.Repairs
+			if err := r.UnmarshalText([]byte(repairs)); err != nil {
+				return usagef("--repairs: want json, entities or json+entities, not %q", repairs)
+			}
+			d.Repairs = harness.DeclareRepairs(r)
 			info := harness.Info{Name: "toolnorm reference", Language: "Go", Version: version(), Homepage: "https://github.com/toolnorm/toolnorm"}
 			out := cmd.OutOrStdout()
 			if len(faultSpecs) > 0 || delay > 0 {
@@ -57,6 +62,7 @@ a way to check toolnorm's own harness:
 	cmd.Flags().StringVar(&profile, "profile", "text", "the profile to declare and use: text or attribute")
 	cmd.Flags().IntVar(&maxPasses, "max-passes", 0, "the pass bound to declare and use (0: none)")
 	cmd.Flags().StringVar(&depth, "depth", "all", "where the JSON repair applies, to declare and use: all, or top (top-level parameters only)")
+	cmd.Flags().StringVar(&repairs, "repairs", "json+entities", "the repairs to declare and do: json, entities, or json+entities (the rule)")
 	// For testing the harness and check on an adapter that misbehaves
 	// (docs/verdicts.md): hidden, since no user needs them.
 	cmd.Flags().StringSliceVar(&faultSpecs, "fault", nil, "misbehave on every N-th answer: KIND/N, KIND one of not-json, wrong-id, exit, huge, sleep, crash")
