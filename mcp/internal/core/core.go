@@ -1,0 +1,156 @@
+package core
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/toolnorm/toolnorm/normalize"
+)
+
+// RepairFunc is told what was repaired in the arguments of a call to tool.
+type RepairFunc func(ctx context.Context, tool string, repairs []normalize.Repair)
+
+// Config is how a middleware normalizes.
+type Config struct {
+	// Options configure the reference normalizer (a profile, a pass
+	// bound); none is the rule's literal reading.
+	Options []normalize.Option
+	// OnRepair, when set, is called for each call whose arguments were
+	// repaired, before the call goes on.
+	OnRepair RepairFunc
+	// Logger gets the one warning for each tool schema that does not
+	// compile; nil is slog.Default().
+	Logger *slog.Logger
+	// Library names the MCP library in that warning.
+	Library string
+}
+
+// Compiled is one tool's input schema, compiled, or the reason it could
+// not be.
+type Compiled struct {
+	cfg    *Config
+	schema *normalize.Schema // nil when the schema is unusable
+}
+
+// Compile compiles the input schema of tool. A schema that does not
+// compile (or is not JSON) is reported, once for this call, on the
+// logger, and gives a Compiled that passes every call through; callers
+// keep the result so that the report is not repeated per call.
+func (c *Config) Compile(ctx context.Context, tool string, schemaJSON []byte) *Compiled {
+	s, err := normalize.Compile(schemaJSON, c.Options...)
+	if err != nil {
+		c.Unusable(ctx, tool, err)
+		return &Compiled{cfg: c}
+	}
+	return &Compiled{cfg: c, schema: s}
+}
+
+// Unusable reports, once, that the schema of tool cannot be used (err
+// says why) and that its calls pass through unnormalized, and returns the
+// Compiled that does so.
+func (c *Config) Unusable(ctx context.Context, tool string, err error) *Compiled {
+	l := c.Logger
+	if l == nil {
+		l = slog.Default()
+	}
+	l.WarnContext(ctx, "toolnorm: tool input schema unusable; its arguments pass through unnormalized",
+		slog.String("library", c.Library), slog.String("tool", tool), slog.String("error", err.Error()))
+	return &Compiled{cfg: c}
+}
+
+// Usable reports whether the schema compiled.
+func (c *Compiled) Usable() bool { return c.schema != nil }
+
+// Normalize returns the arguments of a call to tool normalized, and
+// whether that changed them. Arguments the normalizer rejects (not an
+// object, not JSON, nested too deep) and every argument of an unusable
+// schema come back as they are: the library then judges them as it would
+// without the middleware.
+func (c *Compiled) Normalize(ctx context.Context, tool string, args []byte) ([]byte, bool) {
+	if c.schema == nil {
+		return args, false
+	}
+	out, repairs, err := c.schema.NormalizeReport(args)
+	if err != nil || len(repairs) == 0 {
+		return args, false
+	}
+	if c.cfg.OnRepair != nil {
+		c.cfg.OnRepair(ctx, tool, repairs)
+	}
+	return out, true
+}
+
+// MayNeedRepair reports whether some repair could apply to the arguments
+// args under some schema: whether a string in them (a key or a value)
+// holds '&', '[' or '{', written as such or as a \u escape. Without one,
+// neither repair can change anything (the entity repair needs an '&', the
+// JSON repair a string holding an array or object), so the normalizer,
+// whatever the schema, would give args back as they are, and a middleware
+// need not look the schema up. Malformed input gives true: the normalizer
+// judges it.
+func MayNeedRepair(args []byte) bool {
+	in := false
+	for i := 0; i < len(args); i++ {
+		c := args[i]
+		if !in {
+			in = c == '"'
+			continue
+		}
+		switch c {
+		case '"':
+			in = false
+		case '&', '[', '{':
+			return true
+		case '\\':
+			if i+1 >= len(args) {
+				return true
+			}
+			if args[i+1] != 'u' {
+				i++
+				continue
+			}
+			if i+5 >= len(args) {
+				return true
+			}
+			r, ok := hex4(args[i+2 : i+6])
+			if !ok || r == '&' || r == '[' || r == '{' {
+				return true
+			}
+			i += 5
+		}
+	}
+	return false
+}
+
+func hex4(b []byte) (rune, bool) {
+	var r rune
+	for _, c := range b {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c -= 'a' - 10
+		case 'A' <= c && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
+}
+
+// LogRepairs returns a RepairFunc that logs each repaired call on l at
+// level, with the tool's name and the JSON Pointers and kinds of the
+// repairs as attributes.
+func LogRepairs(l *slog.Logger, level slog.Level) RepairFunc {
+	return func(ctx context.Context, tool string, repairs []normalize.Repair) {
+		pointers := make([]string, len(repairs))
+		kinds := make([]string, len(repairs))
+		for i, r := range repairs {
+			pointers[i], kinds[i] = r.Pointer, r.Kind.String()
+		}
+		l.LogAttrs(ctx, level, "toolnorm: repaired tool arguments",
+			slog.String("tool", tool), slog.Any("pointers", pointers), slog.Any("kinds", kinds))
+	}
+}

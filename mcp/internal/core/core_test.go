@@ -1,0 +1,181 @@
+package core
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"github.com/toolnorm/toolnorm/corpus"
+	"github.com/toolnorm/toolnorm/normalize"
+)
+
+func TestMayNeedRepair(t *testing.T) {
+	tests := []struct {
+		args string
+		want bool
+	}{
+		{`{}`, false},
+		{`{"ids":[1,2],"opts":{"a":true}}`, false}, // brackets outside strings are structure
+		{`{"q":"plain text, 1.0 and \"quotes\"\n"}`, false},
+		{`{"q":"a \\ backslash and \/ slash and \u00e9"}`, false},
+		{`{"ids":"[1,2]"}`, true},
+		{`{"opts":"{\"a\":1}"}`, true},
+		{`{"t":"Ember &amp; Oak"}`, true},
+		{`{"t":"Ember \u0026amp; Oak"}`, true}, // an escaped ampersand is an ampersand
+		{`{"t":"\u005B1]"}`, true},             // an escaped bracket, upper-case hex
+		{`{"t":"\u007b}"}`, true},
+		{`{"a&b":1}`, true}, // keys too: a false positive costs only time
+		{`{"t":"\u00`, true}, // cut inside an escape: let the normalizer judge
+		{`{"t":"\`, true},
+		{`"[1]"`, true},
+		{`[1,{"a":2}]`, false},
+	}
+	for _, tt := range tests {
+		if got := MayNeedRepair([]byte(tt.args)); got != tt.want {
+			t.Errorf("MayNeedRepair(%s) = %v, want %v", tt.args, got, tt.want)
+		}
+	}
+}
+
+// TestMayNeedRepairCorpus holds the fast path to the reference on every
+// corpus vector: where MayNeedRepair says no repair can apply, the
+// reference changes nothing (or rejects the input, which the middleware
+// also passes through).
+func TestMayNeedRepairCorpus(t *testing.T) {
+	vectors, err := corpus.Load(corpus.Embedded())
+	if err != nil {
+		t.Fatal(err)
+	}
+	skipped := 0
+	for _, v := range vectors {
+		args := v.ArgumentsText()
+		if MayNeedRepair(args) {
+			continue
+		}
+		skipped++
+		s, err := normalize.Compile(v.SchemaText())
+		if err != nil {
+			continue
+		}
+		out, err := s.Normalize(args)
+		if err == nil && !bytes.Equal(out, args) {
+			t.Errorf("%s: MayNeedRepair(%s) is false, but the reference gives %s", v.File, args, out)
+		}
+	}
+	if skipped < 50 {
+		t.Errorf("only %d of %d vectors need no repair: the test shows little", skipped, len(vectors))
+	}
+}
+
+// FuzzMayNeedRepair: arguments the fast path lets through unexamined are
+// unchanged by the reference under a schema that declares arrays and
+// objects everywhere it can.
+func FuzzMayNeedRepair(f *testing.F) {
+	for _, s := range []string{`{"a":"[1]"}`, `{"a":"x","b":[{"c":"y"}]}`, `{"a":"\u0026lt;"}`, `{"a":1e400}`} {
+		f.Add(s)
+	}
+	schema, err := normalize.Compile([]byte(`{"type":"object","additionalProperties":{"type":["array","object"],"items":{"type":"object"},"additionalProperties":{"type":"array"}}}`))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, args string) {
+		if MayNeedRepair([]byte(args)) {
+			return
+		}
+		out, err := schema.Normalize([]byte(args))
+		if err == nil && string(out) != args {
+			t.Errorf("MayNeedRepair(%q) is false, but the reference gives %q", args, out)
+		}
+	})
+}
+
+type recorder struct {
+	tool    string
+	repairs []normalize.Repair
+	calls   int
+}
+
+func (r *recorder) onRepair(_ context.Context, tool string, repairs []normalize.Repair) {
+	r.tool, r.repairs = tool, repairs
+	r.calls++
+}
+
+func TestCompiledNormalize(t *testing.T) {
+	const schema = `{"type":"object","properties":{"ids":{"type":"array"},"q":{"type":"string"}}}`
+	tests := []struct {
+		name, schema, args string
+		want               string // "" means the arguments pass through as they are
+		pointers           []string
+		unusable           bool
+	}{
+		{name: "stringified array", schema: schema, args: `{"ids":"[1,2]","q":"[3]"}`, want: `{"ids":[1,2],"q":"[3]"}`, pointers: []string{"/ids"}},
+		{name: "entities", schema: schema, args: `{"q":"a &amp;amp; b"}`, want: `{"q":"a & b"}`, pointers: []string{"/q"}},
+		{name: "nothing to repair", schema: schema, args: `{"ids":[1],"q":"x"}`},
+		{name: "not an object", schema: schema, args: `[1]`},
+		{name: "not JSON", schema: schema, args: `{"ids":`},
+		{name: "unusable schema", schema: `{"$ref":"#/nowhere"}`, args: `{"ids":"[1,2]","q":"&amp;"}`, unusable: true},
+		{name: "schema not JSON", schema: `{`, args: `{"q":"&amp;"}`, unusable: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var rec recorder
+			var log bytes.Buffer
+			cfg := &Config{OnRepair: rec.onRepair, Logger: slog.New(slog.NewTextHandler(&log, nil)), Library: "test"}
+			c := cfg.Compile(context.Background(), "search", []byte(tt.schema))
+			out, changed := c.Normalize(context.Background(), "search", []byte(tt.args))
+			want := tt.want
+			if want == "" {
+				want = tt.args
+			}
+			if string(out) != want || changed != (tt.want != "") {
+				t.Errorf("Normalize(%s) = %s, %v; want %s, %v", tt.args, out, changed, want, tt.want != "")
+			}
+			var got []string
+			for _, r := range rec.repairs {
+				got = append(got, r.Pointer)
+			}
+			if strings.Join(got, " ") != strings.Join(tt.pointers, " ") || (tt.pointers != nil) != (rec.calls == 1) || rec.calls > 1 {
+				t.Errorf("OnRepair got %q in %d calls, want %q", got, rec.calls, tt.pointers)
+			}
+			if tt.pointers != nil && rec.tool != "search" {
+				t.Errorf("OnRepair got tool %q, want search", rec.tool)
+			}
+			if c.Usable() == tt.unusable {
+				t.Errorf("Usable() = %v, want %v", c.Usable(), !tt.unusable)
+			}
+			logged := log.String()
+			if c.Usable() && logged != "" {
+				t.Errorf("a usable schema logged %q", logged)
+			}
+			if !c.Usable() && (strings.Count(logged, "\n") != 1 || !strings.Contains(logged, `tool=search`) || !strings.Contains(logged, "level=WARN")) {
+				t.Errorf("an unusable schema logged %q, want one warning naming the tool", logged)
+			}
+		})
+	}
+}
+
+func TestNormalizeOptions(t *testing.T) {
+	cfg := &Config{Options: []normalize.Option{normalize.WithMaxPasses(1)}}
+	c := cfg.Compile(context.Background(), "t", []byte(`{}`))
+	out, _ := c.Normalize(context.Background(), "t", []byte(`{"q":"&amp;amp;"}`))
+	if string(out) != `{"q":"&amp;"}` {
+		t.Errorf("with one pass: %s, want {\"q\":\"&amp;\"}", out)
+	}
+}
+
+func TestLogRepairs(t *testing.T) {
+	var log bytes.Buffer
+	f := LogRepairs(slog.New(slog.NewTextHandler(&log, nil)), slog.LevelInfo)
+	f(context.Background(), "search", []normalize.Repair{
+		{Pointer: "/ids", Kind: normalize.JSONDecoded, Shape: "array"},
+		{Pointer: "/q", Kind: normalize.EntitiesDecoded, Passes: 2, Fixpoint: true},
+	})
+	got := log.String()
+	for _, want := range []string{"level=INFO", `msg="toolnorm: repaired tool arguments"`, "tool=search", `pointers="[/ids /q]"`, `kinds="[json-decoded entities-decoded]"`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("log %q lacks %q", got, want)
+		}
+	}
+}
