@@ -321,7 +321,7 @@ func (a *Adapter) receive(ctx context.Context, id int) (impl.Result, bool) {
 		}
 		a.traceLines("< ", append(l.data, '\n'))
 		r := parseAnswer(l.data, id)
-		return r, !r.Failed()
+		return r, !r.Failed() || r.Kind() == impl.KindNotSendable // an answer all the same
 	case <-timer.C:
 		return impl.Fail(impl.ErrTimeout, fmt.Sprintf("no answer within %v", a.cfg.Timeout)), false
 	case <-ctx.Done():

@@ -165,7 +165,7 @@ func parseAnswer(line []byte, id int) impl.Result {
 	if err != nil || v.Kind != jsonvalue.Object {
 		return protocolError("the answer is not a JSON object: %.200q", line)
 	}
-	var gotID, args, msg *jsonvalue.Value
+	var gotID, args, msg, unsupported *jsonvalue.Value
 	for _, m := range v.Members {
 		switch m.Key {
 		case "id":
@@ -174,6 +174,8 @@ func parseAnswer(line []byte, id int) impl.Result {
 			args = m.Value
 		case "error":
 			msg = m.Value
+		case "unsupported":
+			unsupported = m.Value
 		}
 	}
 	switch {
@@ -181,6 +183,15 @@ func parseAnswer(line []byte, id int) impl.Result {
 		return protocolError("the answer has no id: %.200q", line)
 	case gotID.Number != fmt.Sprint(id):
 		return protocolError("the answer has id %s, want %d", gotID.Number, id)
+	case unsupported != nil && (args != nil || msg != nil):
+		return protocolError("the answer has unsupported with arguments or error")
+	case unsupported != nil && (unsupported.Kind != jsonvalue.String || unsupported.Str == ""):
+		return protocolError("the answer's unsupported is not a string that says why")
+	case unsupported != nil:
+		// The adapter's language cannot hold the case as it was sent (a
+		// JavaScript object keeps one of two duplicate members): the case
+		// is not judged, like one no line can carry.
+		return impl.Fail(fmt.Errorf("%w: the adapter cannot hold it as it is", impl.ErrNotSendable), "the adapter cannot hold it as it is: "+unsupported.Str)
 	case args != nil && msg != nil:
 		return protocolError("the answer has both arguments and error")
 	case msg != nil:

@@ -353,6 +353,9 @@ func (e *run) propertyRound(p properties.Property, pr *PropResult, from, n int) 
 		if got[j].Kind() == impl.KindNotRun || e.giveUp(got[j]) {
 			return
 		}
+		if got[j].Kind() == impl.KindNotSendable {
+			continue // it did not reach the implementation
+		}
 		pr.Cases++
 		out := p.Judge(e.cfg.Impl, c, &got[j])
 		switch {

@@ -1,0 +1,35 @@
+package harness
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/toolnorm/toolnorm/impl"
+)
+
+func TestParseAnswer(t *testing.T) {
+	tests := []struct {
+		line string
+		kind impl.Kind
+	}{
+		{`{"id":1,"arguments":{"a":1}}`, impl.KindOutput},
+		{`{"id":1,"error":"no"}`, impl.KindRejected},
+		// What the adapter's language cannot hold: not judged, no failure.
+		{`{"id":1,"unsupported":"duplicate member \"a\""}`, impl.KindNotSendable},
+		{`{"id":1,"unsupported":""}`, impl.KindProtocol},
+		{`{"id":1,"unsupported":true}`, impl.KindProtocol},
+		{`{"id":1,"unsupported":"x","arguments":{}}`, impl.KindProtocol},
+		{`{"id":1,"unsupported":"x","error":"y"}`, impl.KindProtocol},
+		{`{"id":2,"unsupported":"x"}`, impl.KindProtocol},
+	}
+	for _, tt := range tests {
+		r := parseAnswer([]byte(tt.line), 1)
+		if r.Kind() != tt.kind {
+			t.Errorf("parseAnswer(%s) = %v (%s), want %v", tt.line, r.Kind(), r.Detail, tt.kind)
+		}
+	}
+	r := parseAnswer([]byte(`{"id":1,"unsupported":"keys reordered"}`), 1)
+	if !errors.Is(r.Failure, impl.ErrNotSendable) || r.Detail != "the adapter cannot hold it as it is: keys reordered" {
+		t.Errorf("unsupported: %+v", r)
+	}
+}
