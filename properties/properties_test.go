@@ -118,3 +118,33 @@ func TestViolationReplays(t *testing.T) {
 		t.Errorf("vector arguments = %s, want %s (the output that changes again)", got, want)
 	}
 }
+
+// TestMinimizedKeepsPremise: a case shrunk by the minimizer must still
+// mean what the property speaks of. An implementation that never follows
+// $ref broke shape-match-decoded on a schema whose $defs the minimizer then
+// dropped: the finding showed a dangling $ref, which the reference rejects,
+// as a string "not decoded". The shrunk case is asked of the reference.
+func TestMinimizedKeepsPremise(t *testing.T) {
+	ignoresRef := impl.Func("ignores $ref", func(schema, args []byte, o impl.Options) impl.Result {
+		if bytes.Contains(schema, []byte(`$ref`)) {
+			return impl.OK(args)
+		}
+		return impl.Reference.Normalize(schema, args, o)
+	})
+	p, _ := ByID("shape-match-decoded")
+	c := Case{Case: impl.Case{Schema: []byte(`{"$defs":{"map":{"type":"object","description":"a map"}},"properties":{"p":{"$ref":"#/$defs/map"}}}`), Args: []byte(`{"p":"{}"}`)},
+		Focus: []any{"p"}, Decl: `{"$ref":"#/$defs/map"}`}
+	if p.Judge(ignoresRef, c, nil).Message == "" {
+		t.Fatal("the drawn case does not break the property")
+	}
+	v := p.Violation(ignoresRef, c, 0, 0, nil)
+	if v.Vector.Error != "" {
+		t.Errorf("the minimal case is one the reference rejects (%s): schema %s", v.Vector.Error, v.Vector.SchemaText())
+	}
+	if o := corpus.Replay(v.Vector, ignoresRef); o.Pass {
+		t.Errorf("the minimal case %s replays clean", v.Vector.SchemaText())
+	}
+	if !bytes.Contains(v.Vector.SchemaText(), []byte(`"type":"object"`)) {
+		t.Errorf("the minimal schema %s lost the declaration", v.Vector.SchemaText())
+	}
+}

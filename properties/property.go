@@ -111,6 +111,10 @@ type Case struct {
 	impl.Case
 	Focus []any  // keys and array indexes
 	Decl  string // the schema at Focus
+	// shrunk is true for a case the minimizer made: its schema may no
+	// longer mean what Decl says (a $ref whose target it dropped), so a
+	// property about the declared type asks the reference what it means.
+	shrunk bool
 }
 
 // Draw draws the case of p that seed gives: the same seed, the same case.
@@ -192,11 +196,11 @@ func (p Property) Minimize(im impl.Impl, c Case, keep func() bool) (Case, Outcom
 			return false
 		}
 		t := c
-		t.Schema, t.Args = s, a
+		t.Schema, t.Args, t.shrunk = s, a, true
 		return p.Judge(im, t, nil).Message != ""
 	})
 	m := c
-	m.Schema, m.Args = schema, args
+	m.Schema, m.Args, m.shrunk = schema, args, true
 	if o := p.Judge(im, m, nil); o.Message != "" {
 		return m, o
 	}
@@ -661,6 +665,9 @@ func holdsString(id string) func(r *runner, c Case) string {
 				panic(moot{})
 			}
 		}
+		if c.shrunk && referenceAt(r, c) != jsonvalue.String {
+			panic(moot{}) // the shrunk schema no longer means what was drawn
+		}
 		v, out, msg := runFocus(r, c)
 		if msg == "" && (v == nil || v.Kind != jsonvalue.String) {
 			msg = fmt.Sprintf("the string at %s was replaced: output %s", pointer(c.Focus), out)
@@ -681,10 +688,28 @@ func drawShapeMatch(t *rapid.T, o impl.Options) Case {
 	return placeCase(t, o, d.json, s)
 }
 
+// referenceAt is the kind of what the reference gives at c's focus, for
+// the premise of a shrunk case (see Case.shrunk); a case the reference
+// rejects is moot.
+func referenceAt(r *runner, c Case) jsonvalue.Kind {
+	out, err := jsonvalue.Parse(r.reference(c.Case).Output)
+	if err != nil {
+		panic(moot{})
+	}
+	v := at(out, c.Focus)
+	if v == nil {
+		panic(moot{})
+	}
+	return v.Kind
+}
+
 func holdsShapeMatch(r *runner, c Case) string {
 	s, shape := focus(c), declaredShape(c.Decl)
 	if !parsesAs(s, shape) && !parsesAs(fixpoint(s, c.Options), shape) {
 		panic(moot{}) // not the JSON of the shape, as sent or decoded
+	}
+	if c.shrunk && referenceAt(r, c) != shape {
+		panic(moot{}) // the shrunk schema no longer declares the shape
 	}
 	if c.Options.Depth == impl.Top && len(c.Focus) > 1 {
 		panic(moot{}) // depth top repairs top-level parameters only
