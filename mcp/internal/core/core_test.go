@@ -26,7 +26,7 @@ func TestMayNeedRepair(t *testing.T) {
 		{`{"t":"Ember \u0026amp; Oak"}`, true}, // an escaped ampersand is an ampersand
 		{`{"t":"\u005B1]"}`, true},             // an escaped bracket, upper-case hex
 		{`{"t":"\u007b}"}`, true},
-		{`{"a&b":1}`, true}, // keys too: a false positive costs only time
+		{`{"a&b":1}`, true},  // keys too: a false positive costs only time
 		{`{"t":"\u00`, true}, // cut inside an escape: let the normalizer judge
 		{`{"t":"\`, true},
 		{`"[1]"`, true},
