@@ -160,3 +160,23 @@ func BenchmarkJSONLayer(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCompile compiles the benchmark tools' schemas
+// (testdata/bench): the cost of reading a schema, once per tool.
+func BenchmarkCompile(b *testing.B) {
+	for _, c := range benchCases() {
+		b.Run(fmt.Sprintf("size=%s", c.size), func(b *testing.B) {
+			b.SetBytes(int64(len(c.schema)))
+			b.ReportAllocs()
+			for b.Loop() {
+				s, err := Compile(c.schema)
+				if err != nil {
+					b.Fatal(err)
+				}
+				sinkSchema = s
+			}
+		})
+	}
+}
+
+var sinkSchema *Schema

@@ -209,7 +209,7 @@ func (n *node) ownChildren(sel selector, parts []*node) []*node {
 		matched = true
 	}
 	for _, p := range n.patterns {
-		if p.re.Match(key) {
+		if p.match(key) {
 			parts = append(parts, p.n)
 			matched = true
 		}

@@ -8,8 +8,6 @@ import (
 	"github.com/toolnorm/toolnorm/internal/word"
 	"io"
 	"maps"
-	"net/url"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -153,11 +151,6 @@ func newPropTab(props map[string]*node) *propTab {
 	return nil
 }
 
-type pattern struct {
-	re *regexp.Regexp
-	n  *node
-}
-
 // Schema is a compiled tool input schema. It is safe for concurrent use.
 type Schema struct {
 	root *node
@@ -167,8 +160,11 @@ type Schema struct {
 // SchemaError reports a schema that cannot be compiled.
 type SchemaError struct {
 	Pointer string // JSON Pointer into the schema, "" for the whole schema
-	Offset  int    // byte offset, for a schema that is not JSON; else -1
-	Err     error  // ErrSchema, wrapped with the detail
+	// URI is the document Pointer is in: "" for the schema given to
+	// Compile, else the URI of a document supplied for a reference.
+	URI    string
+	Offset int   // byte offset, for a schema that is not JSON; else -1
+	Err    error // ErrSchema, wrapped with the detail
 }
 
 func (e *SchemaError) Error() string {
@@ -176,8 +172,11 @@ func (e *SchemaError) Error() string {
 		return fmt.Sprintf("normalize: %v", e.Err)
 	}
 	where := e.Pointer
-	if where == "" {
+	if where == "" && e.URI == "" {
 		where = "(root)"
+	}
+	if e.URI != "" {
+		where = e.URI + "#" + where
 	}
 	return fmt.Sprintf("normalize: %v at %s", e.Err, where)
 }
@@ -188,28 +187,51 @@ func (e *SchemaError) Unwrap() error { return e.Err }
 var ErrSchema = errors.New("invalid schema")
 
 type compiler struct {
-	doc   any
-	nodes map[string]*node // by canonical JSON Pointer of the schema
-	all   []*node
-	err   *SchemaError
+	r       *resolver
+	all     []*node
+	pending []refSite
 }
 
-func (c *compiler) fail(ptr, format string, args ...any) {
-	if c.err == nil {
-		c.err = &SchemaError{Pointer: ptr, Offset: -1, Err: fmt.Errorf("%w: "+format, append([]any{ErrSchema}, args...)...)}
-	}
+// refSite is a reference to resolve once the schemas around it are
+// compiled: Compile finds every identifier first.
+type refSite struct {
+	n     *node
+	kw    string // $ref, $dynamicRef or $recursiveRef
+	ref   string
+	base  string // the base URI it is resolved against
+	doc   *document
+	at    string // pointer of the keyword
+	scope *scope
+}
+
+func (c *compiler) fail(doc *document, ptr, format string, args ...any) {
+	c.r.fail(doc, ptr, format, args...)
 }
 
 // Compile compiles a tool's input schema (JSON Schema, drafts 4 to
 // 2020-12, with OpenAPI's nullable) for [Schema.Normalize]. The options
 // apply to every use of the returned Schema.
 //
+// References ($ref, and $dynamicRef in 2020-12 and $recursiveRef in
+// 2019-09, with the dynamic scope) resolve against base URIs as the
+// schema's draft defines them ($schema decides, else [WithDraft]): JSON
+// Pointers, plain-name anchors ($anchor, $dynamicAnchor, and "id"/"$id":
+// "#name" in drafts 4 to 7), embedded resources with an $id of their own
+// (id in draft 4). A reference to another document is an error unless the
+// caller supplies it ([WithDocuments], [WithLoader]).
+//
 // It fails with a [*SchemaError] when the schema is not JSON, is neither an
 // object nor a boolean, has a keyword of the wrong JSON type, names an
-// unknown type, has a pattern Go's regexp package cannot compile, or has a
-// $ref that does not resolve to a schema in the same document.
+// unknown type, has a pattern that is not an ECMA-262 regular expression,
+// or has a reference that does not resolve to a schema.
 func Compile(schema []byte, opts ...Option) (*Schema, error) {
 	cfg := newConfig(opts)
+	var rc resolveConfig
+	for _, o := range opts {
+		if ro, ok := o.(resolveOption); ok {
+			ro(&rc)
+		}
+	}
 	if !utf8.Valid(schema) {
 		off := invalidUTF8(schema)
 		return nil, &SchemaError{Offset: off, Err: fmt.Errorf("%w: not JSON: invalid UTF-8 (offset %d)", ErrSchema, off)}
@@ -230,10 +252,19 @@ func Compile(schema []byte, opts ...Option) (*Schema, error) {
 	if off := jsonraw.SkipSpace(schema, int(dec.InputOffset())); off < len(schema) {
 		return nil, &SchemaError{Offset: off, Err: fmt.Errorf("%w: not JSON: data after the schema (offset %d)", ErrSchema, off)}
 	}
-	c := &compiler{doc: doc, nodes: map[string]*node{}}
-	root := c.compile(doc, "")
-	if c.err != nil {
-		return nil, c.err
+	r := &resolver{cfg: rc, docs: map[string]*document{}, resources: map[string]*resource{}, dynNames: map[string]bool{}, scopes: map[string]*scope{}, loadErrs: map[string]error{}}
+	d := r.addDocument(baseless, doc)
+	r.loadAll()
+	if r.err != nil {
+		return nil, r.err
+	}
+	c := &compiler{r: r}
+	root := c.compile(place{doc: d, v: doc, res: d.resources[""]}, nil)
+	for i := 0; i < len(c.pending) && r.err == nil; i++ {
+		c.resolveRef(c.pending[i])
+	}
+	if r.err != nil {
+		return nil, r.err
 	}
 	c.markCycles()
 	for _, n := range c.all {
@@ -248,148 +279,201 @@ func Compile(schema []byte, opts ...Option) (*Schema, error) {
 	return &Schema{root: root, cfg: cfg}, nil
 }
 
-// compile compiles the schema v found at ptr, once per pointer.
-func (c *compiler) compile(v any, ptr string) *node {
-	if n, ok := c.nodes[ptr]; ok {
+// resolveRef finds the schema a reference names and compiles it in the
+// scope of the reference.
+func (c *compiler) resolveRef(rs refSite) {
+	target, ok := c.r.lookup(rs.base, rs.ref, rs.doc, rs.at)
+	if !ok {
+		return
+	}
+	switch rs.kw {
+	case "$ref":
+		rs.n.ref = c.compile(target, rs.scope)
+		return
+	case "$dynamicRef":
+		_, frag, _ := resolveURI(rs.base, rs.ref)
+		target = c.r.dynamicTarget(rs.scope, frag, target)
+	case "$recursiveRef":
+		target = c.r.recursiveTarget(rs.scope, target)
+	}
+	// Beside $ref, a dynamic reference applies as an allOf branch does.
+	rs.n.allOf = append(rs.n.allOf, c.compile(target, rs.scope))
+}
+
+// sub is the place of the subschema v at suffix below p.
+func (p place) sub(v any, suffix string) place {
+	ptr := p.ptr + suffix
+	res := p.res
+	if len(p.doc.resources) > 1 {
+		if r, ok := p.doc.resources[ptr]; ok {
+			res = r
+		}
+	}
+	return place{doc: p.doc, ptr: ptr, v: v, res: res}
+}
+
+// compile compiles the schema at p in the dynamic scope s, once per place
+// and scope.
+func (c *compiler) compile(p place, s *scope) *node {
+	s = c.r.enter(s, p.res)
+	key := nodeKey{p.ptr, s}
+	if n, ok := p.doc.nodes[key]; ok {
 		return n
 	}
 	n := &node{own: tAll}
-	c.nodes[ptr] = n
+	p.doc.nodes[key] = n
 	c.all = append(c.all, n)
-	switch v := v.(type) {
+	switch v := p.v.(type) {
 	case bool:
 		if !v {
 			n.own = 0
 		}
 		return n
 	case map[string]any:
-		c.compileObject(n, v, ptr)
+		c.compileObject(n, v, p, s)
 	default:
-		c.fail(ptr, "a schema must be an object or a boolean, not %s", jsonKind(v))
+		c.fail(p.doc, p.ptr, "a schema must be an object or a boolean, not %s", jsonKind(v))
 	}
 	return n
 }
 
-func (c *compiler) compileObject(n *node, m map[string]any, ptr string) {
+func (c *compiler) compileObject(n *node, m map[string]any, p place, s *scope) {
+	ptr := p.ptr
+	draft := p.res.draft
+	for _, kw := range [...]string{"$ref", "$dynamicRef", "$recursiveRef"} {
+		r, ok := m[kw]
+		if !ok || kw == "$dynamicRef" && draft != Draft2020 || kw == "$recursiveRef" && draft != Draft2019 {
+			continue
+		}
+		str, isString := r.(string)
+		if !isString {
+			c.fail(p.doc, ptr+"/"+kw, "%s must be a string, not %s", kw, jsonKind(r))
+			continue
+		}
+		c.pending = append(c.pending, refSite{n: n, kw: kw, ref: str, base: p.res.uri, doc: p.doc, at: ptr + "/" + kw, scope: s})
+	}
+	_, hasRef := m["$ref"]
+	if hasRef && !draft.modern() {
+		// Drafts 4 to 7: the other keywords beside $ref are ignored;
+		// definitions are still compiled, for their errors.
+		c.definitions(m, p, s)
+		return
+	}
 	if t, ok := m["type"]; ok {
-		n.own = c.types(t, ptr+"/type")
+		n.own = c.types(t, p.doc, ptr+"/type")
 		if nb, ok := m["nullable"]; ok {
 			b, isBool := nb.(bool)
 			if !isBool {
-				c.fail(ptr+"/nullable", "nullable must be a boolean, not %s", jsonKind(nb))
+				c.fail(p.doc, ptr+"/nullable", "nullable must be a boolean, not %s", jsonKind(nb))
 			} else if b {
 				n.own |= tNull
 			}
 		}
 	}
-	if r, ok := m["$ref"]; ok {
-		s, isString := r.(string)
-		if !isString {
-			c.fail(ptr+"/$ref", "$ref must be a string, not %s", jsonKind(r))
-		} else {
-			n.ref = c.resolve(s, ptr+"/$ref")
-		}
-	}
-	n.allOf = c.list(m, "allOf", ptr)
-	n.anyOf = c.list(m, "anyOf", ptr)
-	n.oneOf = c.list(m, "oneOf", ptr)
+	n.allOf = c.list(m, "allOf", p, s)
+	n.anyOf = c.list(m, "anyOf", p, s)
+	n.oneOf = c.list(m, "oneOf", p, s)
 	_, n.hasAnyOf = m["anyOf"]
 	_, n.hasOneOf = m["oneOf"]
 
-	if p, ok := m["properties"]; ok {
-		obj, isObj := p.(map[string]any)
+	if pr, ok := m["properties"]; ok {
+		obj, isObj := pr.(map[string]any)
 		if !isObj {
-			c.fail(ptr+"/properties", "properties must be an object, not %s", jsonKind(p))
+			c.fail(p.doc, ptr+"/properties", "properties must be an object, not %s", jsonKind(pr))
 		}
 		n.props = make(map[string]*node, len(obj))
 		for k, sub := range obj {
-			n.props[k] = c.compile(sub, ptr+"/properties/"+escapeToken(k))
+			n.props[k] = c.compile(p.sub(sub, "/properties/"+escapeToken(k)), s)
 		}
 		n.propTab = newPropTab(n.props)
 	}
-	if p, ok := m["patternProperties"]; ok {
-		obj, isObj := p.(map[string]any)
+	if pp, ok := m["patternProperties"]; ok {
+		obj, isObj := pp.(map[string]any)
 		if !isObj {
-			c.fail(ptr+"/patternProperties", "patternProperties must be an object, not %s", jsonKind(p))
+			c.fail(p.doc, ptr+"/patternProperties", "patternProperties must be an object, not %s", jsonKind(pp))
 		}
 		for k, sub := range obj {
-			at := ptr + "/patternProperties/" + escapeToken(k)
-			re, err := regexp.Compile(k)
+			suffix := "/patternProperties/" + escapeToken(k)
+			re, ecma, err := compilePattern(k)
 			if err != nil {
-				c.fail(at, "pattern %q is not supported by Go's regexp: %v", k, err)
+				c.fail(p.doc, ptr+suffix, "%v", err)
 				continue
 			}
-			n.patterns = append(n.patterns, pattern{re, c.compile(sub, at)})
+			n.patterns = append(n.patterns, pattern{re, ecma, c.compile(p.sub(sub, suffix), s)})
 		}
 	}
 	if a, ok := m["additionalProperties"]; ok {
-		n.additional = c.compile(a, ptr+"/additionalProperties")
+		n.additional = c.compile(p.sub(a, "/additionalProperties"), s)
 	}
-	if p, ok := m["prefixItems"]; ok {
-		n.prefixItems = c.listOf(p, ptr+"/prefixItems", "prefixItems")
+	if pi, ok := m["prefixItems"]; ok {
+		n.prefixItems = c.listOf(pi, p, "/prefixItems", "prefixItems", s)
 		n.hasPrefixItems = true
 	}
 	if it, ok := m["items"]; ok {
 		if arr, isArr := it.([]any); isArr {
-			n.tupleItems = c.listOf(arr, ptr+"/items", "items")
+			n.tupleItems = c.listOf(arr, p, "/items", "items", s)
 			n.hasTupleItems = true
 		} else {
-			n.items = c.compile(it, ptr+"/items")
+			n.items = c.compile(p.sub(it, "/items"), s)
 		}
 	}
 	if a, ok := m["additionalItems"]; ok {
-		n.additionalItems = c.compile(a, ptr+"/additionalItems")
+		n.additionalItems = c.compile(p.sub(a, "/additionalItems"), s)
 	}
-	// Definitions are compiled even when nothing refers to them, so that a
-	// broken one is reported.
+	c.definitions(m, p, s)
+}
+
+// definitions compiles $defs and definitions even when nothing refers to
+// them, so that a broken one is reported.
+func (c *compiler) definitions(m map[string]any, p place, s *scope) {
 	for _, kw := range [...]string{"$defs", "definitions"} {
 		if d, ok := m[kw]; ok {
 			defs, isObj := d.(map[string]any)
 			if !isObj {
-				c.fail(ptr+"/"+kw, "%s must be an object, not %s", kw, jsonKind(d))
+				c.fail(p.doc, p.ptr+"/"+kw, "%s must be an object, not %s", kw, jsonKind(d))
 			}
 			for _, k := range slices.Sorted(maps.Keys(defs)) {
-				c.compile(defs[k], ptr+"/"+kw+"/"+escapeToken(k))
+				c.compile(p.sub(defs[k], "/"+kw+"/"+escapeToken(k)), s)
 			}
 		}
 	}
 }
 
 // list compiles allOf, anyOf or oneOf, which must be a non-empty array.
-func (c *compiler) list(m map[string]any, kw, ptr string) []*node {
+func (c *compiler) list(m map[string]any, kw string, p place, s *scope) []*node {
 	v, ok := m[kw]
 	if !ok {
 		return nil
 	}
 	if arr, isArr := v.([]any); isArr && len(arr) == 0 {
-		c.fail(ptr+"/"+kw, "%s must not be empty", kw)
+		c.fail(p.doc, p.ptr+"/"+kw, "%s must not be empty", kw)
 	}
-	return c.listOf(v, ptr+"/"+kw, kw)
+	return c.listOf(v, p, "/"+kw, kw, s)
 }
 
-func (c *compiler) listOf(v any, ptr, kw string) []*node {
+func (c *compiler) listOf(v any, p place, suffix, kw string, s *scope) []*node {
 	arr, ok := v.([]any)
 	if !ok {
-		c.fail(ptr, "%s must be an array, not %s", kw, jsonKind(v))
+		c.fail(p.doc, p.ptr+suffix, "%s must be an array, not %s", kw, jsonKind(v))
 		return nil
 	}
 	out := make([]*node, len(arr))
 	for i, sub := range arr {
-		out[i] = c.compile(sub, ptr+"/"+strconv.Itoa(i))
+		out[i] = c.compile(p.sub(sub, suffix+"/"+strconv.Itoa(i)), s)
 	}
 	return out
 }
 
-func (c *compiler) types(v any, ptr string) typeSet {
+func (c *compiler) types(v any, doc *document, ptr string) typeSet {
 	one := func(v any, at string) typeSet {
 		s, ok := v.(string)
 		if !ok {
-			c.fail(at, "a type must be a string, not %s", jsonKind(v))
+			c.fail(doc, at, "a type must be a string, not %s", jsonKind(v))
 			return 0
 		}
 		t, ok := typeNames[s]
 		if !ok {
-			c.fail(at, "unknown type %q", s)
+			c.fail(doc, at, "unknown type %q", s)
 		}
 		return t
 	}
@@ -401,48 +485,6 @@ func (c *compiler) types(v any, ptr string) typeSet {
 		return t
 	}
 	return one(v, ptr)
-}
-
-// resolve finds the schema a local $ref names.
-func (c *compiler) resolve(ref, at string) *node {
-	frag, ok := strings.CutPrefix(ref, "#")
-	if !ok {
-		c.fail(at, "$ref %q does not resolve: only references within the schema (#...) are supported", ref)
-		return nil
-	}
-	frag, err := url.PathUnescape(frag)
-	if err != nil || (frag != "" && frag[0] != '/') {
-		c.fail(at, "$ref %q does not resolve: not a JSON Pointer", ref)
-		return nil
-	}
-	v := c.doc
-	canon := ""
-	if frag != "" {
-		for _, tok := range strings.Split(frag[1:], "/") {
-			tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
-			switch cur := v.(type) {
-			case map[string]any:
-				next, ok := cur[tok]
-				if !ok {
-					c.fail(at, "$ref %q does not resolve: no member %q", ref, tok)
-					return nil
-				}
-				v = next
-			case []any:
-				i, err := strconv.Atoi(tok)
-				if err != nil || i < 0 || i >= len(cur) || strconv.Itoa(i) != tok {
-					c.fail(at, "$ref %q does not resolve: no element %q", ref, tok)
-					return nil
-				}
-				v = cur[i]
-			default:
-				c.fail(at, "$ref %q does not resolve: %q is inside a %s", ref, tok, jsonKind(cur))
-				return nil
-			}
-			canon += "/" + escapeToken(tok)
-		}
-	}
-	return c.compile(v, canon)
 }
 
 // markCycles marks the nodes that lie on a cycle of $ref, allOf, anyOf

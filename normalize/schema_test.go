@@ -23,13 +23,20 @@ func TestCompileErrors(t *testing.T) {
 		{"properties-not-object", `{"properties":[]}`, `normalize: invalid schema: properties must be an object, not an array at /properties`},
 		{"allof-not-array", `{"allOf":{}}`, `normalize: invalid schema: allOf must be an array, not an object at /allOf`},
 		{"sub-schema-number", `{"items":3}`, `normalize: invalid schema: a schema must be an object or a boolean, not a number at /items`},
-		{"ref-remote", `{"$ref":"other.json#/x"}`, `normalize: invalid schema: $ref "other.json#/x" does not resolve: only references within the schema (#...) are supported at /$ref`},
+		{"ref-remote", `{"$ref":"other.json#/x"}`, `normalize: invalid schema: $ref "other.json#/x" does not resolve: other.json is another document, and none was supplied for it (WithDocuments, WithLoader; --ref-doc) at /$ref`},
+		{"ref-remote-absolute", `{"$id":"http://x.test/a/root","properties":{"p":{"$ref":"b#/y"}}}`, `normalize: invalid schema: $ref "b#/y" does not resolve: http://x.test/a/b is another document, and none was supplied for it (WithDocuments, WithLoader; --ref-doc) at /properties/p/$ref`},
+		{"anchor-missing", `{"$defs":{"a":{"$anchor":"foo"}},"$ref":"#bar"}`, `normalize: invalid schema: $ref "#bar" does not resolve: no anchor "bar" in the schema at /$ref`},
+		{"anchor-in-other-resource", `{"$defs":{"a":{"$id":"http://x.test/a","$anchor":"foo"}},"$ref":"#foo"}`, `normalize: invalid schema: $ref "#foo" does not resolve: no anchor "foo" in the schema at /$ref`},
+		{"pointer-in-resource", `{"$defs":{"x":{"type":"array"},"a":{"$id":"http://x.test/a","$ref":"#/$defs/x"}}}`, `normalize: invalid schema: $ref "#/$defs/x" does not resolve: no member "$defs" at /$defs/a/$ref`},
+		{"dynamic-ref-dangling", `{"$dynamicRef":"#nope"}`, `normalize: invalid schema: $dynamicRef "#nope" does not resolve: no anchor "nope" in the schema at /$dynamicRef`},
+		{"recursive-ref-not-string", `{"$schema":"https://json-schema.org/draft/2019-09/schema","$recursiveRef":true}`, `normalize: invalid schema: $recursiveRef must be a string, not a boolean at /$recursiveRef`},
+		{"id-not-uri", `{"$defs":{"a":{"$id":"http://x y/%zz"}}}`, `normalize: invalid schema: $id "http://x y/%zz" is not a URI reference: parse "http://x y/%zz": invalid character " " in host name at /$defs/a/$id`},
 		{"ref-missing", `{"$defs":{},"properties":{"a":{"$ref":"#/$defs/x"}}}`, `normalize: invalid schema: $ref "#/$defs/x" does not resolve: no member "x" at /properties/a/$ref`},
-		{"ref-anchor", `{"$ref":"#foo"}`, `normalize: invalid schema: $ref "#foo" does not resolve: not a JSON Pointer at /$ref`},
+		{"ref-anchor", `{"$ref":"#foo"}`, `normalize: invalid schema: $ref "#foo" does not resolve: no anchor "foo" in the schema at /$ref`},
 		{"ref-not-string", `{"$ref":1}`, `normalize: invalid schema: $ref must be a string, not a number at /$ref`},
 		{"ref-into-number", `{"$defs":{"a":1},"$ref":"#/$defs/a"}`, `normalize: invalid schema: a schema must be an object or a boolean, not a number at /$defs/a`},
 		{"ref-bad-index", `{"allOf":[{}],"$ref":"#/allOf/01"}`, `normalize: invalid schema: $ref "#/allOf/01" does not resolve: no element "01" at /$ref`},
-		{"pattern-unsupported", `{"patternProperties":{"(?=x)":{}}}`, `normalize: invalid schema: pattern "(?=x)" is not supported by Go's regexp: error parsing regexp: invalid or unsupported Perl syntax: ` + "`(?=`" + ` at /patternProperties/(?=x)`},
+		{"pattern-not-ecma", `{"patternProperties":{"(?<x":{}}}`, `normalize: invalid schema: pattern "(?<x" is not an ECMA-262 regular expression: error parsing regexp: unrecognized grouping construct: (?<x in ` + "`(?<x`" + ` at /patternProperties/(?<x`},
 		{"empty-anyof", `{"properties":{"a":{"anyOf":[]}}}`, `normalize: invalid schema: anyOf must not be empty at /properties/a/anyOf`},
 		{"escaped-pointer", `{"properties":{"a/b":{"type":"x"}}}`, `normalize: invalid schema: unknown type "x" at /properties/a~1b/type`},
 	}
@@ -86,6 +93,32 @@ func TestDeclaredTypes(t *testing.T) {
 		{`{"type":"object","$ref":"#/$defs/a","$defs":{"a":{"type":["object","null"]}}}`, tObject},
 		{`{"$ref":"#/$defs/a","$defs":{"a":{"$ref":"#/$defs/b","type":"array"},"b":{"$ref":"#/$defs/a"}}}`, tAll},
 		{`{"$ref":"#"}`, tAll},
+
+		// Every schema a tool can ship: references by URI to embedded
+		// resources, anchors, pointers inside resources, dynamic scope.
+		{`{"allOf":[{"$ref":"http://example.com/ref/else"},{"else":{"$id":"http://example.com/ref/else","type":"array"}}]}`, tArray},
+		{`{"allOf":[{"$ref":"http://example.com/a"}],"$defs":{"a":{"$id":"http://example.com/a","type":"array"}}}`, tArray},
+		{`{"$id":"http://example.com/root","allOf":[{"$ref":"sub"}],"$defs":{"a":{"$id":"sub","type":"array"}}}`, tArray},
+		{`{"$id":"http://example.com/root","type":["array","null"],"$defs":{"a":{"allOf":[{"$ref":"http://example.com/root"}]}}}`, tArray | tNull},
+		{`{"allOf":[{"$ref":"urn:uuid:deadbeef-1234-0000-0000-4321feebdaed"}],"$defs":{"a":{"$id":"urn:uuid:deadbeef-1234-0000-0000-4321feebdaed","type":"object"}}}`, tObject},
+		{`{"$ref":"#foo","$defs":{"A":{"$anchor":"foo","type":"integer"}}}`, tInteger},
+		{`{"$schema":"http://json-schema.org/draft-07/schema#","allOf":[{"$ref":"#foo"}],"definitions":{"A":{"$id":"#foo","type":"array"}}}`, tArray},
+		{`{"$schema":"http://json-schema.org/draft-04/schema#","allOf":[{"$ref":"#foo"}],"definitions":{"A":{"id":"#foo","type":"array"}}}`, tArray},
+		{`{"allOf":[{"$ref":"http://x.test/a"}],"$defs":{"x":{"type":"string"},"a":{"$id":"http://x.test/a","$ref":"#/$defs/x","$defs":{"x":{"type":"array"}}}}}`, tArray},
+		{`{"type":["array","object"],"allOf":[{"$ref":"http://x.test/a#/$defs/r"}],"$defs":{"a":{"$id":"http://x.test/a","$defs":{"r":{"$ref":"#","type":"array"}},"type":["array","null"]}}}`, tArray},
+		// Drafts 4 to 7: $ref makes its siblings ignored.
+		{`{"$schema":"http://json-schema.org/draft-07/schema#","$ref":"#/definitions/a","type":"array","definitions":{"a":{}}}`, tAll},
+		{`{"$ref":"#/definitions/a","type":"array","definitions":{"a":{}}}`, tArray},
+		// $dynamicRef: the outermost $dynamicAnchor in scope.
+		{`{"$id":"http://x.test/root","$ref":"list","$defs":{"foo":{"$dynamicAnchor":"items","type":"string"},"list":{"$id":"list","allOf":[{"$dynamicRef":"#items"}],"$defs":{"items":{"$dynamicAnchor":"items","type":["string","array"]}}}}}`, tString},
+		{`{"$id":"http://x.test/root","$ref":"list","$defs":{"list":{"$id":"list","allOf":[{"$dynamicRef":"#items"}],"$defs":{"items":{"$dynamicAnchor":"items","type":["string","array"]}}}}}`, tString | tArray},
+		// Only an initial target with the $dynamicAnchor makes it dynamic.
+		{`{"$id":"http://x.test/root","$ref":"list","$defs":{"foo":{"$dynamicAnchor":"items","type":"string"},"list":{"$id":"list","allOf":[{"$dynamicRef":"#items"}],"$defs":{"items":{"$anchor":"items","type":["string","array"]}}}}}`, tString | tArray},
+		{`{"$dynamicRef":"#/$defs/a","$defs":{"a":{"type":"array"}}}`, tArray},
+		// $recursiveRef (2019-09): the outermost $recursiveAnchor.
+		{`{"$schema":"https://json-schema.org/draft/2019-09/schema","$id":"http://x.test/root","$recursiveAnchor":true,"type":["object","null"],"$ref":"tree","$defs":{"t":{"$id":"tree","$recursiveAnchor":true,"type":["object","array"],"$defs":{"n":{"allOf":[{"$recursiveRef":"#"}]}}}}}`, tObject},
+		// In another draft, these are unknown keywords.
+		{`{"$schema":"http://json-schema.org/draft-07/schema#","$dynamicRef":"#/definitions/a","definitions":{"a":{"type":"array"}}}`, tAll},
 	}
 	for _, tt := range tests {
 		s, err := Compile([]byte(tt.schema))

@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"net/url"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -36,14 +34,15 @@ import (
 // A schema is a parsed tool input schema, with what has been computed about
 // it. It lives for one call of Normalize.
 type schema struct {
-	root    any
-	regexps map[string]*regexp.Regexp // the compiled patternProperties patterns
+	res     *resolution
+	rootID  string                       // the node of the schema's root
+	regexps map[string]func(string) bool // the compiled patternProperties patterns
 
 	// Filled by check: every schema node Normalize may use, by pointer, and
 	// the pointer each $ref resolves to, by the pointer of the node that
 	// holds it.
 	nodes map[string]any
-	refs  map[string]string
+	refs  map[string][]string
 
 	// Memos: a schema shared through many $ref paths is computed once per
 	// node, not once per path.
@@ -56,26 +55,91 @@ type schema struct {
 // parseSchema parses and checks a tool's input schema. It is an error if the
 // schema is not JSON (or not valid UTF-8), or is broken anywhere Normalize
 // may look (see check).
-func parseSchema(data []byte) (*schema, error) {
+func parseSchema(data []byte, opts Options) (*schema, error) {
 	if !utf8.Valid(data) {
 		return nil, fmt.Errorf("oracle: schema: invalid UTF-8 at offset %d", invalidUTF8Offset(data))
 	}
+	d, err := parseDraft(opts.Draft)
+	if err != nil {
+		return nil, fmt.Errorf("oracle: %w", err)
+	}
 	s := &schema{
-		regexps:      make(map[string]*regexp.Regexp),
+		res:          newResolution(d, opts.Documents),
+		regexps:      make(map[string]func(string) bool),
 		nodes:        make(map[string]any),
-		refs:         make(map[string]string),
+		refs:         make(map[string][]string),
 		cyclicMemo:   make(map[string]bool),
 		typesMemo:    make(map[string]types),
 		positionMemo: make(map[*position]types),
 		unionMemo:    make(map[*union]types),
 	}
-	if err := json.Unmarshal(data, &s.root); err != nil {
+	var root any
+	if err := json.Unmarshal(data, &root); err != nil {
 		return nil, fmt.Errorf("oracle: schema: not JSON: %w", err)
 	}
-	if err := s.check(s.root, ""); err != nil {
+	if err := s.res.load(noBase, root); err != nil {
+		return nil, fmt.Errorf("oracle: schema: %w", err)
+	}
+	if err := s.res.loadReferenced(); err != nil {
+		return nil, fmt.Errorf("oracle: schema: %w", err)
+	}
+	top := loc{noBase, ""}
+	s.rootID = nodeID(s.res.enter("", top), top)
+	if err := s.check(root, s.rootID); err != nil {
 		return nil, fmt.Errorf("oracle: schema: %w", err)
 	}
 	return s, nil
+}
+
+// sub returns the node at suffix below the node id: in the same scope,
+// unless the schema there is a resource of its own, which enters it.
+func (s *schema) sub(id, suffix string) string {
+	scope, l := splitID(id)
+	l.ptr += suffix
+	if _, ok := s.res.roots[l]; ok {
+		scope = s.res.enter(scope, l)
+	}
+	return nodeID(scope, l)
+}
+
+// where names a node in an error: its pointer, and its document unless
+// it is the schema's own.
+func where(id string) string {
+	_, l := splitID(id)
+	if l.doc == noBase {
+		return l.ptr
+	}
+	return relativeURI(l.doc) + "#" + l.ptr
+}
+
+// reference resolves the reference keyword kw (value ref) of the node id,
+// and returns the node it leads to in id's scope.
+func (s *schema) reference(id, kw string, ref any) (string, error) {
+	str, ok := ref.(string)
+	if !ok {
+		return "", fmt.Errorf("%s %v is not a string", kw, ref)
+	}
+	scope, l := splitID(id)
+	_, info := s.res.resourceOf(l)
+	t, err := s.res.find(info.uri, str)
+	if err != nil {
+		return "", fmt.Errorf("%s %q does not resolve: %v", kw, str, err)
+	}
+	bind := s.res.scopes[scope]
+	switch kw {
+	case "$dynamicRef":
+		_, frag, _ := join(info.uri, str)
+		_, tinfo := s.res.resourceOf(t)
+		if b, ok := bind["#"+frag]; ok && frag != "" && frag[0] != '/' && tinfo.dynamic[frag] == t.ptr {
+			t = b
+		}
+	case "$recursiveRef":
+		if b, ok := bind[""]; ok && s.res.roots[t] != nil && s.res.roots[t].recursive {
+			t = b
+		}
+	}
+	troot, _ := s.res.resourceOf(t)
+	return nodeID(s.res.enter(scope, troot), t), nil
 }
 
 // check checks the schema v found at the JSON Pointer ptr, and every schema
@@ -90,20 +154,64 @@ func parseSchema(data []byte) (*schema, error) {
 // is not a boolean; if type is not a known type name or an array of them; if
 // $ref is not a string or does not resolve to a schema; or if a
 // patternProperties pattern is not a valid Go regular expression.
-func (s *schema) check(v any, ptr string) error {
-	if _, done := s.nodes[ptr]; done {
+func (s *schema) check(v any, id string) error {
+	if _, done := s.nodes[id]; done {
 		return nil
 	}
+	ptr := where(id)
 	var m map[string]any
 	switch v := v.(type) {
 	case bool:
-		s.nodes[ptr] = v
+		s.nodes[id] = v
 		return nil
 	case map[string]any:
-		s.nodes[ptr] = v
+		s.nodes[id] = v
 		m = v
 	default:
 		return fmt.Errorf("%s: a schema must be an object or a boolean, not %s", showPointer(ptr), jsonType(v))
+	}
+	_, l := splitID(id)
+	_, info := s.res.resourceOf(l)
+	for _, kw := range []string{"$ref", "$dynamicRef", "$recursiveRef"} {
+		ref, ok := m[kw]
+		if !ok || kw == "$dynamicRef" && info.draft != draft2020 || kw == "$recursiveRef" && info.draft != draft2019 {
+			continue
+		}
+		target, err := s.reference(id, kw, ref)
+		if err != nil {
+			return fmt.Errorf("%s/%s: %w", ptr, kw, err)
+		}
+		_, tl := splitID(target)
+		tv, _ := pointerValue(s.res.docs[tl.doc], tl.ptr)
+		switch tv.(type) {
+		case bool, map[string]any:
+		default:
+			return fmt.Errorf("%s/%s: %s %q resolves to %s, not a schema (an object or a boolean)", ptr, kw, kw, ref, jsonType(tv))
+		}
+		s.refs[id] = append(s.refs[id], target)
+		if err := s.check(tv, target); err != nil {
+			return err
+		}
+	}
+	if _, ok := m["$ref"]; ok && info.draft >= draft7 {
+		// Drafts 4 to 7: beside $ref, the other keywords are ignored; the
+		// definitions are checked all the same.
+		only := map[string]any{"$ref": m["$ref"]}
+		s.nodes[id] = only
+		for _, kw := range []string{"$defs", "definitions"} {
+			if sub, ok := m[kw]; ok {
+				obj, ok := sub.(map[string]any)
+				if !ok {
+					return fmt.Errorf("%s/%s: %s must be an object, not %s", ptr, kw, kw, jsonType(sub))
+				}
+				for _, name := range slices.Sorted(maps.Keys(obj)) {
+					if err := s.check(obj[name], s.sub(id, "/"+kw+"/"+escapePointerToken(name))); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		return nil
 	}
 
 	if t, ok := m["type"]; ok {
@@ -114,21 +222,6 @@ func (s *schema) check(v any, ptr string) error {
 	if nullable, ok := m["nullable"]; ok {
 		if _, ok := nullable.(bool); !ok {
 			return fmt.Errorf("%s/nullable: nullable must be a boolean, not %s", ptr, jsonType(nullable))
-		}
-	}
-	if ref, ok := m["$ref"]; ok {
-		target, targetPtr, err := s.resolve(ref)
-		if err != nil {
-			return fmt.Errorf("%s/$ref: %w", ptr, err)
-		}
-		switch target.(type) {
-		case bool, map[string]any:
-		default:
-			return fmt.Errorf("%s/$ref: $ref %q resolves to %s, not a schema (an object or a boolean)", ptr, ref, jsonType(target))
-		}
-		s.refs[ptr] = targetPtr
-		if err := s.check(target, targetPtr); err != nil {
-			return err
 		}
 	}
 
@@ -144,13 +237,13 @@ func (s *schema) check(v any, ptr string) error {
 		}
 		for _, name := range slices.Sorted(maps.Keys(obj)) {
 			if kw == "patternProperties" {
-				re, err := regexp.Compile(name)
+				re, err := ecmaPattern(name)
 				if err != nil {
 					return fmt.Errorf("%s/patternProperties: pattern %q: %w", ptr, name, err)
 				}
 				s.regexps[name] = re
 			}
-			if err := s.check(obj[name], ptr+"/"+kw+"/"+escapePointerToken(name)); err != nil {
+			if err := s.check(obj[name], s.sub(id, "/"+kw+"/"+escapePointerToken(name))); err != nil {
 				return err
 			}
 		}
@@ -173,7 +266,7 @@ func (s *schema) check(v any, ptr string) error {
 			return fmt.Errorf("%s/%s: %s must not be empty", ptr, kw, kw)
 		}
 		for i, elem := range list {
-			if err := s.check(elem, ptr+"/"+kw+"/"+strconv.Itoa(i)); err != nil {
+			if err := s.check(elem, s.sub(id, "/"+kw+"/"+strconv.Itoa(i))); err != nil {
 				return err
 			}
 		}
@@ -188,7 +281,7 @@ func (s *schema) check(v any, ptr string) error {
 		if _, isList := sub.([]any); kw == "items" && isList {
 			continue // checked above
 		}
-		if err := s.check(sub, ptr+"/"+kw); err != nil {
+		if err := s.check(sub, s.sub(id, "/"+kw)); err != nil {
 			return err
 		}
 	}
@@ -221,55 +314,6 @@ func jsonType(v any) string {
 		return "an object"
 	}
 	return fmt.Sprintf("%T", v)
-}
-
-// resolve returns the schema that the $ref value ref points to, and its
-// canonical JSON Pointer. Only local references resolve: "#" and "#/..."
-// JSON Pointers (RFC 6901, with ~0 and ~1), percent-decoded first as URI
-// fragments are.
-func (s *schema) resolve(ref any) (target any, ptr string, err error) {
-	str, ok := ref.(string)
-	if !ok {
-		return nil, "", fmt.Errorf("$ref %v is not a string", ref)
-	}
-	frag, ok := strings.CutPrefix(str, "#")
-	if !ok {
-		return nil, "", fmt.Errorf("$ref %q does not resolve: only local references (#...) are supported", str)
-	}
-	decoded, err := url.PathUnescape(frag)
-	if err != nil {
-		return nil, "", fmt.Errorf("$ref %q does not resolve: %w", str, err)
-	}
-	if decoded == "" {
-		return s.root, "", nil
-	}
-	if !strings.HasPrefix(decoded, "/") {
-		return nil, "", fmt.Errorf("$ref %q does not resolve: not a JSON Pointer", str)
-	}
-	v := s.root
-	for _, tok := range strings.Split(decoded[1:], "/") {
-		name, ok := unescapePointerToken(tok)
-		if !ok {
-			return nil, "", fmt.Errorf("$ref %q does not resolve: bad escape in %q", str, tok)
-		}
-		switch c := v.(type) {
-		case map[string]any:
-			v, ok = c[name]
-		case []any:
-			var i int
-			i, ok = arrayIndex(name, len(c))
-			if ok {
-				v = c[i]
-			}
-		default:
-			ok = false
-		}
-		if !ok {
-			return nil, "", fmt.Errorf("$ref %q does not resolve: no %q", str, name)
-		}
-		ptr += "/" + escapePointerToken(name)
-	}
-	return v, ptr, nil
 }
 
 // unescapePointerToken undoes RFC 6901's escapes: ~1 is '/', ~0 is '~', and
@@ -448,13 +492,11 @@ func (s *schema) successors(ptr string) []string {
 		return nil
 	}
 	var out []string
-	if target, ok := s.refs[ptr]; ok {
-		out = append(out, target)
-	}
+	out = append(out, s.refs[ptr]...)
 	for _, kw := range []string{"allOf", "anyOf", "oneOf"} {
 		list, _ := m[kw].([]any)
 		for i := range list {
-			out = append(out, ptr+"/"+kw+"/"+strconv.Itoa(i))
+			out = append(out, s.sub(ptr, "/"+kw+"/"+strconv.Itoa(i)))
 		}
 	}
 	return out
@@ -512,19 +554,19 @@ func (s *schema) schemaTypes(ptr string) types {
 			break
 		}
 		list := []types{ownTypes(v)}
-		if target, ok := s.refs[ptr]; ok {
+		for _, target := range s.refs[ptr] {
 			list = append(list, s.schemaTypes(target))
 		}
 		if branches, ok := v["allOf"].([]any); ok {
 			for i := range branches {
-				list = append(list, s.schemaTypes(ptr+"/allOf/"+strconv.Itoa(i)))
+				list = append(list, s.schemaTypes(s.sub(ptr, "/allOf/"+strconv.Itoa(i))))
 			}
 		}
 		for _, kw := range []string{"anyOf", "oneOf"} {
 			if branches, ok := v[kw].([]any); ok {
 				var alts []types
 				for i := range branches {
-					alts = append(alts, s.schemaTypes(ptr+"/"+kw+"/"+strconv.Itoa(i)))
+					alts = append(alts, s.schemaTypes(s.sub(ptr, "/"+kw+"/"+strconv.Itoa(i))))
 				}
 				list = append(list, unionOf(alts))
 			}
@@ -724,22 +766,22 @@ func (f *childFinder) schema(ptr string) *position {
 		if f.st.parent == kindObject {
 			own = f.s.memberSchemas(m, ptr, f.st.key)
 		} else {
-			own = itemSchemas(m, ptr, f.st.index)
+			own = f.s.itemSchemas(m, ptr, f.st.index)
 		}
 		parts := []*position{{schemas: own}}
-		if target, ok := f.s.refs[ptr]; ok {
+		for _, target := range f.s.refs[ptr] {
 			parts = append(parts, f.schema(target))
 		}
 		if branches, ok := m["allOf"].([]any); ok {
 			for i := range branches {
-				parts = append(parts, f.schema(ptr+"/allOf/"+strconv.Itoa(i)))
+				parts = append(parts, f.schema(f.s.sub(ptr, "/allOf/"+strconv.Itoa(i))))
 			}
 		}
 		for _, kw := range []string{"anyOf", "oneOf"} {
 			if branches, ok := m[kw].([]any); ok {
 				var alts []*position
 				for i := range branches {
-					alts = append(alts, &position{schemas: []string{ptr + "/" + kw + "/" + strconv.Itoa(i)}})
+					alts = append(alts, &position{schemas: []string{f.s.sub(ptr, "/"+kw+"/"+strconv.Itoa(i))}})
 				}
 				if u := f.alternatives(alts); u != nil {
 					parts = append(parts, &position{unions: []*union{u}})
@@ -760,19 +802,19 @@ func (s *schema) memberSchemas(m map[string]any, ptr, key string) []string {
 	var out []string
 	if props, ok := m["properties"].(map[string]any); ok {
 		if _, ok := props[key]; ok {
-			out = append(out, ptr+"/properties/"+escapePointerToken(key))
+			out = append(out, s.sub(ptr, "/properties/"+escapePointerToken(key)))
 		}
 	}
 	if pats, ok := m["patternProperties"].(map[string]any); ok {
 		for _, pat := range slices.Sorted(maps.Keys(pats)) {
-			if s.regexps[pat].MatchString(key) {
-				out = append(out, ptr+"/patternProperties/"+escapePointerToken(pat))
+			if s.regexps[pat](key) {
+				out = append(out, s.sub(ptr, "/patternProperties/"+escapePointerToken(pat)))
 			}
 		}
 	}
 	if len(out) == 0 {
 		if _, ok := m["additionalProperties"]; ok {
-			out = append(out, ptr+"/additionalProperties")
+			out = append(out, s.sub(ptr, "/additionalProperties"))
 		}
 	}
 	return out
@@ -783,29 +825,29 @@ func (s *schema) memberSchemas(m map[string]any, ptr, key string) []string {
 // after the prefix items a schema-valued items; or else, for a draft-4
 // list-valued items, items[index] and after it additionalItems; or else a
 // schema-valued items.
-func itemSchemas(m map[string]any, ptr string, index int) []string {
+func (s *schema) itemSchemas(m map[string]any, ptr string, index int) []string {
 	items, hasItems := m["items"]
 	list, itemsIsList := items.([]any)
 	if prefix, ok := m["prefixItems"].([]any); ok {
 		if index < len(prefix) {
-			return []string{ptr + "/prefixItems/" + strconv.Itoa(index)}
+			return []string{s.sub(ptr, "/prefixItems/"+strconv.Itoa(index))}
 		}
 		if hasItems && !itemsIsList {
-			return []string{ptr + "/items"}
+			return []string{s.sub(ptr, "/items")}
 		}
 		return nil
 	}
 	if itemsIsList {
 		if index < len(list) {
-			return []string{ptr + "/items/" + strconv.Itoa(index)}
+			return []string{s.sub(ptr, "/items/"+strconv.Itoa(index))}
 		}
 		if _, ok := m["additionalItems"]; ok {
-			return []string{ptr + "/additionalItems"}
+			return []string{s.sub(ptr, "/additionalItems")}
 		}
 		return nil
 	}
 	if hasItems {
-		return []string{ptr + "/items"}
+		return []string{s.sub(ptr, "/items")}
 	}
 	return nil
 }

@@ -29,6 +29,16 @@ type Options struct {
 	// arguments as sent and in what they become once stringified values are
 	// decoded (the outermost object is at depth 1); 0 means DefaultMaxDepth.
 	MaxDepth int
+
+	// Draft is the JSON Schema draft of a schema (and of each document)
+	// whose $schema names none: "4", "6", "7", "2019-09" or "2020-12" (or
+	// "draft4" ... "draft2020-12"); "" means 2020-12.
+	Draft string
+
+	// Documents are the documents that references to other documents may
+	// name, by URI (absolute, or relative to the base of a schema without
+	// one). A reference to a document not here is an error.
+	Documents map[string][]byte
 }
 
 // Normalize applies rule RT-TOOL-8, as docs/readings.md reads it, to the
@@ -106,7 +116,7 @@ func Normalize(schema, args []byte, opts Options) ([]byte, error) {
 	}
 
 	var err error
-	if n.schema, err = parseSchema(schema); err != nil {
+	if n.schema, err = parseSchema(schema, opts); err != nil {
 		return nil, err
 	}
 	root, err := parseJSON(args, n.maxDepth)
@@ -116,7 +126,7 @@ func Normalize(schema, args []byte, opts Options) ([]byte, error) {
 	if root.kind != kindObject {
 		return nil, fmt.Errorf("oracle: arguments: a JSON %v, not an object", root.kind)
 	}
-	if err := n.value(root, &position{schemas: []string{""}}, "", 0); err != nil {
+	if err := n.value(root, &position{schemas: []string{n.schema.rootID}}, "", 0); err != nil {
 		return nil, err
 	}
 	var b bytes.Buffer
