@@ -1,0 +1,155 @@
+package mcpgo
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sync"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/toolnorm/toolnorm/mcp/internal/core"
+	"github.com/toolnorm/toolnorm/normalize"
+)
+
+// Options configure a [Normalizer]. The zero value (or nil) is the rule's
+// literal reading, no callback, warnings on slog.Default().
+type Options struct {
+	// Normalize are options of the reference normalizer (a profile, a
+	// pass bound).
+	Normalize []normalize.Option
+	// OnRepair, when set, is called for each call whose arguments were
+	// repaired, with the tool's name and the repairs, before the call goes
+	// on. It must not keep repairs past its return.
+	OnRepair func(ctx context.Context, tool string, repairs []normalize.Repair)
+	// Logger gets one warning for each tool schema that does not compile.
+	// Nil is slog.Default().
+	Logger *slog.Logger
+}
+
+// LogRepairs returns an [Options.OnRepair] that logs each repaired call
+// on l at level, with attributes tool, pointers (the JSON Pointers of the
+// repaired values) and kinds.
+func LogRepairs(l *slog.Logger, level slog.Level) func(ctx context.Context, tool string, repairs []normalize.Repair) {
+	return core.LogRepairs(l, level)
+}
+
+// maxSchemas bounds the compiled schemas kept per tool name: past it the
+// name's cache starts again (a server that keeps changing one tool's
+// schema recompiles, and may report an unusable schema again).
+const maxSchemas = 64
+
+// Normalizer normalizes the arguments of tool calls. It is safe for
+// concurrent use, and may serve several servers.
+type Normalizer struct {
+	cfg core.Config
+	mu  sync.Mutex
+	// schemas holds, by tool name, each schema text seen for it, compiled.
+	schemas map[string]map[string]*core.Compiled
+}
+
+// New returns a Normalizer configured by opts.
+func New(opts *Options) *Normalizer {
+	if opts == nil {
+		opts = &Options{}
+	}
+	return &Normalizer{
+		cfg:     core.Config{Options: opts.Normalize, OnRepair: opts.OnRepair, Logger: opts.Logger, Library: "mcp-go"},
+		schemas: map[string]map[string]*core.Compiled{},
+	}
+}
+
+// Register makes s normalize the arguments of every tools/call: it puts
+// the BeforeCallTool of a new Normalizer first among s's OnBeforeCallTool
+// hooks, giving s Hooks if it has none. Call it after server.NewMCPServer
+// and before s serves.
+func Register(s *server.MCPServer, opts *Options) *Normalizer {
+	n := New(opts)
+	h := s.GetHooks()
+	if h == nil {
+		h = &server.Hooks{}
+		server.WithHooks(h)(s)
+	}
+	h.OnBeforeCallTool = slices.Insert(h.OnBeforeCallTool, 0, n.BeforeCallTool)
+	return n
+}
+
+// BeforeCallTool is a server.OnBeforeCallToolFunc: it replaces the
+// arguments of req by their normalized form, against the input schema of
+// the tool req calls. Arguments nothing repairs, calls to a tool the
+// server does not have and calls whose tool schema does not compile are
+// left as they are. Add it before any hook that inspects arguments.
+func (n *Normalizer) BeforeCallTool(ctx context.Context, id any, req *mcp.CallToolRequest) {
+	raw := req.Params.RawArguments
+	if len(raw) == 0 {
+		return
+	}
+	if !core.MayNeedRepair(raw) {
+		return
+	}
+	name := req.Params.Name
+	tool, ok := toolFor(ctx, name)
+	if !ok {
+		return
+	}
+	out, changed := n.compiled(ctx, tool).Normalize(ctx, name, raw)
+	if !changed {
+		return
+	}
+	// mcp-go keeps the arguments twice; what its map cannot hold (a
+	// decoded 1e400) is not repaired, or the two would disagree.
+	var m any
+	if err := json.Unmarshal(out, &m); err != nil {
+		return
+	}
+	req.Params.RawArguments = out
+	req.Params.Arguments = m
+}
+
+// toolFor finds the tool that mcp-go will call for name, in the order it
+// looks: the session's own tools, then the server's.
+func toolFor(ctx context.Context, name string) (mcp.Tool, bool) {
+	if s, ok := server.ClientSessionFromContext(ctx).(server.SessionWithTools); ok {
+		if t, ok := s.GetSessionTools()[name]; ok {
+			return t.Tool, true
+		}
+	}
+	if s := server.ServerFromContext(ctx); s != nil {
+		if t := s.GetTool(name); t != nil {
+			return t.Tool, true
+		}
+	}
+	return mcp.Tool{}, false
+}
+
+// compiled returns tool's input schema compiled, compiling it the first
+// time this text is seen for this name.
+func (n *Normalizer) compiled(ctx context.Context, tool mcp.Tool) *core.Compiled {
+	// As mcp.Tool.MarshalJSON shows it in tools/list.
+	schema := []byte(tool.RawInputSchema)
+	var err error
+	if tool.RawInputSchema == nil {
+		schema, err = json.Marshal(tool.InputSchema)
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	byText := n.schemas[tool.Name]
+	if c, ok := byText[string(schema)]; ok {
+		return c
+	}
+	if byText == nil || len(byText) >= maxSchemas {
+		byText = map[string]*core.Compiled{}
+		n.schemas[tool.Name] = byText
+	}
+	var c *core.Compiled
+	if err != nil {
+		c = n.cfg.Unusable(ctx, tool.Name, fmt.Errorf("marshaling the input schema: %w", err))
+	} else {
+		c = n.cfg.Compile(ctx, tool.Name, schema)
+	}
+	byText[string(schema)] = c
+	return c
+}
