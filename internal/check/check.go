@@ -237,9 +237,13 @@ type PropResult struct {
 	// Checks is how many cases were judged; Cases how many ran, and
 	// Failures how many of those the implementation failed on (not
 	// judged).
-	Checks    int      `json:"checks"`
-	Cases     int      `json:"cases"`
-	Failures  int      `json:"failures,omitempty"`
+	Checks   int `json:"checks"`
+	Cases    int `json:"cases"`
+	Failures int `json:"failures,omitempty"`
+	// Unsent counts the cases that did not reach the implementation: not
+	// sendable, or answered unsupported by its adapter (not in Cases).
+	Unsent    int      `json:"unsent,omitempty"`
+	moot      int      // cases run that no longer met the premise
 	Violation *Finding `json:"violation,omitempty"`
 	Seconds   float64  `json:"seconds"` // wall time of its cases, minimizing included
 }

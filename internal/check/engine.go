@@ -320,6 +320,8 @@ func (e *run) rounds() {
 			pr.Status, pr.Reason = StatusHolds, ""
 		case pr.Failures > 0:
 			pr.Reason = fmt.Sprintf("the implementation failed on all %d cases", pr.Failures)
+		case pr.Unsent+pr.moot > 0:
+			pr.Reason = fmt.Sprintf("no case was judged: %d did not reach the implementation (not sendable, or unsupported by the adapter), %d no longer met the property's premise", pr.Unsent, pr.moot)
 		default:
 			pr.Reason = "no case ran"
 			if e.stopped != "" {
@@ -354,7 +356,8 @@ func (e *run) propertyRound(p properties.Property, pr *PropResult, from, n int) 
 			return
 		}
 		if got[j].Kind() == impl.KindNotSendable {
-			continue // it did not reach the implementation
+			pr.Unsent++ // it did not reach the implementation
+			continue
 		}
 		pr.Cases++
 		out := p.Judge(e.cfg.Impl, c, &got[j])
@@ -365,6 +368,7 @@ func (e *run) propertyRound(p properties.Property, pr *PropResult, from, n int) 
 				return
 			}
 		case out.Moot:
+			pr.moot++
 		case out.Message == "":
 			pr.Checks++
 		default:

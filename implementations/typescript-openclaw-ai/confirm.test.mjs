@@ -1,0 +1,84 @@
+// The findings of toolnorm check on @openclaw/ai, replayed on the package
+// directly, without toolnorm or the adapter's protocol: each test calls the
+// package's coerceWithJsonSchema (reached as README.md says) or its
+// exported validateToolArguments on the minimal counterexample, and asserts
+// what the package gives, against what RT-TOOL-8 gives (the reference).
+// Run: node --test implementations/typescript-openclaw-ai/
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { expose } from '../lib/expose.mjs';
+
+expose(/\/@openclaw\/ai\/dist\/validation-[^/]+\.mjs$/, ['coerceWithJsonSchema']);
+const { validateToolArguments } = await import('@openclaw/ai/validation');
+const entry = new URL('./node_modules/@openclaw/ai/dist/validation.mjs', import.meta.url);
+const chunk = /from "\.\/(validation-[^"]+\.mjs)"/.exec(readFileSync(entry, 'utf8'))[1];
+const { __toolnorm_coerceWithJsonSchema: coerce } = await import(new URL(chunk, entry).href);
+const validate = (parameters, args) => validateToolArguments({ name: 't', description: '', parameters }, { type: 'toolCall', id: '1', name: 't', arguments: args });
+const object = (properties, extra = {}) => ({ type: 'object', properties, ...extra });
+
+test('rule/3, rule/5: values of other types are coerced, which the rule never does', () => {
+  // coercePrimitiveByType: strings to numbers and booleans, null to 0,
+  // false and "", booleans to numbers, numbers to strings, 0 to null.
+  const cases = [
+    [{ type: 'integer' }, '5', 5],
+    [{ type: 'number' }, '0', 0],
+    [{ type: 'boolean' }, 'true', true],
+    [{ type: 'number' }, null, 0],
+    [{ type: 'boolean' }, null, false],
+    [{ type: 'string' }, null, ''],
+    [{ type: 'number' }, true, 1],
+    [{ type: 'string' }, 1.5, '1.5'],
+    [{ type: 'null' }, 0, null],
+  ];
+  for (const [p, sent, got] of cases) {
+    assert.deepEqual(coerce({ p: sent }, object({ p })), { p: got }, `${JSON.stringify(p)} ${JSON.stringify(sent)}`); // the rule: { p: sent }
+  }
+});
+
+test('rule/3: a union tries its branches in order, so an object branch before the string branch decodes a string parameter', () => {
+  const p = { oneOf: [{ type: 'object' }, { type: 'string' }] };
+  assert.deepEqual(coerce({ p: '{}' }, object({ p })), { p: {} }); // the rule: { p: '{}' }: string is declared
+});
+
+test('rule/3: allOf applies each branch in turn, so a shape the intersection excludes is substituted', () => {
+  const p = { allOf: [{ type: ['object', 'array'] }, { type: 'object' }] }; // declares object only
+  assert.deepEqual(coerce({ p: '[]' }, object({ p })), { p: [] }); // the rule: { p: '[]' }, a wrong shape
+});
+
+test('rule/2: a stringified array longer than 64 KiB is not decoded (MAX_JSON_COERCE_LENGTH)', () => {
+  const long = JSON.stringify(Array.from({ length: 20000 }, (_, i) => i)); // 108,890 bytes
+  assert.equal(coerce({ p: long }, object({ p: { type: 'array' } })).p, long); // the rule decodes it
+});
+
+test('reading/4: $ref, patternProperties and prefixItems are not followed', () => {
+  assert.deepEqual(coerce({ p: '{}' }, object({ p: { $ref: '#/$defs/map' } }, { $defs: { map: { type: 'object' } } })), { p: '{}' });
+  assert.deepEqual(coerce({ list_a: '[1]' }, { type: 'object', patternProperties: { '^list_': { type: 'array' } } }), { list_a: '[1]' });
+  assert.deepEqual(coerce({ p: ['x', '{}'] }, object({ p: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'object' }] } })), { p: ['x', '{}'] });
+  // additionalProperties applies to a key a pattern matched.
+  assert.deepEqual(coerce({ s_x: '[1]' }, { type: 'object', patternProperties: { '^s_': { type: 'string' } }, additionalProperties: { type: 'array' } }), { s_x: [1] });
+});
+
+test('reading/7: JSON.parse keeps one of two duplicate members and rounds numbers past a double', () => {
+  assert.deepEqual(coerce({ ops: '{"k":1,"k":2}' }, object({ ops: { type: 'object' } })), { ops: { k: 2 } });
+  assert.deepEqual(coerce({ n: '[12345678901234567890,1e400]' }, object({ n: { type: 'array' } })), { n: [12345678901234567000, Infinity] });
+});
+
+test('reading/8: arguments that are not an object and broken schemas pass without an error', () => {
+  assert.deepEqual(coerce([], {}), []);
+  assert.deepEqual(coerce({ p: '[1]' }, object({ p: { anyOf: [] } })), { p: '[1]' });
+});
+
+test('validateToolArguments: TypeBox Convert changes what the repair left, when it does not validate', () => {
+  const p = { type: ['array'], items: { type: ['string'] } };
+  assert.deepEqual(validate(object({ p }), { p: '[1]' }), { p: ['1'] }); // the rule: [1], left to validation to report
+});
+
+test('validateToolArguments: a $ref cycle overflows the stack', () => {
+  const schema = object({ p: { $ref: '#/$defs/a' } }, { $defs: { a: { $ref: '#/$defs/b' }, b: { $ref: '#/$defs/a' } } });
+  assert.throws(() => validate(schema, { p: '[1]' }), /Maximum call stack size exceeded/); // the rule: { p: '[1]' }
+});
+
+test('rule/4: character references are left as they are (the package does the JSON repair only)', () => {
+  assert.deepEqual(coerce({ t: 'Ember &amp;amp; Oak' }, object({ t: { type: 'string' } })), { t: 'Ember &amp;amp; Oak' });
+});
