@@ -22,7 +22,7 @@ var layers = [][]string{
 	{"properties", "corpus/internal/genhtml5lib"},
 	{"internal/check"},
 	{"internal/cli"},
-	{"cmd/toolnorm"},
+	{"cmd/toolnorm", "implementations"},
 }
 
 const module = "github.com/toolnorm/toolnorm/"
