@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -16,7 +17,7 @@ import (
 )
 
 func newReportCmd() *cobra.Command {
-	var htmlOut, mdOut string
+	var htmlOut, mdOut, badgeDir string
 	cmd := &cobra.Command{
 		Use:   "report FILE... [--html OUT.html] [--out OUT.md]",
 		Short: "Combine check reports into one compliance matrix, in Markdown and HTML",
@@ -50,6 +51,16 @@ cannot be read or written, 2 usage error.`,
 				}
 				reports = append(reports, r)
 			}
+			if badgeDir != "" {
+				if err := os.MkdirAll(badgeDir, 0o755); err != nil {
+					return err
+				}
+				for _, b := range check.Badges(reports) {
+					if err := os.WriteFile(filepath.Join(badgeDir, b.Slug+".json"), b.JSON(), 0o644); err != nil {
+						return err
+					}
+				}
+			}
 			m := check.Matrix(reports)
 			m.Made = "toolnorm " + version() + ", " + time.Now().UTC().Format("2006-01-02 15:04 MST")
 			if htmlOut != "" {
@@ -72,6 +83,7 @@ cannot be read or written, 2 usage error.`,
 		},
 	}
 	cmd.Flags().StringVar(&htmlOut, "html", "", "also write the matrix as a static HTML page to this file")
+	cmd.Flags().StringVar(&badgeDir, "badges", "", "also write a shields.io endpoint badge (SLUG.json) per implementation into this directory")
 	cmd.Flags().StringVar(&mdOut, "out", "", "write the Markdown to this file instead of standard output")
 	return cmd
 }
