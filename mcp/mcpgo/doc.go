@@ -26,7 +26,9 @@
 // validation, GetArguments and GetString read. Where nothing is repaired
 // the raw bytes keep member order, duplicates and number text; the map, as
 // always in mcp-go, holds float64 numbers and the last of duplicate
-// members.
+// members. Where a repair brings a number out of a string that a float64
+// cannot hold (1e400; mcp-go refuses such a number from a client), the
+// map holds json.Number for every number instead.
 //
 // # Security: normalize first
 //

@@ -1,6 +1,7 @@
 package mcpgo
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -45,8 +46,9 @@ const maxSchemas = 64
 // Normalizer normalizes the arguments of tool calls. It is safe for
 // concurrent use, and may serve several servers.
 type Normalizer struct {
-	cfg core.Config
-	mu  sync.Mutex
+	cfg    core.Config
+	server *server.MCPServer // Register's server, for calls outside its context
+	mu     sync.Mutex
 	// schemas holds, by tool name, each schema text seen for it, compiled.
 	schemas map[string]map[string]*core.Compiled
 }
@@ -68,6 +70,7 @@ func New(opts *Options) *Normalizer {
 // and before s serves.
 func Register(s *server.MCPServer, opts *Options) *Normalizer {
 	n := New(opts)
+	n.server = s
 	h := s.GetHooks()
 	if h == nil {
 		h = &server.Hooks{}
@@ -91,7 +94,7 @@ func (n *Normalizer) BeforeCallTool(ctx context.Context, id any, req *mcp.CallTo
 		return
 	}
 	name := req.Params.Name
-	tool, ok := toolFor(ctx, name)
+	tool, ok := n.toolFor(ctx, name)
 	if !ok {
 		return
 	}
@@ -99,25 +102,42 @@ func (n *Normalizer) BeforeCallTool(ctx context.Context, id any, req *mcp.CallTo
 	if !changed {
 		return
 	}
-	// mcp-go keeps the arguments twice; what its map cannot hold (a
-	// decoded 1e400) is not repaired, or the two would disagree.
-	var m any
-	if err := json.Unmarshal(out, &m); err != nil {
-		return
-	}
 	req.Params.RawArguments = out
-	req.Params.Arguments = m
+	req.Params.Arguments = decode(out)
+}
+
+// decode is mcp-go's map of the arguments args: what encoding/json gives,
+// as for arguments a client sends, or, where a number a repair brought
+// out of a string does not fit a float64 (1e400), which would fail
+// there, the same with json.Number for every number.
+func decode(args []byte) any {
+	var m any
+	if err := json.Unmarshal(args, &m); err == nil {
+		return m
+	}
+	d := json.NewDecoder(bytes.NewReader(args))
+	d.UseNumber()
+	m = nil
+	if err := d.Decode(&m); err != nil {
+		return nil // not reached: the normalizer's output is JSON
+	}
+	return m
 }
 
 // toolFor finds the tool that mcp-go will call for name, in the order it
-// looks: the session's own tools, then the server's.
-func toolFor(ctx context.Context, name string) (mcp.Tool, bool) {
+// looks: the session's own tools, then the server's (the one whose
+// context this is, else Register's).
+func (n *Normalizer) toolFor(ctx context.Context, name string) (mcp.Tool, bool) {
 	if s, ok := server.ClientSessionFromContext(ctx).(server.SessionWithTools); ok {
 		if t, ok := s.GetSessionTools()[name]; ok {
 			return t.Tool, true
 		}
 	}
-	if s := server.ServerFromContext(ctx); s != nil {
+	s := server.ServerFromContext(ctx)
+	if s == nil {
+		s = n.server
+	}
+	if s != nil {
 		if t := s.GetTool(name); t != nil {
 			return t.Tool, true
 		}

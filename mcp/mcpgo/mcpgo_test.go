@@ -284,7 +284,8 @@ func TestGuardsSeeNormalizedArguments(t *testing.T) {
 // BindArguments) or mcp-go's map of them (GetArguments, GetString, the
 // input validation): both show the repaired arguments. The raw text keeps
 // member order, duplicates and number text where nothing is repaired; the
-// map has what encoding/json makes of it.
+// map has what encoding/json makes of it, with a json.Number for a
+// repaired number a float64 cannot hold.
 func TestBothViews(t *testing.T) {
 	type view struct {
 		raw string
@@ -299,12 +300,16 @@ func TestBothViews(t *testing.T) {
 		})
 	mcpgo.Register(s, nil)
 	c := connect(t, s)
-	tests := []struct{ args, raw string }{
-		{`{"z":1.0,"a":12345678901234567890,"s":"\u00e9"}`, `{"z":1.0,"a":12345678901234567890,"s":"\u00e9"}`},
-		{`{"z":1.0,"l":"[1.50, 2e3]","a":"&amp;","a":2}`, `{"z":1.0,"l":[1.50, 2e3],"a":"&","a":2}`},
-		// A repair whose result encoding/json cannot hold in mcp-go's map
-		// is not made: the two views would disagree.
-		{`{"l":"[1e400]","a":"&amp;"}`, `{"l":"[1e400]","a":"\u0026amp;"}`},
+	tests := []struct {
+		args, raw string
+		m         map[string]any
+	}{
+		{`{"z":1.0,"a":12345678901234567890,"s":"\u00e9"}`, `{"z":1.0,"a":12345678901234567890,"s":"\u00e9"}`,
+			map[string]any{"z": 1.0, "a": 12345678901234567890.0, "s": "é"}},
+		{`{"z":1.0,"l":"[1.50, 2e3]","a":"&amp;","a":2}`, `{"z":1.0,"l":[1.50, 2e3],"a":"&","a":2}`,
+			map[string]any{"z": 1.0, "l": []any{1.5, 2000.0}, "a": 2.0}},
+		{`{"l":"[1e400, 1]","a":"&amp;"}`, `{"l":[1e400, 1],"a":"&"}`,
+			map[string]any{"l": []any{json.Number("1e400"), json.Number("1")}, "a": "&"}},
 	}
 	for _, tt := range tests {
 		call(t, c, "t", tt.args)
@@ -312,13 +317,30 @@ func TestBothViews(t *testing.T) {
 		if v.raw != tt.raw {
 			t.Errorf("%s: raw %s, want %s", tt.args, v.raw, tt.raw)
 		}
-		var want map[string]any
-		if err := json.Unmarshal([]byte(tt.raw), &want); err != nil {
-			t.Fatal(err)
+		if !reflect.DeepEqual(v.m, tt.m) {
+			t.Errorf("%s: map %#v, want %#v", tt.args, v.m, tt.m)
 		}
-		if !reflect.DeepEqual(v.m, want) {
-			t.Errorf("%s: map %v, want %v", tt.args, v.m, want)
-		}
+	}
+}
+
+// TestBeforeCallToolOutsideTheServer: the hook of a Normalizer made by
+// Register finds its server's tools without the server's context, as when
+// it is called directly.
+func TestBeforeCallToolOutsideTheServer(t *testing.T) {
+	s := server.NewMCPServer("direct", "0.0.1")
+	echo(s, "t", `{"type":"object","properties":{"l":{"type":"array"}}}`)
+	n := mcpgo.Register(s, nil)
+	var req mcp.CallToolRequest
+	req.Params.Name = "t"
+	req.Params.RawArguments = json.RawMessage(`{"l":"[1]"}`)
+	n.BeforeCallTool(context.Background(), 1, &req)
+	if string(req.Params.RawArguments) != `{"l":[1]}` || !reflect.DeepEqual(req.Params.Arguments, map[string]any{"l": []any{1.0}}) {
+		t.Errorf("got %s, %v", req.Params.RawArguments, req.Params.Arguments)
+	}
+	req.Params.RawArguments = json.RawMessage(`{"l":"[1]"}`)
+	mcpgo.New(nil).BeforeCallTool(context.Background(), 1, &req)
+	if string(req.Params.RawArguments) != `{"l":"[1]"}` {
+		t.Errorf("a Normalizer of no server, outside a server's context: got %s, want the arguments untouched", req.Params.RawArguments)
 	}
 }
 
