@@ -6,6 +6,7 @@ package normalize
 // the caller supplies them, and the dynamic scope.
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -122,6 +123,14 @@ func showURI(u string) string {
 // resolveURI resolves ref against the absolute URI base: the absolute URI
 // without its fragment, and the fragment (percent-decoded).
 func resolveURI(base, ref string) (string, string, error) {
+	if frag, ok := strings.CutPrefix(ref, "#"); ok {
+		// Within the resource, the common case: no URI to parse.
+		if strings.IndexByte(frag, '%') < 0 {
+			return base, frag, nil
+		}
+		f, err := url.PathUnescape(frag)
+		return base, f, err
+	}
 	b, err := url.Parse(base)
 	if err != nil {
 		return "", "", err
@@ -142,7 +151,8 @@ type document struct {
 	uri       string // absolute, without fragment
 	root      any
 	resources map[string]*resource // by the pointer of the resource's root
-	nodes     map[nodeKey]*node
+	nodes     map[string]*node     // compiled in the empty scope, by pointer
+	scoped    map[nodeKey]*node    // compiled in another scope
 }
 
 type nodeKey struct {
@@ -215,9 +225,53 @@ func (d *document) shownURI() string {
 	return showURI(d.uri)
 }
 
+// mayIdentify reports whether the JSON text of a schema may hold an
+// identifier or a dynamic reference, or name another document the caller
+// supplies: if not, Compile need not look for them. A key may spell its
+// letters as escapes ("\u0024id"), which counts as may.
+func mayIdentify(text []byte, rc *resolveConfig) bool {
+	if rc.docs != nil || rc.load != nil {
+		return true
+	}
+	// One pass for each byte that such a key starts with, which most
+	// schemas hold few of.
+	for i := 0; ; i++ {
+		j := bytes.IndexByte(text[i:], '$')
+		if j < 0 {
+			break
+		}
+		i += j
+		for _, kw := range [...]string{`$id"`, `$anchor"`, `$dynamicAnchor"`, `$recursiveAnchor"`, `$dynamicRef"`, `$recursiveRef"`, `$schema"`} {
+			if bytes.HasPrefix(text[i:], []byte(kw)) {
+				return true
+			}
+		}
+	}
+	if rc.draft == Draft4 && bytes.Contains(text, []byte(`"id"`)) {
+		return true
+	}
+	for i := 0; ; {
+		j := bytes.IndexByte(text[i:], '\\')
+		if j < 0 {
+			return false
+		}
+		i += j + 1
+		if bytes.HasPrefix(text[i:], []byte("u00")) && i+3 < len(text) && text[i+3] >= '2' && text[i+3] <= '7' {
+			return true
+		}
+		i++ // past the escaped character
+	}
+}
+
 // addDocument indexes the document root found at uri.
 func (r *resolver) addDocument(uri string, root any) *document {
-	d := &document{uri: uri, root: root, resources: map[string]*resource{}, nodes: map[nodeKey]*node{}}
+	return r.addDocumentIndexed(uri, root, true)
+}
+
+// addDocumentIndexed adds the document root found at uri, and indexes it
+// if index.
+func (r *resolver) addDocumentIndexed(uri string, root any, index bool) *document {
+	d := &document{uri: uri, root: root, resources: map[string]*resource{}, nodes: map[string]*node{}}
 	r.docs[uri] = d
 	res := &resource{uri: uri, doc: d, ptr: "", draft: r.cfg.draft}
 	if m, ok := root.(map[string]any); ok {
@@ -231,7 +285,9 @@ func (r *resolver) addDocument(uri string, root any) *document {
 	if _, taken := r.resources[uri]; !taken {
 		r.resources[uri] = res
 	}
-	r.index(d, root, "", res, true)
+	if index {
+		r.index(d, root, "", res, true)
+	}
 	return d
 }
 
@@ -314,6 +370,9 @@ func (r *resolver) index(d *document, v any, ptr string, res *resource, isRoot b
 			continue
 		case kw == "$dynamicRef":
 			if _, frag, err := resolveURI(res.uri, s); err == nil && frag != "" && !strings.HasPrefix(frag, "/") {
+				if r.dynNames == nil {
+					r.dynNames = map[string]bool{}
+				}
 				r.dynNames[frag] = true
 			}
 		case kw == "$recursiveRef":
@@ -368,6 +427,9 @@ func (r *resolver) resourceAt(d *document, ptr string, parent *resource) *resour
 // containing returns the innermost resource of d whose root is ptr or an
 // ancestor of it.
 func (d *document) containing(ptr string) *resource {
+	if len(d.resources) == 1 {
+		return d.resources[""]
+	}
 	for p := ptr; ; {
 		if res, ok := d.resources[p]; ok {
 			return res
@@ -422,6 +484,9 @@ func (r *resolver) supplied(uri string) ([]byte, bool) {
 	if r.cfg.load != nil {
 		b, err := r.cfg.load(showURI(uri))
 		if err != nil {
+			if r.loadErrs == nil {
+				r.loadErrs = map[string]error{}
+			}
 			r.loadErrs[uri] = err
 			return nil, false
 		}
@@ -565,6 +630,9 @@ func (r *resolver) enter(s *scope, res *resource) *scope {
 	n.key = key.String()
 	if old, ok := r.scopes[n.key]; ok {
 		return old
+	}
+	if r.scopes == nil {
+		r.scopes = map[string]*scope{}
 	}
 	r.scopes[n.key] = n
 	return n

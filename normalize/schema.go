@@ -77,6 +77,7 @@ type node struct {
 	simple bool
 
 	// Compilation state.
+	compiled   bool
 	resolved   bool
 	index, low int // Tarjan's algorithm
 	onStack    bool
@@ -252,8 +253,8 @@ func Compile(schema []byte, opts ...Option) (*Schema, error) {
 	if off := jsonraw.SkipSpace(schema, int(dec.InputOffset())); off < len(schema) {
 		return nil, &SchemaError{Offset: off, Err: fmt.Errorf("%w: not JSON: data after the schema (offset %d)", ErrSchema, off)}
 	}
-	r := &resolver{cfg: rc, docs: map[string]*document{}, resources: map[string]*resource{}, dynNames: map[string]bool{}, scopes: map[string]*scope{}, loadErrs: map[string]error{}}
-	d := r.addDocument(baseless, doc)
+	r := &resolver{cfg: rc, docs: map[string]*document{}, resources: map[string]*resource{}}
+	d := r.addDocumentIndexed(baseless, doc, mayIdentify(schema, &rc))
 	r.loadAll()
 	if r.err != nil {
 		return nil, r.err
@@ -312,16 +313,37 @@ func (p place) sub(v any, suffix string) place {
 	return place{doc: p.doc, ptr: ptr, v: v, res: res}
 }
 
+// node returns the node of the schema at p in the scope s, new or not.
+func (c *compiler) node(p place, s *scope) *node {
+	if s == nil {
+		n, ok := p.doc.nodes[p.ptr]
+		if !ok {
+			n = &node{own: tAll}
+			p.doc.nodes[p.ptr] = n
+		}
+		return n
+	}
+	key := nodeKey{p.ptr, s}
+	n, ok := p.doc.scoped[key]
+	if !ok {
+		if p.doc.scoped == nil {
+			p.doc.scoped = map[nodeKey]*node{}
+		}
+		n = &node{own: tAll}
+		p.doc.scoped[key] = n
+	}
+	return n
+}
+
 // compile compiles the schema at p in the dynamic scope s, once per place
 // and scope.
 func (c *compiler) compile(p place, s *scope) *node {
 	s = c.r.enter(s, p.res)
-	key := nodeKey{p.ptr, s}
-	if n, ok := p.doc.nodes[key]; ok {
+	n := c.node(p, s)
+	if n.compiled {
 		return n
 	}
-	n := &node{own: tAll}
-	p.doc.nodes[key] = n
+	n.compiled = true
 	c.all = append(c.all, n)
 	switch v := p.v.(type) {
 	case bool:

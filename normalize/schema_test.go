@@ -106,6 +106,9 @@ func TestDeclaredTypes(t *testing.T) {
 		{`{"$schema":"http://json-schema.org/draft-04/schema#","allOf":[{"$ref":"#foo"}],"definitions":{"A":{"id":"#foo","type":"array"}}}`, tArray},
 		{`{"allOf":[{"$ref":"http://x.test/a"}],"$defs":{"x":{"type":"string"},"a":{"$id":"http://x.test/a","$ref":"#/$defs/x","$defs":{"x":{"type":"array"}}}}}`, tArray},
 		{`{"type":["array","object"],"allOf":[{"$ref":"http://x.test/a#/$defs/r"}],"$defs":{"a":{"$id":"http://x.test/a","$defs":{"r":{"$ref":"#","type":"array"}},"type":["array","null"]}}}`, tArray},
+		// A key may spell its letters as escapes.
+		{`{"allOf":[{"$ref":"http://x.test/a"}],"$defs":{"a":{"\u0024id":"http://x.test/a","type":"array"}}}`, tArray},
+		{`{"allOf":[{"$ref":"#l"}],"$defs":{"a":{"$\u0061nchor":"l","type":"array"}}}`, tArray},
 		// Drafts 4 to 7: $ref makes its siblings ignored.
 		{`{"$schema":"http://json-schema.org/draft-07/schema#","$ref":"#/definitions/a","type":"array","definitions":{"a":{}}}`, tAll},
 		{`{"$ref":"#/definitions/a","type":"array","definitions":{"a":{}}}`, tArray},

@@ -346,3 +346,61 @@ func TestSuite(t *testing.T) {
 		})
 	}
 }
+
+// TestReadingVectorsOracle checks that the oracle gives every vector of
+// section 4 in corpus/vectors/reading (what a schema declares: references,
+// anchors, dynamic scope, patterns among them) the result the vector
+// expects; the reference is held to the same vectors by the corpus tests.
+func TestReadingVectorsOracle(t *testing.T) {
+	checked := 0
+	files, err := filepath.Glob(filepath.Join("..", "corpus", "vectors", "reading", "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no vectors: %v", err)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v struct {
+			Clause                      string
+			Schema, Arguments, Expected json.RawMessage
+			Error                       string
+			Options                     *struct {
+				Profile   string
+				MaxPasses int `json:"max_passes"`
+				MaxDepth  int `json:"max_depth"`
+				Depth     string
+			}
+		}
+		if err := json.Unmarshal(b, &v); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		// The oracle has no top-level-only depth; a vector without its
+		// schema, arguments or result as JSON is for the corpus tests.
+		if v.Clause != "reading/4" || v.Schema == nil || v.Arguments == nil || v.Error == "" && v.Expected == nil || v.Options != nil && v.Options.Depth != "" {
+			continue
+		}
+		checked++
+		var o oracle.Options
+		if v.Options != nil {
+			o = oracle.Options{Attribute: v.Options.Profile == "attribute", MaxPasses: v.Options.MaxPasses, MaxDepth: v.Options.MaxDepth}
+		}
+		out, err := oracle.Normalize(v.Schema, v.Arguments, o)
+		switch {
+		case v.Error != "":
+			if err == nil {
+				t.Errorf("%s: the oracle gives %s, the vector expects error %s", f, out, v.Error)
+			}
+		case err != nil:
+			t.Errorf("%s: the oracle fails (%v), the vector expects %s", f, err, v.Expected)
+		default:
+			if eq, err := oracle.Equal(out, v.Expected); err != nil || !eq {
+				t.Errorf("%s: the oracle gives %s, the vector expects %s", f, out, v.Expected)
+			}
+		}
+	}
+	if checked < 40 {
+		t.Errorf("%d vectors of section 4 checked; want the 40 and more there are", checked)
+	}
+}
