@@ -19,6 +19,8 @@ func newNormalizeCmd() *cobra.Command {
 		maxPasses, maxDepth           int
 		explain                       bool
 		f                             implFlags
+		refDocs                       []string
+		draft                         string
 	)
 	cmd := &cobra.Command{
 		Use:   "normalize --schema FILE [--args FILE]",
@@ -47,11 +49,27 @@ exits with status 1 and one line on standard error:
 			if maxDepth < 1 {
 				return usagef("--max-depth must be 1 or more")
 			}
+			d, err := normalize.ParseDraft(draft)
+			if err != nil {
+				return usagef("--draft: want 4, 6, 7, 2019-09 or 2020-12, not %q", draft)
+			}
+			docs := map[string][]byte{}
+			for _, rd := range refDocs {
+				uri, file, ok := strings.Cut(rd, "=")
+				if !ok || uri == "" || file == "" {
+					return usagef("--ref-doc: want URI=FILE, not %q", rd)
+				}
+				b, err := os.ReadFile(file)
+				if err != nil {
+					return fileError(file, err)
+				}
+				docs[uri] = b
+			}
 			schema, err := os.ReadFile(schemaFile)
 			if err != nil {
 				return fileError(schemaFile, err)
 			}
-			s, err := normalize.Compile(schema, normalize.WithProfile(p), normalize.WithMaxPasses(maxPasses), normalize.WithMaxDepth(maxDepth))
+			s, err := normalize.Compile(schema, normalize.WithProfile(p), normalize.WithMaxPasses(maxPasses), normalize.WithMaxDepth(maxDepth), normalize.WithDraft(d), normalize.WithDocuments(docs))
 			if err != nil {
 				return fileError(schemaFile, err)
 			}
@@ -96,6 +114,8 @@ exits with status 1 and one line on standard error:
 	fl.StringVar(&profile, "profile", "text", "how references decode: text (the rule) or attribute (keeps &region= in URLs)")
 	fl.IntVar(&maxPasses, "max-passes", 0, "bound on decoding passes per string (0: until nothing changes)")
 	fl.IntVar(&maxDepth, "max-depth", normalize.DefaultMaxDepth, "how deeply arrays and objects may nest")
+	fl.StringArrayVar(&refDocs, "ref-doc", nil, "a document the schema's references may name, as URI=FILE (repeatable; a URI relative to the schema's base, or absolute)")
+	fl.StringVar(&draft, "draft", "2020-12", "the JSON Schema draft of a schema whose $schema names none: 4, 6, 7, 2019-09 or 2020-12")
 	fl.BoolVar(&explain, "explain", false, "list each repair on standard error (with --impl: the reference's result, if it differs)")
 	_ = cmd.RegisterFlagCompletionFunc("profile", cobra.FixedCompletions([]string{"text", "attribute"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.MarkFlagFilename("schema", "json")
