@@ -168,7 +168,7 @@ function toolnorm_replay(string $root, ?callable $normalize = null, ?array $answ
             continue;
         }
         $failed++;
-        $said = isset($got['missing']) ? 'no answer' : (array_key_exists('output', $got) ? (string)$got['output'] : 'error ' . $got['error']);
+        $said = isset($got['missing']) ? 'no answer' : (array_key_exists('output', $got) ? (is_string($got['output']) ? $got['output'] : json_encode($got['output'])) : 'error ' . ($got['error'] ?? '?'));
         $line = fn(string $s) => substr(preg_replace('/\n\s*/', '', $s), 0, 200); // raw newlines in JSON are whitespace
         printf("FAIL %s: got %s, want %s%s\n", substr($path, strlen(rtrim($root, '/')) + 1), $line($said), $error !== null ? 'error ' : '', $line($want));
     }

@@ -84,10 +84,10 @@ def replay(root, normalize=None, answers=None, out=sys.stdout):
             if "error" in v: ok = got.get("error") in (v["error"], "error")
             else:
                 try: ok = "output" in got and exact(got["output"]) == exact(want)
-                except (ValueError, RecursionError): ok = False  # the output is not JSON
+                except (ValueError, TypeError, RecursionError): ok = False  # the output is not JSON text
             passed, failed = passed + ok, failed + (not ok)
             if not ok:
-                said = "no answer" if "missing" in got else got["output"] if "output" in got else "error " + got["error"]
+                said = "no answer" if "missing" in got else str(got["output"]) if "output" in got else f"error {got.get('error')}"
                 said = re.sub(r"\n\s*", "", said)  # raw newlines in JSON are whitespace
                 print(f"FAIL {os.path.relpath(path, root)}: got {said[:200]}, want {'error ' if 'error' in v else ''}{want[:200]}", file=out)
     summary = f"read {read} vectors"
