@@ -1,0 +1,52 @@
+// Command gosdk-stdio is a small MCP server on standard input and output,
+// built on the official Go SDK, whose tool calls are repaired by rule
+// RT-TOOL-8 before the SDK validates them. Its one tool, tag_note, takes
+// an array of tags and a title; a client that sends the tags as a string
+// holding the array, or an HTML-escaped title, gets what it meant instead
+// of a validation error. Repairs are logged on standard error.
+//
+//	go -C mcp run ./examples/gosdk-stdio
+package main
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"log/slog"
+	"os"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolnorm/toolnorm/mcp/gosdk"
+)
+
+// Note is the input of tag_note.
+type Note struct {
+	Tags  []string `json:"tags" jsonschema:"the tags to put on the note"`
+	Title string   `json:"title" jsonschema:"the note's title"`
+}
+
+func tagNote(ctx context.Context, req *mcp.CallToolRequest, in Note) (*mcp.CallToolResult, any, error) {
+	text := fmt.Sprintf("tagged %q with %s", in.Title, strings.Join(in.Tags, ", "))
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil, nil
+}
+
+// newServer is the server, logging on logger.
+func newServer(logger *slog.Logger) *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "gosdk-stdio", Version: "v0.1.0"}, &mcp.ServerOptions{Logger: logger})
+	mcp.AddTool(s, &mcp.Tool{Name: "tag_note", Description: "Puts tags on a note."}, tagNote)
+	// Added last, so that it runs before any middleware added before it.
+	s.AddReceivingMiddleware(gosdk.Middleware(&gosdk.Options{
+		OnRepair: gosdk.LogRepairs(logger, slog.LevelInfo),
+		Logger:   logger,
+	}))
+	return s
+}
+
+func main() {
+	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	if err := newServer(logger).Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+		log.Fatal(err)
+	}
+}
