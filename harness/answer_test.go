@@ -33,3 +33,19 @@ func TestParseAnswer(t *testing.T) {
 		t.Errorf("unsupported: %+v", r)
 	}
 }
+
+// TestServeUnsupported: a Go implementation behind Serve that cannot take
+// a case says so with an unsupported answer, which the harness reads back
+// as a case not judged.
+func TestServeUnsupported(t *testing.T) {
+	cannot := impl.Func("cannot", func(schema, args []byte, o impl.Options) impl.Result {
+		return impl.Fail(impl.ErrNotSendable, "the library cannot carry 1e400")
+	})
+	_, answer := serveLine([]byte(`{"cmd":"normalize","id":4,"schema":{},"arguments":{"n":1e400}}`), cannot, Info{Name: "x"}, Declares{}, impl.Options{})
+	if want := `{"id":4,"unsupported":"the library cannot carry 1e400"}` + "\n"; string(answer) != want {
+		t.Fatalf("answer %q, want %q", answer, want)
+	}
+	if r := parseAnswer(answer[:len(answer)-1], 4); r.Kind() != impl.KindNotSendable {
+		t.Errorf("read back as %v", r.Kind())
+	}
+}

@@ -81,6 +81,15 @@ func serveLine(line []byte, im impl.Impl, info Info, d Declares, opts impl.Optio
 		}
 		r := im.Normalize(schema.Append(nil), args.Append(nil), opts)
 		b := append([]byte(`{"id":`), id.Number...)
+		if r.Kind() == impl.KindNotSendable {
+			// The implementation cannot take the case as it is (a library
+			// behind it cannot carry it): it is not judged.
+			msg, _ := json.Marshal(r.Detail)
+			if r.Detail == "" {
+				msg = []byte(`"the implementation cannot take this case as it is"`)
+			}
+			return false, append(append(append(b, `,"unsupported":`...), msg...), '}', '\n')
+		}
 		if !r.Answered() {
 			msg, _ := json.Marshal(r.String())
 			b = append(append(append(b, `,"error":`...), msg...), '}', '\n')

@@ -31,11 +31,14 @@
 // that changes what the reference gives, as a "$ref" to the root can),
 // and closes the session on a message nested more than 1000 levels deep;
 // mcp-go refuses, before any hook, a call whose arguments hold a number a
-// float64 cannot hold (1e400). Such a case is sent to the same middleware
-// directly, without the library's transport, and counted under its
-// reason: on stderr at exit, and with -stats FILE as a JSON line. With
-// -strict it is answered instead with an error that names the reason, so
-// that toolnorm reports it.
+// float64 cannot hold (1e400). Such a case is answered unsupported, so
+// that toolnorm counts it as skipped, not judged: it says nothing of the
+// middleware, and the middleware's answer without the library is not what
+// a server gives. It is counted under its reason: on stderr at exit, and
+// with -stats FILE as a JSON line. With -strict it is answered instead
+// with an error that names the reason, so that toolnorm reports it; with
+// -direct, with the answer of the same middleware called directly,
+// without the library's transport.
 package main
 
 import (
@@ -62,13 +65,23 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	flags.SetOutput(stderr)
 	lib := flags.String("lib", "go-sdk", "the MCP library: go-sdk (github.com/modelcontextprotocol/go-sdk) or mcp-go (github.com/mark3labs/mcp-go)")
 	verbose := flags.Bool("v", false, "log the middleware's warnings and each refused call on stderr")
-	strict := flags.Bool("strict", false, "answer a case the library cannot carry with an error, instead of sending it to the middleware directly")
+	strict := flags.Bool("strict", false, "answer a case the library cannot carry with an error (default: unsupported, not judged)")
+	direct := flags.Bool("direct", false, "answer a case the library cannot carry with the middleware's answer without the library (default: unsupported, not judged)")
 	stats := flags.String("stats", "", "append to this file, at exit, a JSON line counting the cases the library carried and those it could not")
 	if err := flags.Parse(args); err != nil {
 		return err
 	}
 	var d harness.Declares
-	r := newRouter(*lib, *strict)
+	mode := Unsupported
+	switch {
+	case *strict && *direct:
+		return fmt.Errorf("-strict and -direct exclude each other")
+	case *strict:
+		mode = Strict
+	case *direct:
+		mode = Direct
+	}
+	r := newRouter(*lib, mode)
 	im, info, err := newImpl(*lib, d.Options(), *verbose, r)
 	if err != nil {
 		return err

@@ -10,21 +10,33 @@ import (
 	"github.com/toolnorm/toolnorm/impl"
 )
 
-// router decides, for a case a library cannot carry, what the answer is:
-// with strict, an error that says why; otherwise the answer of the same
-// middleware called directly, without the library's transport, counted
-// under the reason.
+// The answers to a case a library cannot carry.
+const (
+	// Unsupported (the default): the case is answered unsupported, and
+	// toolnorm counts it as skipped, not judged: what the library cannot
+	// carry says nothing of the middleware, and the middleware's answer
+	// without the library would not be what a server gives.
+	Unsupported = "unsupported"
+	// Strict: an error that names the reason, so that toolnorm reports it.
+	Strict = "strict"
+	// Direct: the answer of the same middleware called directly, without
+	// the library's transport, counted under the reason.
+	Direct = "direct"
+)
+
+// router decides, for a case a library cannot carry, what the answer is
+// (Unsupported, Strict or Direct).
 type router struct {
-	lib    string
-	strict bool
+	lib  string
+	mode string
 
 	mu      sync.Mutex
 	carried int
-	direct  map[string]int
+	direct  map[string]int // by reason: the cases not carried
 }
 
-func newRouter(lib string, strict bool) *router {
-	return &router{lib: lib, strict: strict, direct: map[string]int{}}
+func newRouter(lib, mode string) *router {
+	return &router{lib: lib, mode: mode, direct: map[string]int{}}
 }
 
 // carry counts a case the library carried.
@@ -35,26 +47,28 @@ func (r *router) carry() {
 }
 
 // cannotCarry answers a case the library cannot carry, for the reason
-// why, with direct (the middleware called directly) unless strict.
+// why, as the router's mode says (direct calls the middleware directly).
 func (r *router) cannotCarry(why string, direct func() impl.Result) impl.Result {
-	if r.strict {
-		return impl.Reject(impl.ErrUnspecified, r.lib+" cannot carry this case: "+why)
-	}
 	r.mu.Lock()
 	r.direct[why]++
 	r.mu.Unlock()
-	return direct()
+	switch r.mode {
+	case Strict:
+		return impl.Reject(impl.ErrUnspecified, r.lib+" cannot carry this case: "+why)
+	case Direct:
+		return direct()
+	}
+	return impl.Fail(fmt.Errorf("%w: %s cannot carry it", impl.ErrNotSendable, r.lib), r.lib+" cannot carry this case: "+why)
 }
 
 // Stats is what a run of the adapter did, as -stats writes it.
 type Stats struct {
 	Library string `json:"library"`
-	Strict  bool   `json:"strict"`
-	// Carried counts the cases sent through the library; Direct, by
-	// reason, those the library cannot carry, sent to the middleware
-	// directly (none with strict: those were answered with an error).
-	Carried int            `json:"carried"`
-	Direct  map[string]int `json:"direct"`
+	Mode    string `json:"mode"` // unsupported, strict or direct
+	// Carried counts the cases sent through the library; NotCarried, by
+	// reason, those the library cannot carry, answered as Mode says.
+	Carried    int            `json:"carried"`
+	NotCarried map[string]int `json:"not_carried"`
 }
 
 func (r *router) stats() Stats {
@@ -64,7 +78,7 @@ func (r *router) stats() Stats {
 	for k, v := range r.direct {
 		d[k] = v
 	}
-	return Stats{Library: r.lib, Strict: r.strict, Carried: r.carried, Direct: d}
+	return Stats{Library: r.lib, Mode: r.mode, Carried: r.carried, NotCarried: d}
 }
 
 // writeStats appends the run's Stats to the file at path, one JSON line.
@@ -86,14 +100,14 @@ func (r *router) writeStats(path string) error {
 
 // String is the Stats in a line for stderr.
 func (s Stats) String() string {
-	reasons := make([]string, 0, len(s.Direct))
-	for k := range s.Direct {
+	reasons := make([]string, 0, len(s.NotCarried))
+	for k := range s.NotCarried {
 		reasons = append(reasons, k)
 	}
 	sort.Strings(reasons)
 	out := fmt.Sprintf("%s: %d cases carried by the library", s.Library, s.Carried)
 	for _, k := range reasons {
-		out += fmt.Sprintf("; %d sent to the middleware directly: %s", s.Direct[k], k)
+		out += fmt.Sprintf("; %d not carried (answered %s): %s", s.NotCarried[k], s.Mode, k)
 	}
 	return out
 }
