@@ -48,6 +48,10 @@ if [ -f implementations/typescript-mastra-core/adapter.mjs ]; then
   run mastra-core-validate --impl 'node implementations/typescript-mastra-core/adapter.mjs validate'
 fi
 
+go -C mcp build -o "$tmp/toolnorm-mcp" ./cmd/toolnorm-mcp
+run mcp-go-sdk --impl "$tmp/toolnorm-mcp -lib go-sdk"
+run mcp-mcp-go --impl "$tmp/toolnorm-mcp -lib mcp-go"
+
 rm -rf "$out/badges"
 # shellcheck disable=SC2086 # the report files, one word each
 "$tmp/toolnorm" report --out "$out/matrix.md" --html "$out/matrix.html" --badges "$out/badges" $reports
