@@ -97,6 +97,8 @@ func reference(schema, args []byte, o Options) Result {
 		return Reject(ErrNotObject, err.Error())
 	case errors.Is(err, normalize.ErrTooDeep):
 		return Reject(ErrTooDeep, err.Error())
+	case errors.Is(err, normalize.ErrPattern):
+		return Reject(ErrInvalidSchema, err.Error()) // a pattern it cannot evaluate on this key
 	}
 	return Reject(ErrInvalidJSON, err.Error())
 }

@@ -15,6 +15,11 @@ var (
 	ErrNotObject = errors.New("arguments must be a JSON object")
 	// ErrTooDeep: arrays and objects nest deeper than the limit.
 	ErrTooDeep = errors.New("nesting too deep")
+	// ErrPattern: an ECMA-262 pattern of the schema (one RE2 cannot run,
+	// matched by a backtracking engine) did not finish matching a key in
+	// its time limit: the declared type there is not known, so there is
+	// no result.
+	ErrPattern = errors.New("a pattern did not finish matching a key")
 )
 
 // Error reports arguments that cannot be normalized. No output is given
@@ -26,7 +31,7 @@ type Error struct {
 	// Pointer is the JSON Pointer of the value being read ("" for the
 	// arguments as a whole).
 	Pointer string
-	// Err is ErrSyntax, ErrNotObject or ErrTooDeep, wrapped with the
+	// Err is ErrSyntax, ErrNotObject, ErrTooDeep or ErrPattern, wrapped with the
 	// detail.
 	Err error
 }

@@ -1,6 +1,8 @@
 package normalize
 
 import (
+	"github.com/toolnorm/toolnorm/internal/display"
+
 	"bytes"
 	"errors"
 	"fmt"
@@ -33,8 +35,18 @@ func (s *Schema) NormalizeReport(args []byte) ([]byte, []Repair, error) {
 	return s.normalize(args, true)
 }
 
-func (s *Schema) normalize(args []byte, report bool) ([]byte, []Repair, error) {
+func (s *Schema) normalize(args []byte, report bool) (out []byte, repairs []Repair, err error) {
 	w := &walker{cfg: &s.cfg, report: report, args: args, nextAmp: -1}
+	defer func() {
+		switch r := recover().(type) {
+		case nil:
+		case patternTimeout:
+			out, repairs = nil, nil
+			err = &Error{Offset: w.prev, Err: fmt.Errorf("%w: the pattern %q on the key %q: %v", ErrPattern, r.pattern, display.Clip(r.key, 100), r.err)}
+		default:
+			panic(r)
+		}
+	}()
 	i := jsonraw.SkipSpace(args, 0)
 	end, err := w.value(args, i, s.root, nil)
 	if err != nil {

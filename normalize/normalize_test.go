@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A case is one row of the normalizer's tables: a schema, the arguments a
@@ -378,5 +379,29 @@ func TestErrorMessageCutsDeepPointers(t *testing.T) {
 	msg := err.Error()
 	if len(msg) > 200 || !strings.Contains(msg, `"/a/0/0/0/0/0/0/0/...(`) || !strings.Contains(msg, "more segments).../0/0") {
 		t.Errorf("message of %d bytes: %s", len(msg), msg)
+	}
+}
+
+// TestPatternTimeout: an ECMA-262 pattern that backtracks past its time
+// limit on a key is an error, never a result that depends on the
+// machine's speed (a key it did not finish matching would otherwise be
+// undeclared).
+func TestPatternTimeout(t *testing.T) {
+	defer func(d time.Duration) { ecmaMatchTimeout = d }(ecmaMatchTimeout)
+	ecmaMatchTimeout = 20 * time.Millisecond
+	s, err := Compile([]byte(`{"type":"object","patternProperties":{"^(?=(a|aa)+$)":{"type":"array"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, err := s.Normalize([]byte(`{"aaaa":"[1]"}`)); err != nil || string(out) != `{"aaaa":[1]}` {
+		t.Fatalf("a key the pattern matches in time: %s, %v", out, err)
+	}
+	key := strings.Repeat("a", 60) + "b"
+	out, err := s.Normalize([]byte(`{"` + key + `":"[1]"}`))
+	if !errors.Is(err, ErrPattern) || out != nil {
+		t.Fatalf("a key the pattern backtracks on: %s, %v; want ErrPattern", out, err)
+	}
+	if !strings.Contains(err.Error(), `^(?=(a|aa)+$)`) {
+		t.Errorf("the error does not name the pattern: %v", err)
 	}
 }

@@ -23,8 +23,10 @@ type pattern struct {
 
 // ecmaMatchTimeout bounds one match of an ECMA-262 pattern against a key:
 // a backtracking engine can take exponential time on a hostile key. A
-// match that does not finish in time counts as no match.
-const ecmaMatchTimeout = time.Second
+// match that does not finish in time is an error ([ErrPattern]), never a
+// result that would depend on the machine's speed. A variable, so that a
+// test can shorten it.
+var ecmaMatchTimeout = time.Second
 
 // compilePattern compiles a patternProperties pattern: with RE2 where it
 // can, else as ECMA-262.
@@ -41,11 +43,22 @@ func compilePattern(s string) (*regexp.Regexp, *regexp2.Regexp, error) {
 	return nil, ecma, nil
 }
 
-// match reports whether the pattern matches the key (unquoted).
+// match reports whether the pattern matches the key (unquoted). A match
+// past ecmaMatchTimeout panics with a patternTimeout, which the walk turns
+// into an error.
 func (p *pattern) match(key []byte) bool {
 	if p.re != nil {
 		return p.re.Match(key)
 	}
 	ok, err := p.ecma.MatchString(string(key))
-	return ok && err == nil
+	if err != nil {
+		panic(patternTimeout{pattern: p.ecma.String(), key: string(key), err: err})
+	}
+	return ok
+}
+
+// patternTimeout is an ECMA-262 match that did not finish in time.
+type patternTimeout struct {
+	pattern, key string
+	err          error
 }

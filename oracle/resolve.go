@@ -435,6 +435,14 @@ func ecmaPattern(pat string) (func(string) bool, error) {
 	re.MatchTimeout = time.Second
 	return func(s string) bool {
 		ok, err := re.MatchString(s)
-		return ok && err == nil
+		if err != nil {
+			// Not a match nor a miss: Normalize turns it into an error, as
+			// the reference does.
+			panic(patternTimeout{fmt.Errorf("oracle: the pattern %q did not finish matching a key: %v", pat, err)})
+		}
+		return ok
 	}, nil
 }
+
+// patternTimeout is an ECMA-262 match that did not finish in time.
+type patternTimeout struct{ err error }

@@ -96,7 +96,16 @@ type Options struct {
 // differential tests compare after the same canonicalization. Likewise a
 // string with no '&' comes out equal as a value, not byte for byte
 // ("\u00e9" is written "é"): compare outputs with [Equal].
-func Normalize(schema, args []byte, opts Options) ([]byte, error) {
+func Normalize(schema, args []byte, opts Options) (out []byte, err error) {
+	defer func() {
+		switch r := recover().(type) {
+		case nil:
+		case patternTimeout:
+			out, err = nil, r.err
+		default:
+			panic(r)
+		}
+	}()
 	if opts.MaxPasses < 0 {
 		return nil, fmt.Errorf("oracle: MaxPasses is %d, want 0 (unbounded) or more", opts.MaxPasses)
 	}
@@ -115,7 +124,6 @@ func Normalize(schema, args []byte, opts Options) ([]byte, error) {
 		n.maxDepth = DefaultMaxDepth
 	}
 
-	var err error
 	if n.schema, err = parseSchema(schema, opts); err != nil {
 		return nil, err
 	}
