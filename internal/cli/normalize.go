@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/toolnorm/toolnorm/impl"
 	"github.com/toolnorm/toolnorm/normalize"
@@ -19,8 +20,7 @@ func newNormalizeCmd() *cobra.Command {
 		maxPasses, maxDepth           int
 		explain                       bool
 		f                             implFlags
-		refDocs                       []string
-		draft                         string
+		sf                            schemaFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "normalize --schema FILE [--args FILE]",
@@ -49,27 +49,15 @@ exits with status 1 and one line on standard error:
 			if maxDepth < 1 {
 				return usagef("--max-depth must be 1 or more")
 			}
-			d, err := normalize.ParseDraft(draft)
+			resolve, err := sf.options()
 			if err != nil {
-				return usagef("--draft: want 4, 6, 7, 2019-09 or 2020-12, not %q", draft)
-			}
-			docs := map[string][]byte{}
-			for _, rd := range refDocs {
-				uri, file, ok := strings.Cut(rd, "=")
-				if !ok || uri == "" || file == "" {
-					return usagef("--ref-doc: want URI=FILE, not %q", rd)
-				}
-				b, err := os.ReadFile(file)
-				if err != nil {
-					return fileError(file, err)
-				}
-				docs[uri] = b
+				return err
 			}
 			schema, err := os.ReadFile(schemaFile)
 			if err != nil {
 				return fileError(schemaFile, err)
 			}
-			s, err := normalize.Compile(schema, normalize.WithProfile(p), normalize.WithMaxPasses(maxPasses), normalize.WithMaxDepth(maxDepth), normalize.WithDraft(d), normalize.WithDocuments(docs))
+			s, err := normalize.Compile(schema, normalize.WithProfile(p), normalize.WithMaxPasses(maxPasses), normalize.WithMaxDepth(maxDepth), resolve[0], resolve[1])
 			if err != nil {
 				return fileError(schemaFile, err)
 			}
@@ -114,8 +102,7 @@ exits with status 1 and one line on standard error:
 	fl.StringVar(&profile, "profile", "text", "how references decode: text (the rule) or attribute (keeps &region= in URLs)")
 	fl.IntVar(&maxPasses, "max-passes", 0, "bound on decoding passes per string (0: until nothing changes)")
 	fl.IntVar(&maxDepth, "max-depth", normalize.DefaultMaxDepth, "how deeply arrays and objects may nest")
-	fl.StringArrayVar(&refDocs, "ref-doc", nil, "a document the schema's references may name, as URI=FILE (repeatable; a URI relative to the schema's base, or absolute)")
-	fl.StringVar(&draft, "draft", "2020-12", "the JSON Schema draft of a schema whose $schema names none: 4, 6, 7, 2019-09 or 2020-12")
+	sf.register(fl)
 	fl.BoolVar(&explain, "explain", false, "list each repair on standard error (with --impl: the reference's result, if it differs)")
 	_ = cmd.RegisterFlagCompletionFunc("profile", cobra.FixedCompletions([]string{"text", "attribute"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.MarkFlagFilename("schema", "json")
@@ -168,4 +155,38 @@ func normalizeWith(cmd *cobra.Command, f *implFlags, schema, args []byte, explai
 	}
 	_, err = cmd.OutOrStdout().Write(out)
 	return err
+}
+
+// schemaFlags are the flags that say how a schema's references resolve:
+// the documents they may name, and the draft of a schema that names none.
+type schemaFlags struct {
+	refDocs []string
+	draft   string
+}
+
+func (f *schemaFlags) register(fl *pflag.FlagSet) {
+	fl.StringArrayVar(&f.refDocs, "ref-doc", nil, "a document the schema's references may name, as URI=FILE (repeatable; a URI relative to the schema's base, or absolute)")
+	fl.StringVar(&f.draft, "draft", "2020-12", "the JSON Schema draft of a schema whose $schema names none: 4, 6, 7, 2019-09 or 2020-12")
+}
+
+// options reads the flags' documents: the options WithDraft and
+// WithDocuments, in that order.
+func (f *schemaFlags) options() ([]normalize.Option, error) {
+	d, err := normalize.ParseDraft(f.draft)
+	if err != nil {
+		return nil, usagef("--draft: want 4, 6, 7, 2019-09 or 2020-12, not %q", f.draft)
+	}
+	docs := map[string][]byte{}
+	for _, rd := range f.refDocs {
+		uri, file, ok := strings.Cut(rd, "=")
+		if !ok || uri == "" || file == "" {
+			return nil, usagef("--ref-doc: want URI=FILE, not %q", rd)
+		}
+		b, err := os.ReadFile(file)
+		if err != nil {
+			return nil, fileError(file, err)
+		}
+		docs[uri] = b
+	}
+	return []normalize.Option{normalize.WithDraft(d), normalize.WithDocuments(docs)}, nil
 }

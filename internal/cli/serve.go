@@ -15,6 +15,7 @@ func newServeCmd() *cobra.Command {
 	var profile, depth, repairs string
 	var maxPasses int
 	var faultSpecs []string
+	var sf schemaFlags
 	var delay time.Duration
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -56,13 +57,18 @@ a way to check toolnorm's own harness:
 				}
 				out = w
 			}
-			return harness.Serve(cmd.InOrStdin(), out, cmd.ErrOrStderr(), impl.Reference, info, d)
+			resolve, err := sf.options()
+			if err != nil {
+				return err
+			}
+			return harness.Serve(cmd.InOrStdin(), out, cmd.ErrOrStderr(), impl.ReferenceWith(resolve...), info, d)
 		},
 	}
 	cmd.Flags().StringVar(&profile, "profile", "text", "the profile to declare and use: text or attribute")
 	cmd.Flags().IntVar(&maxPasses, "max-passes", 0, "the pass bound to declare and use (0: none)")
 	cmd.Flags().StringVar(&depth, "depth", "all", "where the JSON repair applies, to declare and use: all, or top (top-level parameters only)")
 	cmd.Flags().StringVar(&repairs, "repairs", "json+entities", "the repairs to declare and do: json, entities, or json+entities (the rule)")
+	sf.register(cmd.Flags())
 	// For testing the harness and check on an adapter that misbehaves
 	// (docs/verdicts.md): hidden, since no user needs them.
 	cmd.Flags().StringSliceVar(&faultSpecs, "fault", nil, "misbehave on every N-th answer: KIND/N, KIND one of not-json, wrong-id, exit, huge, sleep, crash")
