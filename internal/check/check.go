@@ -42,7 +42,13 @@ type Config struct {
 	Progress func(Progress)
 	// Version is the version of toolnorm running the check, for the report.
 	Version string
+	// Timeout is the adapter's time limit per request, for the repeat
+	// command (0 or DefaultTimeout: not written).
+	Timeout time.Duration
 }
+
+// DefaultTimeout is the per-request time limit of toolnorm check.
+const DefaultTimeout = 10 * time.Second
 
 // Clock tells the time.
 type Clock interface{ Now() time.Time }

@@ -133,7 +133,8 @@ func (e *run) over(until time.Time) bool {
 func (e *run) giveUp(res impl.Result) bool {
 	if errors.Is(res.Failure, impl.ErrGaveUp) {
 		if e.stopped == "" {
-			e.stopped = "the implementation was given up on: " + res.Detail
+			// The detail can hold the adapter's raw stderr: one line, cut.
+			e.stopped = "the implementation was given up on: " + display.Clip(display.Text(res.Detail), 500)
 		}
 		return true
 	}
@@ -234,7 +235,7 @@ func (e *run) replay() CorpusResult {
 				res.count(v, OutcomeNotRun, display.Text(got.Detail))
 				continue
 			case impl.KindNotSendable:
-				res.count(v, OutcomeSkipped, "its input is not one a protocol line can carry: "+display.Text(got.Detail))
+				res.count(v, OutcomeSkipped, "not judged: "+display.Clip(display.Text(got.Detail), 300))
 				continue
 			}
 			if e.giveUp(got) {
@@ -245,17 +246,19 @@ func (e *run) replay() CorpusResult {
 			vf := VectorFailure{File: v.File, ID: v.ID, Description: v.Description, Clause: v.Clause, Message: o.Msg, Command: e.command(v),
 				Schema: display.Clip(display.JSON(c.Schema), maxShown), Arguments: display.Clip(display.JSON(c.Args), maxShown),
 				Options: strings.Join(c.Options.Choices(), ", "), Want: display.Clip(v.Want().String(), maxShown), Got: display.Clip(got.String(), maxShown)}
+			adapted := !c.Options.Same(v.Options)
 			switch {
 			case o.Failure != nil:
 				res.count(v, OutcomeError, o.Msg)
 				res.ErrorList = append(res.ErrorList, vf)
+				adapted = false // Adapted counts among passed and failed only
 			case !o.Pass:
 				res.count(v, OutcomeFailed, o.Msg)
 				res.Failures = append(res.Failures, vf)
 			default:
 				res.count(v, OutcomePassed, "")
 			}
-			if !c.Options.Same(v.Options) {
+			if adapted {
 				res.Adapted++
 			}
 		}
@@ -387,6 +390,12 @@ func (e *run) repeat() string {
 	if e.cfg.Command != "" {
 		s += " --impl " + shellQuote(e.cfg.Command)
 	}
+	if e.cfg.Timeout > 0 && e.cfg.Timeout != DefaultTimeout {
+		s += " --timeout " + e.cfg.Timeout.String()
+	}
+	if e.cfg.CorpusDir != "" {
+		s += " --corpus " + shellQuote(e.cfg.CorpusDir) // the fuzzer's seeds come from it too
+	}
 	return fmt.Sprintf("%s --seed %d --checks %d", s, e.cfg.Seed, max(e.r.Checks, 1))
 }
 
@@ -419,7 +428,7 @@ func replayCommand(implCommand, corpusDir string, v *corpus.Vector) string {
 		err = json.Compact(&line, data) // escapes stay as they are: '&' is '&'
 	}
 	if err != nil || line.Len() > maxCommand {
-		return fmt.Sprintf("(the vector is %d bytes: save it as case.json, then) %s case.json", len(data), replay)
+		return fmt.Sprintf("(the vector is %d bytes, too long for one line: save it from the JSON report, --format json, as case.json, then) %s case.json", line.Len(), replay)
 	}
 	return "printf '%s\\n' " + shellQuote(line.String()) + " | " + replay + " -"
 }

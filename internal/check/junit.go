@@ -31,16 +31,15 @@ type junitSuites struct {
 }
 
 type junitSuite struct {
-	Name       string         `xml:"name,attr"`
-	Tests      int            `xml:"tests,attr"`
-	Failures   int            `xml:"failures,attr"`
-	Errors     int            `xml:"errors,attr"`
-	Skipped    int            `xml:"skipped,attr"`
-	Time       string         `xml:"time,attr"`
-	Timestamp  string         `xml:"timestamp,attr,omitempty"`
-	Properties *junitProps    `xml:"properties,omitempty"`
-	Cases      []junitCase    `xml:"testcase"`
-	SystemErr  *junitCharData `xml:"system-err,omitempty"`
+	Name       string      `xml:"name,attr"`
+	Tests      int         `xml:"tests,attr"`
+	Failures   int         `xml:"failures,attr"`
+	Errors     int         `xml:"errors,attr"`
+	Skipped    int         `xml:"skipped,attr"`
+	Time       string      `xml:"time,attr"`
+	Timestamp  string      `xml:"timestamp,attr,omitempty"`
+	Properties *junitProps `xml:"properties,omitempty"`
+	Cases      []junitCase `xml:"testcase"`
 }
 
 type junitProps struct {
@@ -69,10 +68,6 @@ type junitFailure struct {
 	Message string `xml:"message,attr"`
 	Type    string `xml:"type,attr"`
 	Text    string `xml:",chardata"`
-}
-
-type junitCharData struct {
-	Text string `xml:",chardata"`
 }
 
 // add appends a case and counts what it holds.
@@ -164,14 +159,28 @@ func (r *Report) writeJUnit(w io.Writer) error {
 		fz.add(junitCase{Name: fmt.Sprintf("%s the implementation failed on", plural(n, "case")), Classname: "toolnorm.fuzzing",
 			Error: &junitFailure{Message: fmt.Sprintf("%s of the program (not judged)", plural(n, "failure")), Type: "failure of the program"}})
 	}
-	if len(r.Events) > 0 {
+	suites := []junitSuite{corp, props, fz}
+	if n := r.failures(); n > 0 {
+		// Whenever failures of the program make the verdict fail, one
+		// <error> says so, with each failure the harness saw: a CI test
+		// report is never all green while toolnorm exits 1.
 		var b strings.Builder
-		for _, e := range r.Events {
-			fmt.Fprintf(&b, "%s on request %d: %s\n", e.Kind, e.Request, display.Text(e.Detail))
+		fmt.Fprintf(&b, "corpus: %d vectors; fuzzing: %d cases\n", r.Corpus.Errors, r.Fuzz.Failures)
+		for _, p := range r.Properties {
+			if p.Failures > 0 {
+				fmt.Fprintf(&b, "property %s: %d of %d cases\n", p.ID, p.Failures, p.Cases)
+			}
 		}
-		fz.SystemErr = &junitCharData{Text: b.String()}
+		for _, e := range r.Events {
+			fmt.Fprintf(&b, "%s\n", eventLine(e))
+		}
+		prog := junitSuite{Name: "program", Time: seconds(0), Timestamp: stamp}
+		prog.add(junitCase{Name: "failures of the program", Classname: "toolnorm.program",
+			Error: &junitFailure{Message: fmt.Sprintf("%s of the program (timeouts, crashes, protocol errors; not violations), %s", plural(n, "failure"), plural(r.Restarts, "restart")),
+				Type: "failure of the program", Text: b.String()}})
+		suites = append(suites, prog)
 	}
-	doc := junitSuites{Name: "toolnorm check: " + r.Implementation, Time: seconds(r.Seconds), Suites: []junitSuite{corp, props, fz}}
+	doc := junitSuites{Name: "toolnorm check: " + display.Text(r.Implementation), Time: seconds(r.Seconds), Suites: suites}
 	if r.Repeat != "" {
 		corp := &doc.Suites[0]
 		corp.Properties = &junitProps{Props: []junitProp{{"seed", fmt.Sprint(r.Seed)}, {"checks", fmt.Sprint(r.Checks)}, {"repeat", r.Repeat}, {"verdict", r.Verdict}}}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolnorm/toolnorm/harness"
 	"github.com/toolnorm/toolnorm/impl"
 )
 
@@ -178,6 +179,30 @@ func TestJUnitCannotStart(t *testing.T) {
 	}
 	if !strings.Contains(b.String(), "no such file or directory") {
 		t.Errorf("the error does not say why:\n%s", b.String())
+	}
+	validate(t, b.Bytes())
+}
+
+// TestJUnitFailuresNeverGreen: failures of the program that no vector or
+// property shows (a request answered once sent again, cases of a property
+// that still holds) still give an <error>: the test report is not green
+// while the verdict fails.
+func TestJUnitFailuresNeverGreen(t *testing.T) {
+	r := &Report{Implementation: "x", Verdict: Fail, Repeat: "toolnorm check --seed 1 --checks 1",
+		Properties: []PropResult{{ID: "keys-unchanged", Clause: "rule/5", Status: StatusHolds, Checks: 15, Cases: 16, Failures: 1}},
+		Events:     []harness.Event{{Kind: "crash", Request: 9, Detail: "exit status 2", Answered: true}}}
+	var b bytes.Buffer
+	if err := r.Write(&b, "junit"); err != nil {
+		t.Fatal(err)
+	}
+	d := checkCounts(t, b.Bytes())
+	if d.Errors == 0 {
+		t.Fatalf("no <error> while the verdict fails for failures of the program:\n%s", b.String())
+	}
+	for _, want := range []string{"property keys-unchanged: 1 of 16 cases", "crash on request 9 (answered when sent again): exit status 2"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the error does not say %q:\n%s", want, b.String())
+		}
 	}
 	validate(t, b.Bytes())
 }

@@ -159,13 +159,13 @@ const (
 func Matrix(reports []*Report) *Table {
 	t := &Table{}
 	for _, r := range reports {
-		c := Column{Name: r.Implementation, Implementation: r.Implementation, Choices: r.Choices, Verdict: r.Verdict,
-			Seed: r.Seed, Budget: r.Budget, Started: r.Started, Failures: len(r.Events), Restarts: r.Restarts, NotImplemented: r.NotImplemented}
+		c := Column{Name: display.Text(r.Implementation), Implementation: r.Implementation, Choices: r.Choices, Verdict: r.Verdict,
+			Seed: r.Seed, Budget: r.Budget, Started: r.Started, Failures: r.failures(), Restarts: r.Restarts, NotImplemented: r.NotImplemented}
 		if i := r.Info; i != nil {
 			if i.Name != "" {
-				c.Name = i.Name
+				c.Name = display.Text(i.Name)
 			}
-			c.Language, c.Version, c.Homepage = i.Language, i.Version, i.Homepage
+			c.Language, c.Version, c.Homepage = display.Text(i.Language), display.Text(i.Version), i.Homepage
 		}
 		t.Columns = append(t.Columns, c)
 	}
@@ -264,16 +264,23 @@ func propertyCell(p PropResult, ok bool) Cell {
 }
 
 // corpusRan says whether any vector was replayed.
-func corpusRan(r *Report) bool { return r.Corpus.Passed+r.Corpus.Failed > 0 }
+func corpusRan(r *Report) bool { return r.Corpus.Passed+r.Corpus.Failed+r.Corpus.Errors > 0 }
 
 func corpusCell(r *Report) Cell {
 	c := r.Corpus
+	// Every count, so that they add up to the vectors.
 	summary := fmt.Sprintf("%d passed, %d failed, %d skipped", c.Passed, c.Failed, c.Skipped)
+	if c.Errors > 0 {
+		summary += fmt.Sprintf(", %s of the program", plural(c.Errors, "failure"))
+	}
 	if c.Unimplemented > 0 {
 		summary += fmt.Sprintf(", %d needing a repair not implemented", c.Unimplemented)
 	}
+	if c.NotRun > 0 {
+		summary += fmt.Sprintf(", %d not run", c.NotRun)
+	}
 	switch {
-	case c.Failed > 0:
+	case c.Failed > 0 || c.Errors > 0:
 		// The failures themselves are in the rows by clause.
 		return Cell{Status: Broken, Summary: summary}
 	case !corpusRan(r):

@@ -38,7 +38,7 @@ type implFlags struct {
 
 func (f *implFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.command, "impl", "", "the implementation: a command line that starts its adapter (docs/protocol.md); default: the built-in reference")
-	cmd.Flags().DurationVar(&f.timeout, "timeout", 10*time.Second, "how long one request may take")
+	cmd.Flags().DurationVar(&f.timeout, "timeout", check.DefaultTimeout, "how long one request may take")
 }
 
 // open starts the implementation. An adapter that cannot be started is a
@@ -179,7 +179,7 @@ of what ran is printed, and the adapter's process group is killed).`,
 			}
 			defer closeImpl()
 			st := newStatus(cmd.ErrOrStderr())
-			report := check.Run(ctx, check.Config{Version: version(), Impl: im, Command: f.command, Vectors: vectors, CorpusDir: corpusDir, Budget: budget, Checks: checks, Seed: seed,
+			report := check.Run(ctx, check.Config{Version: version(), Timeout: f.timeout, Impl: im, Command: f.command, Vectors: vectors, CorpusDir: corpusDir, Budget: budget, Checks: checks, Seed: seed,
 				Progress: func(p check.Progress) { st.show("%s", progressLine(p, checks == 0)) }})
 			st.done()
 			closeImpl()
