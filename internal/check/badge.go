@@ -3,6 +3,7 @@ package check
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -29,17 +30,17 @@ func (b Badge) JSON() []byte {
 // it does not do.
 func Badges(reports []*Report) []Badge {
 	var out []Badge
-	seen := map[string]int{}
+	used := map[string]bool{}
 	for _, r := range reports {
 		name := r.Implementation
 		if r.Info != nil && r.Info.Name != "" {
 			name = r.Info.Name
 		}
 		b := Badge{Slug: slug(name), SchemaVersion: 1, Label: "RT-TOOL-8", Color: "lightgrey", Message: r.Verdict}
-		if n := seen[b.Slug]; n > 0 {
-			b.Slug = fmt.Sprintf("%s-%d", b.Slug, n+1)
+		for n, base := 2, b.Slug; used[b.Slug]; n++ {
+			b.Slug = fmt.Sprintf("%s-%d", base, n)
 		}
-		seen[b.Slug]++
+		used[b.Slug] = true
 		switch r.Verdict {
 		case Pass:
 			b.Message, b.Color = "pass", "brightgreen"
@@ -53,7 +54,8 @@ func Badges(reports []*Report) []Badge {
 			}
 			parts := []string{"fail", fmt.Sprintf("%d/%d properties broken", broken, len(r.Properties))}
 			if judged := r.Corpus.Passed + r.Corpus.Failed; judged > 0 {
-				parts = append(parts, fmt.Sprintf("%.1f%% of vectors", 100*float64(r.Corpus.Passed)/float64(judged)))
+				// Rounded down: 5004 of 5005 is not 100.0%.
+				parts = append(parts, fmt.Sprintf("%.1f%% of vectors", math.Floor(1000*float64(r.Corpus.Passed)/float64(judged))/10))
 			}
 			if r.NotImplemented != "" {
 				missing, _, _ := strings.Cut(r.NotImplemented, " (")

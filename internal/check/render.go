@@ -163,7 +163,8 @@ func (r *Report) writeText(w io.Writer) error {
 		fmt.Fprintf(w, "\n== %s\n", eventLine(e))
 		if e.Stderr != "" {
 			// Its lines as they came, each shown exactly.
-			lines := strings.Split(strings.TrimRight(display.Clip(e.Stderr, 2000), "\n"), "\n")
+			// The end: where an adapter says why it died.
+			lines := strings.Split(strings.TrimRight(display.Tail(e.Stderr, 2000), "\n"), "\n")
 			for i, l := range lines {
 				lines[i] = display.Text(l)
 			}

@@ -23,7 +23,11 @@ func visible(r rune) bool {
 	if r == ' ' {
 		return true
 	}
-	if r == utf8.RuneError || unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Co, r) {
+	if r == utf8.RuneError || unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Co, r) ||
+		// Default-ignorable characters that are not format characters
+		// (a variation selector, U+034F, the Hangul fillers), and the
+		// blank braille pattern, which looks like a space.
+		unicode.In(r, unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point) || r == '\u2800' {
 		return false
 	}
 	return unicode.IsGraphic(r)
@@ -143,11 +147,37 @@ func Clip(s string, n int) string {
 	for i > 0 && !utf8.RuneStart(s[i]) {
 		i--
 	}
-	// Do not end inside an escape such as \u00a0 or \x80.
+	// Do not end inside an escape such as \u00a0, \x80 or \\ (cutting
+	// before the last backslash of the last 11 bytes, and the run of
+	// backslashes it ends), nor between the two halves of a surrogate
+	// pair, which would show a lone surrogate the value does not hold.
 	if j := strings.LastIndexByte(s[max(0, i-11):i], '\\'); j >= 0 {
 		i = max(0, i-11) + j
+		for i > 0 && s[i-1] == '\\' {
+			i--
+		}
+	}
+	if i >= 6 && strings.HasPrefix(s[i:], `\ud`) && s[i-6] == '\\' && strings.HasPrefix(s[i-6:], `\ud`) {
+		i -= 6
 	}
 	return fmt.Sprintf("%s... (%d more bytes)", s[:i], len(s)-i)
+}
+
+// Tail cuts s, already shown, to its last n bytes or so, at a line or a
+// character boundary, and says how much it cut: for the end of a log,
+// where the reason is.
+func Tail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := len(s) - n
+	for i < len(s) && !utf8.RuneStart(s[i]) {
+		i++
+	}
+	if j := strings.IndexByte(s[i:], '\n'); j >= 0 && j < n/2 {
+		i += j + 1
+	}
+	return fmt.Sprintf("(%d bytes before)\n%s", i, s[i:])
 }
 
 // Pointer shows a JSON Pointer, its segments cut to the first and last

@@ -19,6 +19,7 @@ func TestText(t *testing.T) {
 		{"replacement \ufffd", `replacement \ufffd`},
 		{"é 日本 😀", "é 日本 😀"},
 		{"\U000E0001 tag", `\udb40\udc01 tag`},
+		{"emoji\ufe0f cgj\u034f filler\u3164 braille\u2800", `emoji\ufe0f cgj\u034f filler\u3164 braille\u2800`},
 		{`"quotes" \ stay`, `"quotes" \ stay`},
 	}
 	for _, tt := range tests {
@@ -61,6 +62,10 @@ func TestClip(t *testing.T) {
 		{"0123456789abc", 10, "0123456789... (3 more bytes)"},
 		{"aaaaaaa日本", 9, "aaaaaaa... (6 more bytes)"},
 		{`abcd\u00a0efgh`, 7, `abcd... (10 more bytes)`},
+		// Not after the first half of an escaped backslash.
+		{`"a\\bcdefgh"`, 8, `"a... (10 more bytes)`},
+		// Not between the halves of a surrogate pair.
+		{`ab\udb40\udc01cd`, 10, `ab... (14 more bytes)`},
 	}
 	for _, tt := range tests {
 		if got := Clip(tt.in, tt.n); got != tt.want {
@@ -77,5 +82,16 @@ func TestPointer(t *testing.T) {
 	}
 	if got := Pointer("/a/b", 8); got != "/a/b" {
 		t.Errorf("Pointer(/a/b) = %q", got)
+	}
+}
+
+func TestTail(t *testing.T) {
+	log := strings.Repeat("warning: noise\n", 300) + "FATAL: the real reason\n"
+	got := Tail(log, 100)
+	if !strings.HasSuffix(got, "FATAL: the real reason\n") || !strings.HasPrefix(got, "(") || len(got) > 140 {
+		t.Errorf("Tail = %q", got)
+	}
+	if got := Tail("short", 10); got != "short" {
+		t.Errorf("Tail(short) = %q", got)
 	}
 }
