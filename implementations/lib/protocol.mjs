@@ -27,7 +27,13 @@ export class Unsupported extends Error {}
 
 const ws = new Set([' ', '\t', '\n', '\r']);
 
-export function parse(text) {
+const number = /-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/y;
+
+// parse reads the text with its own parser, where an object that cannot
+// hold what the text has throws Unsupported; only under strictAt (a JSON
+// Pointer prefix: the arguments) — elsewhere (the schema) it keeps what
+// JSON.parse would, as the library would get it.
+export function parse(text, strictAt = '') {
   let i = 0;
   const numbers = new Map(); // pointer -> number text
   const skip = () => { while (i < text.length && ws.has(text[i])) i++; };
@@ -59,7 +65,8 @@ export function parse(text) {
         skip();
         if (text[i] !== '"') fail('expected a key');
         const k = str();
-        if (Object.prototype.hasOwnProperty.call(obj, k)) {
+        const strict = at.startsWith(strictAt);
+        if (strict && Object.prototype.hasOwnProperty.call(obj, k)) {
           throw new Unsupported(`duplicate member ${JSON.stringify(k)}: a JavaScript object keeps one`);
         }
         keys.push(k);
@@ -74,7 +81,7 @@ export function parse(text) {
         fail('expected , or }');
       }
       const order = Object.keys(obj);
-      if (order.some((k, n) => k !== keys[n])) {
+      if (at.startsWith(strictAt) && order.some((k, n) => k !== keys[n])) {
         throw new Unsupported(`members ${JSON.stringify(keys.slice(0, 4))} would be reordered: a JavaScript object puts integer keys first`);
       }
       return obj;
@@ -94,7 +101,8 @@ export function parse(text) {
       return arr;
     }
     if (c === '"') return str();
-    const m = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/.exec(text.slice(i, i + 4096));
+    number.lastIndex = i;
+    const m = number.exec(text);
     if (m && m[0].length > 0) {
       i += m[0].length;
       const n = Number(m[0]);
@@ -142,12 +150,18 @@ export function stringify(v, numbers, at = '') {
     if (t !== undefined && Number(t) === v) return t;
     return JSON.stringify(v); // Infinity and NaN become null, as JavaScript writes them
   }
-  if (Array.isArray(v)) return '[' + v.map((e, n) => stringify(e, numbers, at + '/' + n)).join(',') + ']';
+  const absent = (x) => x === undefined || typeof x === 'function' || typeof x === 'symbol';
+  if (Array.isArray(v)) {
+    // As JSON.stringify writes them: a hole or an undefined element is null.
+    return '[' + Array.from(v, (e, n) => (absent(e) ? 'null' : stringify(e, numbers, at + '/' + n))).join(',') + ']';
+  }
   if (v !== null && typeof v === 'object') {
     const token = (p) => p.replace(/~/g, '~0').replace(/\//g, '~1');
-    return '{' + Object.keys(v).map((k) => JSON.stringify(k) + ':' + stringify(v[k], numbers, at + '/' + token(k))).join(',') + '}';
+    // As JSON.stringify writes them: an undefined member is left out.
+    const keys = Object.keys(v).filter((k) => !absent(v[k]));
+    return '{' + keys.map((k) => JSON.stringify(k) + ':' + stringify(v[k], numbers, at + '/' + token(k))).join(',') + '}';
   }
-  if (v === undefined) return 'null';
+  if (absent(v)) return 'null';
   return JSON.stringify(v);
 }
 
@@ -188,10 +202,13 @@ function answer(line, req, normalize, unsupported) {
   try {
     // The whole request, read as sent: the schema is a JavaScript value
     // for the library too.
-    parsed = parse(line);
+    parsed = parse(line, '/arguments');
   } catch (e) {
     if (e instanceof Unsupported) return `{"id":${id},"unsupported":${JSON.stringify(e.message)}}`;
-    throw e;
+    // Nesting deeper than this parser's recursion goes (JSON.parse goes
+    // further), or a line it cannot read: the adapter's limit, not the
+    // library's answer.
+    return `{"id":${id},"unsupported":${JSON.stringify('the adapter cannot read this request as sent: ' + String((e && e.message) || e))}}`;
   }
   try {
     const result = normalize(parsed.value.schema, parsed.value.arguments);

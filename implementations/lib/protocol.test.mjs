@@ -35,3 +35,17 @@ test('bad JSON is a syntax error', () => {
     assert.throws(() => parse(bad), SyntaxError, bad);
   }
 });
+
+test('numbers of any length, and the schema read as JSON.parse reads it', () => {
+  const digits = '1' + '0'.repeat(5000);
+  const { value, numbers } = parse(`{"a":${digits}}`);
+  assert.equal(stringify(value, numbers), `{"a":${digits}}`);
+  // Only the arguments are held to what an object cannot hold.
+  const req = '{"cmd":"normalize","id":1,"schema":{"properties":{"b":{},"1":{}},"x":1,"x":2},"arguments":{"a":1}}';
+  assert.doesNotThrow(() => parse(req, '/arguments'));
+  assert.throws(() => parse('{"arguments":{"b":1,"1":2}}', '/arguments'), Unsupported);
+});
+
+test('what the library leaves undefined is written as JSON.stringify writes it', () => {
+  assert.equal(stringify({ a: undefined, b: [1, undefined, , 3] }, new Map()), '{"b":[1,null,null,3]}');
+});

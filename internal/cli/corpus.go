@@ -203,11 +203,23 @@ counts them.`,
 				return err
 			}
 			if len(only) > 0 {
-				var picked []*corpus.Vector
-				for _, v := range vectors {
-					if contains(only, v.ID) {
-						picked = append(picked, v)
+				pick := func(vectors []*corpus.Vector) (picked []*corpus.Vector) {
+					for _, v := range vectors {
+						if contains(only, v.ID) {
+							picked = append(picked, v)
+						}
 					}
+					return picked
+				}
+				picked := pick(vectors)
+				if len(picked) == 0 && len(args) == 0 {
+					// The ids a check prints for the corpus built into
+					// toolnorm: a ./corpus of another project lacks them.
+					builtin, err := corpus.Load(corpus.Embedded())
+					if err != nil {
+						return err
+					}
+					picked = pick(builtin)
 				}
 				if len(picked) == 0 {
 					return fmt.Errorf("corpus replay: no vector with id %s", strings.Join(only, ", "))
