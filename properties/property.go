@@ -481,7 +481,7 @@ func holdsNonStrings(r *runner, c Case) string {
 		switch in.Kind {
 		case jsonvalue.Number, jsonvalue.Bool, jsonvalue.Null:
 			if !jsonvalue.Equal(in, out) {
-				return fmt.Sprintf("at %s %s became %s", at, in.Append(nil), out.Append(nil))
+				return fmt.Sprintf("at %s %s became %s", at, clip(display.JSON(in.Append(nil))), clip(display.JSON(out.Append(nil))))
 			}
 		}
 		return ""

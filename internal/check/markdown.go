@@ -1,6 +1,8 @@
 package check
 
 import (
+	"github.com/toolnorm/toolnorm/internal/display"
+
 	"fmt"
 	"io"
 	"strings"
@@ -190,7 +192,7 @@ func writeMarkdownIssue(b *strings.Builder, is Issue) {
 func (r *Report) writeMarkdown(w io.Writer) error {
 	var b strings.Builder
 	v := verdictStatus(r.Verdict)
-	fmt.Fprintf(&b, "## toolnorm check: %s: %s %s\n\n", mdText(r.Implementation), v.Icon(), mdText(strings.ToUpper(r.Verdict)+r.verdictNote()))
+	fmt.Fprintf(&b, "## toolnorm check: %s: %s %s\n\n", mdText(display.Text(r.Implementation)), v.Icon(), mdText(strings.ToUpper(r.Verdict)+r.verdictNote()))
 	if r.NotImplemented != "" {
 		fmt.Fprintf(&b, "Not implemented, as declared: %s. Not conformant; the rest is checked in full against the reference doing the same.\n\n", mdText(r.NotImplemented))
 	}

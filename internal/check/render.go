@@ -103,7 +103,7 @@ func writeIssue(w io.Writer, is Issue) {
 }
 
 func (r *Report) writeText(w io.Writer) error {
-	fmt.Fprintf(w, "toolnorm check: %s\n", r.Implementation)
+	fmt.Fprintf(w, "toolnorm check: %s\n", display.Text(r.Implementation))
 	if len(r.Choices) > 0 {
 		fmt.Fprintf(w, "declared choices (not violations): %s\n", strings.Join(r.Choices, ", "))
 	}
