@@ -10,29 +10,19 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolnorm/toolnorm/mcp/internal/core"
+	"github.com/toolnorm/toolnorm/mcp/repair"
 	"github.com/toolnorm/toolnorm/normalize"
 )
 
-// Options configure [Middleware]. The zero value (or nil) is the rule's
-// literal reading, no callback, warnings on slog.Default().
-type Options struct {
-	// Normalize are options of the reference normalizer (a profile, a
-	// pass bound).
-	Normalize []normalize.Option
-	// OnRepair, when set, is called for each call whose arguments were
-	// repaired, with the tool's name and the repairs, before the call goes
-	// on. It must not keep repairs past its return.
-	OnRepair func(ctx context.Context, tool string, repairs []normalize.Repair)
-	// Logger gets one warning for each registered tool whose schema does
-	// not compile. Nil is slog.Default().
-	Logger *slog.Logger
-}
+// Options configure [Middleware]: the options every middleware of this module
+// takes (see [repair.Options]).
+type Options = repair.Options
 
 // LogRepairs returns an [Options.OnRepair] that logs each repaired call
 // on l at level, with attributes tool, pointers (the JSON Pointers of the
 // repaired values) and kinds.
 func LogRepairs(l *slog.Logger, level slog.Level) func(ctx context.Context, tool string, repairs []normalize.Repair) {
-	return core.LogRepairs(l, level)
+	return repair.LogRepairs(l, level)
 }
 
 type lookupKey struct{}
