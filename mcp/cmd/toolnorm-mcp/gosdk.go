@@ -5,9 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"log/slog"
-	"os"
 	"strings"
 	"sync"
 	"time"
@@ -45,11 +43,7 @@ type sdkImpl struct {
 }
 
 func newSDK(o impl.Options, verbose bool, r *router) (*sdkImpl, error) {
-	w := io.Discard
-	if verbose {
-		w = os.Stderr
-	}
-	im := &sdkImpl{opts: o, route: r, log: slog.New(slog.NewTextHandler(w, nil))}
+	im := &sdkImpl{opts: o, route: r, log: newLogger(verbose)}
 	im.server = mcp.NewServer(&mcp.Implementation{Name: "toolnorm-mcp", Version: sdkVersion}, &mcp.ServerOptions{Logger: im.log})
 	im.mw = gosdk.Middleware(&gosdk.Options{Normalize: o.Normalize(), Logger: im.log})
 	im.server.AddReceivingMiddleware(im.mw)

@@ -4,9 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"log/slog"
-	"os"
 	"strings"
 	"sync"
 
@@ -35,11 +33,7 @@ type mcpgoImpl struct {
 }
 
 func newMCPGo(o impl.Options, verbose bool, r *router) (*mcpgoImpl, error) {
-	w := io.Discard
-	if verbose {
-		w = os.Stderr
-	}
-	im := &mcpgoImpl{opts: o, route: r, log: slog.New(slog.NewTextHandler(w, nil))}
+	im := &mcpgoImpl{opts: o, route: r, log: newLogger(verbose)}
 	hooks := &server.Hooks{}
 	// OnBeforeAny runs before every OnBeforeCallTool hook: what the
 	// server received.

@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
+	"log/slog"
 	"os"
 	"sort"
 	"sync"
@@ -132,4 +134,14 @@ func nesting(b []byte) int {
 		}
 	}
 	return most
+}
+
+// newLogger is the adapter's logger, for the library and the middleware:
+// on stderr with -v, else nowhere.
+func newLogger(verbose bool) *slog.Logger {
+	w := io.Discard
+	if verbose {
+		w = os.Stderr
+	}
+	return slog.New(slog.NewTextHandler(w, nil))
 }
