@@ -151,6 +151,7 @@ type document struct {
 	uri       string // absolute, without fragment
 	root      any
 	resources map[string]*resource // by the pointer of the resource's root
+	order     map[string][]string  // keys in document order, by pointer (memberOrder)
 	nodes     map[string]*node     // compiled in the empty scope, by pointer
 	scoped    map[nodeKey]*node    // compiled in another scope
 }
@@ -263,15 +264,16 @@ func mayIdentify(text []byte, rc *resolveConfig) bool {
 	}
 }
 
-// addDocument indexes the document root found at uri.
-func (r *resolver) addDocument(uri string, root any) *document {
-	return r.addDocumentIndexed(uri, root, true)
+// addDocument indexes the document root found at uri, whose objects have
+// their keys in the order order gives.
+func (r *resolver) addDocument(uri string, root any, order map[string][]string) *document {
+	return r.addDocumentIndexed(uri, root, order, true)
 }
 
 // addDocumentIndexed adds the document root found at uri, and indexes it
 // if index.
-func (r *resolver) addDocumentIndexed(uri string, root any, index bool) *document {
-	d := &document{uri: uri, root: root, resources: map[string]*resource{}, nodes: map[string]*node{}}
+func (r *resolver) addDocumentIndexed(uri string, root any, order map[string][]string, index bool) *document {
+	d := &document{uri: uri, root: root, order: order, resources: map[string]*resource{}, nodes: map[string]*node{}}
 	r.docs[uri] = d
 	res := &resource{uri: uri, doc: d, ptr: "", draft: r.cfg.draft}
 	if m, ok := root.(map[string]any); ok {
@@ -397,7 +399,7 @@ func (r *resolver) index(d *document, v any, ptr string, res *resource, isRoot b
 	}
 	for _, kw := range schemaMaps {
 		if obj, ok := m[kw].(map[string]any); ok {
-			for _, k := range slices.Sorted(maps.Keys(obj)) {
+			for _, k := range d.members(ptr+"/"+kw, obj) {
 				r.index(d, obj[k], ptr+"/"+kw+"/"+escapeToken(k), res, false)
 			}
 		}
@@ -469,16 +471,22 @@ func (r *resolver) loadAll() {
 			r.fail(p.doc, p.at, "%s %q: document %s is not JSON: %v", keywordOf(p.at), p.ref, showURI(uri), err)
 			return
 		}
-		r.addDocument(uri, v)
+		order, dup := memberOrder(data)
+		if dup != nil {
+			r.fail(p.doc, p.at, "%s %q: document %s has a duplicate key %q at %s", keywordOf(p.at), p.ref, showURI(uri), dup.key, showPointer(dup.ptr))
+			return
+		}
+		r.addDocument(uri, v, order)
 	}
 }
 
-// supplied returns the document the caller supplies for uri.
+// supplied returns the document the caller supplies for uri: if two keys
+// name it, the first in the order of their bytes.
 func (r *resolver) supplied(uri string) ([]byte, bool) {
-	for k, b := range r.cfg.docs {
+	for _, k := range slices.Sorted(maps.Keys(r.cfg.docs)) {
 		ku, _, err := resolveURI(baseless, k)
 		if err == nil && ku == uri {
-			return b, true
+			return r.cfg.docs[k], true
 		}
 	}
 	if r.cfg.load != nil {
@@ -506,6 +514,14 @@ func decodeDocument(data []byte) (any, error) {
 		return nil, fmt.Errorf("data after the document")
 	}
 	return v, nil
+}
+
+// showPointer is a pointer as a message shows it: "(root)" for "".
+func showPointer(ptr string) string {
+	if ptr == "" {
+		return "(root)"
+	}
+	return ptr
 }
 
 func keywordOf(at string) string { return at[strings.LastIndexByte(at, '/')+1:] }

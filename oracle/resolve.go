@@ -287,6 +287,9 @@ func (r *resolution) loadReferenced() error {
 			if err := json.Unmarshal(data, &root); err != nil {
 				return fmt.Errorf("document %s is not JSON: %w", relativeURI(uri), err)
 			}
+			if err := noDuplicateKeys(data); err != nil {
+				return fmt.Errorf("document %s: %w", relativeURI(uri), err)
+			}
 			if err := r.load(uri, root); err != nil {
 				return fmt.Errorf("document %s: %w", relativeURI(uri), err)
 			}
