@@ -202,7 +202,9 @@ type resolver struct {
 	dynNames  map[string]bool      // names some $dynamicRef looks up
 	recursive bool                 // some $recursiveRef is there
 	scopes    map[string]*scope
-	loadErrs  map[string]error // by URI: what WithLoader said
+	steps     map[scopeStep]*scope // what enter returned
+	found     map[[2]string]place  // what lookup found, by base and reference
+	loadErrs  map[string]error     // by URI: what WithLoader said
 	err       *SchemaError
 }
 
@@ -530,6 +532,22 @@ func keywordOf(at string) string { return at[strings.LastIndexByte(at, '/')+1:] 
 // base at the pointer at of doc, names: by a JSON Pointer or a plain-name
 // anchor, in this document or another. It reports what does not resolve.
 func (r *resolver) lookup(base, ref string, doc *document, at string) (place, bool) {
+	// A reference is looked up once however many scopes compile it.
+	key := [2]string{base, ref}
+	if p, ok := r.found[key]; ok {
+		return p, true
+	}
+	p, ok := r.find(base, ref, doc, at)
+	if ok {
+		if r.found == nil {
+			r.found = map[[2]string]place{}
+		}
+		r.found[key] = p
+	}
+	return p, ok
+}
+
+func (r *resolver) find(base, ref string, doc *document, at string) (place, bool) {
 	kw := keywordOf(at)
 	uri, frag, err := resolveURI(base, ref)
 	if err != nil {
@@ -563,6 +581,8 @@ func (r *resolver) lookup(base, ref string, doc *document, at string) (place, bo
 	return place{doc: d, ptr: ptr, v: v, res: d.containing(ptr)}, true
 }
 
+var unescapeToken = strings.NewReplacer("~1", "/", "~0", "~")
+
 // pointerIn follows the JSON Pointer frag from the value at the canonical
 // pointer from in root: the value, its canonical pointer, or why not.
 func pointerIn(root any, from, frag string) (any, string, string) {
@@ -570,7 +590,9 @@ func pointerIn(root any, from, frag string) (any, string, string) {
 	canon := ""
 	walk := func(p string) string {
 		for _, tok := range strings.Split(p[1:], "/") {
-			tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
+			if strings.IndexByte(tok, '~') >= 0 {
+				tok = unescapeToken.Replace(tok)
+			}
 			switch cur := v.(type) {
 			case map[string]any:
 				next, ok := cur[tok]
@@ -604,13 +626,45 @@ func pointerIn(root any, from, frag string) (any, string, string) {
 	return v, canon, ""
 }
 
-// enter returns the scope s once the resource res is in it: res binds the
-// names it has a $dynamicAnchor for that s does not bind yet, and is the
-// recursive anchor if s has none yet and it has "$recursiveAnchor": true.
-func (r *resolver) enter(s *scope, res *resource) *scope {
+// maxScopes bounds the dynamic scopes of one Compile. A schema is compiled
+// once in each scope that reaches it, and paths through resources with
+// $dynamicAnchors can bind the names in a number of ways exponential in
+// the schema's size (issue 21: levels of two resources with the same
+// $dynamicAnchor, chained to a leaf of $dynamicRefs). With the bound, the
+// schemas compiled are at most maxScopes+1 times the schemas written, and
+// a schema that needs more scopes is refused (docs/readings.md section 4).
+const maxScopes = 64
+
+// enter returns the scope s once the resource res, whose root is at p, is
+// in it: res binds the names it has a $dynamicAnchor for that s does not
+// bind yet, and is the recursive anchor if s has none yet and it has
+// "$recursiveAnchor": true. Past maxScopes it fails and returns s.
+func (r *resolver) enter(s *scope, res *resource, p place) *scope {
 	if res.dynamic == nil && !res.recursive {
 		return s
 	}
+	// Entering a resource is decided once per scope and resource.
+	step := scopeStep{s, res}
+	if next, ok := r.steps[step]; ok {
+		return next
+	}
+	next := r.enterNew(s, res, p)
+	if r.err == nil {
+		if r.steps == nil {
+			r.steps = map[scopeStep]*scope{}
+		}
+		r.steps[step] = next
+	}
+	return next
+}
+
+// scopeStep is a scope and a resource entered in it.
+type scopeStep struct {
+	s   *scope
+	res *resource
+}
+
+func (r *resolver) enterNew(s *scope, res *resource, p place) *scope {
 	var add []string
 	for name := range res.dynamic {
 		if r.dynNames[name] && (s == nil || s.dyn[name].doc == nil) {
@@ -646,6 +700,10 @@ func (r *resolver) enter(s *scope, res *resource) *scope {
 	n.key = key.String()
 	if old, ok := r.scopes[n.key]; ok {
 		return old
+	}
+	if len(r.scopes) == maxScopes {
+		r.fail(p.doc, p.ptr, "more than %d dynamic scopes: the paths to this resource bind its $dynamicAnchor names (and those of the resources on the way) in more ways than toolnorm follows", maxScopes)
+		return s
 	}
 	if r.scopes == nil {
 		r.scopes = map[string]*scope{}

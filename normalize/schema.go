@@ -340,7 +340,7 @@ func (c *compiler) node(p place, s *scope) *node {
 // compile compiles the schema at p in the dynamic scope s, once per place
 // and scope.
 func (c *compiler) compile(p place, s *scope) *node {
-	s = c.r.enter(s, p.res)
+	s = c.r.enter(s, p.res, p)
 	n := c.node(p, s)
 	if n.compiled {
 		return n
