@@ -419,12 +419,12 @@ func (c *compiler) compileObject(n *node, m map[string]any, p place, s *scope) {
 		for _, k := range p.doc.members(ptr+"/patternProperties", obj) {
 			sub := obj[k]
 			suffix := "/patternProperties/" + escapeToken(k)
-			re, ecma, err := compilePattern(k)
+			re, err := compilePattern(k)
 			if err != nil {
 				c.fail(p.doc, ptr+suffix, "%v", err)
 				continue
 			}
-			n.patterns = append(n.patterns, pattern{re, ecma, c.compile(p.sub(sub, suffix), s)})
+			n.patterns = append(n.patterns, pattern{re, c.compile(p.sub(sub, suffix), s)})
 		}
 	}
 	if a, ok := m["additionalProperties"]; ok {
