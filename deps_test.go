@@ -11,17 +11,18 @@ import (
 // packages of the layers before its own (and of its own layer where the
 // line says so, with "<"). It is the design of the checks: impl is the hub
 // that everything running checks imports, corpus is the vector format,
-// running checks (internal/check) comes after everything it runs, and the
+// running checks (check) comes after everything it runs, and the
 // command line only wires it up.
 var layers = [][]string{
-	{"internal/word", "internal/jsonraw", "internal/faults", "internal/display", "oracle"},
+	{"internal/word", "internal/jsonraw", "internal/display", "oracle"},
 	{"internal/entity < internal/word", "internal/jsonvalue < internal/jsonraw"},
-	{"normalize"},
+	{"normalize", "internal/minimize"},
 	{"impl"},
 	{"corpus", "harness", "fuzz", "properties/internal/mutants"},
 	{"properties", "corpus/internal/genhtml5lib"},
-	{"internal/check"},
-	{"internal/cli"},
+	{"check"},
+	{"cmd/toolnorm/internal/render", "cmd/toolnorm/internal/faults"},
+	{"cmd/toolnorm/internal/cli"},
 	{"cmd/toolnorm", "implementations"},
 }
 

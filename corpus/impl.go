@@ -1,6 +1,9 @@
 package corpus
 
-import "github.com/toolnorm/toolnorm/impl"
+import (
+	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/internal/minimize"
+)
 
 // The types and values of package impl, which the corpus replays vectors
 // on, under the names the corpus has always used.
@@ -37,7 +40,7 @@ func NewFinding(im, ref Impl, description, clause, origin string, tags []string,
 	if !first.Violation() {
 		return nil
 	}
-	schema, args = Minimize(schema, args, func(s, a []byte) bool {
+	schema, args = minimize.Minimize(schema, args, func(s, a []byte) bool {
 		c := Difference(im, ref, s, a, o)
 		return c.Violation() && c.Diff == first.Diff
 	})

@@ -11,9 +11,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolnorm/toolnorm/check"
 	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/harness"
-	"github.com/toolnorm/toolnorm/internal/check"
 )
 
 var update = flag.Bool("update", false, "rewrite each adapter's known-findings file")

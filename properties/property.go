@@ -2,6 +2,7 @@ package properties
 
 import (
 	"github.com/toolnorm/toolnorm/internal/display"
+	"github.com/toolnorm/toolnorm/internal/minimize"
 
 	"bytes"
 	"fmt"
@@ -182,7 +183,7 @@ func (p Property) Vector(c Case) *corpus.Vector {
 }
 
 // Minimize shrinks a case on which p breaks, with the minimizer every
-// finding goes through (corpus.Minimize), while p still breaks on it; it
+// finding goes through (internal/minimize), while p still breaks on it; it
 // returns the smallest case and its outcome. keep, if not nil, is asked
 // before each try: when it says false (the check's time is up) minimizing
 // stops with what it has.
@@ -191,7 +192,7 @@ func (p Property) Minimize(im impl.Impl, c Case, keep func() bool) (Case, Outcom
 	if out.Message == "" {
 		return c, out
 	}
-	schema, args := corpus.Minimize(c.Schema, c.Args, func(s, a []byte) bool {
+	schema, args := minimize.Minimize(c.Schema, c.Args, func(s, a []byte) bool {
 		if keep != nil && !keep() {
 			return false
 		}

@@ -93,11 +93,11 @@ func Run(ctx context.Context, cfg Config) *Report {
 		e.r.NotImplemented = o.Repairs.Missing()
 	}
 	switch {
-	case e.r.violations() > 0 || e.r.failures() > 0 || e.r.NotImplemented != "":
+	case e.r.Violations() > 0 || e.r.Failures() > 0 || e.r.NotImplemented != "":
 		e.r.Verdict = Fail
 	case e.stopped == "interrupted":
 		e.r.Verdict = Interrupted
-	case e.r.judged() == 0:
+	case e.r.Judged() == 0:
 		e.r.Verdict = NothingChecked
 	default:
 		e.r.Verdict = Pass
@@ -149,7 +149,7 @@ func (e *run) progress(p Progress) {
 	if !e.deadline.IsZero() {
 		p.Left = max(e.deadline.Sub(e.clock.Now()), 0)
 	}
-	p.Findings = e.r.violations()
+	p.Findings = e.r.Violations()
 	e.cfg.Progress(p)
 }
 
@@ -244,8 +244,8 @@ func (e *run) replay() CorpusResult {
 			}
 			o := corpus.Judge(v, got)
 			vf := VectorFailure{File: v.File, ID: v.ID, Description: v.Description, Clause: v.Clause, Message: o.Msg, Command: e.command(v),
-				Schema: display.Clip(display.JSON(c.Schema), maxShown), Arguments: display.Clip(display.JSON(c.Args), maxShown),
-				Options: strings.Join(c.Options.Choices(), ", "), Want: display.Clip(v.Want().String(), maxShown), Got: display.Clip(got.String(), maxShown)}
+				Schema: display.Clip(display.JSON(c.Schema), MaxShown), Arguments: display.Clip(display.JSON(c.Args), MaxShown),
+				Options: strings.Join(c.Options.Choices(), ", "), Want: display.Clip(v.Want().String(), MaxShown), Got: display.Clip(got.String(), MaxShown)}
 			adapted := !c.Options.Same(v.Options)
 			switch {
 			case o.Failure != nil:

@@ -9,6 +9,9 @@
 package check
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -186,19 +189,9 @@ func (c *CorpusResult) count(v *corpus.Vector, outcome, reason string) {
 	c.Outcomes = append(c.Outcomes, VectorOutcome{File: v.File, ID: v.ID, Clause: v.Clause, Outcome: outcome, Reason: reason})
 }
 
-// Summary counts the replay in one line; the counts add up to Vectors.
-func (c CorpusResult) Summary() string {
-	unimpl := ""
-	if c.Unimplemented > 0 {
-		unimpl = fmt.Sprintf(", %d needing a repair not implemented", c.Unimplemented)
-	}
-	return fmt.Sprintf("%d passed, %d failed, %s of the program, %d skipped%s, %d not run (of %s)",
-		c.Passed, c.Failed, plural(c.Errors, "failure"), c.Skipped, unimpl, c.NotRun, plural(c.Vectors, "vector"))
-}
-
 // VectorFailure is one vector the implementation fails. Schema,
 // Arguments, Want and Got are shown as display shows values (what one
-// cannot see escaped), cut at maxShown bytes.
+// cannot see escaped), cut at MaxShown bytes.
 type VectorFailure struct {
 	File        string `json:"file"`
 	ID          string `json:"id"`
@@ -221,8 +214,8 @@ func (v VectorFailure) Label() string {
 	return v.ID + " " + v.File
 }
 
-// maxShown is how much of a value a vector failure shows.
-const maxShown = 2000
+// MaxShown is how much of a value a vector failure shows.
+const MaxShown = 2000
 
 // The statuses of a property.
 const (
@@ -282,7 +275,9 @@ type FuzzResult struct {
 // Agreed counts the cases that gave the reference's answer.
 func (f FuzzResult) Agreed() int { return f.Cases - f.Differed - f.Failures }
 
-func (r *Report) violations() int {
+// Violations counts the violations of the rule the check found: vectors
+// failed, properties broken, fuzzing findings.
+func (r *Report) Violations() int {
 	n := r.Corpus.Failed + len(r.Fuzz.Findings)
 	for _, p := range r.Properties {
 		if p.Violation != nil {
@@ -292,8 +287,8 @@ func (r *Report) violations() int {
 	return n
 }
 
-// failures counts the failures of the program the checks met.
-func (r *Report) failures() int {
+// Failures counts the failures of the program the checks met.
+func (r *Report) Failures() int {
 	n := r.Corpus.Errors + r.Fuzz.Failures
 	for _, p := range r.Properties {
 		n += p.Failures
@@ -301,8 +296,8 @@ func (r *Report) failures() int {
 	return max(n, len(r.Events))
 }
 
-// judged counts the cases and vectors judged.
-func (r *Report) judged() int {
+// Judged counts the cases and vectors judged.
+func (r *Report) Judged() int {
 	n := r.Corpus.Passed + r.Corpus.Failed + r.Fuzz.Cases - r.Fuzz.Failures
 	for _, p := range r.Properties {
 		n += p.Checks
@@ -310,14 +305,32 @@ func (r *Report) judged() int {
 	return n
 }
 
-// made says which toolnorm made the report and when, for a footer.
-func (r *Report) made() string {
-	s := "toolnorm"
-	if r.Toolnorm != "" {
-		s += " " + r.Toolnorm
+// ParseReport reads a report as toolnorm check --format json writes it. It
+// is an error for data not to be a JSON object with an implementation and
+// properties.
+func ParseReport(data []byte) (*Report, error) {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(data, &fields); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return nil, fmt.Errorf("not a check report: not a JSON object")
+		}
+		return nil, fmt.Errorf("not a check report: invalid JSON: %v", err)
 	}
-	if !r.Started.IsZero() {
-		s += ", " + r.Started.UTC().Format("2006-01-02 15:04 MST")
+	if fields == nil {
+		return nil, fmt.Errorf("not a check report: not a JSON object")
 	}
-	return s
+	for _, name := range []string{"implementation", "properties"} {
+		if v, ok := fields[name]; !ok || string(bytes.TrimSpace(v)) == "null" {
+			return nil, fmt.Errorf("not a check report: no %q (write it with toolnorm check --format json)", name)
+		}
+	}
+	var r Report
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, fmt.Errorf("not a check report: %v", err)
+	}
+	if r.Implementation == "" {
+		return nil, fmt.Errorf("not a check report: the implementation has no name")
+	}
+	return &r, nil
 }

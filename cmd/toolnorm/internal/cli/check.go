@@ -15,10 +15,11 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/toolnorm/toolnorm/check"
+	"github.com/toolnorm/toolnorm/cmd/toolnorm/internal/render"
 	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/harness"
 	"github.com/toolnorm/toolnorm/impl"
-	"github.com/toolnorm/toolnorm/internal/check"
 )
 
 // violationsFound makes toolnorm exit with status 1 without printing an
@@ -141,8 +142,8 @@ of what ran is printed, and the adapter's process group is killed).`,
   toolnorm check --impl './my-adapter' --format markdown >> "$GITHUB_STEP_SUMMARY"`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if !contains(check.Formats, format) {
-				return usagef("--format: want %s, not %q", strings.Join(check.Formats, ", "), format)
+			if !contains(render.Formats, format) {
+				return usagef("--format: want %s, not %q", strings.Join(render.Formats, ", "), format)
 			}
 			if budget < 0 {
 				return usagef("--budget must not be negative")
@@ -161,7 +162,7 @@ of what ran is printed, and the adapter's process group is killed).`,
 					if name == "" {
 						name = "the built-in reference"
 					}
-					_ = check.WriteJUnitError(cmd.OutOrStdout(), name, err)
+					_ = render.WriteJUnitError(cmd.OutOrStdout(), name, err)
 				}
 				return err
 			}
@@ -183,7 +184,7 @@ of what ran is printed, and the adapter's process group is killed).`,
 				Progress: func(p check.Progress) { st.show("%s", progressLine(p, checks == 0)) }})
 			st.done()
 			closeImpl()
-			if err := report.Write(cmd.OutOrStdout(), format); err != nil {
+			if err := render.Write(report, cmd.OutOrStdout(), format); err != nil {
 				return err
 			}
 			switch {
@@ -201,9 +202,9 @@ of what ran is printed, and the adapter's process group is killed).`,
 	cmd.Flags().DurationVar(&budget, "budget", 30*time.Second, "time for the whole check, the corpus replay included")
 	cmd.Flags().IntVar(&checks, "checks", 0, "run exactly N cases of every property and N of fuzzing, with no time limit (0: use --budget)")
 	cmd.Flags().Uint64Var(&seed, "seed", 0, "seed of the random inputs (0: a random one, printed in the report)")
-	cmd.Flags().StringVar(&format, "format", "text", "report format: "+strings.Join(check.Formats, ", "))
+	cmd.Flags().StringVar(&format, "format", "text", "report format: "+strings.Join(render.Formats, ", "))
 	cmd.Flags().StringVar(&corpusDir, "corpus", "", "the corpus to replay (default: the one built into toolnorm)")
-	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(check.Formats, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(render.Formats, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
 

@@ -1,4 +1,4 @@
-package corpus
+package minimize
 
 import (
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"

@@ -1,10 +1,12 @@
-package check
+package render
 
 import (
 	"encoding/json"
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/toolnorm/toolnorm/check"
 )
 
 // Badge is one implementation's standing as a shields.io endpoint badge
@@ -28,7 +30,7 @@ func (b Badge) JSON() []byte {
 // Badges returns a badge per report: "pass", or "fail" with how many
 // properties broke and how much of the corpus it passed, and the repair
 // it does not do.
-func Badges(reports []*Report) []Badge {
+func Badges(reports []*check.Report) []Badge {
 	var out []Badge
 	used := map[string]bool{}
 	for _, r := range reports {
@@ -42,13 +44,13 @@ func Badges(reports []*Report) []Badge {
 		}
 		used[b.Slug] = true
 		switch r.Verdict {
-		case Pass:
+		case check.Pass:
 			b.Message, b.Color = "pass", "brightgreen"
-		case Fail:
+		case check.Fail:
 			b.Color = "red"
 			broken := 0
 			for _, p := range r.Properties {
-				if p.Violation != nil || p.Status == StatusViolated {
+				if p.Violation != nil || p.Status == check.StatusViolated {
 					broken++
 				}
 			}

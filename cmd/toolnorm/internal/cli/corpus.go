@@ -14,9 +14,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/toolnorm/toolnorm/check"
+	"github.com/toolnorm/toolnorm/cmd/toolnorm/internal/render"
 	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/impl"
-	"github.com/toolnorm/toolnorm/internal/check"
 	"github.com/toolnorm/toolnorm/internal/display"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 )
@@ -246,7 +247,7 @@ counts them.`,
 					fmt.Fprintf(out, "%s %s\n", v.ID, v.File)
 				}
 			}
-			fmt.Fprintf(out, "%s: %s\n", im.Name(), res.Summary())
+			fmt.Fprintf(out, "%s: %s\n", im.Name(), render.CorpusSummary(res))
 			if res.Failed > 0 || res.Errors > 0 {
 				return violationsFound
 			}
