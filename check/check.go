@@ -38,9 +38,6 @@ type Config struct {
 	// the same findings, on any machine.
 	Checks int
 	Seed   uint64 // 0: a random one (the report says which)
-	// Clock tells the time (nil: the system's). Tests give one of their
-	// own, to drive the budget without waiting.
-	Clock Clock
 	// Progress, if set, is told what runs and what was found.
 	Progress func(Progress)
 	// Version is the version of toolnorm running the check, for the report.
@@ -52,13 +49,6 @@ type Config struct {
 
 // DefaultTimeout is the per-request time limit of toolnorm check.
 const DefaultTimeout = 10 * time.Second
-
-// Clock tells the time.
-type Clock interface{ Now() time.Time }
-
-type systemClock struct{}
-
-func (systemClock) Now() time.Time { return time.Now() }
 
 // Progress is a moment of a check, for a progress display.
 type Progress struct {

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -172,7 +171,7 @@ of what ran is printed, and the adapter's process group is killed).`,
 			}
 			// SIGINT or SIGTERM: stop, report what ran, exit 130. The
 			// adapter's process group is killed on the way out.
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			im, closeImpl, err := f.open()
 			if err != nil {
@@ -295,7 +294,7 @@ buckets are not reported again). Several runners may share DIR.`,
 					}
 					return nil
 				}}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 			defer stop()
 			if seed == 0 {
 				seed = uint64(time.Now().UnixNano())

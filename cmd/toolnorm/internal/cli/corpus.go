@@ -232,7 +232,7 @@ counts them.`,
 				return err
 			}
 			defer closeImpl()
-			res := check.Replay(check.Config{Impl: im, Command: f.command, Vectors: vectors})
+			res := check.Replay(cmd.Context(), check.Config{Impl: im, Command: f.command, Vectors: vectors})
 			out := cmd.OutOrStdout()
 			for _, v := range res.Failures {
 				fmt.Fprintf(out, "FAIL %s: %s\n", v.Label(), display.Text(v.Description))
@@ -367,7 +367,7 @@ still fails it the same way, and the vector's origin is "found".`,
 				if c, ok := im.(impl.Configured); ok {
 					o = c.Options()
 				}
-				if v = corpus.NewFinding(im, corpus.Reference, description, clause, "found", tags, schema, a, o); v == nil {
+				if v = corpus.NewFinding(cmd.Context(), im, corpus.Reference, description, clause, "found", tags, schema, a, o); v == nil {
 					return fmt.Errorf("corpus add: %s gives the reference's result on this case: nothing to add", im.Name())
 				}
 				fmt.Fprintf(cmd.OutOrStdout(), "minimized to %d bytes of schema and %d of arguments\n", len(v.SchemaText()), len(v.ArgumentsText()))

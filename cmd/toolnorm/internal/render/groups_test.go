@@ -20,8 +20,9 @@ func (h halfImpl) Name() string { return h.name }
 func (h halfImpl) Options() impl.Options {
 	return impl.Options{Repairs: h.repairs}
 }
-func (h halfImpl) Normalize(schema, args []byte, o impl.Options) impl.Result {
-	return impl.Reference.Normalize(schema, args, h.bug(o))
+func (h halfImpl) Normalize(ctx context.Context, c impl.Case) impl.Result {
+	schema, args, o := c.Schema, c.Args, c.Options
+	return impl.Reference.Normalize(ctx, impl.Case{Schema: schema, Args: args, Options: h.bug(o)})
 }
 
 // TestHalfImplementationsFirstGroup: the repair an implementation declares

@@ -27,12 +27,13 @@ func (onePassCrashing) Name() string { return "one pass, crashing" }
 func (onePassCrashing) Options() impl.Options {
 	return impl.Options{}
 }
-func (onePassCrashing) Normalize(schema, args []byte, o impl.Options) impl.Result {
+func (onePassCrashing) Normalize(ctx context.Context, c impl.Case) impl.Result {
+	schema, args, o := c.Schema, c.Args, c.Options
 	if bytes.Contains(args, []byte("Ember")) {
 		return impl.Fail(impl.ErrCrash, "exit status 2")
 	}
 	o.MaxPasses = 1
-	return impl.Reference.Normalize(schema, args, o)
+	return impl.Reference.Normalize(ctx, impl.Case{Schema: schema, Args: args, Options: o})
 }
 
 // junitDoc is the JUnit document as a reader sees it.
