@@ -99,15 +99,18 @@ type Report struct {
 	// repairs done), "fail" (violations of the rule, or failures of the
 	// program, or a repair not implemented), "interrupted", or "nothing
 	// checked".
-	Verdict string `json:"verdict"`
+	Verdict Verdict `json:"verdict"`
 }
+
+// A Verdict is what a check concludes.
+type Verdict string
 
 // The verdicts.
 const (
-	Pass           = "pass"
-	Fail           = "fail"
-	Interrupted    = "interrupted"
-	NothingChecked = "nothing checked"
+	Pass           Verdict = "pass"
+	Fail                   = "fail"
+	Interrupted            = "interrupted"
+	NothingChecked         = "nothing checked"
 )
 
 // CorpusResult is the corpus replay. Passed, Failed, Errors, Skipped,
@@ -141,13 +144,16 @@ type CorpusResult struct {
 	Outcomes []VectorOutcome `json:"-"`
 }
 
+// An Outcome is what became of one vector of the corpus.
+type Outcome string
+
 // The outcomes of a vector.
 const (
-	OutcomePassed  = "passed"
-	OutcomeFailed  = "failed"
-	OutcomeError   = "error" // a failure of the program
-	OutcomeSkipped = "skipped"
-	OutcomeNotRun  = "not run"
+	OutcomePassed  Outcome = "passed"
+	OutcomeFailed          = "failed"
+	OutcomeError           = "error" // a failure of the program
+	OutcomeSkipped         = "skipped"
+	OutcomeNotRun          = "not run"
 	// OutcomeUnimplemented: the vector needs a repair the implementation
 	// declares it does not do.
 	OutcomeUnimplemented = "not implemented"
@@ -156,12 +162,12 @@ const (
 // VectorOutcome is what became of one vector.
 type VectorOutcome struct {
 	File, ID, Clause string
-	Outcome          string // OutcomePassed, ...
+	Outcome          Outcome
 	Reason           string // why it failed, was skipped or was not run
 }
 
 // count records a vector's outcome.
-func (c *CorpusResult) count(v *corpus.Vector, outcome, reason string) {
+func (c *CorpusResult) count(v *corpus.Vector, outcome Outcome, reason string) {
 	switch outcome {
 	case OutcomePassed:
 		c.Passed++
@@ -207,12 +213,15 @@ func (v VectorFailure) Label() string {
 // MaxShown is how much of a value a vector failure shows.
 const MaxShown = 2000
 
+// A Status is a property's outcome in a check.
+type Status string
+
 // The statuses of a property.
 const (
-	StatusHolds         = "holds"          // checked on Checks cases, and held on each
-	StatusViolated      = "violated"       // see Violation
-	StatusNotApplicable = "not applicable" // the implementation's declared reading leaves it out (Reason says why)
-	StatusNotChecked    = "not checked"    // no case was judged: every one failed, or none ran (Reason says why)
+	StatusHolds         Status = "holds"          // checked on Checks cases, and held on each
+	StatusViolated             = "violated"       // see Violation
+	StatusNotApplicable        = "not applicable" // the implementation's declared reading leaves it out (Reason says why)
+	StatusNotChecked           = "not checked"    // no case was judged: every one failed, or none ran (Reason says why)
 )
 
 // PropResult is one property's outcome.
@@ -221,7 +230,7 @@ type PropResult struct {
 	Statement string `json:"statement"`
 	Clause    string `json:"clause"`
 	Required  bool   `json:"required"`
-	Status    string `json:"status"`
+	Status    Status `json:"status"`
 	Reason    string `json:"reason,omitempty"`
 	// Checks is how many cases were judged; Cases how many ran, and
 	// Failures how many of those the implementation failed on (not

@@ -1,6 +1,8 @@
 package check
 
 import (
+	"fmt"
+
 	"github.com/toolnorm/toolnorm/internal/display"
 
 	"context"
@@ -47,10 +49,30 @@ type Stats struct {
 	Elapsed  time.Duration
 }
 
-const fuzzProperty = "agrees-with-reference"
+const fuzzProperty = properties.AgreesWithReference
 
-// errGaveUp ends a fuzzing run whose implementation was given up on.
-var errGaveUp = errors.New("the implementation kept failing and was given up on")
+// errGaveUp ends a fuzzing run whose implementation was given up on; it is
+// an impl.ErrGaveUp.
+var errGaveUp = fmt.Errorf("the implementation kept failing and was %w on", impl.ErrGaveUp)
+
+// bucketTag is the prefix of the tag that files a fuzzing finding's vector
+// under its bucket (see BucketTag and Buckets).
+const bucketTag = "bucket-"
+
+// BucketTag is the tag of a finding's vector that names its bucket.
+func BucketTag(bucket string) string { return bucketTag + bucket }
+
+// Buckets returns the buckets a vector's tags name: of a finding written
+// before, not reported again.
+func Buckets(tags []string) []string {
+	var out []string
+	for _, t := range tags {
+		if b, ok := strings.CutPrefix(t, bucketTag); ok {
+			out = append(out, b)
+		}
+	}
+	return out
+}
 
 // Run fuzzes until the deadline or until ctx is done, calling tick after
 // each batch. The same seed gives the same cases.
@@ -175,7 +197,7 @@ func (f *fuzzer) found(ctx context.Context, c impl.Case, got impl.Result) error 
 	msg := impl.Compare(got, want).Message(got, want, "the reference gives")
 	// The description names the bucket, so that it is unique and a rerun
 	// of the same bug dedupes by it too.
-	v := corpus.New("Fuzzing finding "+bucket+": "+display.Clip(diff, 80), "found", "found", []string{fuzzProperty, "bucket-" + bucket}, schema, args, c.Options, impl.Reference)
+	v := corpus.New("Fuzzing finding "+bucket+": "+display.Clip(diff, 80), "found", "found", []string{fuzzProperty, BucketTag(bucket)}, schema, args, c.Options, impl.Reference)
 	fd := Finding{Property: fuzzProperty, Clause: prop.Clause, Message: msg, Bucket: bucket, Vector: v, Command: replayCommand(f.command, "", v), Cut: ctx.Err() != nil}
 	f.findings = append(f.findings, fd)
 	if f.onFinding != nil {
@@ -318,7 +340,7 @@ func mutate(rng *rand.Rand, v *corpus.Vector) impl.Case {
 
 // fuzzRound is the fuzzing of one round of a check.
 func (e *run) fuzzRound(fz *fuzzer, from, n int) {
-	if err := fz.step(e.ctx, from, n); errors.Is(err, errGaveUp) && e.stopped == "" {
+	if err := fz.step(e.ctx, from, n); errors.Is(err, impl.ErrGaveUp) && e.stopped == "" {
 		e.stopped = "the implementation was given up on: " + err.Error()
 	}
 }

@@ -273,7 +273,7 @@ func properties() []Property {
 			Statement: "Numbers (by exact decimal value), booleans and nulls come out unchanged"},
 		{ID: "non-object-rejected", Clause: "reading/8", draw: drawNonObject, holds: holdsNonObject,
 			Statement: "Arguments that are not a JSON object are an error"},
-		{ID: "agrees-with-reference", Clause: "reading/1", draw: drawCase, holds: holdsAgrees,
+		{ID: AgreesWithReference, Clause: "reading/1", draw: drawCase, holds: holdsAgrees,
 			Statement: "The result equals the reference normalizer's, as JSON values (every reading at once)"},
 	}
 }
@@ -755,12 +755,16 @@ func pointer(path []any) string {
 // clip cuts a value shown in a message.
 func clip(s string) string { return display.Clip(s, impl.MaxShown) }
 
+// AgreesWithReference is the id of the property that an implementation
+// gives the reference's answer: the fuzzer's findings are filed under it.
+const AgreesWithReference = "agrees-with-reference"
+
 // Cases generates inputs as the properties draw them (schemas built for
 // the rule, arguments that fit them, strings of every kind the rule is
 // about), with options im can run (see impl.Configured). Example(seed)
 // draws one outside a property, for fuzzing.
 func Cases(im impl.Impl) *rapid.Generator[impl.Case] {
-	p, _ := ByID("agrees-with-reference")
+	p, _ := ByID(AgreesWithReference)
 	return rapid.Custom(func(t *rapid.T) impl.Case {
 		o, _ := p.options(t, im)
 		return drawCase(t, o).Case

@@ -270,10 +270,8 @@ buckets are not reported again). Several runners may share DIR.`,
 			builtin, _ := corpus.Load(corpus.Embedded())
 			known := map[string]bool{}
 			for _, v := range existing {
-				for _, t := range v.Tags {
-					if b, ok := strings.CutPrefix(t, "bucket-"); ok {
-						known[b] = true
-					}
+				for _, b := range check.Buckets(v.Tags) {
+					known[b] = true
 				}
 			}
 			im, closeImpl, err := f.open()

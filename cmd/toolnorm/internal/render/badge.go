@@ -38,7 +38,7 @@ func Badges(reports []*check.Report) []Badge {
 		if r.Info != nil && r.Info.Name != "" {
 			name = r.Info.Name
 		}
-		b := Badge{Slug: slug(name), SchemaVersion: 1, Label: "RT-TOOL-8", Color: "lightgrey", Message: r.Verdict}
+		b := Badge{Slug: slug(name), SchemaVersion: 1, Label: "RT-TOOL-8", Color: "lightgrey", Message: string(r.Verdict)}
 		for n, base := 2, b.Slug; used[b.Slug]; n++ {
 			b.Slug = fmt.Sprintf("%s-%d", base, n)
 		}

@@ -121,7 +121,7 @@ func writeReportJUnit(r *check.Report, w io.Writer) error {
 		case check.OutcomeError:
 			c.Error = &junitFailure{Message: junitMessage(o.Reason), Type: "failure of the program", Text: detail}
 		case check.OutcomeSkipped, check.OutcomeNotRun, check.OutcomeUnimplemented:
-			c.Skipped = &junitSkipped{Message: junitMessage(o.Outcome + ": " + o.Reason)}
+			c.Skipped = &junitSkipped{Message: junitMessage(string(o.Outcome) + ": " + o.Reason)}
 		}
 		corp.add(c)
 	}
@@ -184,7 +184,7 @@ func writeReportJUnit(r *check.Report, w io.Writer) error {
 	doc := junitSuites{Name: "toolnorm check: " + display.Text(r.Implementation), Time: seconds(r.Seconds), Suites: suites}
 	if r.Repeat != "" {
 		corp := &doc.Suites[0]
-		corp.Properties = &junitProps{Props: []junitProp{{"seed", fmt.Sprint(r.Seed)}, {"checks", fmt.Sprint(r.Checks)}, {"repeat", r.Repeat}, {"verdict", r.Verdict}}}
+		corp.Properties = &junitProps{Props: []junitProp{{"seed", fmt.Sprint(r.Seed)}, {"checks", fmt.Sprint(r.Checks)}, {"repeat", r.Repeat}, {"verdict", string(r.Verdict)}}}
 	}
 	return writeJUnit(w, doc)
 }

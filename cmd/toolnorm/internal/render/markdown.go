@@ -65,7 +65,7 @@ func orDash(s string) string {
 }
 
 // verdictStatus is a verdict as a cell's status, for its symbol.
-func verdictStatus(v string) Status {
+func verdictStatus(v check.Verdict) Status {
 	switch v {
 	case check.Pass:
 		return Holds
@@ -99,7 +99,7 @@ func (t *Table) WriteMarkdown(w io.Writer) error {
 		if len(c.Choices) > 0 {
 			choices = mdText(strings.Join(c.Choices, ", "))
 		}
-		verdict := verdictStatus(c.Verdict).Icon() + " " + mdText(orDash(c.Verdict))
+		verdict := verdictStatus(c.Verdict).Icon() + " " + mdText(orDash(string(c.Verdict)))
 		if c.Failures > 0 {
 			verdict += fmt.Sprintf(" (%s, %s)", plural(c.Failures, "failure")+" of the program", plural(c.Restarts, "restart"))
 		}
@@ -193,7 +193,7 @@ func writeMarkdownIssue(b *strings.Builder, is Issue) {
 func writeMarkdown(r *check.Report, w io.Writer) error {
 	var b strings.Builder
 	v := verdictStatus(r.Verdict)
-	fmt.Fprintf(&b, "## toolnorm check: %s: %s %s\n\n", mdText(display.Text(r.Implementation)), v.Icon(), mdText(strings.ToUpper(r.Verdict)+verdictNote(r)))
+	fmt.Fprintf(&b, "## toolnorm check: %s: %s %s\n\n", mdText(display.Text(r.Implementation)), v.Icon(), mdText(strings.ToUpper(string(r.Verdict))+verdictNote(r)))
 	if r.NotImplemented != "" {
 		fmt.Fprintf(&b, "Not implemented, as declared: %s. Not conformant; the rest is checked in full against the reference doing the same.\n\n", mdText(r.NotImplemented))
 	}
@@ -215,7 +215,7 @@ func writeMarkdown(r *check.Report, w io.Writer) error {
 		skipped += fmt.Sprintf(" (and %d needing a repair not implemented)", c.Unimplemented)
 	}
 	fmt.Fprintf(&b, "| corpus vectors | %d | %d | %d | %s | %d | %d |\n", c.Passed, c.Failed, c.Errors, skipped, c.NotRun, c.Vectors)
-	n := map[string]int{}
+	n := map[check.Status]int{}
 	for _, p := range r.Properties {
 		n[p.Status]++
 	}

@@ -74,7 +74,7 @@ type Column struct {
 	Version        string
 	Homepage       string
 	Choices        []string // declared choices: the reading it implements, not violations
-	Verdict        string   // "pass" or "fail"
+	Verdict        check.Verdict
 	Seed           uint64
 	Budget         string
 	Started        time.Time

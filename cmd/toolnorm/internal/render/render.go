@@ -125,7 +125,7 @@ func writeText(r *check.Report, w io.Writer) error {
 	if c.Adapted > 0 {
 		fmt.Fprintf(w, "  %d of them written for other options, and meaning the same under the declared ones\n", c.Adapted)
 	}
-	count := map[string]int{}
+	count := map[check.Status]int{}
 	var na []string
 	for _, p := range r.Properties {
 		count[p.Status]++
@@ -172,7 +172,7 @@ func writeText(r *check.Report, w io.Writer) error {
 			fmt.Fprintf(w, "  stderr:\n%s", indent(strings.Join(lines, "\n"), "    "))
 		}
 	}
-	fmt.Fprintf(w, "\nverdict: %s%s\n", strings.ToUpper(r.Verdict), verdictNote(r))
+	fmt.Fprintf(w, "\nverdict: %s%s\n", strings.ToUpper(string(r.Verdict)), verdictNote(r))
 	return nil
 }
 
