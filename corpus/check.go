@@ -1,6 +1,7 @@
 package corpus
 
 import (
+	"context"
 	"encoding/base64"
 	"fmt"
 	"path"
@@ -158,7 +159,7 @@ func (v *Vector) Want() Result { return Result{Output: v.ExpectedText(), Error: 
 // Replay runs v on im and judges the result by impl.Compare, the one rule
 // every check uses.
 func Replay(v *Vector, im Impl) Outcome {
-	return Judge(v, im.Normalize(v.SchemaText(), v.ArgumentsText(), v.Options))
+	return Judge(v, im.Normalize(context.Background(), impl.Case{Schema: v.SchemaText(), Args: v.ArgumentsText(), Options: v.Options}))
 }
 
 // Judge judges got, a result for v's input, against what v expects.

@@ -3,6 +3,7 @@ package corpus_test
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -322,7 +323,7 @@ func TestHelperNormalizer(t *testing.T) {
 			}
 		}
 	}
-	r := corpus.Reference.Normalize(schema, args, o)
+	r := corpus.Reference.Normalize(context.Background(), impl.Case{Schema: schema, Args: args, Options: o})
 	if r.Error != "" {
 		fmt.Println(r.Error)
 		os.Exit(1)

@@ -8,11 +8,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/toolnorm/toolnorm/impl"
 	"io/fs"
 	"path"
 	"sort"
 	"strings"
+
+	"github.com/toolnorm/toolnorm/impl"
 )
 
 //go:embed vectors

@@ -1,6 +1,7 @@
 package corpus
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -15,7 +16,7 @@ func New(description, clause, origin string, tags []string, schema, args []byte,
 	v := &Vector{Description: description, Clause: clause, Origin: origin, Tags: tags, Options: o}
 	setText(&v.Schema, &v.SchemaRaw, &v.SchemaBase64, schema)
 	setText(&v.Arguments, &v.ArgumentsRaw, &v.ArgumentsBase64, args)
-	v.SetResult(ref.Normalize(schema, args, o))
+	v.SetResult(ref.Normalize(context.Background(), impl.Case{Schema: schema, Args: args, Options: o}))
 	v.ID = ComputeID(v.SchemaText(), v.ArgumentsText(), o)
 	return v
 }

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/toolnorm/toolnorm/internal/check"
+	"github.com/toolnorm/toolnorm/check"
 )
 
 // TestStatus: without a terminal, a line now and then, the first once

@@ -1,6 +1,7 @@
-package check
+package render
 
 import (
+	"github.com/toolnorm/toolnorm/check"
 	"github.com/toolnorm/toolnorm/internal/display"
 
 	"fmt"
@@ -64,11 +65,11 @@ func orDash(s string) string {
 }
 
 // verdictStatus is a verdict as a cell's status, for its symbol.
-func verdictStatus(v string) Status {
+func verdictStatus(v check.Verdict) Status {
 	switch v {
-	case Pass:
+	case check.Pass:
 		return Holds
-	case Fail:
+	case check.Fail:
 		return Broken
 	}
 	return NotRun
@@ -98,7 +99,7 @@ func (t *Table) WriteMarkdown(w io.Writer) error {
 		if len(c.Choices) > 0 {
 			choices = mdText(strings.Join(c.Choices, ", "))
 		}
-		verdict := verdictStatus(c.Verdict).Icon() + " " + mdText(orDash(c.Verdict))
+		verdict := verdictStatus(c.Verdict).Icon() + " " + mdText(orDash(string(c.Verdict)))
 		if c.Failures > 0 {
 			verdict += fmt.Sprintf(" (%s, %s)", plural(c.Failures, "failure")+" of the program", plural(c.Restarts, "restart"))
 		}
@@ -189,10 +190,10 @@ func writeMarkdownIssue(b *strings.Builder, is Issue) {
 
 // writeMarkdown is check --format markdown: the verdict, the counts, and
 // the report as a matrix of one implementation, with its notes.
-func (r *Report) writeMarkdown(w io.Writer) error {
+func writeMarkdown(r *check.Report, w io.Writer) error {
 	var b strings.Builder
 	v := verdictStatus(r.Verdict)
-	fmt.Fprintf(&b, "## toolnorm check: %s: %s %s\n\n", mdText(display.Text(r.Implementation)), v.Icon(), mdText(strings.ToUpper(r.Verdict)+r.verdictNote()))
+	fmt.Fprintf(&b, "## toolnorm check: %s: %s %s\n\n", mdText(display.Text(r.Implementation)), v.Icon(), mdText(strings.ToUpper(string(r.Verdict))+verdictNote(r)))
 	if r.NotImplemented != "" {
 		fmt.Fprintf(&b, "Not implemented, as declared: %s. Not conformant; the rest is checked in full against the reference doing the same.\n\n", mdText(r.NotImplemented))
 	}
@@ -214,14 +215,14 @@ func (r *Report) writeMarkdown(w io.Writer) error {
 		skipped += fmt.Sprintf(" (and %d needing a repair not implemented)", c.Unimplemented)
 	}
 	fmt.Fprintf(&b, "| corpus vectors | %d | %d | %d | %s | %d | %d |\n", c.Passed, c.Failed, c.Errors, skipped, c.NotRun, c.Vectors)
-	n := map[string]int{}
+	n := map[check.Status]int{}
 	for _, p := range r.Properties {
 		n[p.Status]++
 	}
-	fmt.Fprintf(&b, "| properties | %s | %d broken | | %d not applicable | %d not checked | %d |\n", holds(n[StatusHolds]), n[StatusViolated], n[StatusNotApplicable], n[StatusNotChecked], len(r.Properties))
+	fmt.Fprintf(&b, "| properties | %s | %d broken | | %d not applicable | %d not checked | %d |\n", holds(n[check.StatusHolds]), n[check.StatusViolated], n[check.StatusNotApplicable], n[check.StatusNotChecked], len(r.Properties))
 	fmt.Fprintf(&b, "| fuzzing cases | %d agreed | %d differed (%s) | %d | | | %d |\n\n", r.Fuzz.Agreed(), r.Fuzz.Differed, plural(len(r.Fuzz.Findings), "finding"), r.Fuzz.Failures, r.Fuzz.Cases)
 	if len(r.Events) > 0 {
-		fmt.Fprintf(&b, "%s of the program (timeouts, crashes, protocol errors; not violations), %s:\n\n", plural(r.failures(), "failure"), plural(r.Restarts, "restart"))
+		fmt.Fprintf(&b, "%s of the program (timeouts, crashes, protocol errors; not violations), %s:\n\n", plural(r.Failures(), "failure"), plural(r.Restarts, "restart"))
 		for i, e := range r.Events {
 			if i == 10 {
 				fmt.Fprintf(&b, "- and %d more\n", len(r.Events)-10)
@@ -231,8 +232,8 @@ func (r *Report) writeMarkdown(w io.Writer) error {
 		}
 		b.WriteString("\n")
 	}
-	t := Matrix([]*Report{r})
-	t.Made = r.made()
+	t := Matrix([]*check.Report{r})
+	t.Made = made(r)
 	t.writeMarkdownBody(&b)
 	_, err := io.WriteString(w, b.String())
 	return err

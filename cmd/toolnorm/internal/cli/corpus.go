@@ -14,9 +14,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/toolnorm/toolnorm/check"
+	"github.com/toolnorm/toolnorm/cmd/toolnorm/internal/render"
 	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/impl"
-	"github.com/toolnorm/toolnorm/internal/check"
 	"github.com/toolnorm/toolnorm/internal/display"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 )
@@ -231,7 +232,7 @@ counts them.`,
 				return err
 			}
 			defer closeImpl()
-			res := check.Replay(check.Config{Impl: im, Command: f.command, Vectors: vectors})
+			res := check.Replay(cmd.Context(), check.Config{Impl: im, Command: f.command, Vectors: vectors})
 			out := cmd.OutOrStdout()
 			for _, v := range res.Failures {
 				fmt.Fprintf(out, "FAIL %s: %s\n", v.Label(), display.Text(v.Description))
@@ -246,7 +247,7 @@ counts them.`,
 					fmt.Fprintf(out, "%s %s\n", v.ID, v.File)
 				}
 			}
-			fmt.Fprintf(out, "%s: %s\n", im.Name(), res.Summary())
+			fmt.Fprintf(out, "%s: %s\n", im.Name(), render.CorpusSummary(res))
 			if res.Failed > 0 || res.Errors > 0 {
 				return violationsFound
 			}
@@ -366,7 +367,7 @@ still fails it the same way, and the vector's origin is "found".`,
 				if c, ok := im.(impl.Configured); ok {
 					o = c.Options()
 				}
-				if v = corpus.NewFinding(im, corpus.Reference, description, clause, "found", tags, schema, a, o); v == nil {
+				if v = corpus.NewFinding(cmd.Context(), im, corpus.Reference, description, clause, "found", tags, schema, a, o); v == nil {
 					return fmt.Errorf("corpus add: %s gives the reference's result on this case: nothing to add", im.Name())
 				}
 				fmt.Fprintf(cmd.OutOrStdout(), "minimized to %d bytes of schema and %d of arguments\n", len(v.SchemaText()), len(v.ArgumentsText()))

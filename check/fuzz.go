@@ -1,6 +1,8 @@
 package check
 
 import (
+	"fmt"
+
 	"github.com/toolnorm/toolnorm/internal/display"
 
 	"context"
@@ -47,10 +49,30 @@ type Stats struct {
 	Elapsed  time.Duration
 }
 
-const fuzzProperty = "agrees-with-reference"
+const fuzzProperty = properties.AgreesWithReference
 
-// errGaveUp ends a fuzzing run whose implementation was given up on.
-var errGaveUp = errors.New("the implementation kept failing and was given up on")
+// errGaveUp ends a fuzzing run whose implementation was given up on; it is
+// an impl.ErrGaveUp.
+var errGaveUp = fmt.Errorf("the implementation kept failing and was %w on", impl.ErrGaveUp)
+
+// bucketTag is the prefix of the tag that files a fuzzing finding's vector
+// under its bucket (see BucketTag and Buckets).
+const bucketTag = "bucket-"
+
+// BucketTag is the tag of a finding's vector that names its bucket.
+func BucketTag(bucket string) string { return bucketTag + bucket }
+
+// Buckets returns the buckets a vector's tags name: of a finding written
+// before, not reported again.
+func Buckets(tags []string) []string {
+	var out []string
+	for _, t := range tags {
+		if b, ok := strings.CutPrefix(t, bucketTag); ok {
+			out = append(out, b)
+		}
+	}
+	return out
+}
 
 // Run fuzzes until the deadline or until ctx is done, calling tick after
 // each batch. The same seed gives the same cases.
@@ -65,10 +87,9 @@ func (f *Fuzzer) Run(ctx context.Context, seed uint64, deadline time.Time, tick 
 	if _, ok := f.Impl.(impl.Batcher); ok {
 		batch = 256 // pipelined
 	}
-	keep := func() bool { return ctx.Err() == nil }
 	var err error
 	for i := 0; ctx.Err() == nil && time.Now().Before(deadline); i += batch {
-		if err = fz.step(ctx, i, batch, keep); err != nil {
+		if err = fz.step(ctx, i, batch); err != nil {
 			break
 		}
 		if tick != nil {
@@ -111,8 +132,9 @@ func (f *fuzzer) draw(i int) impl.Case {
 }
 
 // step runs cases from..from+n-1 as one batch and judges each against the
-// reference; keep bounds the minimizing of what it finds.
-func (f *fuzzer) step(ctx context.Context, from, n int, keep func() bool) error {
+// reference; when ctx is done, the minimizing of what it finds stops with
+// what it has.
+func (f *fuzzer) step(ctx context.Context, from, n int) error {
 	cases := make([]impl.Case, n)
 	for j := range cases {
 		cases[j] = f.draw(from + j)
@@ -132,7 +154,7 @@ func (f *fuzzer) step(ctx context.Context, from, n int, keep func() bool) error 
 			f.failures++
 			continue
 		}
-		want := impl.Reference.Normalize(c.Schema, c.Args, c.Options)
+		want := impl.Reference.Normalize(ctx, c)
 		cmp := impl.Compare(got[j], want)
 		if cmp.Same() {
 			continue
@@ -145,41 +167,27 @@ func (f *fuzzer) step(ctx context.Context, from, n int, keep func() bool) error 
 			continue
 		}
 		f.seen[pre] = true
-		if err := f.found(c, got[j], keep); err != nil {
+		if err := f.found(ctx, c, got[j]); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// stopping is an implementation whose every case fails as not run once
-// keep says so: a minimization under way then keeps what it has, and no
-// answer stands for the implementation's.
-type stopping struct {
-	impl.Impl
-	keep func() bool
-}
-
-func (s stopping) Normalize(schema, args []byte, o impl.Options) impl.Result {
-	if !s.keep() {
-		return impl.Fail(impl.ErrNotRun, "the check's time is up")
-	}
-	return s.Impl.Normalize(schema, args, o)
-}
-
 // found minimizes a failing case and reports it if its bucket is new.
-func (f *fuzzer) found(c impl.Case, got impl.Result, keep func() bool) error {
+func (f *fuzzer) found(ctx context.Context, c impl.Case, got impl.Result) error {
 	prop, _ := properties.ByID(fuzzProperty)
 	schema, args := c.Schema, c.Args
-	if v := corpus.NewFinding(stopping{f.im, keep}, impl.Reference, "", "found", "found", nil, c.Schema, c.Args, c.Options); v != nil {
+	if v := corpus.NewFinding(ctx, f.im, impl.Reference, "", "found", "found", nil, c.Schema, c.Args, c.Options); v != nil {
 		// The minimal case, if it still fails (a flaky implementation can
 		// make it pass).
-		g := f.im.Normalize(v.SchemaText(), v.ArgumentsText(), c.Options)
-		if impl.Compare(g, impl.Reference.Normalize(v.SchemaText(), v.ArgumentsText(), c.Options)).Violation() {
+		m := impl.Case{Schema: v.SchemaText(), Args: v.ArgumentsText(), Options: c.Options}
+		g := f.im.Normalize(ctx, m)
+		if impl.Compare(g, impl.Reference.Normalize(ctx, m)).Violation() {
 			schema, args, got = v.SchemaText(), v.ArgumentsText(), g
 		}
 	}
-	want := impl.Reference.Normalize(schema, args, c.Options)
+	want := impl.Reference.Normalize(ctx, impl.Case{Schema: schema, Args: args, Options: c.Options})
 	diff := impl.Compare(got, want).Diff
 	bucket := Bucket(diff, args, got, want)
 	if f.known[bucket] {
@@ -189,8 +197,8 @@ func (f *fuzzer) found(c impl.Case, got impl.Result, keep func() bool) error {
 	msg := impl.Compare(got, want).Message(got, want, "the reference gives")
 	// The description names the bucket, so that it is unique and a rerun
 	// of the same bug dedupes by it too.
-	v := corpus.New("Fuzzing finding "+bucket+": "+display.Clip(diff, 80), "found", "found", []string{fuzzProperty, "bucket-" + bucket}, schema, args, c.Options, impl.Reference)
-	fd := Finding{Property: fuzzProperty, Clause: prop.Clause, Message: msg, Bucket: bucket, Vector: v, Command: replayCommand(f.command, "", v), Cut: !keep()}
+	v := corpus.New("Fuzzing finding "+bucket+": "+display.Clip(diff, 80), "found", "found", []string{fuzzProperty, BucketTag(bucket)}, schema, args, c.Options, impl.Reference)
+	fd := Finding{Property: fuzzProperty, Clause: prop.Clause, Message: msg, Bucket: bucket, Vector: v, Command: replayCommand(f.command, "", v), Cut: ctx.Err() != nil}
 	f.findings = append(f.findings, fd)
 	if f.onFinding != nil {
 		return f.onFinding(fd)
@@ -332,7 +340,7 @@ func mutate(rng *rand.Rand, v *corpus.Vector) impl.Case {
 
 // fuzzRound is the fuzzing of one round of a check.
 func (e *run) fuzzRound(fz *fuzzer, from, n int) {
-	if err := fz.step(e.ctx, from, n, e.keep); errors.Is(err, errGaveUp) && e.stopped == "" {
+	if err := fz.step(e.ctx, from, n); errors.Is(err, impl.ErrGaveUp) && e.stopped == "" {
 		e.stopped = "the implementation was given up on: " + err.Error()
 	}
 }

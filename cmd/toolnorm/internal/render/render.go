@@ -1,6 +1,7 @@
-package check
+package render
 
 import (
+	"github.com/toolnorm/toolnorm/check"
 	"github.com/toolnorm/toolnorm/harness"
 
 	"github.com/toolnorm/toolnorm/internal/display"
@@ -16,21 +17,21 @@ import (
 var Formats = []string{"text", "json", "junit", "markdown", "html"}
 
 // Write renders the report in a format.
-func (r *Report) Write(w io.Writer, format string) error {
+func Write(r *check.Report, w io.Writer, format string) error {
 	switch format {
 	case "text":
-		return r.writeText(w)
+		return writeText(r, w)
 	case "json":
 		enc := json.NewEncoder(w)
 		enc.SetEscapeHTML(false)
 		enc.SetIndent("", "  ")
 		return enc.Encode(r)
 	case "junit":
-		return r.writeJUnit(w)
+		return writeReportJUnit(r, w)
 	case "markdown":
-		return r.writeMarkdown(w)
+		return writeMarkdown(r, w)
 	case "html":
-		return r.writeHTML(w, r.made())
+		return writeHTML(r, w, made(r))
 	}
 	return fmt.Errorf("unknown format %q (want %s)", format, strings.Join(Formats, ", "))
 }
@@ -43,7 +44,7 @@ type group struct {
 
 // groups puts every finding under its property, corpus failures under
 // their clause.
-func (r *Report) groups() []group {
+func groups(r *check.Report) []group {
 	byKey := map[string]*group{}
 	var keys []string
 	add := func(key, title string, is Issue) {
@@ -102,7 +103,7 @@ func writeIssue(w io.Writer, is Issue) {
 	}
 }
 
-func (r *Report) writeText(w io.Writer) error {
+func writeText(r *check.Report, w io.Writer) error {
 	fmt.Fprintf(w, "toolnorm check: %s\n", display.Text(r.Implementation))
 	if len(r.Choices) > 0 {
 		fmt.Fprintf(w, "declared choices (not violations): %s\n", strings.Join(r.Choices, ", "))
@@ -120,32 +121,32 @@ func (r *Report) writeText(w io.Writer) error {
 	}
 	fmt.Fprintf(w, "repeat exactly: %s\n\n", r.Repeat)
 	c := r.Corpus
-	fmt.Fprintf(w, "corpus: %s\n", c.Summary())
+	fmt.Fprintf(w, "corpus: %s\n", CorpusSummary(c))
 	if c.Adapted > 0 {
 		fmt.Fprintf(w, "  %d of them written for other options, and meaning the same under the declared ones\n", c.Adapted)
 	}
-	count := map[string]int{}
+	count := map[check.Status]int{}
 	var na []string
 	for _, p := range r.Properties {
 		count[p.Status]++
-		if p.Status == StatusNotApplicable {
+		if p.Status == check.StatusNotApplicable {
 			na = append(na, p.ID)
 		}
 	}
-	fmt.Fprintf(w, "properties: %s, %d broken, %d not checked, %d not applicable (of %d)\n", holds(count[StatusHolds]), count[StatusViolated], count[StatusNotChecked], count[StatusNotApplicable], len(r.Properties))
+	fmt.Fprintf(w, "properties: %s, %d broken, %d not checked, %d not applicable (of %d)\n", holds(count[check.StatusHolds]), count[check.StatusViolated], count[check.StatusNotChecked], count[check.StatusNotApplicable], len(r.Properties))
 	if len(na) > 0 {
 		fmt.Fprintf(w, "  not applicable under the declared reading: %s\n", strings.Join(na, ", "))
 	}
 	for _, p := range r.Properties {
-		if p.Status == StatusNotChecked {
+		if p.Status == check.StatusNotChecked {
 			fmt.Fprintf(w, "  not checked: %s (%s)\n", p.ID, p.Reason)
 		}
 	}
 	fmt.Fprintf(w, "fuzzing: %d agreed with the reference, %d differed (%s), %s of the program (of %s)\n", r.Fuzz.Agreed(), r.Fuzz.Differed, plural(len(r.Fuzz.Findings), "finding"), plural(r.Fuzz.Failures, "failure"), plural(r.Fuzz.Cases, "case"))
-	if n := r.failures(); n > 0 {
+	if n := r.Failures(); n > 0 {
 		fmt.Fprintf(w, "failures of the program (timeouts, crashes, protocol errors; not violations): %d, %s\n", n, plural(r.Restarts, "restart"))
 	}
-	for _, g := range r.groups() {
+	for _, g := range groups(r) {
 		fmt.Fprintf(w, "\n== %s\n", g.title)
 		for i, is := range g.issues {
 			if i == 3 && len(g.issues) > 4 {
@@ -171,7 +172,7 @@ func (r *Report) writeText(w io.Writer) error {
 			fmt.Fprintf(w, "  stderr:\n%s", indent(strings.Join(lines, "\n"), "    "))
 		}
 	}
-	fmt.Fprintf(w, "\nverdict: %s%s\n", strings.ToUpper(r.Verdict), r.verdictNote())
+	fmt.Fprintf(w, "\nverdict: %s%s\n", strings.ToUpper(string(r.Verdict)), verdictNote(r))
 	return nil
 }
 
@@ -199,9 +200,32 @@ func holds(n int) string {
 
 // verdictNote says what makes a failing verdict when no violation and no
 // failure of the program does: a repair not implemented.
-func (r *Report) verdictNote() string {
-	if r.NotImplemented != "" && r.violations() == 0 && r.failures() == 0 {
+func verdictNote(r *check.Report) string {
+	if r.NotImplemented != "" && r.Violations() == 0 && r.Failures() == 0 {
 		return " (" + r.NotImplemented + " is not implemented)"
 	}
 	return ""
+}
+
+// CorpusSummary counts a corpus replay in one line; the counts add up to
+// its Vectors.
+func CorpusSummary(c check.CorpusResult) string {
+	unimpl := ""
+	if c.Unimplemented > 0 {
+		unimpl = fmt.Sprintf(", %d needing a repair not implemented", c.Unimplemented)
+	}
+	return fmt.Sprintf("%d passed, %d failed, %s of the program, %d skipped%s, %d not run (of %s)",
+		c.Passed, c.Failed, plural(c.Errors, "failure"), c.Skipped, unimpl, c.NotRun, plural(c.Vectors, "vector"))
+}
+
+// made says which toolnorm made the report and when, for a footer.
+func made(r *check.Report) string {
+	s := "toolnorm"
+	if r.Toolnorm != "" {
+		s += " " + r.Toolnorm
+	}
+	if !r.Started.IsZero() {
+		s += ", " + r.Started.UTC().Format("2006-01-02 15:04 MST")
+	}
+	return s
 }

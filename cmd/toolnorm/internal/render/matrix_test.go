@@ -1,10 +1,11 @@
-package check
+package render
 
 import (
 	"encoding/json"
 	"strings"
 	"testing"
 
+	"github.com/toolnorm/toolnorm/check"
 	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/harness"
 )
@@ -12,11 +13,11 @@ import (
 const evil = `/a: the string <script>alert("x")</script> & more was not decoded`
 
 // reference passes everything but was not fuzzed.
-func reference() *Report {
-	return &Report{
+func reference() *check.Report {
+	return &check.Report{
 		Implementation: "toolnorm reference", Seed: 1, Budget: "1s", Verdict: "pass",
-		Corpus: CorpusResult{Vectors: 10, Passed: 10},
-		Properties: []PropResult{
+		Corpus: check.CorpusResult{Vectors: 10, Passed: 10},
+		Properties: []check.PropResult{
 			{ID: "deterministic", Statement: "The same input gives the same result", Clause: "rule/1", Required: true, Checks: 800},
 			{ID: "shape-match-decoded", Statement: "A string of the declared shape is decoded", Clause: "rule/2", Required: true, Checks: 900},
 			{ID: "idempotent", Statement: "Normalizing again changes nothing", Clause: "reading/6", Checks: 700},
@@ -27,24 +28,24 @@ func reference() *Report {
 // python declares a choice, breaks a property with a message that holds
 // markup, fails corpus vectors of two clauses, has a fuzzing finding, and
 // was run by a toolnorm without the idempotent property but with another.
-func python() *Report {
-	return &Report{
+func python() *check.Report {
+	return &check.Report{
 		Implementation: "pyjson 1.2 (Python)",
 		Info:           &harness.Info{Name: "pyjson", Language: "Python", Version: "1.2"},
 		Choices:        []string{"profile attribute"},
 		Seed:           7, Budget: "30s", Verdict: "fail",
-		Corpus: CorpusResult{Vectors: 10, Passed: 5, Failed: 3, Skipped: 2, Failures: []VectorFailure{
+		Corpus: check.CorpusResult{Vectors: 10, Passed: 5, Failed: 3, Skipped: 2, Failures: []check.VectorFailure{
 			{File: "vectors/reading/c.json", Description: "Arrays are not arguments", Clause: "reading/8", Message: "got {}, want error not-object", Command: "toolnorm corpus replay --only c"},
 			{File: "vectors/rule/a.json", Description: "A title escaped twice", Clause: "rule/4", Message: "got &amp;, want &", Command: "toolnorm corpus replay --only a"},
 			{File: "vectors/rule/b.json", Description: "Another", Clause: "rule/4", Message: "differs", Command: "toolnorm corpus replay --only b"},
 		}},
-		Properties: []PropResult{
+		Properties: []check.PropResult{
 			{ID: "deterministic", Statement: "The same input gives the same result", Clause: "rule/1", Required: true, Checks: 500},
 			{ID: "shape-match-decoded", Statement: "A string of the declared shape is decoded", Clause: "rule/2", Required: true, Checks: 12,
-				Violation: &Finding{Property: "shape-match-decoded", Clause: "rule/2", Message: evil, Command: "toolnorm normalize --args <(printf %s '{\"a\":\"[1]\"}')"}},
+				Violation: &check.Finding{Property: "shape-match-decoded", Clause: "rule/2", Message: evil, Command: "toolnorm normalize --args <(printf %s '{\"a\":\"[1]\"}')"}},
 			{ID: "non-object-rejected", Statement: "Arguments that are not an object are an error", Clause: "reading/8", Checks: 40},
 		},
-		Fuzz: FuzzResult{Cases: 4000, Findings: []Finding{{Property: "agrees-with-reference", Clause: "reading/1", Message: "output differs", Bucket: "abc123", Command: "toolnorm normalize --schema x"}}},
+		Fuzz: check.FuzzResult{Cases: 4000, Findings: []check.Finding{{Property: "agrees-with-reference", Clause: "reading/1", Message: "output differs", Bucket: "abc123", Command: "toolnorm normalize --schema x"}}},
 	}
 }
 
@@ -69,7 +70,7 @@ func cellAt(t *testing.T, m *Table, section, id, clause string, col int) Cell {
 }
 
 func TestMatrixCells(t *testing.T) {
-	m := Matrix([]*Report{reference(), python()})
+	m := Matrix([]*check.Report{reference(), python()})
 	tests := []struct {
 		section, id, clause string
 		col                 int
@@ -111,7 +112,7 @@ func TestMatrixCells(t *testing.T) {
 }
 
 func TestMatrixGrouping(t *testing.T) {
-	m := Matrix([]*Report{reference(), python()})
+	m := Matrix([]*check.Report{reference(), python()})
 	var got []string
 	for _, s := range m.Sections {
 		var ids []string
@@ -136,7 +137,7 @@ func TestMatrixGrouping(t *testing.T) {
 }
 
 func TestMatrixColumns(t *testing.T) {
-	m := Matrix([]*Report{reference(), python()})
+	m := Matrix([]*check.Report{reference(), python()})
 	if len(m.Columns) != 2 {
 		t.Fatalf("%d columns", len(m.Columns))
 	}
@@ -162,7 +163,7 @@ func TestMatrixColumns(t *testing.T) {
 
 func TestMatrixMarkdown(t *testing.T) {
 	var b strings.Builder
-	if err := Matrix([]*Report{reference(), python()}).WriteMarkdown(&b); err != nil {
+	if err := Matrix([]*check.Report{reference(), python()}).WriteMarkdown(&b); err != nil {
 		t.Fatal(err)
 	}
 	md := b.String()
@@ -207,7 +208,7 @@ func TestMatrixMarkdown(t *testing.T) {
 
 func TestMatrixHTML(t *testing.T) {
 	var b strings.Builder
-	m := Matrix([]*Report{reference(), python()})
+	m := Matrix([]*check.Report{reference(), python()})
 	m.Made = "toolnorm v9.9.9, 2026-12-01 09:30 UTC"
 	if err := m.WriteHTML(&b); err != nil {
 		t.Fatal(err)
@@ -260,10 +261,10 @@ func TestMatrixManyFailures(t *testing.T) {
 	r := python()
 	r.Corpus.Failures = nil
 	for range 8 {
-		r.Corpus.Failures = append(r.Corpus.Failures, VectorFailure{File: "f", Clause: "rule/4", Message: "m"})
+		r.Corpus.Failures = append(r.Corpus.Failures, check.VectorFailure{File: "f", Clause: "rule/4", Message: "m"})
 	}
 	r.Corpus.Failed = 8
-	c := cellAt(t, Matrix([]*Report{r}), SectionCorpus, "corpus", "rule/4", 0)
+	c := cellAt(t, Matrix([]*check.Report{r}), SectionCorpus, "corpus", "rule/4", 0)
 	if c.Summary != "8 failed" || len(c.Issues) != maxIssues || c.More != 8-maxIssues {
 		t.Errorf("cell %+v", c)
 	}
@@ -289,7 +290,7 @@ func TestParseReport(t *testing.T) {
 		{"wrong type", `{"implementation": "x", "properties": {}}`, "not a check report: json: cannot unmarshal"},
 	}
 	for _, tt := range tests {
-		r, err := ParseReport([]byte(tt.data))
+		r, err := check.ParseReport([]byte(tt.data))
 		switch {
 		case tt.err == "" && err != nil:
 			t.Errorf("%s: %v", tt.name, err)
@@ -322,14 +323,14 @@ func TestClauseLess(t *testing.T) {
 // text, literal in code.
 func TestMarkdownShowsValues(t *testing.T) {
 	v := &corpus.Vector{Schema: []byte(`{}`), Arguments: []byte(`{"x&amp;y":"[1]"}`), Expected: []byte(`{"x&amp;y":"[1]"}`)}
-	r := &Report{Implementation: "amp|impl", Verdict: Fail, Seed: 3, Checks: 16, Repeat: "toolnorm check --seed 3 --checks 16",
-		Corpus: CorpusResult{Vectors: 2, Passed: 1, Skipped: 1},
-		Properties: []PropResult{{ID: "keys-unchanged", Clause: "rule/5", Required: true, Status: StatusViolated,
-			Violation: &Finding{Message: `at  member 0 has the key "x&y", not "x&amp;y"`, Vector: v, Command: `printf '%s\n' '{}' | toolnorm corpus replay -`}}},
-		Fuzz: FuzzResult{Cases: 16, Differed: 2, Failures: 1},
+	r := &check.Report{Implementation: "amp|impl", Verdict: check.Fail, Seed: 3, Checks: 16, Repeat: "toolnorm check --seed 3 --checks 16",
+		Corpus: check.CorpusResult{Vectors: 2, Passed: 1, Skipped: 1},
+		Properties: []check.PropResult{{ID: "keys-unchanged", Clause: "rule/5", Required: true, Status: check.StatusViolated,
+			Violation: &check.Finding{Message: `at  member 0 has the key "x&y", not "x&amp;y"`, Vector: v, Command: `printf '%s\n' '{}' | toolnorm corpus replay -`}}},
+		Fuzz: check.FuzzResult{Cases: 16, Differed: 2, Failures: 1},
 	}
 	var b strings.Builder
-	if err := r.Write(&b, "markdown"); err != nil {
+	if err := Write(r, &b, "markdown"); err != nil {
 		t.Fatal(err)
 	}
 	md := b.String()

@@ -1,4 +1,4 @@
-package check
+package render
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/toolnorm/toolnorm/check"
 	"github.com/toolnorm/toolnorm/harness"
 	"github.com/toolnorm/toolnorm/impl"
 )
@@ -20,8 +21,8 @@ func reportSchema(t *testing.T) *jsonschema.Schema {
 	c := jsonschema.NewCompiler()
 	c.AssertFormat()
 	for file, id := range map[string]string{
-		"../../docs/report.schema.json":   "https://github.com/toolnorm/toolnorm/docs/report.schema.json",
-		"../../corpus/vector.schema.json": "https://github.com/toolnorm/toolnorm/corpus/vector.schema.json",
+		"../../../../docs/report.schema.json":   "https://github.com/toolnorm/toolnorm/docs/report.schema.json",
+		"../../../../corpus/vector.schema.json": "https://github.com/toolnorm/toolnorm/corpus/vector.schema.json",
 	} {
 		data, err := os.ReadFile(file)
 		if err != nil {
@@ -66,15 +67,15 @@ func (logging) Info() harness.Info {
 func TestReportSchema(t *testing.T) {
 	sch := reportSchema(t)
 	vs := vectors(t)
-	reports := map[string]*Report{
-		"the reference": Run(context.Background(), Config{Impl: impl.Reference, Vectors: vs, Checks: 16, Seed: 2, Version: "v9.9.9"}),
-		"a failing one": Run(context.Background(), Config{Impl: logging{}, Command: "./x", Vectors: vs, Checks: 32, Seed: 5}),
-		"by budget":     Run(context.Background(), Config{Impl: onePassCrashing{}, Vectors: vs, Budget: 1, Seed: 5}),
+	reports := map[string]*check.Report{
+		"the reference": check.Run(context.Background(), check.Config{Impl: impl.Reference, Vectors: vs, Checks: 16, Seed: 2, Version: "v9.9.9"}),
+		"a failing one": check.Run(context.Background(), check.Config{Impl: logging{}, Command: "./x", Vectors: vs, Checks: 32, Seed: 5}),
+		"by budget":     check.Run(context.Background(), check.Config{Impl: onePassCrashing{}, Vectors: vs, Budget: 1, Seed: 5}),
 	}
 	for name, r := range reports {
-		r.FormatVersion = FormatVersion
+		r.FormatVersion = check.FormatVersion
 		var b bytes.Buffer
-		if err := r.Write(&b, "json"); err != nil {
+		if err := Write(r, &b, "json"); err != nil {
 			t.Fatal(err)
 		}
 		if err := validReport(sch, b.Bytes()); err != nil {
@@ -92,7 +93,7 @@ func TestReportSchema(t *testing.T) {
 		t.Error("the schema accepts a member it does not describe")
 	}
 	delete(m, "surprise")
-	m["format_version"] = FormatVersion + 1
+	m["format_version"] = check.FormatVersion + 1
 	b, _ = json.Marshal(m)
 	if validReport(sch, b) == nil {
 		t.Error("the schema accepts another format version")

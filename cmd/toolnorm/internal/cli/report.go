@@ -13,7 +13,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/toolnorm/toolnorm/internal/check"
+	"github.com/toolnorm/toolnorm/check"
+	"github.com/toolnorm/toolnorm/cmd/toolnorm/internal/render"
 )
 
 func newReportCmd() *cobra.Command {
@@ -55,13 +56,13 @@ cannot be read or written, 2 usage error.`,
 				if err := os.MkdirAll(badgeDir, 0o755); err != nil {
 					return err
 				}
-				for _, b := range check.Badges(reports) {
+				for _, b := range render.Badges(reports) {
 					if err := os.WriteFile(filepath.Join(badgeDir, b.Slug+".json"), b.JSON(), 0o644); err != nil {
 						return err
 					}
 				}
 			}
-			m := check.Matrix(reports)
+			m := render.Matrix(reports)
 			m.Made = "toolnorm " + version() + ", " + time.Now().UTC().Format("2006-01-02 15:04 MST")
 			if htmlOut != "" {
 				var b bytes.Buffer

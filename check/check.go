@@ -9,6 +9,9 @@
 package check
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -35,9 +38,6 @@ type Config struct {
 	// the same findings, on any machine.
 	Checks int
 	Seed   uint64 // 0: a random one (the report says which)
-	// Clock tells the time (nil: the system's). Tests give one of their
-	// own, to drive the budget without waiting.
-	Clock Clock
 	// Progress, if set, is told what runs and what was found.
 	Progress func(Progress)
 	// Version is the version of toolnorm running the check, for the report.
@@ -49,13 +49,6 @@ type Config struct {
 
 // DefaultTimeout is the per-request time limit of toolnorm check.
 const DefaultTimeout = 10 * time.Second
-
-// Clock tells the time.
-type Clock interface{ Now() time.Time }
-
-type systemClock struct{}
-
-func (systemClock) Now() time.Time { return time.Now() }
 
 // Progress is a moment of a check, for a progress display.
 type Progress struct {
@@ -106,15 +99,18 @@ type Report struct {
 	// repairs done), "fail" (violations of the rule, or failures of the
 	// program, or a repair not implemented), "interrupted", or "nothing
 	// checked".
-	Verdict string `json:"verdict"`
+	Verdict Verdict `json:"verdict"`
 }
+
+// A Verdict is what a check concludes.
+type Verdict string
 
 // The verdicts.
 const (
-	Pass           = "pass"
-	Fail           = "fail"
-	Interrupted    = "interrupted"
-	NothingChecked = "nothing checked"
+	Pass           Verdict = "pass"
+	Fail                   = "fail"
+	Interrupted            = "interrupted"
+	NothingChecked         = "nothing checked"
 )
 
 // CorpusResult is the corpus replay. Passed, Failed, Errors, Skipped,
@@ -148,13 +144,16 @@ type CorpusResult struct {
 	Outcomes []VectorOutcome `json:"-"`
 }
 
+// An Outcome is what became of one vector of the corpus.
+type Outcome string
+
 // The outcomes of a vector.
 const (
-	OutcomePassed  = "passed"
-	OutcomeFailed  = "failed"
-	OutcomeError   = "error" // a failure of the program
-	OutcomeSkipped = "skipped"
-	OutcomeNotRun  = "not run"
+	OutcomePassed  Outcome = "passed"
+	OutcomeFailed          = "failed"
+	OutcomeError           = "error" // a failure of the program
+	OutcomeSkipped         = "skipped"
+	OutcomeNotRun          = "not run"
 	// OutcomeUnimplemented: the vector needs a repair the implementation
 	// declares it does not do.
 	OutcomeUnimplemented = "not implemented"
@@ -163,12 +162,12 @@ const (
 // VectorOutcome is what became of one vector.
 type VectorOutcome struct {
 	File, ID, Clause string
-	Outcome          string // OutcomePassed, ...
+	Outcome          Outcome
 	Reason           string // why it failed, was skipped or was not run
 }
 
 // count records a vector's outcome.
-func (c *CorpusResult) count(v *corpus.Vector, outcome, reason string) {
+func (c *CorpusResult) count(v *corpus.Vector, outcome Outcome, reason string) {
 	switch outcome {
 	case OutcomePassed:
 		c.Passed++
@@ -186,19 +185,9 @@ func (c *CorpusResult) count(v *corpus.Vector, outcome, reason string) {
 	c.Outcomes = append(c.Outcomes, VectorOutcome{File: v.File, ID: v.ID, Clause: v.Clause, Outcome: outcome, Reason: reason})
 }
 
-// Summary counts the replay in one line; the counts add up to Vectors.
-func (c CorpusResult) Summary() string {
-	unimpl := ""
-	if c.Unimplemented > 0 {
-		unimpl = fmt.Sprintf(", %d needing a repair not implemented", c.Unimplemented)
-	}
-	return fmt.Sprintf("%d passed, %d failed, %s of the program, %d skipped%s, %d not run (of %s)",
-		c.Passed, c.Failed, plural(c.Errors, "failure"), c.Skipped, unimpl, c.NotRun, plural(c.Vectors, "vector"))
-}
-
 // VectorFailure is one vector the implementation fails. Schema,
 // Arguments, Want and Got are shown as display shows values (what one
-// cannot see escaped), cut at maxShown bytes.
+// cannot see escaped), cut at MaxShown bytes.
 type VectorFailure struct {
 	File        string `json:"file"`
 	ID          string `json:"id"`
@@ -221,15 +210,18 @@ func (v VectorFailure) Label() string {
 	return v.ID + " " + v.File
 }
 
-// maxShown is how much of a value a vector failure shows.
-const maxShown = 2000
+// MaxShown is how much of a value a vector failure shows.
+const MaxShown = 2000
+
+// A Status is a property's outcome in a check.
+type Status string
 
 // The statuses of a property.
 const (
-	StatusHolds         = "holds"          // checked on Checks cases, and held on each
-	StatusViolated      = "violated"       // see Violation
-	StatusNotApplicable = "not applicable" // the implementation's declared reading leaves it out (Reason says why)
-	StatusNotChecked    = "not checked"    // no case was judged: every one failed, or none ran (Reason says why)
+	StatusHolds         Status = "holds"          // checked on Checks cases, and held on each
+	StatusViolated             = "violated"       // see Violation
+	StatusNotApplicable        = "not applicable" // the implementation's declared reading leaves it out (Reason says why)
+	StatusNotChecked           = "not checked"    // no case was judged: every one failed, or none ran (Reason says why)
 )
 
 // PropResult is one property's outcome.
@@ -238,7 +230,7 @@ type PropResult struct {
 	Statement string `json:"statement"`
 	Clause    string `json:"clause"`
 	Required  bool   `json:"required"`
-	Status    string `json:"status"`
+	Status    Status `json:"status"`
 	Reason    string `json:"reason,omitempty"`
 	// Checks is how many cases were judged; Cases how many ran, and
 	// Failures how many of those the implementation failed on (not
@@ -282,7 +274,9 @@ type FuzzResult struct {
 // Agreed counts the cases that gave the reference's answer.
 func (f FuzzResult) Agreed() int { return f.Cases - f.Differed - f.Failures }
 
-func (r *Report) violations() int {
+// Violations counts the violations of the rule the check found: vectors
+// failed, properties broken, fuzzing findings.
+func (r *Report) Violations() int {
 	n := r.Corpus.Failed + len(r.Fuzz.Findings)
 	for _, p := range r.Properties {
 		if p.Violation != nil {
@@ -292,8 +286,8 @@ func (r *Report) violations() int {
 	return n
 }
 
-// failures counts the failures of the program the checks met.
-func (r *Report) failures() int {
+// Failures counts the failures of the program the checks met.
+func (r *Report) Failures() int {
 	n := r.Corpus.Errors + r.Fuzz.Failures
 	for _, p := range r.Properties {
 		n += p.Failures
@@ -301,8 +295,8 @@ func (r *Report) failures() int {
 	return max(n, len(r.Events))
 }
 
-// judged counts the cases and vectors judged.
-func (r *Report) judged() int {
+// Judged counts the cases and vectors judged.
+func (r *Report) Judged() int {
 	n := r.Corpus.Passed + r.Corpus.Failed + r.Fuzz.Cases - r.Fuzz.Failures
 	for _, p := range r.Properties {
 		n += p.Checks
@@ -310,14 +304,32 @@ func (r *Report) judged() int {
 	return n
 }
 
-// made says which toolnorm made the report and when, for a footer.
-func (r *Report) made() string {
-	s := "toolnorm"
-	if r.Toolnorm != "" {
-		s += " " + r.Toolnorm
+// ParseReport reads a report as toolnorm check --format json writes it. It
+// is an error for data not to be a JSON object with an implementation and
+// properties.
+func ParseReport(data []byte) (*Report, error) {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(data, &fields); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return nil, fmt.Errorf("not a check report: not a JSON object")
+		}
+		return nil, fmt.Errorf("not a check report: invalid JSON: %v", err)
 	}
-	if !r.Started.IsZero() {
-		s += ", " + r.Started.UTC().Format("2006-01-02 15:04 MST")
+	if fields == nil {
+		return nil, fmt.Errorf("not a check report: not a JSON object")
 	}
-	return s
+	for _, name := range []string{"implementation", "properties"} {
+		if v, ok := fields[name]; !ok || string(bytes.TrimSpace(v)) == "null" {
+			return nil, fmt.Errorf("not a check report: no %q (write it with toolnorm check --format json)", name)
+		}
+	}
+	var r Report
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, fmt.Errorf("not a check report: %v", err)
+	}
+	if r.Implementation == "" {
+		return nil, fmt.Errorf("not a check report: the implementation has no name")
+	}
+	return &r, nil
 }

@@ -6,9 +6,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/toolnorm/toolnorm/cmd/toolnorm/internal/faults"
 	"github.com/toolnorm/toolnorm/harness"
 	"github.com/toolnorm/toolnorm/impl"
-	"github.com/toolnorm/toolnorm/internal/faults"
 )
 
 func newServeCmd() *cobra.Command {

@@ -1,6 +1,10 @@
-package corpus
+// Package minimize is the one minimizer every finding goes through: it
+// shrinks a failing case (a schema and arguments) while it still fails.
+package minimize
 
 import (
+	"context"
+
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 )
 
@@ -11,11 +15,12 @@ const maxTries = 5000
 // members and array elements (in the arguments and in the schema), and
 // shortens strings in the arguments (a string that holds compact JSON text
 // is shrunk as JSON first). Text that is not JSON is shortened a
-// byte range at a time. It returns the smallest case it found.
-func Minimize(schema, args []byte, fails func(schema, args []byte) bool) ([]byte, []byte) {
+// byte range at a time. It returns the smallest case it found; when ctx
+// is done it stops trying and returns what it has.
+func Minimize(ctx context.Context, schema, args []byte, fails func(schema, args []byte) bool) ([]byte, []byte) {
 	tries := 0
 	try := func(s, a []byte) bool {
-		if tries >= maxTries {
+		if tries >= maxTries || ctx.Err() != nil {
 			return false
 		}
 		tries++

@@ -37,9 +37,12 @@ type (
 
 // run is one check under way.
 type run struct {
-	cfg      Config
+	cfg Config
+	// ctx is done when the check must stop what is under way: on an
+	// interrupt, at the hard deadline, or when the implementation was
+	// given up on (cancel).
 	ctx      context.Context
-	clock    Clock
+	cancel   context.CancelFunc
 	r        *Report
 	start    time.Time
 	deadline time.Time // zero: no time limit
@@ -51,27 +54,24 @@ type run struct {
 // interrupt), it stops as soon as it can and reports what ran, with the
 // verdict Interrupted.
 func Run(ctx context.Context, cfg Config) *Report {
-	if cfg.Clock == nil {
-		cfg.Clock = systemClock{}
-	}
 	if cfg.Seed == 0 {
 		cfg.Seed = rand.Uint64()>>1 | 1
 	}
-	e := &run{cfg: cfg, clock: cfg.Clock, start: cfg.Clock.Now()}
+	e := &run{cfg: cfg, start: time.Now()}
 	e.r = &Report{FormatVersion: FormatVersion, Toolnorm: cfg.Version, Implementation: cfg.Impl.Name(), Seed: cfg.Seed, Started: e.start.UTC().Truncate(time.Second)}
 	if cfg.Checks <= 0 {
 		e.deadline = e.start.Add(cfg.Budget)
 		e.hard = e.deadline.Add(max(cfg.Budget/10, time.Second))
 		e.r.Budget = cfg.Budget.String()
 	}
-	// With the system's clock, a case under way is stopped at the hard
-	// deadline; another clock only decides between cases.
-	var cancel context.CancelFunc = func() {}
-	if _, ok := cfg.Clock.(systemClock); ok && !e.hard.IsZero() {
+	// A case under way is stopped at the hard deadline.
+	if !e.hard.IsZero() {
+		var cancel context.CancelFunc
 		ctx, cancel = context.WithDeadline(ctx, e.hard)
+		defer cancel()
 	}
-	defer cancel()
-	e.ctx = ctx
+	e.ctx, e.cancel = context.WithCancel(ctx)
+	defer e.cancel()
 	if i, ok := cfg.Impl.(informed); ok {
 		info := i.Info()
 		e.r.Info = &info
@@ -86,18 +86,18 @@ func Run(ctx context.Context, cfg Config) *Report {
 	if l, ok := cfg.Impl.(logged); ok {
 		e.r.Events, e.r.Restarts = l.Events(), l.Restarts()
 	}
-	e.r.Seconds = e.clock.Now().Sub(e.start).Seconds()
+	e.r.Seconds = time.Since(e.start).Seconds()
 	e.r.Stopped = e.stopped
 	e.r.Repeat = e.repeat()
 	if o, ok := impl.OptionsOf(cfg.Impl); ok && o.Repairs != impl.BothRepairs {
 		e.r.NotImplemented = o.Repairs.Missing()
 	}
 	switch {
-	case e.r.violations() > 0 || e.r.failures() > 0 || e.r.NotImplemented != "":
+	case e.r.Violations() > 0 || e.r.Failures() > 0 || e.r.NotImplemented != "":
 		e.r.Verdict = Fail
 	case e.stopped == "interrupted":
 		e.r.Verdict = Interrupted
-	case e.r.judged() == 0:
+	case e.r.Judged() == 0:
 		e.r.Verdict = NothingChecked
 	default:
 		e.r.Verdict = Pass
@@ -119,7 +119,7 @@ func (e *run) over(until time.Time) bool {
 			e.stopped = "interrupted"
 		}
 		return true
-	case !until.IsZero() && !e.clock.Now().Before(until):
+	case !until.IsZero() && !time.Now().Before(until):
 		if until.Equal(e.deadline) || until.Equal(e.hard) {
 			e.stopped = "the budget was spent"
 		}
@@ -136,6 +136,7 @@ func (e *run) giveUp(res impl.Result) bool {
 			// The detail can hold the adapter's raw stderr: one line, cut.
 			e.stopped = "the implementation was given up on: " + display.Clip(display.Text(res.Detail), 500)
 		}
+		e.cancel() // a minimization under way keeps what it has
 		return true
 	}
 	return false
@@ -145,26 +146,20 @@ func (e *run) progress(p Progress) {
 	if e.cfg.Progress == nil {
 		return
 	}
-	p.Elapsed = e.clock.Now().Sub(e.start)
+	p.Elapsed = time.Since(e.start)
 	if !e.deadline.IsZero() {
-		p.Left = max(e.deadline.Sub(e.clock.Now()), 0)
+		p.Left = max(time.Until(e.deadline), 0)
 	}
-	p.Findings = e.r.violations()
+	p.Findings = e.r.Violations()
 	e.cfg.Progress(p)
-}
-
-// keep says whether a minimization may go on.
-func (e *run) keep() bool {
-	return e.ctx.Err() == nil && (e.hard.IsZero() || e.clock.Now().Before(e.hard)) && e.stopped == ""
 }
 
 // Replay replays cfg's vectors on its implementation, without a time
 // limit (see Run for the rules).
-func Replay(cfg Config) CorpusResult {
-	if cfg.Clock == nil {
-		cfg.Clock = systemClock{}
-	}
-	e := &run{cfg: cfg, ctx: context.Background(), clock: cfg.Clock, r: &Report{}}
+func Replay(ctx context.Context, cfg Config) CorpusResult {
+	e := &run{cfg: cfg, r: &Report{}}
+	e.ctx, e.cancel = context.WithCancel(ctx)
+	defer e.cancel()
 	return e.replay()
 }
 
@@ -182,14 +177,14 @@ func (e *run) applicable(res *CorpusResult) ([]*corpus.Vector, []impl.Case) {
 	for _, v := range e.cfg.Vectors {
 		o := v.Options
 		if configured && !o.Same(own) {
-			if !impl.Compare(impl.Reference.Normalize(v.SchemaText(), v.ArgumentsText(), own), v.Want()).Same() {
+			if !impl.Compare(impl.Reference.Normalize(e.ctx, impl.Case{Schema: v.SchemaText(), Args: v.ArgumentsText(), Options: own}), v.Want()).Same() {
 				// It means something else under the declared options:
 				// because of a repair left out (then it needs that repair,
 				// which the implementation does not do), or of another
 				// choice.
 				both := own
 				both.Repairs = impl.BothRepairs
-				if own.Repairs != impl.BothRepairs && (both.Same(v.Options) || impl.Compare(impl.Reference.Normalize(v.SchemaText(), v.ArgumentsText(), both), v.Want()).Same()) {
+				if own.Repairs != impl.BothRepairs && (both.Same(v.Options) || impl.Compare(impl.Reference.Normalize(e.ctx, impl.Case{Schema: v.SchemaText(), Args: v.ArgumentsText(), Options: both}), v.Want()).Same()) {
 					res.count(v, OutcomeUnimplemented, "needs "+own.Repairs.Missing()+", which the implementation declares it does not do")
 				} else {
 					res.count(v, OutcomeSkipped, "written for "+v.Options.String()+", and meaning something else under the declared "+own.String())
@@ -206,7 +201,7 @@ func (e *run) applicable(res *CorpusResult) ([]*corpus.Vector, []impl.Case) {
 
 // replay is the corpus phase: up to half the budget, in batches.
 func (e *run) replay() CorpusResult {
-	start := e.clock.Now()
+	start := time.Now()
 	res := CorpusResult{Vectors: len(e.cfg.Vectors)}
 	vs, cs := e.applicable(&res)
 	var until time.Time
@@ -244,8 +239,8 @@ func (e *run) replay() CorpusResult {
 			}
 			o := corpus.Judge(v, got)
 			vf := VectorFailure{File: v.File, ID: v.ID, Description: v.Description, Clause: v.Clause, Message: o.Msg, Command: e.command(v),
-				Schema: display.Clip(display.JSON(c.Schema), maxShown), Arguments: display.Clip(display.JSON(c.Args), maxShown),
-				Options: strings.Join(c.Options.Choices(), ", "), Want: display.Clip(v.Want().String(), maxShown), Got: display.Clip(got.String(), maxShown)}
+				Schema: display.Clip(display.JSON(c.Schema), MaxShown), Arguments: display.Clip(display.JSON(c.Args), MaxShown),
+				Options: strings.Join(c.Options.Choices(), ", "), Want: display.Clip(v.Want().String(), MaxShown), Got: display.Clip(got.String(), MaxShown)}
 			adapted := !c.Options.Same(v.Options)
 			switch {
 			case o.Failure != nil:
@@ -263,7 +258,7 @@ func (e *run) replay() CorpusResult {
 			}
 		}
 	}
-	res.Seconds = e.clock.Now().Sub(start).Seconds()
+	res.Seconds = time.Since(start).Seconds()
 	return res
 }
 
@@ -302,14 +297,14 @@ func (e *run) rounds() {
 		}
 		for i, p := range all {
 			if pr := results[i]; pr.Status != StatusNotApplicable && pr.Violation == nil {
-				t := e.clock.Now()
+				t := time.Now()
 				e.propertyRound(p, pr, done, n)
-				pr.Seconds += e.clock.Now().Sub(t).Seconds()
+				pr.Seconds += time.Since(t).Seconds()
 			}
 		}
-		t := e.clock.Now()
+		t := time.Now()
 		e.fuzzRound(fz, done, n)
-		fuzzSeconds += e.clock.Now().Sub(t).Seconds()
+		fuzzSeconds += time.Since(t).Seconds()
 		done += n
 		if e.over(e.hard) {
 			break
@@ -363,7 +358,7 @@ func (e *run) propertyRound(p properties.Property, pr *PropResult, from, n int) 
 			continue
 		}
 		pr.Cases++
-		out := p.Judge(e.cfg.Impl, c, &got[j])
+		out := p.Judge(e.ctx, e.cfg.Impl, c, &got[j])
 		switch {
 		case out.Failure != nil:
 			pr.Failures++
@@ -375,10 +370,10 @@ func (e *run) propertyRound(p properties.Property, pr *PropResult, from, n int) 
 		case out.Message == "":
 			pr.Checks++
 		default:
-			v := p.Violation(e.cfg.Impl, c, pr.Checks, from+j, e.keep)
+			v := p.Violation(e.ctx, e.cfg.Impl, c, pr.Checks, from+j)
 			pr.Status, pr.Reason = StatusViolated, ""
 			pr.Violation = &Finding{Property: p.ID, Clause: p.Clause, Message: v.Message, Vector: v.Vector,
-				Command: e.command(v.Vector), Cut: !e.keep()}
+				Command: e.command(v.Vector), Cut: e.ctx.Err() != nil}
 			return
 		}
 	}

@@ -1,23 +1,24 @@
-package check
+package render
 
 import (
 	"strings"
 	"testing"
 
+	"github.com/toolnorm/toolnorm/check"
 	"github.com/toolnorm/toolnorm/harness"
 )
 
 // TestShownExactly: what an adapter says reaches every format on one
 // line, with what one cannot see escaped.
 func TestShownExactly(t *testing.T) {
-	r := &Report{Implementation: "x", Verdict: Fail, Repeat: "toolnorm check --seed 1 --checks 1",
+	r := &check.Report{Implementation: "x", Verdict: check.Fail, Repeat: "toolnorm check --seed 1 --checks 1",
 		Events:   []harness.Event{{Kind: "crash", Request: 3, Detail: "exit status 2\npanic: \u00a0bad\ufeff", Stderr: "line one\x07\nline two \xed\xa0\x80\n"}},
 		Restarts: 1,
-		Corpus:   CorpusResult{Vectors: 1, Errors: 1, ErrorList: []VectorFailure{{File: "vectors/rule/a.json", ID: "a", Description: "two\nlines", Clause: "rule/4", Message: "crash (exit status 2)"}}},
+		Corpus:   check.CorpusResult{Vectors: 1, Errors: 1, ErrorList: []check.VectorFailure{{File: "vectors/rule/a.json", ID: "a", Description: "two\nlines", Clause: "rule/4", Message: "crash (exit status 2)"}}},
 	}
 	for _, format := range []string{"text", "markdown"} {
 		var b strings.Builder
-		if err := r.Write(&b, format); err != nil {
+		if err := Write(r, &b, format); err != nil {
 			t.Fatal(err)
 		}
 		out := b.String()

@@ -1,9 +1,11 @@
-package check
+package render
 
 import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/toolnorm/toolnorm/check"
 )
 
 func TestBadges(t *testing.T) {
@@ -11,7 +13,7 @@ func TestBadges(t *testing.T) {
 	half.NotImplemented = "the entity repair (rule/4)"
 	half.Info = nil
 	half.Implementation = "@cline/shared normalizeJsonLikeStringsForSchema 0.0.86 (TypeScript)"
-	bs := Badges([]*Report{reference(), python(), half, reference(), reference()})
+	bs := Badges([]*check.Report{reference(), python(), half, reference(), reference()})
 	want := []struct{ slug, message, color string }{
 		{"toolnorm-reference", "pass", "brightgreen"},
 		{"pyjson", "fail · 1/3 properties broken · 62.5% of vectors", "red"},
@@ -35,7 +37,7 @@ func TestBadges(t *testing.T) {
 func TestBadgeRoundsDown(t *testing.T) {
 	r := python()
 	r.Corpus.Passed, r.Corpus.Failed = 5004, 1
-	if m := Badges([]*Report{r})[0].Message; !strings.Contains(m, "99.9% of vectors") {
+	if m := Badges([]*check.Report{r})[0].Message; !strings.Contains(m, "99.9% of vectors") {
 		t.Errorf("message %q", m)
 	}
 }

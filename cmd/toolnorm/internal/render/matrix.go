@@ -1,11 +1,9 @@
-package check
+package render
 
 import (
+	"github.com/toolnorm/toolnorm/check"
 	"github.com/toolnorm/toolnorm/internal/display"
 
-	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -76,7 +74,7 @@ type Column struct {
 	Version        string
 	Homepage       string
 	Choices        []string // declared choices: the reading it implements, not violations
-	Verdict        string   // "pass" or "fail"
+	Verdict        check.Verdict
 	Seed           uint64
 	Budget         string
 	Started        time.Time
@@ -122,23 +120,23 @@ type Issue struct {
 type Field struct{ Name, Value string }
 
 // findingIssue is a finding as an issue: its minimal case spelt out.
-func findingIssue(f Finding) Issue {
+func findingIssue(f check.Finding) Issue {
 	is := Issue{Message: f.Message, Command: f.Command, Cut: f.Cut}
 	if f.Bucket != "" {
 		is.What = "bucket " + f.Bucket
 	}
 	if v := f.Vector; v != nil {
-		is.Case = []Field{{"schema", display.Clip(display.JSON(v.SchemaText()), maxShown)}, {"arguments", display.Clip(display.JSON(v.ArgumentsText()), maxShown)}}
+		is.Case = []Field{{"schema", display.Clip(display.JSON(v.SchemaText()), check.MaxShown)}, {"arguments", display.Clip(display.JSON(v.ArgumentsText()), check.MaxShown)}}
 		if c := v.Options.Choices(); len(c) > 0 {
 			is.Case = append(is.Case, Field{"options", strings.Join(c, ", ")})
 		}
-		is.Case = append(is.Case, Field{"reference", display.Clip(v.Want().String(), maxShown)})
+		is.Case = append(is.Case, Field{"reference", display.Clip(v.Want().String(), check.MaxShown)})
 	}
 	return is
 }
 
 // vectorIssue is a failed corpus vector as an issue.
-func vectorIssue(v VectorFailure) Issue {
+func vectorIssue(v check.VectorFailure) Issue {
 	return Issue{What: v.File, Title: v.Description, Message: v.Message, Command: v.Command}
 }
 
@@ -156,11 +154,11 @@ const (
 
 // Matrix combines check reports into a compliance matrix, one column per
 // report, in their order.
-func Matrix(reports []*Report) *Table {
+func Matrix(reports []*check.Report) *Table {
 	t := &Table{}
 	for _, r := range reports {
 		c := Column{Name: display.Text(r.Implementation), Implementation: r.Implementation, Choices: r.Choices, Verdict: r.Verdict,
-			Seed: r.Seed, Budget: r.Budget, Started: r.Started, Failures: r.failures(), Restarts: r.Restarts, NotImplemented: r.NotImplemented}
+			Seed: r.Seed, Budget: r.Budget, Started: r.Started, Failures: r.Failures(), Restarts: r.Restarts, NotImplemented: r.NotImplemented}
 		if i := r.Info; i != nil {
 			if i.Name != "" {
 				c.Name = display.Text(i.Name)
@@ -240,22 +238,22 @@ func Matrix(reports []*Report) *Table {
 	return t
 }
 
-func findProperty(r *Report, id string) (PropResult, bool) {
+func findProperty(r *check.Report, id string) (check.PropResult, bool) {
 	for _, p := range r.Properties {
 		if p.ID == id {
 			return p, true
 		}
 	}
-	return PropResult{}, false
+	return check.PropResult{}, false
 }
 
-func propertyCell(p PropResult, ok bool) Cell {
+func propertyCell(p check.PropResult, ok bool) Cell {
 	switch {
 	case !ok:
 		return Cell{Status: NotRun}
 	case p.Violation != nil:
 		return Cell{Status: Broken, Summary: brokenAfter(p.Checks), Issues: []Issue{findingIssue(*p.Violation)}}
-	case p.Status == StatusNotApplicable:
+	case p.Status == check.StatusNotApplicable:
 		return Cell{Status: NotRun, Summary: "not applicable"}
 	case p.Checks == 0:
 		return Cell{Status: NotRun, Summary: display.Clip(display.Text(orDash(p.Reason)), 120)}
@@ -264,9 +262,9 @@ func propertyCell(p PropResult, ok bool) Cell {
 }
 
 // corpusRan says whether any vector was replayed.
-func corpusRan(r *Report) bool { return r.Corpus.Passed+r.Corpus.Failed+r.Corpus.Errors > 0 }
+func corpusRan(r *check.Report) bool { return r.Corpus.Passed+r.Corpus.Failed+r.Corpus.Errors > 0 }
 
-func corpusCell(r *Report) Cell {
+func corpusCell(r *check.Report) Cell {
 	c := r.Corpus
 	// Every count, so that they add up to the vectors.
 	summary := fmt.Sprintf("%d passed, %d failed, %d skipped", c.Passed, c.Failed, c.Skipped)
@@ -292,7 +290,7 @@ func corpusCell(r *Report) Cell {
 	return Cell{Status: Holds, Summary: summary}
 }
 
-func clauseCell(r *Report, clause string) Cell {
+func clauseCell(r *check.Report, clause string) Cell {
 	if !corpusRan(r) {
 		return Cell{Status: NotRun}
 	}
@@ -318,7 +316,7 @@ func clauseCell(r *Report, clause string) Cell {
 	return cell
 }
 
-func fuzzCell(r *Report) Cell {
+func fuzzCell(r *check.Report) Cell {
 	f := r.Fuzz
 	summary := plural(f.Cases, "case") + ", " + plural(len(f.Findings), "finding")
 	if len(f.Findings) == 0 {
@@ -379,36 +377,4 @@ func clauseLess(a, b string) bool {
 		return na < nb
 	}
 	return sa < sb
-}
-
-// clip shortens s to at most n characters (not bytes), on one line.
-
-// ParseReport reads a report as toolnorm check --format json writes it. It
-// is an error for data not to be a JSON object with an implementation and
-// properties.
-func ParseReport(data []byte) (*Report, error) {
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(data, &fields); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			return nil, fmt.Errorf("not a check report: not a JSON object")
-		}
-		return nil, fmt.Errorf("not a check report: invalid JSON: %v", err)
-	}
-	if fields == nil {
-		return nil, fmt.Errorf("not a check report: not a JSON object")
-	}
-	for _, name := range []string{"implementation", "properties"} {
-		if v, ok := fields[name]; !ok || string(bytes.TrimSpace(v)) == "null" {
-			return nil, fmt.Errorf("not a check report: no %q (write it with toolnorm check --format json)", name)
-		}
-	}
-	var r Report
-	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, fmt.Errorf("not a check report: %v", err)
-	}
-	if r.Implementation == "" {
-		return nil, fmt.Errorf("not a check report: the implementation has no name")
-	}
-	return &r, nil
 }

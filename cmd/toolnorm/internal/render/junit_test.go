@@ -1,4 +1,4 @@
-package check
+package render
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolnorm/toolnorm/check"
 	"github.com/toolnorm/toolnorm/harness"
 	"github.com/toolnorm/toolnorm/impl"
 )
@@ -26,12 +27,13 @@ func (onePassCrashing) Name() string { return "one pass, crashing" }
 func (onePassCrashing) Options() impl.Options {
 	return impl.Options{}
 }
-func (onePassCrashing) Normalize(schema, args []byte, o impl.Options) impl.Result {
+func (onePassCrashing) Normalize(ctx context.Context, c impl.Case) impl.Result {
+	schema, args, o := c.Schema, c.Args, c.Options
 	if bytes.Contains(args, []byte("Ember")) {
 		return impl.Fail(impl.ErrCrash, "exit status 2")
 	}
 	o.MaxPasses = 1
-	return impl.Reference.Normalize(schema, args, o)
+	return impl.Reference.Normalize(ctx, impl.Case{Schema: schema, Args: args, Options: o})
 }
 
 // junitDoc is the JUnit document as a reader sees it.
@@ -134,13 +136,13 @@ func TestJUnitSchemaRejects(t *testing.T) {
 }
 
 func TestJUnit(t *testing.T) {
-	r := Run(context.Background(), Config{Impl: onePassCrashing{}, Command: "./one-pass", Vectors: vectors(t), Checks: 32, Seed: 5})
+	r := check.Run(context.Background(), check.Config{Impl: onePassCrashing{}, Command: "./one-pass", Vectors: vectors(t), Checks: 32, Seed: 5})
 	c := r.Corpus
-	if c.Failed == 0 || c.Errors == 0 || c.Skipped == 0 || r.violations() == 0 {
-		t.Fatalf("the fixture does not fail, crash and skip: %s", c.Summary())
+	if c.Failed == 0 || c.Errors == 0 || c.Skipped == 0 || r.Violations() == 0 {
+		t.Fatalf("the fixture does not fail, crash and skip: %s", CorpusSummary(c))
 	}
 	var b bytes.Buffer
-	if err := r.Write(&b, "junit"); err != nil {
+	if err := Write(r, &b, "junit"); err != nil {
 		t.Fatal(err)
 	}
 	d := checkCounts(t, b.Bytes())
@@ -188,11 +190,11 @@ func TestJUnitCannotStart(t *testing.T) {
 // that still holds) still give an <error>: the test report is not green
 // while the verdict fails.
 func TestJUnitFailuresNeverGreen(t *testing.T) {
-	r := &Report{Implementation: "x", Verdict: Fail, Repeat: "toolnorm check --seed 1 --checks 1",
-		Properties: []PropResult{{ID: "keys-unchanged", Clause: "rule/5", Status: StatusHolds, Checks: 15, Cases: 16, Failures: 1}},
+	r := &check.Report{Implementation: "x", Verdict: check.Fail, Repeat: "toolnorm check --seed 1 --checks 1",
+		Properties: []check.PropResult{{ID: "keys-unchanged", Clause: "rule/5", Status: check.StatusHolds, Checks: 15, Cases: 16, Failures: 1}},
 		Events:     []harness.Event{{Kind: "crash", Request: 9, Detail: "exit status 2", Answered: true}}}
 	var b bytes.Buffer
-	if err := r.Write(&b, "junit"); err != nil {
+	if err := Write(r, &b, "junit"); err != nil {
 		t.Fatal(err)
 	}
 	d := checkCounts(t, b.Bytes())

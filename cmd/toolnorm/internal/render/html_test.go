@@ -1,4 +1,4 @@
-package check
+package render
 
 import (
 	"context"
@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/toolnorm/toolnorm/check"
 )
 
 // browser finds headless Chromium. Where it is missing the test is
@@ -61,7 +63,7 @@ func TestHTMLInBrowser(t *testing.T) {
 	long := strings.Repeat("&amp;", 200) + "\u00a0" + strings.Repeat("x", 400)
 	r.Properties[1].Violation.Message = "got " + long
 	r.Properties[1].Violation.Command = "printf '%s\\n' '" + strings.Repeat("{\"a\":\"&amp;\"}", 60) + "' | toolnorm corpus replay -"
-	m := Matrix([]*Report{reference(), r})
+	m := Matrix([]*check.Report{reference(), r})
 	m.Made = "toolnorm test, 2026-12-01 00:00 UTC"
 	var b strings.Builder
 	if err := m.WriteHTML(&b); err != nil {

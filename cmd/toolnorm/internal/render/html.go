@@ -1,9 +1,11 @@
-package check
+package render
 
 import (
 	"bytes"
 	"html/template"
 	"io"
+
+	"github.com/toolnorm/toolnorm/check"
 )
 
 // WriteHTML renders the matrix as one static HTML page: inline CSS, no
@@ -21,8 +23,8 @@ func (t *Table) WriteHTML(w io.Writer) error {
 }
 
 // writeHTML is check --format html: the report as a matrix of one.
-func (r *Report) writeHTML(w io.Writer, made string) error {
-	t := Matrix([]*Report{r})
+func writeHTML(r *check.Report, w io.Writer, made string) error {
+	t := Matrix([]*check.Report{r})
 	t.Made = made
 	return t.WriteHTML(w)
 }

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -15,10 +14,11 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/toolnorm/toolnorm/check"
+	"github.com/toolnorm/toolnorm/cmd/toolnorm/internal/render"
 	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/harness"
 	"github.com/toolnorm/toolnorm/impl"
-	"github.com/toolnorm/toolnorm/internal/check"
 )
 
 // violationsFound makes toolnorm exit with status 1 without printing an
@@ -141,8 +141,8 @@ of what ran is printed, and the adapter's process group is killed).`,
   toolnorm check --impl './my-adapter' --format markdown >> "$GITHUB_STEP_SUMMARY"`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if !contains(check.Formats, format) {
-				return usagef("--format: want %s, not %q", strings.Join(check.Formats, ", "), format)
+			if !contains(render.Formats, format) {
+				return usagef("--format: want %s, not %q", strings.Join(render.Formats, ", "), format)
 			}
 			if budget < 0 {
 				return usagef("--budget must not be negative")
@@ -161,7 +161,7 @@ of what ran is printed, and the adapter's process group is killed).`,
 					if name == "" {
 						name = "the built-in reference"
 					}
-					_ = check.WriteJUnitError(cmd.OutOrStdout(), name, err)
+					_ = render.WriteJUnitError(cmd.OutOrStdout(), name, err)
 				}
 				return err
 			}
@@ -171,7 +171,7 @@ of what ran is printed, and the adapter's process group is killed).`,
 			}
 			// SIGINT or SIGTERM: stop, report what ran, exit 130. The
 			// adapter's process group is killed on the way out.
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			im, closeImpl, err := f.open()
 			if err != nil {
@@ -183,7 +183,7 @@ of what ran is printed, and the adapter's process group is killed).`,
 				Progress: func(p check.Progress) { st.show("%s", progressLine(p, checks == 0)) }})
 			st.done()
 			closeImpl()
-			if err := report.Write(cmd.OutOrStdout(), format); err != nil {
+			if err := render.Write(report, cmd.OutOrStdout(), format); err != nil {
 				return err
 			}
 			switch {
@@ -201,9 +201,9 @@ of what ran is printed, and the adapter's process group is killed).`,
 	cmd.Flags().DurationVar(&budget, "budget", 30*time.Second, "time for the whole check, the corpus replay included")
 	cmd.Flags().IntVar(&checks, "checks", 0, "run exactly N cases of every property and N of fuzzing, with no time limit (0: use --budget)")
 	cmd.Flags().Uint64Var(&seed, "seed", 0, "seed of the random inputs (0: a random one, printed in the report)")
-	cmd.Flags().StringVar(&format, "format", "text", "report format: "+strings.Join(check.Formats, ", "))
+	cmd.Flags().StringVar(&format, "format", "text", "report format: "+strings.Join(render.Formats, ", "))
 	cmd.Flags().StringVar(&corpusDir, "corpus", "", "the corpus to replay (default: the one built into toolnorm)")
-	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(check.Formats, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(render.Formats, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
 
@@ -270,10 +270,8 @@ buckets are not reported again). Several runners may share DIR.`,
 			builtin, _ := corpus.Load(corpus.Embedded())
 			known := map[string]bool{}
 			for _, v := range existing {
-				for _, t := range v.Tags {
-					if b, ok := strings.CutPrefix(t, "bucket-"); ok {
-						known[b] = true
-					}
+				for _, b := range check.Buckets(v.Tags) {
+					known[b] = true
 				}
 			}
 			im, closeImpl, err := f.open()
@@ -294,7 +292,7 @@ buckets are not reported again). Several runners may share DIR.`,
 					}
 					return nil
 				}}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 			defer stop()
 			if seed == 0 {
 				seed = uint64(time.Now().UnixNano())

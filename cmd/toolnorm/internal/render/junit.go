@@ -1,4 +1,4 @@
-package check
+package render
 
 import (
 	"encoding/xml"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolnorm/toolnorm/check"
 	"github.com/toolnorm/toolnorm/internal/display"
 )
 
@@ -97,14 +98,14 @@ func classname(kind, clause string) string {
 // junitMessage is a message for an attribute: one line, cut.
 func junitMessage(s string) string { return display.Clip(display.Text(s), 500) }
 
-func (r *Report) writeJUnit(w io.Writer) error {
+func writeReportJUnit(r *check.Report, w io.Writer) error {
 	stamp := ""
 	if !r.Started.IsZero() {
 		stamp = r.Started.UTC().Format(time.RFC3339)
 	}
 	corp := junitSuite{Name: "corpus", Time: seconds(r.Corpus.Seconds), Timestamp: stamp}
-	byFile := map[string]VectorFailure{}
-	for _, f := range append(append([]VectorFailure(nil), r.Corpus.Failures...), r.Corpus.ErrorList...) {
+	byFile := map[string]check.VectorFailure{}
+	for _, f := range append(append([]check.VectorFailure(nil), r.Corpus.Failures...), r.Corpus.ErrorList...) {
 		byFile[f.ID] = f
 	}
 	for _, o := range r.Corpus.Outcomes {
@@ -115,12 +116,12 @@ func (r *Report) writeJUnit(w io.Writer) error {
 		f := byFile[o.ID]
 		detail := fmt.Sprintf("%s\nschema:    %s\narguments: %s\nwant:      %s\ngot:       %s\nreproduce: %s\n", f.Description, f.Schema, f.Arguments, f.Want, f.Got, f.Command)
 		switch o.Outcome {
-		case OutcomeFailed:
+		case check.OutcomeFailed:
 			c.Failure = &junitFailure{Message: junitMessage(o.Reason), Type: "violation", Text: detail}
-		case OutcomeError:
+		case check.OutcomeError:
 			c.Error = &junitFailure{Message: junitMessage(o.Reason), Type: "failure of the program", Text: detail}
-		case OutcomeSkipped, OutcomeNotRun, OutcomeUnimplemented:
-			c.Skipped = &junitSkipped{Message: junitMessage(o.Outcome + ": " + o.Reason)}
+		case check.OutcomeSkipped, check.OutcomeNotRun, check.OutcomeUnimplemented:
+			c.Skipped = &junitSkipped{Message: junitMessage(string(o.Outcome) + ": " + o.Reason)}
 		}
 		corp.add(c)
 	}
@@ -138,11 +139,11 @@ func (r *Report) writeJUnit(w io.Writer) error {
 		switch v := p.Violation; {
 		case v != nil:
 			c.Failure = &junitFailure{Message: junitMessage(v.Message), Type: "violation", Text: issueText(findingIssue(*v))}
-		case p.Status == StatusNotApplicable:
+		case p.Status == check.StatusNotApplicable:
 			c.Skipped = &junitSkipped{Message: junitMessage("not applicable: " + p.Reason)}
-		case p.Status == StatusNotChecked && p.Failures > 0:
+		case p.Status == check.StatusNotChecked && p.Failures > 0:
 			c.Error = &junitFailure{Message: junitMessage("not checked: " + p.Reason), Type: "failure of the program"}
-		case p.Status == StatusNotChecked:
+		case p.Status == check.StatusNotChecked:
 			c.Skipped = &junitSkipped{Message: junitMessage("not checked: " + p.Reason)}
 		}
 		props.add(c)
@@ -160,7 +161,7 @@ func (r *Report) writeJUnit(w io.Writer) error {
 			Error: &junitFailure{Message: fmt.Sprintf("%s of the program (not judged)", plural(n, "failure")), Type: "failure of the program"}})
 	}
 	suites := []junitSuite{corp, props, fz}
-	if n := r.failures(); n > 0 {
+	if n := r.Failures(); n > 0 {
 		// Whenever failures of the program make the verdict fail, one
 		// <error> says so, with each failure the harness saw: a CI test
 		// report is never all green while toolnorm exits 1.
@@ -183,7 +184,7 @@ func (r *Report) writeJUnit(w io.Writer) error {
 	doc := junitSuites{Name: "toolnorm check: " + display.Text(r.Implementation), Time: seconds(r.Seconds), Suites: suites}
 	if r.Repeat != "" {
 		corp := &doc.Suites[0]
-		corp.Properties = &junitProps{Props: []junitProp{{"seed", fmt.Sprint(r.Seed)}, {"checks", fmt.Sprint(r.Checks)}, {"repeat", r.Repeat}, {"verdict", r.Verdict}}}
+		corp.Properties = &junitProps{Props: []junitProp{{"seed", fmt.Sprint(r.Seed)}, {"checks", fmt.Sprint(r.Checks)}, {"repeat", r.Repeat}, {"verdict", string(r.Verdict)}}}
 	}
 	return writeJUnit(w, doc)
 }

@@ -133,9 +133,10 @@ func normalizeWith(cmd *cobra.Command, f *implFlags, schema, args []byte, explai
 	if c, ok := im.(impl.Configured); ok {
 		opts = c.Options()
 	}
-	got := im.Normalize(schema, args, opts)
+	c := impl.Case{Schema: schema, Args: args, Options: opts}
+	got := im.Normalize(cmd.Context(), c)
 	if explain {
-		want := impl.Reference.Normalize(schema, args, opts)
+		want := impl.Reference.Normalize(cmd.Context(), c)
 		if d := impl.Compare(got, want); !d.Same() {
 			why := d.Diff
 			if d.Failure != nil {

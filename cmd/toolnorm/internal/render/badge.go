@@ -1,10 +1,12 @@
-package check
+package render
 
 import (
 	"encoding/json"
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/toolnorm/toolnorm/check"
 )
 
 // Badge is one implementation's standing as a shields.io endpoint badge
@@ -28,7 +30,7 @@ func (b Badge) JSON() []byte {
 // Badges returns a badge per report: "pass", or "fail" with how many
 // properties broke and how much of the corpus it passed, and the repair
 // it does not do.
-func Badges(reports []*Report) []Badge {
+func Badges(reports []*check.Report) []Badge {
 	var out []Badge
 	used := map[string]bool{}
 	for _, r := range reports {
@@ -36,19 +38,19 @@ func Badges(reports []*Report) []Badge {
 		if r.Info != nil && r.Info.Name != "" {
 			name = r.Info.Name
 		}
-		b := Badge{Slug: slug(name), SchemaVersion: 1, Label: "RT-TOOL-8", Color: "lightgrey", Message: r.Verdict}
+		b := Badge{Slug: slug(name), SchemaVersion: 1, Label: "RT-TOOL-8", Color: "lightgrey", Message: string(r.Verdict)}
 		for n, base := 2, b.Slug; used[b.Slug]; n++ {
 			b.Slug = fmt.Sprintf("%s-%d", base, n)
 		}
 		used[b.Slug] = true
 		switch r.Verdict {
-		case Pass:
+		case check.Pass:
 			b.Message, b.Color = "pass", "brightgreen"
-		case Fail:
+		case check.Fail:
 			b.Color = "red"
 			broken := 0
 			for _, p := range r.Properties {
-				if p.Violation != nil || p.Status == StatusViolated {
+				if p.Violation != nil || p.Status == check.StatusViolated {
 					broken++
 				}
 			}
