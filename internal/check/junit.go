@@ -113,7 +113,7 @@ func (r *Report) writeJUnit(w io.Writer) error {
 			c.Name = o.ID
 		}
 		f := byFile[o.ID]
-		detail := fmt.Sprintf("%s\nschema:    %s\narguments: %s\nwant:      %s\ngot:       %s\nreproduce: %s\n", f.Description, f.Schema, f.Arguments, f.Want, f.Got, f.Command)
+		detail := fmt.Sprintf("%s\nschema:    %s\narguments: %s\nwant:      %s\ngot:       %s\nreproduce: %s\n", display.Text(f.Description), f.Schema, f.Arguments, f.Want, f.Got, f.Command)
 		switch o.Outcome {
 		case OutcomeFailed:
 			c.Failure = &junitFailure{Message: junitMessage(o.Reason), Type: "violation", Text: detail}
