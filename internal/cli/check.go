@@ -294,7 +294,7 @@ buckets are not reported again). Several runners may share DIR.`,
 				OnFinding: func(fd check.Finding) error {
 					file, added, err := corpus.Add(dir, existing, fd.Vector)
 					if err != nil {
-						return err
+						return corpusError(dir, err)
 					}
 					if added {
 						existing = append(existing, fd.Vector)

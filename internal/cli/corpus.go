@@ -477,7 +477,7 @@ bound past 2) are skipped by gofuzz and ossfuzz, and counted.`,
 			if out == "" {
 				return usagef("--out is required")
 			}
-			_, vectors, err := loadCorpus(args)
+			dir, vectors, err := loadCorpus(args)
 			if err != nil {
 				return err
 			}
@@ -503,7 +503,7 @@ bound past 2) are skipped by gofuzz and ossfuzz, and counted.`,
 				return usagef("--format: want gofuzz, jsonl or ossfuzz, not %q", format)
 			}
 			if err != nil {
-				return err
+				return corpusError(dir, err)
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "exported %d vectors as %s to %s (%d skipped)\n", written, format, out, skipped)
 			return nil
