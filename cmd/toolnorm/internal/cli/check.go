@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -165,14 +166,21 @@ of what ran is printed, and the adapter's process group is killed).`,
 				}
 				return err
 			}
-			vectors, err := loadVectors(corpusDir)
-			if err != nil {
-				return cannotRun(err)
-			}
 			// SIGINT or SIGTERM: stop, report what ran, exit 130. The
 			// adapter's process group is killed on the way out.
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
+			// The budget bounds reading the corpus too.
+			loadCtx := ctx
+			if checks == 0 && budget > 0 {
+				var cancel context.CancelFunc
+				loadCtx, cancel = context.WithTimeoutCause(ctx, budget, fmt.Errorf("the budget (%v) ran out while reading the corpus", budget))
+				defer cancel()
+			}
+			vectors, err := loadVectors(loadCtx, corpusDir)
+			if err != nil {
+				return cannotRun(err)
+			}
 			im, closeImpl, err := f.open()
 			if err != nil {
 				return cannotRun(err)
@@ -203,6 +211,7 @@ of what ran is printed, and the adapter's process group is killed).`,
 	cmd.Flags().Uint64Var(&seed, "seed", 0, "seed of the random inputs (0: a random one, printed in the report)")
 	cmd.Flags().StringVar(&format, "format", "text", "report format: "+strings.Join(render.Formats, ", "))
 	cmd.Flags().StringVar(&corpusDir, "corpus", "", "the corpus to replay (default: the one built into toolnorm)")
+	maxFileSizeFlag(cmd.Flags())
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(render.Formats, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
@@ -217,17 +226,17 @@ func contains(list []string, s string) bool {
 }
 
 // loadVectors loads a corpus directory, or the built-in corpus.
-func loadVectors(dir string) ([]*corpus.Vector, error) {
+func loadVectors(ctx context.Context, dir string) ([]*corpus.Vector, error) {
 	fsys := corpus.Embedded()
 	if dir != "" {
 		if !isDir(filepath.Join(dir, "vectors")) {
 			return nil, startError{fmt.Errorf("--corpus %s: not a corpus: no vectors/ directory", dir)}
 		}
-		fsys = os.DirFS(dir)
+		fsys = corpus.DirFS(dir, readLimit())
 	} else {
 		dir = "(built in)"
 	}
-	vectors, err := corpus.Load(fsys)
+	vectors, err := corpus.LoadContext(ctx, fsys)
 	if err != nil {
 		return nil, startError{corpusError(dir, err)}
 	}
@@ -263,7 +272,7 @@ buckets are not reported again). Several runners may share DIR.`,
 			if err := os.MkdirAll(filepath.Join(dir, "vectors"), 0o755); err != nil {
 				return err
 			}
-			existing, err := corpus.Load(os.DirFS(dir))
+			existing, err := corpus.Load(corpus.DirFS(dir, readLimit()))
 			if err != nil {
 				return corpusError(dir, err)
 			}
@@ -284,7 +293,7 @@ buckets are not reported again). Several runners may share DIR.`,
 				OnFinding: func(fd check.Finding) error {
 					file, added, err := corpus.Add(dir, existing, fd.Vector)
 					if err != nil {
-						return err
+						return corpusError(dir, err)
 					}
 					if added {
 						existing = append(existing, fd.Vector)
@@ -318,6 +327,7 @@ buckets are not reported again). Several runners may share DIR.`,
 	f.register(cmd)
 	cmd.Flags().DurationVar(&duration, "duration", time.Minute, "how long to fuzz")
 	cmd.Flags().StringVar(&dir, "corpus", "", "the corpus directory findings are written into (created if missing)")
+	maxFileSizeFlag(cmd.Flags())
 	cmd.Flags().Uint64Var(&seed, "seed", 0, "seed (0: from the clock)")
 	return cmd
 }

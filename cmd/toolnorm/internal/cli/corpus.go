@@ -13,6 +13,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/toolnorm/toolnorm/check"
 	"github.com/toolnorm/toolnorm/cmd/toolnorm/internal/render"
@@ -36,6 +37,7 @@ is none, on the corpus built into toolnorm (read-only).`,
 		},
 	}
 	cmd.AddCommand(newCorpusLsCmd(), newCorpusStatsCmd(), newCorpusLintCmd(), newCorpusReplayCmd(), newCorpusAddCmd(), newCorpusExportCmd(), newCorpusImportCmd())
+	maxFileSizeFlag(cmd.PersistentFlags())
 	return cmd
 }
 
@@ -55,8 +57,18 @@ func corpusDir(args []string, writable bool) (dir string, fsys fs.FS, err error)
 	if !isDir(filepath.Join(dir, "vectors")) {
 		return "", nil, fmt.Errorf("%s: not a corpus: no vectors/ directory", dir)
 	}
-	return dir, os.DirFS(dir), nil
+	return dir, corpus.DirFS(dir, readLimit()), nil
 }
+
+// maxFileSize is the --max-file-size of the command running: corpus
+// readers read no file larger.
+var maxFileSize int64
+
+func maxFileSizeFlag(fl *pflag.FlagSet) {
+	fl.Int64Var(&maxFileSize, "max-file-size", corpus.DefaultMaxFileSize, "read no corpus or import file larger than this many bytes")
+}
+
+func readLimit() corpus.ReadOption { return corpus.MaxFileSize(maxFileSize) }
 
 func isDir(p string) bool {
 	st, err := os.Stat(p)
@@ -75,15 +87,23 @@ func loadCorpus(args []string) (string, []*corpus.Vector, error) {
 	return dir, vectors, nil
 }
 
-// corpusError names the files a load error is about, one per line.
+// corpusError names the files a load error is about, one per line, each
+// relative to dir ("": as they are).
 func corpusError(dir string, err error) error {
 	var lines []string
 	for _, e := range unjoin(err) {
 		var fe *corpus.FileError
-		if errors.As(e, &fe) {
-			lines = append(lines, filepath.Join(dir, fe.File)+": "+fe.Err.Error())
-		} else {
-			lines = append(lines, dir+": "+e.Error())
+		switch {
+		case errors.As(e, &fe):
+			name := fe.File
+			if dir != "" {
+				name = filepath.Join(dir, name)
+			}
+			lines = append(lines, display.Text(name)+": "+display.Text(fe.Err.Error()))
+		case dir != "":
+			lines = append(lines, display.Text(dir)+": "+display.Text(e.Error()))
+		default:
+			lines = append(lines, display.Text(e.Error()))
 		}
 	}
 	return errors.New(strings.Join(lines, "\ntoolnorm: "))
@@ -108,7 +128,8 @@ func newCorpusLsCmd() *cobra.Command {
 			}
 			w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
 			for _, v := range vectors {
-				fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", v.ID, strings.TrimPrefix(v.File, "vectors/"), v.Clause, v.Description)
+				// All of it from the corpus: shown as display shows text.
+				fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", display.Text(v.ID), display.Text(strings.TrimPrefix(v.File, "vectors/")), display.Text(v.Clause), display.Text(v.Description))
 			}
 			return w.Flush()
 		},
@@ -164,7 +185,7 @@ func newCorpusLintCmd() *cobra.Command {
 			}
 			problems := corpus.Lint(vectors, corpus.Reference)
 			for _, p := range problems {
-				fmt.Fprintf(cmd.ErrOrStderr(), "%s: %s\n", filepath.Join(dir, p.File), p.Msg)
+				fmt.Fprintf(cmd.ErrOrStderr(), "%s: %s\n", display.Text(filepath.Join(dir, p.File)), display.Text(p.Msg))
 			}
 			if len(problems) > 0 {
 				return fmt.Errorf("corpus lint: %d problems in %d vectors", len(problems), len(vectors))
@@ -235,16 +256,16 @@ counts them.`,
 			res := check.Replay(cmd.Context(), check.Config{Impl: im, Command: f.command, Vectors: vectors})
 			out := cmd.OutOrStdout()
 			for _, v := range res.Failures {
-				fmt.Fprintf(out, "FAIL %s: %s\n", v.Label(), display.Text(v.Description))
+				fmt.Fprintf(out, "FAIL %s: %s\n", display.Text(v.Label()), display.Text(v.Description))
 				writeExchange(out, v)
 			}
 			for _, v := range res.ErrorList {
-				fmt.Fprintf(out, "ERROR %s: %s: the implementation failed (a failure of the program, not judged)\n", v.Label(), display.Text(v.Description))
+				fmt.Fprintf(out, "ERROR %s: %s: the implementation failed (a failure of the program, not judged)\n", display.Text(v.Label()), display.Text(v.Description))
 				writeExchange(out, v)
 			}
 			if verbose {
 				for _, v := range vectors {
-					fmt.Fprintf(out, "%s %s\n", v.ID, v.File)
+					fmt.Fprintf(out, "%s %s\n", display.Text(v.ID), display.Text(v.File))
 				}
 			}
 			fmt.Fprintf(out, "%s: %s\n", im.Name(), render.CorpusSummary(res))
@@ -291,7 +312,7 @@ func replayVectors(cmd *cobra.Command, args []string) ([]*corpus.Vector, error) 
 		if isDir(a) {
 			return nil, usagef("%s is a directory: give one corpus directory, or vector files", a)
 		}
-		data, err := os.ReadFile(a)
+		data, err := corpus.ReadFile(a, readLimit())
 		if err != nil {
 			return nil, fileError(a, err)
 		}
@@ -345,7 +366,7 @@ still fails it the same way, and the vector's origin is "found".`,
 			if err != nil {
 				return fileError(argsFile, err)
 			}
-			existing, err := corpus.Load(os.DirFS(dir))
+			existing, err := corpus.Load(corpus.DirFS(dir, readLimit()))
 			if err != nil {
 				return corpusError(dir, err)
 			}
@@ -457,7 +478,7 @@ bound past 2) are skipped by gofuzz and ossfuzz, and counted.`,
 			if out == "" {
 				return usagef("--out is required")
 			}
-			_, vectors, err := loadCorpus(args)
+			dir, vectors, err := loadCorpus(args)
 			if err != nil {
 				return err
 			}
@@ -483,7 +504,7 @@ bound past 2) are skipped by gofuzz and ossfuzz, and counted.`,
 				return usagef("--format: want gofuzz, jsonl or ossfuzz, not %q", format)
 			}
 			if err != nil {
-				return err
+				return corpusError(dir, err)
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "exported %d vectors as %s to %s (%d skipped)\n", written, format, out, skipped)
 			return nil
@@ -539,7 +560,7 @@ does not give its expected result on the reference, nothing is written.`,
 			if len(from) == 0 {
 				return usagef("--from is required")
 			}
-			read := map[string]func(string) ([]corpus.Source, error){
+			read := map[string]func(string, ...corpus.ReadOption) ([]corpus.Source, error){
 				"gofuzz": corpus.ReadGoFuzz, "libfuzzer": corpus.ReadLibFuzzer, "jsonl": corpus.ReadJSONL,
 			}[format]
 			if read == nil {
@@ -551,19 +572,19 @@ does not give its expected result on the reference, nothing is written.`,
 			}
 			var sources []corpus.Source
 			for _, p := range from {
-				s, err := read(p)
+				s, err := read(p, readLimit())
 				if err != nil {
-					return corpusError(".", err)
+					return corpusError("", err)
 				}
 				sources = append(sources, s...)
 			}
-			existing, err := corpus.Load(os.DirFS(dir))
+			existing, err := corpus.Load(corpus.DirFS(dir, readLimit()))
 			if err != nil {
 				return corpusError(dir, err)
 			}
 			files, already, err := corpus.Import(dir, existing, sources, corpus.Reference)
 			if err != nil {
-				return corpusError(".", err)
+				return corpusError("", err)
 			}
 			out := cmd.OutOrStdout()
 			if verbose {

@@ -114,7 +114,7 @@ func writeReportJUnit(r *check.Report, w io.Writer) error {
 			c.Name = o.ID
 		}
 		f := byFile[o.ID]
-		detail := fmt.Sprintf("%s\nschema:    %s\narguments: %s\nwant:      %s\ngot:       %s\nreproduce: %s\n", f.Description, f.Schema, f.Arguments, f.Want, f.Got, f.Command)
+		detail := fmt.Sprintf("%s\nschema:    %s\narguments: %s\nwant:      %s\ngot:       %s\nreproduce: %s\n", display.Text(f.Description), f.Schema, f.Arguments, f.Want, f.Got, f.Command)
 		switch o.Outcome {
 		case check.OutcomeFailed:
 			c.Failure = &junitFailure{Message: junitMessage(o.Reason), Type: "violation", Text: detail}

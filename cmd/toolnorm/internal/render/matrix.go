@@ -135,9 +135,11 @@ func findingIssue(f check.Finding) Issue {
 	return is
 }
 
-// vectorIssue is a failed corpus vector as an issue.
+// vectorIssue is a failed corpus vector as an issue. Its file name and
+// description come from the corpus, someone else's maybe: every renderer
+// shows them as display shows text.
 func vectorIssue(v check.VectorFailure) Issue {
-	return Issue{What: v.File, Title: v.Description, Message: v.Message, Command: v.Command}
+	return Issue{What: display.Text(v.File), Title: display.Text(v.Description), Message: v.Message, Command: display.Text(v.Command)}
 }
 
 // The section titles.

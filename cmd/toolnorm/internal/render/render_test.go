@@ -38,3 +38,30 @@ func TestShownExactly(t *testing.T) {
 		}
 	}
 }
+
+// TestCorpusTextShownEscaped: a vector's file name, description and
+// reproduce command come from someone else's corpus; no format shows a
+// control or bidi character of theirs raw (the JSON report carries the
+// values themselves, for programs).
+func TestCorpusTextShownEscaped(t *testing.T) {
+	hostile := "\x1b[2J\x1b]0;pwned\x07\u202etxt.exe"
+	r := &check.Report{Implementation: "x", Verdict: check.Fail, Repeat: "toolnorm check --seed 1 --checks 1",
+		Corpus: check.CorpusResult{Vectors: 1, Failed: 1, Failures: []check.VectorFailure{{File: "vectors/rule/" + hostile + ".json", ID: "a",
+			Description: "A title " + hostile, Clause: "rule/4", Message: "wrong output", Command: "toolnorm corpus replay 'vectors/rule/" + hostile + ".json'"}}},
+	}
+	for _, format := range []string{"text", "markdown", "html"} {
+		var b strings.Builder
+		if err := Write(r, &b, format); err != nil {
+			t.Fatal(err)
+		}
+		out := b.String()
+		for _, bad := range []string{"\x1b", "\x07", "\u202e"} {
+			if strings.Contains(out, bad) {
+				t.Errorf("%s: %q reaches the report raw:\n%s", format, bad, out)
+			}
+		}
+		if !strings.Contains(strings.ReplaceAll(out, `\\`, `\`), `\u001b[2J`) {
+			t.Errorf("%s: the escaped text is not shown:\n%s", format, out)
+		}
+	}
+}
