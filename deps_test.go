@@ -14,7 +14,7 @@ import (
 // running checks (internal/check) comes after everything it runs, and the
 // command line only wires it up.
 var layers = [][]string{
-	{"internal/word", "internal/jsonraw", "internal/faults", "internal/display", "oracle"},
+	{"internal/word", "internal/jsonraw", "internal/faults", "internal/display", "oracle", "kits"},
 	{"internal/entity < internal/word", "internal/jsonvalue < internal/jsonraw"},
 	{"normalize"},
 	{"impl"},
