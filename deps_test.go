@@ -20,7 +20,7 @@ var layers = [][]string{
 	{"impl"},
 	{"corpus", "harness", "fuzz", "properties/internal/mutants"},
 	{"properties", "corpus/internal/genhtml5lib"},
-	{"internal/check"},
+	{"internal/check", "cmd/toolnorm/internal/initcmd"},
 	{"internal/cli"},
 	{"cmd/toolnorm", "implementations"},
 }

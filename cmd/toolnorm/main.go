@@ -12,8 +12,13 @@ package main
 import (
 	"os"
 
+	"github.com/toolnorm/toolnorm/cmd/toolnorm/internal/initcmd"
 	"github.com/toolnorm/toolnorm/internal/cli"
 )
+
+func init() {
+	cli.Commands = append(cli.Commands, initcmd.Command)
+}
 
 func main() {
 	os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))

@@ -38,6 +38,11 @@ func usagef(format string, args ...any) error {
 	return usageError{fmt.Errorf(format, args...)}
 }
 
+// Commands are more commands for the root: package main registers toolnorm
+// init (cmd/toolnorm/internal/initcmd, which this package cannot import
+// from where it is).
+var Commands []func() *cobra.Command
+
 // Main runs toolnorm with args (without the program name) and returns its
 // exit status.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -116,6 +121,9 @@ in every string are decoded until nothing changes) and changes nothing else.`,
 	root.SetVersionTemplate(thisBuild().Long())
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &flagError{err} })
 	root.AddCommand(newNormalizeCmd(), newCorpusCmd(), newServeCmd(), newCheckCmd(), newFuzzCmd(), newReportCmd(), newVersionCmd())
+	for _, c := range Commands {
+		root.AddCommand(c())
+	}
 	strictArgs(root)
 	return root
 }
