@@ -17,7 +17,8 @@ import (
 // undefined)]}, as ECMA-262 finds it, and "v8": what V8's own test says
 // of each input (they differ where V8 tries a match inside a surrogate
 // pair, which the u flag rules out). A query {"prop": name} gets {"r": [[lo, hi], ...]}, the
-// code points \p{name} matches (or {"err": message}).
+// code points \p{name} matches (or {"err": message}), among all or
+// those a query {"domain": [[lo, hi], ...]} named.
 const nodeScript = `
 const rl = require("readline").createInterface({ input: process.stdin, crlfDelay: Infinity });
 let all = null;
@@ -28,7 +29,12 @@ const everything = () => {
 rl.on("line", (line) => {
   const q = JSON.parse(line);
   let out;
-  if (q.prop !== undefined) {
+  if (q.domain !== undefined) {
+    const a = [];
+    for (const [lo, hi] of q.domain) for (let c = lo; c <= hi; c++) a.push(String.fromCodePoint(c));
+    all = a.join("");
+    out = { unicode: process.versions.unicode };
+  } else if (q.prop !== undefined) {
     try {
       const re = new RegExp("\\p{" + q.prop + "}", "gu"), r = [];
       for (const m of everything().matchAll(re)) {
@@ -63,9 +69,10 @@ rl.on("line", (line) => {
 
 // nodeQuery is one question to node: a pattern and inputs, or a property.
 type nodeQuery struct {
-	Pattern string   `json:"p"`
-	Inputs  []string `json:"in,omitempty"`
-	Prop    *string  `json:"prop,omitempty"`
+	Pattern string    `json:"p"`
+	Inputs  []string  `json:"in,omitempty"`
+	Prop    *string   `json:"prop,omitempty"`
+	Domain  [][2]rune `json:"domain,omitempty"` // the characters later prop queries look at
 }
 
 // nodeMatch is what RegExp.prototype.exec returned for one input.
@@ -78,7 +85,8 @@ type nodeAnswer struct {
 	Err     *string      `json:"err"`
 	Matches []*nodeMatch `json:"m"`
 	Ranges  [][2]rune    `json:"r"`
-	V8      []bool       `json:"v8"` // RegExp.prototype.test, V8's own
+	V8      []bool       `json:"v8"`      // RegExp.prototype.test, V8's own
+	Unicode string       `json:"unicode"` // node's Unicode version, to a domain query
 }
 
 // askNode puts the queries to one node process and returns its answers in

@@ -140,7 +140,7 @@ func category(v string) (ranges, bool) {
 func assigned() ranges {
 	var all []ranges
 	for name, t := range unicode.Categories {
-		if len(name) == 2 {
+		if len(name) == 2 && name != "Cn" { // Go 1.25 on has Cn, the unassigned
 			all = append(all, fromTable(t))
 		}
 	}
