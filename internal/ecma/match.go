@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-	"unicode/utf8"
 )
 
 // Regexp is a compiled pattern. It is safe for concurrent use.
@@ -55,10 +54,8 @@ func (re *Regexp) Match(s string, budget *int64) (bool, error) {
 // (pairs of start and end in characters of s, -1 for undefined; the
 // whole match first), or nil when there is none.
 func (re *Regexp) backtrack(s string, budget *int64) ([]int, error) {
+	// Each byte of s that is not UTF-8 is a U+FFFD, as Go's regexp reads it.
 	m := &matcher{in: []rune(s), caps: make([]int, 2*(re.ncap+1)), budget: budget}
-	if !utf8.ValidString(s) {
-		m.in = []rune(strings.ToValidUTF8(s, "\uFFFD"))
-	}
 	last := len(m.in)
 	if anchored(re.root) {
 		last = 0 // ^ matches only at the start
