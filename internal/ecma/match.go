@@ -55,7 +55,10 @@ func (re *Regexp) Match(s string, budget *int64) (bool, error) {
 // whole match first), or nil when there is none.
 func (re *Regexp) backtrack(s string, budget *int64) ([]int, error) {
 	// Each byte of s that is not UTF-8 is a U+FFFD, as Go's regexp reads it.
-	m := &matcher{in: []rune(s), caps: make([]int, 2*(re.ncap+1)), budget: budget}
+	// The matcher counts its own steps and gives back what is left, so
+	// that budget, often a field of the caller's, stays where it is.
+	m := &matcher{in: []rune(s), caps: make([]int, 2*(re.ncap+1)), left: *budget}
+	defer func() { *budget = m.left }()
 	last := len(m.in)
 	if anchored(re.root) {
 		last = 0 // ^ matches only at the start
@@ -163,18 +166,18 @@ func writeSet(b *strings.Builder, s ranges) {
 }
 
 type matcher struct {
-	in     []rune
-	caps   []int
-	budget *int64
-	spent  bool
+	in    []rune
+	caps  []int
+	left  int64 // steps
+	spent bool
 }
 
 func (m *matcher) step() bool {
 	if m.spent {
 		return false
 	}
-	*m.budget--
-	if *m.budget < 0 {
+	m.left--
+	if m.left < 0 {
 		m.spent = true
 		return false
 	}
