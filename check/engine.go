@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/toolnorm/toolnorm/internal/display"
+	"github.com/toolnorm/toolnorm/normalize"
 
 	"context"
 	"errors"
@@ -89,7 +90,7 @@ func Run(ctx context.Context, cfg Config) *Report {
 	e.r.Seconds = time.Since(e.start).Seconds()
 	e.r.Stopped = e.stopped
 	e.r.Repeat = e.repeat()
-	if o, ok := impl.OptionsOf(cfg.Impl); ok && o.Repairs != impl.BothRepairs {
+	if o, ok := impl.OptionsOf(cfg.Impl); ok && o.Repairs != normalize.AllRepairs {
 		e.r.NotImplemented = o.Repairs.Missing()
 	}
 	switch {
@@ -183,8 +184,8 @@ func (e *run) applicable(res *CorpusResult) ([]*corpus.Vector, []impl.Case) {
 				// which the implementation does not do), or of another
 				// choice.
 				both := own
-				both.Repairs = impl.BothRepairs
-				if own.Repairs != impl.BothRepairs && (both.Same(v.Options) || impl.Compare(impl.Reference.Normalize(e.ctx, impl.Case{Schema: v.SchemaText(), Args: v.ArgumentsText(), Options: both}), v.Want()).Same()) {
+				both.Repairs = normalize.AllRepairs
+				if own.Repairs != normalize.AllRepairs && (both.Same(v.Options) || impl.Compare(impl.Reference.Normalize(e.ctx, impl.Case{Schema: v.SchemaText(), Args: v.ArgumentsText(), Options: both}), v.Want()).Same()) {
 					res.count(v, OutcomeUnimplemented, "needs "+own.Repairs.Missing()+", which the implementation declares it does not do")
 				} else {
 					res.count(v, OutcomeSkipped, "written for "+v.Options.String()+", and meaning something else under the declared "+own.String())
