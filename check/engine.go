@@ -329,11 +329,11 @@ func (e *run) rounds() {
 		}
 		e.r.Properties = append(e.r.Properties, *pr)
 	}
-	e.r.Fuzz = FuzzResult{Cases: fz.cases, Failures: fz.failures, Differed: fz.differed, Findings: fz.findings, Seconds: fuzzSeconds}
+	e.r.Fuzz = FuzzResult{Cases: fz.Cases, Failures: fz.Failures, Differed: fz.differed, Findings: fz.Findings, Seconds: fuzzSeconds}
 }
 
-func (e *run) casesRun(results []*PropResult, fz *fuzzer) int {
-	n := fz.cases
+func (e *run) casesRun(results []*PropResult, fz *Fuzzer) int {
+	n := fz.Cases
 	for _, pr := range results {
 		n += pr.Cases
 	}
