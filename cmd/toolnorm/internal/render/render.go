@@ -92,14 +92,20 @@ func writeIssue(w io.Writer, is Issue) {
 	if is.What != "" {
 		fmt.Fprintf(w, "  %s\n", is.What)
 	}
-	for _, f := range is.Case {
-		fmt.Fprintf(w, "  %-10s %s\n", f.Name+":", f.Value)
-	}
+	writeFields(w, is.Case)
 	if is.Cut {
 		fmt.Fprintf(w, "  (the budget stopped its minimizing: a repeat may give a smaller case)\n")
 	}
 	if is.Command != "" {
 		fmt.Fprintf(w, "  reproduce: %s\n", is.Command)
+	}
+}
+
+// writeFields writes named values one a line, aligned, as the text
+// report shows a finding's case and corpus replay a vector's exchange.
+func writeFields(w io.Writer, fields []Field) {
+	for _, f := range fields {
+		fmt.Fprintf(w, "  %-10s %s\n", f.Name+":", f.Value)
 	}
 }
 
