@@ -2,23 +2,20 @@ package check
 
 import (
 	"bytes"
-
-	"encoding/json"
-	"path/filepath"
-
-	"github.com/toolnorm/toolnorm/internal/display"
-	"github.com/toolnorm/toolnorm/normalize"
-
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/harness"
 	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/internal/display"
+	"github.com/toolnorm/toolnorm/normalize"
 	"github.com/toolnorm/toolnorm/properties"
 )
 

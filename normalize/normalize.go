@@ -1,14 +1,13 @@
 package normalize
 
 import (
-	"github.com/toolnorm/toolnorm/internal/display"
-
 	"bytes"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
+	"github.com/toolnorm/toolnorm/internal/display"
 	"github.com/toolnorm/toolnorm/internal/entity"
 	"github.com/toolnorm/toolnorm/internal/jsonraw"
 )

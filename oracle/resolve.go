@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/dlclark/regexp2/v2"
+
 	"github.com/toolnorm/toolnorm/internal/ecma"
 )
 

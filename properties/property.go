@@ -1,13 +1,8 @@
 package properties
 
 import (
-	"context"
-
-	"github.com/toolnorm/toolnorm/internal/display"
-	"github.com/toolnorm/toolnorm/internal/minimize"
-	"github.com/toolnorm/toolnorm/normalize"
-
 	"bytes"
+	"context"
 	"fmt"
 	"strings"
 
@@ -15,7 +10,10 @@ import (
 
 	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/internal/display"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
+	"github.com/toolnorm/toolnorm/internal/minimize"
+	"github.com/toolnorm/toolnorm/normalize"
 	"github.com/toolnorm/toolnorm/oracle"
 )
 

@@ -1,16 +1,15 @@
 package render
 
 import (
-	"github.com/toolnorm/toolnorm/check"
-	"github.com/toolnorm/toolnorm/harness"
-
-	"github.com/toolnorm/toolnorm/internal/display"
-
 	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/toolnorm/toolnorm/check"
+	"github.com/toolnorm/toolnorm/harness"
+	"github.com/toolnorm/toolnorm/internal/display"
 )
 
 // Formats are the report formats.
