@@ -1,3 +1,9 @@
+// Package render writes what toolnorm check found, a check.Report, in
+// each report format: text (this file), JSON, JUnit XML, Markdown and HTML
+// (Write), several reports as a compliance matrix and badges (Matrix,
+// Badges), and corpus replay's failed vectors (ReplayFailures). Every
+// format shows a violation, a failed vector or a finding as an Issue. A
+// new format is a file here and its name in Formats.
 package render
 
 import (
