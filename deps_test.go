@@ -54,7 +54,7 @@ var forbidden = map[string]struct {
 // imports none (its ECMA-262 patterns are internal/ecma, which has a
 // deterministic step budget); nothing but the command imports cobra.
 var thirdParty = map[string][]string{
-	"oracle":                        {"github.com/dlclark/regexp2/v2", "golang.org/x/net/html"},
+	"oracle":                        {"golang.org/x/net/html"},
 	"properties":                    {"pgregory.net/rapid"},
 	"check":                         {"pgregory.net/rapid"}, // the fuzzer draws cases with the properties' generators
 	"cmd/toolnorm/internal/cli":     {"github.com/spf13/cobra", "github.com/spf13/pflag", "golang.org/x/term"},

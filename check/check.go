@@ -1,11 +1,13 @@
-// Package check runs toolnorm's checks of an implementation and renders
-// what they found: it replays the corpus, runs every property and fuzzes
-// the implementation against the reference, within a time budget or for
-// an exact number of cases, and writes the report as text, JSON, JUnit XML
-// or Markdown, or several reports as a compliance matrix.
+// Package check runs toolnorm's checks of an implementation: it replays
+// the corpus, runs every property and fuzzes the implementation against
+// the reference, within a time budget or for an exact number of cases,
+// and returns what it found as a Report (this file), the model every
+// report format is written from. A Go implementation can run the whole
+// check from its own go test (see the example of Run).
 //
-// Running (this file, engine.go, fuzz.go) and rendering (render.go,
-// matrix.go) meet only in the Report.
+// Running is engine.go and fuzz.go. Writing a report in a format is the
+// command's (cmd/toolnorm/internal/render), which this package never
+// imports; a Report read back from its JSON (ParseReport) is the same.
 package check
 
 import (

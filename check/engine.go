@@ -2,22 +2,20 @@ package check
 
 import (
 	"bytes"
-
-	"encoding/json"
-	"path/filepath"
-
-	"github.com/toolnorm/toolnorm/internal/display"
-
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/harness"
 	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/internal/display"
+	"github.com/toolnorm/toolnorm/normalize"
 	"github.com/toolnorm/toolnorm/properties"
 )
 
@@ -89,7 +87,7 @@ func Run(ctx context.Context, cfg Config) *Report {
 	e.r.Seconds = time.Since(e.start).Seconds()
 	e.r.Stopped = e.stopped
 	e.r.Repeat = e.repeat()
-	if o, ok := impl.OptionsOf(cfg.Impl); ok && o.Repairs != impl.BothRepairs {
+	if o, ok := impl.OptionsOf(cfg.Impl); ok && o.Repairs != normalize.AllRepairs {
 		e.r.NotImplemented = o.Repairs.Missing()
 	}
 	switch {
@@ -183,8 +181,8 @@ func (e *run) applicable(res *CorpusResult) ([]*corpus.Vector, []impl.Case) {
 				// which the implementation does not do), or of another
 				// choice.
 				both := own
-				both.Repairs = impl.BothRepairs
-				if own.Repairs != impl.BothRepairs && (both.Same(v.Options) || impl.Compare(impl.Reference.Normalize(e.ctx, impl.Case{Schema: v.SchemaText(), Args: v.ArgumentsText(), Options: both}), v.Want()).Same()) {
+				both.Repairs = normalize.AllRepairs
+				if own.Repairs != normalize.AllRepairs && (both.Same(v.Options) || impl.Compare(impl.Reference.Normalize(e.ctx, impl.Case{Schema: v.SchemaText(), Args: v.ArgumentsText(), Options: both}), v.Want()).Same()) {
 					res.count(v, OutcomeUnimplemented, "needs "+own.Repairs.Missing()+", which the implementation declares it does not do")
 				} else {
 					res.count(v, OutcomeSkipped, "written for "+v.Options.String()+", and meaning something else under the declared "+own.String())
@@ -328,11 +326,11 @@ func (e *run) rounds() {
 		}
 		e.r.Properties = append(e.r.Properties, *pr)
 	}
-	e.r.Fuzz = FuzzResult{Cases: fz.cases, Failures: fz.failures, Differed: fz.differed, Findings: fz.findings, Seconds: fuzzSeconds}
+	e.r.Fuzz = FuzzResult{Cases: fz.Cases, Failures: fz.Failures, Differed: fz.differed, Findings: fz.Findings, Seconds: fuzzSeconds}
 }
 
-func (e *run) casesRun(results []*PropResult, fz *fuzzer) int {
-	n := fz.cases
+func (e *run) casesRun(results []*PropResult, fz *Fuzzer) int {
+	n := fz.Cases
 	for _, pr := range results {
 		n += pr.Cases
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/normalize"
 )
 
 // slowed is the reference, each answer taking d. The tests that use it
@@ -222,7 +223,7 @@ func TestInterrupt(t *testing.T) {
 // halfImpl does one repair and declares it, with a bug of its own.
 type halfImpl struct {
 	name    string
-	repairs impl.Repairs
+	repairs normalize.Repairs
 	bug     func(impl.Options) impl.Options // how it runs the reference
 }
 
@@ -246,9 +247,9 @@ func TestHalfImplementations(t *testing.T) {
 		missing  string
 		inapplic string // the property about the missing repair
 	}{
-		{halfImpl{"JSON only, top level only", impl.JSONOnly, func(o impl.Options) impl.Options { o.Depth = impl.Top; return o }},
+		{halfImpl{"JSON only, top level only", normalize.JSONRepair, func(o impl.Options) impl.Options { o.Depth = normalize.TopLevel; return o }},
 			"the entity repair (rule/4)", "leaves-are-fixpoints"},
-		{halfImpl{"entities only, one pass", impl.EntitiesOnly, func(o impl.Options) impl.Options { o.MaxPasses = 1; return o }},
+		{halfImpl{"entities only, one pass", normalize.EntityRepair, func(o impl.Options) impl.Options { o.MaxPasses = 1; return o }},
 			"the JSON repair (rule/2, rule/3)", "shape-match-decoded"},
 	}
 	for _, tt := range tests {

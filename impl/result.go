@@ -1,10 +1,10 @@
 package impl
 
 import (
-	"github.com/toolnorm/toolnorm/internal/display"
-
 	"errors"
 	"fmt"
+
+	"github.com/toolnorm/toolnorm/internal/display"
 )
 
 // ErrorKind is the kind of error an implementation reports for input it

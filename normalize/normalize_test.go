@@ -274,7 +274,7 @@ func TestDecodeEntitiesLeavesItsInput(t *testing.T) {
 
 var topLevelCases = []normCase{
 	{name: "depth-top/only-top-level-parameters", schema: `{"properties":{"rows":{"type":"array","items":{"type":"array"}},"m":{"type":"object","properties":{"a":{"type":"array"}}}}}`,
-		opts: []Option{WithTopLevelOnly(true)},
+		opts: []Option{WithDepth(TopLevel)},
 		args: `{"rows":"[\"[1]\"]","m":{"a":"[2]","t":"&amp;"}}`, want: `{"rows":["[1]"],"m":{"a":"[2]","t":"&"}}`},
 }
 

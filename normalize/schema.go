@@ -5,13 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/toolnorm/toolnorm/internal/word"
 	"io"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/toolnorm/toolnorm/internal/jsonraw"
+	"github.com/toolnorm/toolnorm/internal/word"
 )
 
 // typeSet is a set of JSON Schema types. A position whose type is not

@@ -9,6 +9,7 @@ import (
 	"github.com/toolnorm/toolnorm/cmd/toolnorm/internal/faults"
 	"github.com/toolnorm/toolnorm/harness"
 	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/normalize"
 )
 
 func newServeCmd() *cobra.Command {
@@ -39,7 +40,7 @@ a way to check toolnorm's own harness:
 				return usagef("--depth: want all or top, not %q", depth)
 			}
 			d.MaxPasses = maxPasses
-			var r impl.Repairs
+			var r normalize.Repairs
 			if err := r.UnmarshalText([]byte(repairs)); err != nil {
 				return usagef("--repairs: want json, entities or json+entities, not %q", repairs)
 			}

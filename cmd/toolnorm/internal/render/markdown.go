@@ -1,12 +1,12 @@
 package render
 
 import (
-	"github.com/toolnorm/toolnorm/check"
-	"github.com/toolnorm/toolnorm/internal/display"
-
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/toolnorm/toolnorm/check"
+	"github.com/toolnorm/toolnorm/internal/display"
 )
 
 // The one Markdown writer: check --format markdown and toolnorm report

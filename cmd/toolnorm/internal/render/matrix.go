@@ -1,14 +1,14 @@
 package render
 
 import (
-	"github.com/toolnorm/toolnorm/check"
-	"github.com/toolnorm/toolnorm/internal/display"
-
 	"fmt"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/toolnorm/toolnorm/check"
+	"github.com/toolnorm/toolnorm/internal/display"
 )
 
 // A compliance matrix puts several check reports side by side, as Bowtie

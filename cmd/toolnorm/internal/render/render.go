@@ -1,16 +1,21 @@
+// Package render writes what toolnorm check found, a check.Report, in
+// each report format: text (this file), JSON, JUnit XML, Markdown and HTML
+// (Write), several reports as a compliance matrix and badges (Matrix,
+// Badges), and corpus replay's failed vectors (ReplayFailures). Every
+// format shows a violation, a failed vector or a finding as an Issue. A
+// new format is a file here and its name in Formats.
 package render
 
 import (
-	"github.com/toolnorm/toolnorm/check"
-	"github.com/toolnorm/toolnorm/harness"
-
-	"github.com/toolnorm/toolnorm/internal/display"
-
 	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/toolnorm/toolnorm/check"
+	"github.com/toolnorm/toolnorm/harness"
+	"github.com/toolnorm/toolnorm/internal/display"
 )
 
 // Formats are the report formats.
@@ -92,14 +97,20 @@ func writeIssue(w io.Writer, is Issue) {
 	if is.What != "" {
 		fmt.Fprintf(w, "  %s\n", is.What)
 	}
-	for _, f := range is.Case {
-		fmt.Fprintf(w, "  %-10s %s\n", f.Name+":", f.Value)
-	}
+	writeFields(w, is.Case)
 	if is.Cut {
 		fmt.Fprintf(w, "  (the budget stopped its minimizing: a repeat may give a smaller case)\n")
 	}
 	if is.Command != "" {
 		fmt.Fprintf(w, "  reproduce: %s\n", is.Command)
+	}
+}
+
+// writeFields writes named values one a line, aligned, as the text
+// report shows a finding's case and corpus replay a vector's exchange.
+func writeFields(w io.Writer, fields []Field) {
+	for _, f := range fields {
+		fmt.Fprintf(w, "  %-10s %s\n", f.Name+":", f.Value)
 	}
 }
 
