@@ -276,3 +276,63 @@ func TestHalfImplementations(t *testing.T) {
 		})
 	}
 }
+
+// TestDeclaredRepairsDecideWhatIsJudged: an implementation that does one
+// repair, and does it right, is judged on nothing the other repair does:
+// an entity decoder never reads the schema, so the vectors about broken
+// schemas need the JSON repair; a JSON repair never decodes references.
+// Those vectors are counted as needing the repair not implemented.
+func TestDeclaredRepairsDecideWhatIsJudged(t *testing.T) {
+	vs := vectors(t)
+	tests := []struct {
+		name    string
+		repairs impl.Repairs
+		run     func(schema, args []byte) impl.Result
+		need    func(v *corpus.Vector) bool // vectors that must count as needing the other repair
+	}{
+		{"entity decoder that never reads the schema", impl.EntitiesOnly,
+			func(_, args []byte) impl.Result {
+				return impl.Reference.Normalize([]byte(`{}`), args, impl.Options{Repairs: impl.EntitiesOnly})
+			},
+			func(v *corpus.Vector) bool { return string(v.Error) == string(impl.ErrInvalidSchema) }},
+		{"JSON repair that never decodes a reference", impl.JSONOnly,
+			func(schema, args []byte) impl.Result {
+				return impl.Reference.Normalize(schema, args, impl.Options{Repairs: impl.JSONOnly})
+			},
+			func(v *corpus.Vector) bool { return false }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			im := halfImpl{tt.name, tt.repairs, nil}
+			r := Run(context.Background(), Config{Impl: declared{im, tt.run}, Vectors: vs, Checks: 32, Seed: 4})
+			if r.violations() != 0 || r.failures() != 0 {
+				t.Errorf("%d violations, %d failures of the program: %s", r.violations(), r.failures(), r.Corpus.Summary())
+				for _, f := range r.Corpus.Failures {
+					t.Logf("judged on %s (%s): %s", f.File, f.Clause, f.Message)
+				}
+			}
+			byID := map[string]string{}
+			for _, o := range r.Corpus.Outcomes {
+				byID[o.ID] = o.Outcome
+			}
+			for _, v := range vs {
+				if tt.need(v) && byID[v.ID] != OutcomeUnimplemented {
+					t.Errorf("%s: %s, want %s", v.File, byID[v.ID], OutcomeUnimplemented)
+				}
+			}
+			if r.Corpus.Unimplemented == 0 || r.Verdict != Fail {
+				t.Errorf("%d needing the other repair, verdict %s", r.Corpus.Unimplemented, r.Verdict)
+			}
+		})
+	}
+}
+
+// declared is halfImpl's declaration with a function of its own.
+type declared struct {
+	halfImpl
+	run func(schema, args []byte) impl.Result
+}
+
+func (d declared) Normalize(schema, args []byte, _ impl.Options) impl.Result {
+	return d.run(schema, args)
+}
