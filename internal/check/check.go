@@ -43,12 +43,22 @@ type Config struct {
 	// Version is the version of toolnorm running the check, for the report.
 	Version string
 	// Timeout is the adapter's time limit per request, for the repeat
-	// command (0 or DefaultTimeout: not written).
+	// command (written when a request timed out and it is not
+	// DefaultTimeout).
 	Timeout time.Duration
 }
 
 // DefaultTimeout is the per-request time limit of toolnorm check.
 const DefaultTimeout = 10 * time.Second
+
+// RequestTimeout is the per-request time limit of a check with a budget
+// and no --timeout: a tenth of the budget, at least a second, at most
+// DefaultTimeout. A request that hangs is then a timeout well inside the
+// budget, sent alone again and put on its case, rather than a wait that
+// spends the budget.
+func RequestTimeout(budget time.Duration) time.Duration {
+	return min(DefaultTimeout, max(budget/10, time.Second))
+}
 
 // Clock tells the time.
 type Clock interface{ Now() time.Time }

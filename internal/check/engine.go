@@ -390,13 +390,24 @@ func (e *run) repeat() string {
 	if e.cfg.Command != "" {
 		s += " --impl " + shellQuote(e.cfg.Command)
 	}
-	if e.cfg.Timeout > 0 && e.cfg.Timeout != DefaultTimeout {
+	if e.cfg.Timeout > 0 && e.cfg.Timeout != DefaultTimeout && e.timedOut() {
 		s += " --timeout " + e.cfg.Timeout.String()
 	}
 	if e.cfg.CorpusDir != "" {
 		s += " --corpus " + shellQuote(e.cfg.CorpusDir) // the fuzzer's seeds come from it too
 	}
 	return fmt.Sprintf("%s --seed %d --checks %d", s, e.cfg.Seed, max(e.r.Checks, 1))
+}
+
+// timedOut reports whether a request timed out: only then does the repeat
+// command need the time limit.
+func (e *run) timedOut() bool {
+	for _, ev := range e.r.Events {
+		if ev.Kind == impl.KindTimeout.String() {
+			return true
+		}
+	}
+	return false
 }
 
 // command is a POSIX shell command that replays a vector on the

@@ -125,7 +125,9 @@ each minimal counterexample as a corpus vector with a command that
 reproduces it, keeps failures of the program (timeouts, crashes, protocol
 errors) apart from violations of the rule, and ends with a verdict.
 
---budget bounds the whole check, the corpus replay included. --checks N runs
+--budget bounds the whole check, the corpus replay included; a request waits
+at most a tenth of it (at least 1s, at most 10s) unless --timeout says otherwise, and never
+past it. --checks N runs
 exactly N cases of every property and N of fuzzing, with no time limit: the
 same --seed and --checks give the same findings on any machine. Every report
 prints the --seed and --checks that repeat it (docs/verdicts.md).
@@ -173,6 +175,9 @@ of what ran is printed, and the adapter's process group is killed).`,
 			// adapter's process group is killed on the way out.
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
+			if checks == 0 && !cmd.Flags().Changed("timeout") {
+				f.timeout = check.RequestTimeout(budget)
+			}
 			im, closeImpl, err := f.open()
 			if err != nil {
 				return cannotRun(err)
