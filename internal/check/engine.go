@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"time"
@@ -37,19 +38,24 @@ type (
 
 // run is one check under way.
 type run struct {
-	cfg      Config
-	ctx      context.Context
-	clock    Clock
-	r        *Report
-	start    time.Time
-	deadline time.Time // zero: no time limit
-	hard     time.Time // past it, a case under way is stopped
-	stopped  string
+	cfg         Config
+	ctx         context.Context
+	clock       Clock
+	r           *Report
+	start       time.Time
+	deadline    time.Time // zero: no time limit
+	hard        time.Time // past it, a case under way is stopped
+	stopped     string
+	inFlight    *InFlight // the request under way when the check stopped
+	applies     int       // vectors that apply
+	answered    int       // of them, answered or failed on (not run, not skipped)
+	wholeRounds int       // whole rounds run
+	roundSec    float64   // their wall time
 }
 
 // Run checks cfg.Impl and returns the report. When ctx is done (an
 // interrupt), it stops as soon as it can and reports what ran, with the
-// verdict Interrupted.
+// verdict Incomplete (or Fail, when it found something before).
 func Run(ctx context.Context, cfg Config) *Report {
 	if cfg.Clock == nil {
 		cfg.Clock = systemClock{}
@@ -88,6 +94,7 @@ func Run(ctx context.Context, cfg Config) *Report {
 	}
 	e.r.Seconds = e.clock.Now().Sub(e.start).Seconds()
 	e.r.Stopped = e.stopped
+	e.r.Incomplete = e.incomplete()
 	e.r.Repeat = e.repeat()
 	if o, ok := impl.OptionsOf(cfg.Impl); ok && o.Repairs != impl.BothRepairs {
 		e.r.NotImplemented = o.Repairs.Missing()
@@ -95,8 +102,8 @@ func Run(ctx context.Context, cfg Config) *Report {
 	switch {
 	case e.r.violations() > 0 || e.r.failures() > 0 || e.r.NotImplemented != "":
 		e.r.Verdict = Fail
-	case e.stopped == "interrupted":
-		e.r.Verdict = Interrupted
+	case e.r.Incomplete != nil:
+		e.r.Verdict = Incomplete
 	case e.r.judged() == 0:
 		e.r.Verdict = NothingChecked
 	default:
@@ -209,6 +216,7 @@ func (e *run) replay() CorpusResult {
 	start := e.clock.Now()
 	res := CorpusResult{Vectors: len(e.cfg.Vectors)}
 	vs, cs := e.applicable(&res)
+	e.applies = len(vs)
 	var until time.Time
 	if !e.deadline.IsZero() {
 		until = e.start.Add(e.cfg.Budget / 2)
@@ -232,6 +240,7 @@ func (e *run) replay() CorpusResult {
 			v, c := vs[lo+i], cs[lo+i]
 			switch got.Kind() {
 			case impl.KindNotRun:
+				e.noteInFlight(got, "vector "+VectorFailure{File: e.file(v), ID: v.ID}.Label())
 				res.count(v, OutcomeNotRun, display.Text(got.Detail))
 				continue
 			case impl.KindNotSendable:
@@ -242,6 +251,7 @@ func (e *run) replay() CorpusResult {
 				res.count(v, OutcomeNotRun, e.stopped)
 				continue
 			}
+			e.answered++
 			o := corpus.Judge(v, got)
 			vf := VectorFailure{File: v.File, ID: v.ID, Description: v.Description, Clause: v.Clause, Message: o.Msg, Command: e.command(v),
 				Schema: display.Clip(display.JSON(c.Schema), maxShown), Arguments: display.Clip(display.JSON(c.Args), maxShown),
@@ -300,6 +310,7 @@ func (e *run) rounds() {
 		if e.cfg.Checks > 0 {
 			n = min(n, e.cfg.Checks-done)
 		}
+		roundStart := e.clock.Now()
 		for i, p := range all {
 			if pr := results[i]; pr.Status != StatusNotApplicable && pr.Violation == nil {
 				t := e.clock.Now()
@@ -311,6 +322,10 @@ func (e *run) rounds() {
 		e.fuzzRound(fz, done, n)
 		fuzzSeconds += e.clock.Now().Sub(t).Seconds()
 		done += n
+		if e.stopped == "" && e.ctx.Err() == nil {
+			e.wholeRounds++ // a whole one
+			e.roundSec += e.clock.Now().Sub(roundStart).Seconds()
+		}
 		if e.over(e.hard) {
 			break
 		}
@@ -321,10 +336,10 @@ func (e *run) rounds() {
 		case pr.Status == StatusNotApplicable || pr.Violation != nil:
 		case pr.Checks > 0:
 			pr.Status, pr.Reason = StatusHolds, ""
-		case pr.Failures > 0:
+		case pr.Failures > 0 && pr.Failures == pr.Cases:
 			pr.Reason = fmt.Sprintf("the implementation failed on all %d cases", pr.Failures)
-		case pr.Unsent+pr.moot > 0:
-			pr.Reason = fmt.Sprintf("no case was judged: %d did not reach the implementation (not sendable, or unsupported by the adapter), %d no longer met the property's premise", pr.Unsent, pr.moot)
+		case pr.Cases > 0:
+			pr.Reason = fmt.Sprintf("no case was judged: the implementation failed on %d, %d did not reach it (not sendable, or unsupported by the adapter), %d no longer met the property's premise", pr.Failures, pr.Unsent, pr.Moot)
 		default:
 			pr.Reason = "no case ran"
 			if e.stopped != "" {
@@ -333,7 +348,7 @@ func (e *run) rounds() {
 		}
 		e.r.Properties = append(e.r.Properties, *pr)
 	}
-	e.r.Fuzz = FuzzResult{Cases: fz.cases, Failures: fz.failures, Differed: fz.differed, Findings: fz.findings, Seconds: fuzzSeconds}
+	e.r.Fuzz = FuzzResult{Cases: fz.cases, Failures: fz.failures, Differed: fz.differed, Unsupported: fz.unsupported, Findings: fz.findings, Seconds: fuzzSeconds}
 }
 
 func (e *run) casesRun(results []*PropResult, fz *fuzzer) int {
@@ -355,14 +370,18 @@ func (e *run) propertyRound(p properties.Property, pr *PropResult, from, n int) 
 	}
 	got := impl.Run(e.ctx, e.cfg.Impl, first)
 	for j, c := range cases {
-		if got[j].Kind() == impl.KindNotRun || e.giveUp(got[j]) {
+		if got[j].Kind() == impl.KindNotRun {
+			e.noteInFlight(got[j], "a case of property "+p.ID)
 			return
 		}
+		if e.giveUp(got[j]) {
+			return
+		}
+		pr.Cases++
 		if got[j].Kind() == impl.KindNotSendable {
 			pr.Unsent++ // it did not reach the implementation
 			continue
 		}
-		pr.Cases++
 		out := p.Judge(e.cfg.Impl, c, &got[j])
 		switch {
 		case out.Failure != nil:
@@ -371,7 +390,7 @@ func (e *run) propertyRound(p properties.Property, pr *PropResult, from, n int) 
 				return
 			}
 		case out.Moot:
-			pr.moot++
+			pr.Moot++
 		case out.Message == "":
 			pr.Checks++
 		default:
@@ -396,7 +415,84 @@ func (e *run) repeat() string {
 	if e.cfg.CorpusDir != "" {
 		s += " --corpus " + shellQuote(e.cfg.CorpusDir) // the fuzzer's seeds come from it too
 	}
-	return fmt.Sprintf("%s --seed %d --checks %d", s, e.cfg.Seed, max(e.r.Checks, 1))
+	checks := max(e.r.Checks, 1)
+	if e.r.Incomplete != nil {
+		checks = e.r.Incomplete.Checks
+	}
+	return fmt.Sprintf("%s --seed %d --checks %d", s, e.cfg.Seed, checks)
+}
+
+// file is where a vector is, as a reproduction command names it.
+func (e *run) file(v *corpus.Vector) string {
+	if v.File != "" && e.cfg.CorpusDir != "" {
+		return filepath.Join(e.cfg.CorpusDir, v.File)
+	}
+	return v.File
+}
+
+// noteInFlight records the request under way when the check stopped, the
+// first one met.
+func (e *run) noteInFlight(res impl.Result, what string) {
+	var f *impl.InFlight
+	if e.inFlight == nil && errors.As(res.Failure, &f) {
+		e.inFlight = &InFlight{Case: what, Waited: f.Waited.Seconds()}
+	}
+}
+
+// full is a full round's cases: a round, or the --checks asked.
+func (e *run) full() int {
+	if e.cfg.Checks > 0 {
+		return e.cfg.Checks
+	}
+	return roundSize
+}
+
+// incomplete says what the check did not run, when it is short of
+// complete: the corpus that applies not all replayed, or a property that
+// applies and did not break, or fuzzing, short of a full round.
+func (e *run) incomplete() *Shortfall {
+	in := &Shortfall{Vectors: e.r.Corpus.NotRun, Round: e.full(), InFlight: e.inFlight}
+	for _, p := range e.r.Properties {
+		if p.Status != StatusNotApplicable && p.Violation == nil && p.Cases < in.Round {
+			in.Properties = append(in.Properties, p.ID)
+		}
+	}
+	in.Fuzzing = e.r.Fuzz.Cases < in.Round
+	if in.Vectors == 0 && len(in.Properties) == 0 && !in.Fuzzing {
+		return nil
+	}
+	in.Checks = max(e.r.Checks, in.Round)
+	if b := e.budgetNeeded(); b > 0 {
+		in.Budget = b.String()
+	}
+	return in
+}
+
+// budgetNeeded estimates, from this run's speed, the smallest budget that
+// replays the corpus that applies (in the half of the budget it gets) and
+// runs a full round after it: 0 when nothing ran to estimate from.
+func (e *run) budgetNeeded() time.Duration {
+	var perVector, round float64 // seconds
+	if e.answered > 0 {
+		perVector = e.r.Corpus.Seconds / float64(e.answered)
+	}
+	switch applicable := 0; {
+	case e.wholeRounds > 0:
+		round = e.roundSec / float64(e.wholeRounds) * float64(e.full()) / roundSize
+	case perVector > 0:
+		for _, p := range e.r.Properties {
+			if p.Status != StatusNotApplicable {
+				applicable++
+			}
+		}
+		// A property's case runs the implementation about twice.
+		round = perVector * float64(e.full()*(2*applicable+1))
+	default:
+		return 0
+	}
+	corpus := perVector * float64(e.applies)
+	need := max(2*corpus, corpus+round) * 1.25
+	return max(time.Duration(math.Ceil(need))*time.Second, time.Second)
 }
 
 // timedOut reports whether a request timed out: only then does the repeat

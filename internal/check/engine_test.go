@@ -53,14 +53,14 @@ func vectors(t *testing.T) []*corpus.Vector {
 
 // TestSlowedNoFalseViolation: an implementation slowed by 3 ms an answer,
 // with a 20 s budget: the check stops on time, between cases, and finds
-// nothing, since no answer is ever taken from anyone but the
+// nothing (and says it is incomplete: the corpus was not all replayed), since no answer is ever taken from anyone but the
 // implementation (the deadline used to hand the second run of a case to
 // the reference).
 func TestSlowedNoFalseViolation(t *testing.T) {
 	clock := newClock()
 	start := clock.Now()
 	r := Run(context.Background(), Config{Impl: slowed(clock, 3*time.Millisecond), Vectors: vectors(t), Budget: 20 * time.Second, Seed: 5, Clock: clock})
-	if r.Verdict != Pass || r.violations() != 0 {
+	if r.Verdict != Incomplete || r.violations() != 0 {
 		t.Fatalf("verdict %s with %d violations: %+v", r.Verdict, r.violations(), r.Properties)
 	}
 	if r.Stopped != "the budget was spent" || r.Corpus.NotRun == 0 {
@@ -197,7 +197,7 @@ func TestInterrupt(t *testing.T) {
 		return impl.Reference.Normalize(schema, args, o)
 	})
 	r := Run(ctx, Config{Impl: im, Vectors: vectors(t), Checks: 1000, Seed: 1})
-	if r.Verdict != Interrupted || r.Stopped != "interrupted" || r.Corpus.Passed == 0 || r.Corpus.NotRun == 0 {
+	if r.Verdict != Incomplete || r.Stopped != "interrupted" || r.Corpus.Passed == 0 || r.Corpus.NotRun == 0 {
 		t.Errorf("verdict %s, stopped %q, corpus %+v", r.Verdict, r.Stopped, r.Corpus)
 	}
 	c := r.Corpus
@@ -335,4 +335,72 @@ type declared struct {
 
 func (d declared) Normalize(schema, args []byte, _ impl.Options) impl.Result {
 	return d.run(schema, args)
+}
+
+// TestCountsAddUp: every case drawn is counted once: a property's cases
+// are its checks, failures, cases that lost the premise, cases that did not
+// reach the implementation and the one that broke it; fuzzing's are those
+// that agreed, differed, failed and were answered unsupported.
+func TestCountsAddUp(t *testing.T) {
+	var mu sync.Mutex
+	n := 0
+	im := impl.Func("unsupported now and then", func(schema, args []byte, o impl.Options) impl.Result {
+		mu.Lock()
+		defer mu.Unlock()
+		switch n++; n % 7 {
+		case 3:
+			return impl.Fail(impl.ErrNotSendable, "unsupported: the language cannot hold it")
+		case 5:
+			return impl.Fail(impl.ErrCrash, "exit status 1")
+		}
+		return impl.Reference.Normalize(schema, args, o)
+	})
+	const checks = 48
+	r := Run(context.Background(), Config{Impl: im, Vectors: vectors(t)[:40], Checks: checks, Seed: 6})
+	if f := r.Fuzz; f.Cases != checks || f.Agreed()+f.Differed+f.Failures+f.Unsupported != f.Cases {
+		t.Errorf("fuzzing: %d cases of %d drawn: %+v", f.Cases, checks, f)
+	}
+	for _, p := range r.Properties {
+		violated := 0
+		if p.Violation != nil {
+			violated = 1
+		}
+		if p.Checks+p.Failures+p.Moot+p.Unsent+violated != p.Cases || p.Violation == nil && p.Cases != checks {
+			t.Errorf("%s: %d cases of %d drawn; %d checks + %d failures + %d moot + %d unsent + %d violated", p.ID, p.Cases, checks, p.Checks, p.Failures, p.Moot, p.Unsent, violated)
+		}
+	}
+	c := r.Corpus
+	if c.Passed+c.Failed+c.Errors+c.Skipped+c.Unimplemented+c.NotRun != c.Vectors {
+		t.Errorf("corpus: %s", c.Summary())
+	}
+}
+
+// TestTinyBudgetIncomplete: the reference slowed by 3 ms an answer, with a
+// budget too small to replay the corpus and run a round, finds nothing and
+// is not passed: it is incomplete, and the report says what did not run
+// and what would run it.
+func TestTinyBudgetIncomplete(t *testing.T) {
+	clock := newClock()
+	r := Run(context.Background(), Config{Impl: slowed(clock, 3*time.Millisecond), Vectors: vectors(t), Budget: time.Second, Seed: 5, Clock: clock})
+	in := r.Incomplete
+	if r.Verdict != Incomplete || in == nil || r.violations() != 0 {
+		t.Fatalf("verdict %s, incomplete %+v", r.Verdict, in)
+	}
+	if in.Vectors != r.Corpus.NotRun || in.Vectors == 0 || in.Round != roundSize {
+		t.Errorf("incomplete %+v, corpus %s", in, r.Corpus.Summary())
+	}
+	// 3 ms a vector, ~5,000 vectors in half the budget: about 30 s or more.
+	b, err := time.ParseDuration(in.Budget)
+	if err != nil || b < 30*time.Second || b > 2*time.Minute {
+		t.Errorf("budget needed %q (%v)", in.Budget, err)
+	}
+	if in.Checks != roundSize || !strings.HasSuffix(r.Repeat, " --seed 5 --checks 16") {
+		t.Errorf("checks %d, repeat %q", in.Checks, r.Repeat)
+	}
+	// The budget it names suffices.
+	clock = newClock()
+	r = Run(context.Background(), Config{Impl: slowed(clock, 3*time.Millisecond), Vectors: vectors(t), Budget: b, Seed: 5, Clock: clock})
+	if r.Verdict != Pass || r.Incomplete != nil {
+		t.Errorf("with --budget %v: verdict %s, incomplete %+v", b, r.Verdict, r.Incomplete)
+	}
 }

@@ -91,8 +91,9 @@ type fuzzer struct {
 	seen      map[string]bool // buckets of unminimized cases met
 	onFinding func(Finding) error
 
-	cases, failures, differed int
-	findings                  []Finding
+	cases, failures, differed, unsupported int
+	findings                               []Finding
+	inFlight                               impl.Result // the request under way when the check stopped
 }
 
 func newFuzzer(im impl.Impl, command string, vectors []*corpus.Vector, seed uint64) *fuzzer {
@@ -121,13 +122,16 @@ func (f *fuzzer) step(ctx context.Context, from, n int, keep func() bool) error 
 	for j, c := range cases {
 		switch {
 		case got[j].Kind() == impl.KindNotRun:
+			f.inFlight = got[j]
 			return nil
-		case got[j].Kind() == impl.KindNotSendable:
-			continue // not counted against the implementation
 		case errors.Is(got[j].Failure, impl.ErrGaveUp):
 			return errGaveUp
 		}
 		f.cases++
+		if got[j].Kind() == impl.KindNotSendable {
+			f.unsupported++ // not counted against the implementation
+			continue
+		}
 		if got[j].Failed() {
 			f.failures++
 			continue
@@ -335,4 +339,5 @@ func (e *run) fuzzRound(fz *fuzzer, from, n int) {
 	if err := fz.step(e.ctx, from, n, e.keep); errors.Is(err, errGaveUp) && e.stopped == "" {
 		e.stopped = "the implementation was given up on: " + err.Error()
 	}
+	e.noteInFlight(fz.inFlight, "a fuzzing case")
 }

@@ -114,11 +114,11 @@ func (r *Report) writeText(w io.Writer) error {
 	if r.Budget != "" {
 		budget = "budget " + r.Budget
 	}
-	fmt.Fprintf(w, "seed %d, %d cases of each property and of fuzzing, %s, %.1fs\n", r.Seed, r.Checks, budget, r.Seconds)
+	fmt.Fprintf(w, "seed %d, %s, %s, %.1fs\n", r.Seed, r.casesRun(), budget, r.Seconds)
 	if r.Stopped != "" {
-		fmt.Fprintf(w, "stopped early: %s\n", r.Stopped)
+		fmt.Fprintf(w, "stopped early: %s%s\n", r.Stopped, r.inFlight())
 	}
-	fmt.Fprintf(w, "repeat exactly: %s\n\n", r.Repeat)
+	fmt.Fprintf(w, "%s: %s\n\n", r.repeatLabel(), r.Repeat)
 	c := r.Corpus
 	fmt.Fprintf(w, "corpus: %s\n", c.Summary())
 	if c.Adapted > 0 {
@@ -132,7 +132,7 @@ func (r *Report) writeText(w io.Writer) error {
 			na = append(na, p.ID)
 		}
 	}
-	fmt.Fprintf(w, "properties: %s, %d broken, %d not checked, %d not applicable (of %d)\n", holds(count[StatusHolds]), count[StatusViolated], count[StatusNotChecked], count[StatusNotApplicable], len(r.Properties))
+	fmt.Fprintf(w, "properties: %s\n", r.propertiesLine())
 	if len(na) > 0 {
 		fmt.Fprintf(w, "  not applicable under the declared reading: %s\n", strings.Join(na, ", "))
 	}
@@ -141,7 +141,10 @@ func (r *Report) writeText(w io.Writer) error {
 			fmt.Fprintf(w, "  not checked: %s (%s)\n", p.ID, p.Reason)
 		}
 	}
-	fmt.Fprintf(w, "fuzzing: %d agreed with the reference, %d differed (%s), %s of the program (of %s)\n", r.Fuzz.Agreed(), r.Fuzz.Differed, plural(len(r.Fuzz.Findings), "finding"), plural(r.Fuzz.Failures, "failure"), plural(r.Fuzz.Cases, "case"))
+	fmt.Fprintf(w, "fuzzing: %s\n", r.Fuzz.Summary())
+	if r.Incomplete != nil {
+		fmt.Fprintf(w, "incomplete: %s\n  to run it all: %s\n", r.Incomplete.Summary(r.applicable()), r.toRunItAll())
+	}
 	if n := r.failures(); n > 0 {
 		fmt.Fprintf(w, "failures of the program (timeouts, crashes, protocol errors; not violations): %d, %s\n", n, plural(r.Restarts, "restart"))
 	}
@@ -162,17 +165,106 @@ func (r *Report) writeText(w io.Writer) error {
 		}
 		fmt.Fprintf(w, "\n== %s\n", eventLine(e))
 		if e.Stderr != "" {
-			// Its lines as they came, each shown exactly.
-			// The end: where an adapter says why it died.
-			lines := strings.Split(strings.TrimRight(display.Tail(e.Stderr, 2000), "\n"), "\n")
-			for i, l := range lines {
-				lines[i] = display.Text(l)
-			}
-			fmt.Fprintf(w, "  stderr:\n%s", indent(strings.Join(lines, "\n"), "    "))
+			fmt.Fprintf(w, "  stderr:\n%s", indent(stderrLines(e.Stderr), "    "))
 		}
 	}
 	fmt.Fprintf(w, "\nverdict: %s%s\n", strings.ToUpper(r.Verdict), r.verdictNote())
 	return nil
+}
+
+// stderrLines is the end of an adapter's standard error, where it says why
+// it died: its lines as they came, each shown exactly.
+func stderrLines(stderr string) string {
+	lines := strings.Split(strings.TrimRight(display.Tail(stderr, 2000), "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = display.Text(l)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// details are the parts of the report the matrix has no cell for, for
+// the HTML page of one check.
+func (r *Report) details() *RunDetails {
+	d := &RunDetails{Cases: r.casesRun(), RepeatLabel: r.repeatLabel(), Repeat: r.Repeat,
+		Counts: []string{"corpus: " + r.Corpus.Summary(), "properties: " + r.propertiesLine(), "fuzzing: " + r.Fuzz.Summary()}}
+	if r.Stopped != "" {
+		d.Stopped = r.Stopped + r.inFlight()
+	}
+	if r.Incomplete != nil {
+		d.Incomplete, d.ToRunItAll = r.Incomplete.Summary(r.applicable()), r.toRunItAll()
+	}
+	if n := r.failures(); n > 0 {
+		d.FailureCount = plural(n, "failure") + " of the program, " + plural(r.Restarts, "restart")
+	}
+	for _, v := range r.Corpus.ErrorList {
+		d.Failures = append(d.Failures, FailureDetail{Line: display.Text(v.Label()) + ": " + v.Message, Command: v.Command})
+	}
+	for _, e := range r.Events {
+		f := FailureDetail{Line: eventLine(e)}
+		if e.Stderr != "" {
+			f.Stderr = stderrLines(e.Stderr)
+		}
+		d.Failures = append(d.Failures, f)
+	}
+	if len(d.Failures) > 10 {
+		d.Failures, d.More = d.Failures[:10], len(d.Failures)-10
+	}
+	return d
+}
+
+// applicable counts the properties that apply.
+func (r *Report) applicable() int {
+	n := 0
+	for _, p := range r.Properties {
+		if p.Status != StatusNotApplicable {
+			n++
+		}
+	}
+	return n
+}
+
+// propertiesLine counts the properties by status.
+func (r *Report) propertiesLine() string {
+	count := map[string]int{}
+	for _, p := range r.Properties {
+		count[p.Status]++
+	}
+	return fmt.Sprintf("%s, %d broken, %d not checked, %d not applicable (of %d)", holds(count[StatusHolds]), count[StatusViolated], count[StatusNotChecked], count[StatusNotApplicable], len(r.Properties))
+}
+
+// casesRun says how many cases of each property and of fuzzing ran.
+func (r *Report) casesRun() string {
+	if r.Checks == 0 {
+		return "no case of a property or of fuzzing run"
+	}
+	return plural(r.Checks, "case") + " of each property and of fuzzing"
+}
+
+// inFlight says what request was under way when the check stopped.
+func (r *Report) inFlight() string {
+	if r.Incomplete == nil || r.Incomplete.InFlight == nil {
+		return ""
+	}
+	f := r.Incomplete.InFlight
+	return fmt.Sprintf(" (a request in flight for %.1fs: %s)", f.Waited, display.Text(f.Case))
+}
+
+// repeatLabel names the repeat command: it repeats a complete check
+// exactly, and runs an incomplete one in full, which is more.
+func (r *Report) repeatLabel() string {
+	if r.Incomplete != nil {
+		return "run in full"
+	}
+	return "repeat exactly"
+}
+
+// toRunItAll says what runs an incomplete check in full.
+func (r *Report) toRunItAll() string {
+	s := ""
+	if b := r.Incomplete.Budget; b != "" {
+		s = "--budget " + b + " or more (an estimate from this run's speed), or "
+	}
+	return s + fmt.Sprintf("--seed %d --checks %d, with no time limit", r.Seed, r.Incomplete.Checks)
 }
 
 func indent(s, prefix string) string {

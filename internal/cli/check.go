@@ -22,11 +22,12 @@ import (
 )
 
 // violationsFound makes toolnorm exit with status 1 without printing an
-// error line: the report says it all. Likewise nothingChecked (status 2)
-// and errInterrupted (status 130).
+// error line: the report says it all. Likewise nothingChecked (status 2),
+// errIncomplete (status 3) and errInterrupted (status 130).
 var (
 	violationsFound = errors.New("violations found")
 	nothingChecked  = errors.New("nothing checked")
+	errIncomplete   = errors.New("incomplete")
 	errInterrupted  = errors.New("interrupted")
 )
 
@@ -132,10 +133,13 @@ exactly N cases of every property and N of fuzzing, with no time limit: the
 same --seed and --checks give the same findings on any machine. Every report
 prints the --seed and --checks that repeat it (docs/verdicts.md).
 
-Exit status: 0 no violation and no failure of the program, 1 violations or
-failures of the program, 2 usage error, an implementation that cannot be
-started, or nothing checked; 130 interrupted (SIGINT or SIGTERM: the report
-of what ran is printed, and the adapter's process group is killed).`,
+Exit status (docs/verdicts.md): 0 PASS, the check complete with no
+violation and no failure of the program; 1 FAIL, violations or failures of
+the program; 3 INCOMPLETE, nothing found but the budget cut the check short
+(the report says what did not run and what would run it); 2 usage error, an
+implementation that cannot be started, or nothing checked; 130 interrupted
+(SIGINT or SIGTERM: the report of what ran is printed, and the adapter's
+process group is killed).`,
 		Example: `  toolnorm check
   toolnorm check --impl 'python3 examples/python/adapter.py' --budget 1m
   toolnorm check --impl 'python3 examples/python/adapter.py' --seed 7 --checks 500
@@ -198,6 +202,8 @@ of what ran is printed, and the adapter's process group is killed).`,
 				return nil
 			case report.Verdict == check.NothingChecked:
 				return nothingChecked
+			case report.Verdict == check.Incomplete:
+				return errIncomplete
 			}
 			return violationsFound
 		},
