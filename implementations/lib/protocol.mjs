@@ -8,7 +8,9 @@
 //   - reads each request's arguments with its own parser, and answers
 //     "unsupported" (the case is not judged) where a JavaScript object
 //     cannot hold them as sent: duplicate members, integer keys not first
-//     and ascending;
+//     and ascending; and a schema with a duplicate member, which toolnorm
+//     refuses (docs/readings.md §4) but which no library taking a
+//     JavaScript object can ever see;
 //   - writes the library's answer back with the exact text of every number
 //     the library left where it was (a number JSON.parse would round, such
 //     as 12345678901234567890 or 1e400, comes back as it was sent); numbers
@@ -32,7 +34,8 @@ const number = /-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/y;
 // parse reads the text with its own parser, where an object that cannot
 // hold what the text has throws Unsupported; only under strictAt (a JSON
 // Pointer prefix: the arguments) — elsewhere (the schema) it keeps what
-// JSON.parse would, as the library would get it.
+// JSON.parse would, as the library would get it, except a duplicate
+// member, which is Unsupported everywhere.
 export function parse(text, strictAt = '') {
   let i = 0;
   const numbers = new Map(); // pointer -> number text
@@ -65,8 +68,7 @@ export function parse(text, strictAt = '') {
         skip();
         if (text[i] !== '"') fail('expected a key');
         const k = str();
-        const strict = at.startsWith(strictAt);
-        if (strict && Object.prototype.hasOwnProperty.call(obj, k)) {
+        if (Object.prototype.hasOwnProperty.call(obj, k)) {
           throw new Unsupported(`duplicate member ${JSON.stringify(k)}: a JavaScript object keeps one`);
         }
         keys.push(k);

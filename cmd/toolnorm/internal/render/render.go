@@ -1,0 +1,359 @@
+package render
+
+import (
+	"github.com/toolnorm/toolnorm/check"
+	"github.com/toolnorm/toolnorm/harness"
+
+	"github.com/toolnorm/toolnorm/internal/display"
+
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// Formats are the report formats.
+var Formats = []string{"text", "json", "junit", "markdown", "html"}
+
+// Write renders the report in a format.
+func Write(r *check.Report, w io.Writer, format string) error {
+	switch format {
+	case "text":
+		return writeText(r, w)
+	case "json":
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		return enc.Encode(r)
+	case "junit":
+		return writeReportJUnit(r, w)
+	case "markdown":
+		return writeMarkdown(r, w)
+	case "html":
+		return writeHTML(r, w, made(r))
+	}
+	return fmt.Errorf("unknown format %q (want %s)", format, strings.Join(Formats, ", "))
+}
+
+// group is the issues of one property or clause, for the text report.
+type group struct {
+	title  string
+	issues []Issue
+}
+
+// groups puts every finding under its property, corpus failures under
+// their clause.
+func groups(r *check.Report) []group {
+	byKey := map[string]*group{}
+	var keys []string
+	add := func(key, title string, is Issue) {
+		g, ok := byKey[key]
+		if !ok {
+			g = &group{title: title}
+			byKey[key] = g
+			keys = append(keys, key)
+		}
+		g.issues = append(g.issues, is)
+	}
+	for _, p := range r.Properties {
+		if p.Violation != nil {
+			kind := "our reading"
+			if p.Required {
+				kind = "required by the rule"
+			}
+			add("p:"+p.ID, fmt.Sprintf("property %s (%s, %s): %s", p.ID, p.Clause, kind, p.Statement), findingIssue(*p.Violation))
+		}
+	}
+	for _, f := range r.Fuzz.Findings {
+		add("f:"+f.Property, "fuzzing against the reference ("+f.Property+")", findingIssue(f))
+	}
+	for _, v := range r.Corpus.Failures {
+		add("c:"+v.Clause, "corpus vectors of "+v.Clause, vectorIssue(v))
+	}
+	for _, v := range r.Corpus.ErrorList {
+		add("e:corpus", "failures of the program on corpus vectors (not judged)", vectorIssue(v))
+	}
+	sort.Strings(keys)
+	out := make([]group, len(keys))
+	for i, k := range keys {
+		out[i] = *byKey[k]
+	}
+	return out
+}
+
+// writeIssue writes one issue as the text report shows it.
+func writeIssue(w io.Writer, is Issue) {
+	if is.Title != "" {
+		fmt.Fprintf(w, "- %s\n  %s\n", display.Text(is.Title), is.Message)
+	} else {
+		fmt.Fprintf(w, "- %s\n", is.Message)
+	}
+	if is.What != "" {
+		fmt.Fprintf(w, "  %s\n", is.What)
+	}
+	for _, f := range is.Case {
+		fmt.Fprintf(w, "  %-10s %s\n", f.Name+":", f.Value)
+	}
+	if is.Cut {
+		fmt.Fprintf(w, "  (the budget stopped its minimizing: a repeat may give a smaller case)\n")
+	}
+	if is.Command != "" {
+		fmt.Fprintf(w, "  reproduce: %s\n", is.Command)
+	}
+}
+
+func writeText(r *check.Report, w io.Writer) error {
+	fmt.Fprintf(w, "toolnorm check: %s\n", display.Text(r.Implementation))
+	if len(r.Choices) > 0 {
+		fmt.Fprintf(w, "declared choices (not violations): %s\n", strings.Join(r.Choices, ", "))
+	}
+	if r.NotImplemented != "" {
+		fmt.Fprintf(w, "not implemented, as declared: %s; not conformant, and the rest is checked in full against the reference doing the same\n", r.NotImplemented)
+	}
+	budget := "no time limit"
+	if r.Budget != "" {
+		budget = "budget " + r.Budget
+	}
+	fmt.Fprintf(w, "seed %d, %s, %s, %.1fs\n", r.Seed, casesRun(r), budget, r.Seconds)
+	if r.Stopped != "" {
+		fmt.Fprintf(w, "stopped early: %s%s\n", r.Stopped, inFlight(r))
+	}
+	fmt.Fprintf(w, "%s: %s\n\n", repeatLabel(r), r.Repeat)
+	c := r.Corpus
+	fmt.Fprintf(w, "corpus: %s\n", CorpusSummary(c))
+	if c.Adapted > 0 {
+		fmt.Fprintf(w, "  %d of them written for other options, and meaning the same under the declared ones\n", c.Adapted)
+	}
+	count := map[check.Status]int{}
+	var na []string
+	for _, p := range r.Properties {
+		count[p.Status]++
+		if p.Status == check.StatusNotApplicable {
+			na = append(na, p.ID)
+		}
+	}
+	fmt.Fprintf(w, "properties: %s\n", propertiesLine(r))
+	if len(na) > 0 {
+		fmt.Fprintf(w, "  not applicable under the declared reading: %s\n", strings.Join(na, ", "))
+	}
+	for _, p := range r.Properties {
+		if p.Status == check.StatusNotChecked {
+			fmt.Fprintf(w, "  not checked: %s (%s)\n", p.ID, p.Reason)
+		}
+	}
+	fmt.Fprintf(w, "fuzzing: %s\n", FuzzSummary(r.Fuzz))
+	if r.Incomplete != nil {
+		fmt.Fprintf(w, "incomplete: %s\n  to run it all: %s\n", ShortfallSummary(*r.Incomplete, applicable(r)), toRunItAll(r))
+	}
+	if n := r.Failures(); n > 0 {
+		fmt.Fprintf(w, "failures of the program (timeouts, crashes, protocol errors; not violations): %d, %s\n", n, plural(r.Restarts, "restart"))
+	}
+	for _, g := range groups(r) {
+		fmt.Fprintf(w, "\n== %s\n", g.title)
+		for i, is := range g.issues {
+			if i == 3 && len(g.issues) > 4 {
+				fmt.Fprintf(w, "  ... and %d more\n", len(g.issues)-3)
+				break
+			}
+			writeIssue(w, is)
+		}
+	}
+	for i, e := range r.Events {
+		if i == 10 && len(r.Events) > 11 {
+			fmt.Fprintf(w, "\n== ... and %d more failures of the program\n", len(r.Events)-10)
+			break
+		}
+		fmt.Fprintf(w, "\n== %s\n", eventLine(e))
+		if e.Stderr != "" {
+			fmt.Fprintf(w, "  stderr:\n%s", indent(stderrLines(e.Stderr), "    "))
+		}
+	}
+	fmt.Fprintf(w, "\nverdict: %s%s\n", strings.ToUpper(string(r.Verdict)), verdictNote(r))
+	return nil
+}
+
+// stderrLines is the end of an adapter's standard error, where it says why
+// it died: its lines as they came, each shown exactly.
+func stderrLines(stderr string) string {
+	lines := strings.Split(strings.TrimRight(display.Tail(stderr, 2000), "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = display.Text(l)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// details are the parts of the report the matrix has no cell for, for
+// the HTML page of one check.
+func details(r *check.Report) *RunDetails {
+	d := &RunDetails{Cases: casesRun(r), RepeatLabel: repeatLabel(r), Repeat: r.Repeat,
+		Counts: []string{"corpus: " + CorpusSummary(r.Corpus), "properties: " + propertiesLine(r), "fuzzing: " + FuzzSummary(r.Fuzz)}}
+	if r.Stopped != "" {
+		d.Stopped = r.Stopped + inFlight(r)
+	}
+	if r.Incomplete != nil {
+		d.Incomplete, d.ToRunItAll = ShortfallSummary(*r.Incomplete, applicable(r)), toRunItAll(r)
+	}
+	if n := r.Failures(); n > 0 {
+		d.FailureCount = plural(n, "failure") + " of the program, " + plural(r.Restarts, "restart")
+	}
+	for _, v := range r.Corpus.ErrorList {
+		d.Failures = append(d.Failures, FailureDetail{Line: display.Text(v.Label()) + ": " + v.Message, Command: v.Command})
+	}
+	for _, e := range r.Events {
+		f := FailureDetail{Line: eventLine(e)}
+		if e.Stderr != "" {
+			f.Stderr = stderrLines(e.Stderr)
+		}
+		d.Failures = append(d.Failures, f)
+	}
+	if len(d.Failures) > 10 {
+		d.Failures, d.More = d.Failures[:10], len(d.Failures)-10
+	}
+	return d
+}
+
+// applicable counts the properties that apply.
+func applicable(r *check.Report) int {
+	n := 0
+	for _, p := range r.Properties {
+		if p.Status != check.StatusNotApplicable {
+			n++
+		}
+	}
+	return n
+}
+
+// propertiesLine counts the properties by status.
+func propertiesLine(r *check.Report) string {
+	count := map[check.Status]int{}
+	for _, p := range r.Properties {
+		count[p.Status]++
+	}
+	return fmt.Sprintf("%s, %d broken, %d not checked, %d not applicable (of %d)", holds(count[check.StatusHolds]), count[check.StatusViolated], count[check.StatusNotChecked], count[check.StatusNotApplicable], len(r.Properties))
+}
+
+// casesRun says how many cases of each property and of fuzzing ran.
+func casesRun(r *check.Report) string {
+	if r.Checks == 0 {
+		return "no case of a property or of fuzzing run"
+	}
+	return plural(r.Checks, "case") + " of each property and of fuzzing"
+}
+
+// inFlight says what request was under way when the check stopped.
+func inFlight(r *check.Report) string {
+	if r.Incomplete == nil || r.Incomplete.InFlight == nil {
+		return ""
+	}
+	f := r.Incomplete.InFlight
+	return fmt.Sprintf(" (a request in flight for %.1fs: %s)", f.Waited, display.Text(f.Case))
+}
+
+// repeatLabel names the repeat command: it repeats a complete check
+// exactly, and runs an incomplete one in full, which is more.
+func repeatLabel(r *check.Report) string {
+	if r.Incomplete != nil {
+		return "run in full"
+	}
+	return "repeat exactly"
+}
+
+// toRunItAll says what runs an incomplete check in full.
+func toRunItAll(r *check.Report) string {
+	s := ""
+	if b := r.Incomplete.Budget; b != "" {
+		s = "--budget " + b + " or more (an estimate from this run's speed), or "
+	}
+	return s + fmt.Sprintf("--seed %d --checks %d, with no time limit", r.Seed, r.Incomplete.Checks)
+}
+
+func indent(s, prefix string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return prefix + strings.Join(lines, "\n"+prefix) + "\n"
+}
+
+// eventLine is a failure of the program in one line.
+func eventLine(e harness.Event) string {
+	again := ""
+	if e.Answered {
+		again = " (answered when sent again)"
+	}
+	return fmt.Sprintf("%s on request %d%s: %s", e.Kind, e.Request, again, display.Text(e.Detail))
+}
+
+// holds counts the properties that hold: "1 holds", "5 hold".
+func holds(n int) string {
+	if n == 1 {
+		return "1 holds"
+	}
+	return fmt.Sprintf("%d hold", n)
+}
+
+// verdictNote says what makes a failing verdict when no violation and no
+// failure of the program does: a repair not implemented.
+func verdictNote(r *check.Report) string {
+	if r.NotImplemented != "" && r.Violations() == 0 && r.Failures() == 0 {
+		return " (" + r.NotImplemented + " is not implemented)"
+	}
+	return ""
+}
+
+// FuzzSummary counts the fuzzing in one line; the counts add up to Cases.
+func FuzzSummary(f check.FuzzResult) string {
+	unsupported := ""
+	if f.Unsupported > 0 {
+		unsupported = fmt.Sprintf(", %d unsupported", f.Unsupported)
+	}
+	return fmt.Sprintf("%d agreed with the reference, %d differed (%s), %s of the program%s (of %s)", f.Agreed(), f.Differed, plural(len(f.Findings), "finding"), plural(f.Failures, "failure"), unsupported, plural(f.Cases, "case"))
+}
+
+// ShortfallSummary says in one line what did not run, of the properties that
+// apply.
+func ShortfallSummary(s check.Shortfall, apply int) string {
+	var parts []string
+	if s.Vectors > 0 {
+		parts = append(parts, plural(s.Vectors, "vector")+" that apply not replayed")
+	}
+	var short []string
+	if n := len(s.Properties); n > 0 {
+		switch {
+		case n == apply:
+			short = append(short, fmt.Sprintf("all %d properties that apply", n))
+		case n == 1:
+			short = append(short, "1 property ("+s.Properties[0]+")")
+		default:
+			short = append(short, fmt.Sprintf("%d properties (%s)", n, strings.Join(s.Properties, ", ")))
+		}
+	}
+	if s.Fuzzing {
+		short = append(short, "fuzzing")
+	}
+	if len(short) > 0 {
+		parts = append(parts, strings.Join(short, " and ")+fmt.Sprintf(" short of a full round (%d cases)", s.Round))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// CorpusSummary counts a corpus replay in one line; the counts add up to
+// its Vectors.
+func CorpusSummary(c check.CorpusResult) string {
+	unimpl := ""
+	if c.Unimplemented > 0 {
+		unimpl = fmt.Sprintf(", %d needing a repair not implemented", c.Unimplemented)
+	}
+	return fmt.Sprintf("%d passed, %d failed, %s of the program, %d skipped%s, %d not run (of %s)",
+		c.Passed, c.Failed, plural(c.Errors, "failure"), c.Skipped, unimpl, c.NotRun, plural(c.Vectors, "vector"))
+}
+
+// made says which toolnorm made the report and when, for a footer.
+func made(r *check.Report) string {
+	s := "toolnorm"
+	if r.Toolnorm != "" {
+		s += " " + r.Toolnorm
+	}
+	if !r.Started.IsZero() {
+		s += ", " + r.Started.UTC().Format("2006-01-02 15:04 MST")
+	}
+	return s
+}
