@@ -318,7 +318,7 @@ func ShortfallSummary(s check.Shortfall, apply int) string {
 	var short []string
 	if n := len(s.Properties); n > 0 {
 		switch {
-		case n == apply:
+		case n == apply && n > 1:
 			short = append(short, fmt.Sprintf("all %d properties that apply", n))
 		case n == 1:
 			short = append(short, "1 property ("+s.Properties[0]+")")
