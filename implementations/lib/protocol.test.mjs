@@ -6,8 +6,8 @@ import { parse, stringify, Unsupported } from './protocol.mjs';
 test('numbers a double does not hold come back as sent', () => {
   const text = '{"a":12345678901234567890,"b":1e400,"c":1.0,"d":[0.1,-0],"e":"12345678901234567890"}';
   const { value, numbers } = parse(text);
-  assert.equal(stringify(value, numbers), '{"a":12345678901234567890,"b":1e400,"c":1,"d":[0.1,0],"e":"12345678901234567890"}');
-  assert.deepEqual([...numbers.keys()], ['/a', '/b']);
+  assert.equal(stringify(value, numbers), text);
+  assert.deepEqual([...numbers.keys()], ['/a', '/b', '/c', '/d/1']);
 });
 
 test('a number the library made is written as JavaScript writes it', () => {
