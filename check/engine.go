@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"path/filepath"
 	"strings"
@@ -39,18 +40,23 @@ type run struct {
 	// ctx is done when the check must stop what is under way: on an
 	// interrupt, at the hard deadline, or when the implementation was
 	// given up on (cancel).
-	ctx      context.Context
-	cancel   context.CancelFunc
-	r        *Report
-	start    time.Time
-	deadline time.Time // zero: no time limit
-	hard     time.Time // past it, a case under way is stopped
-	stopped  string
+	ctx         context.Context
+	cancel      context.CancelFunc
+	r           *Report
+	start       time.Time
+	deadline    time.Time // zero: no time limit
+	hard        time.Time // past it, a case under way is stopped
+	stopped     string
+	inFlight    *InFlight // the request under way when the check stopped
+	applies     int       // vectors that apply
+	answered    int       // of them, answered or failed on (not run, not skipped)
+	wholeRounds int       // whole rounds run
+	roundSec    float64   // their wall time
 }
 
 // Run checks cfg.Impl and returns the report. When ctx is done (an
 // interrupt), it stops as soon as it can and reports what ran, with the
-// verdict Interrupted.
+// verdict Incomplete (or Fail, when it found something before).
 func Run(ctx context.Context, cfg Config) *Report {
 	if cfg.Seed == 0 {
 		cfg.Seed = rand.Uint64()>>1 | 1
@@ -86,6 +92,7 @@ func Run(ctx context.Context, cfg Config) *Report {
 	}
 	e.r.Seconds = time.Since(e.start).Seconds()
 	e.r.Stopped = e.stopped
+	e.r.Incomplete = e.incomplete()
 	e.r.Repeat = e.repeat()
 	if o, ok := impl.OptionsOf(cfg.Impl); ok && o.Repairs != normalize.AllRepairs {
 		e.r.NotImplemented = o.Repairs.Missing()
@@ -93,8 +100,8 @@ func Run(ctx context.Context, cfg Config) *Report {
 	switch {
 	case e.r.Violations() > 0 || e.r.Failures() > 0 || e.r.NotImplemented != "":
 		e.r.Verdict = Fail
-	case e.stopped == "interrupted":
-		e.r.Verdict = Interrupted
+	case e.r.Incomplete != nil:
+		e.r.Verdict = Incomplete
 	case e.r.Judged() == 0:
 		e.r.Verdict = NothingChecked
 	default:
@@ -202,6 +209,7 @@ func (e *run) replay() CorpusResult {
 	start := time.Now()
 	res := CorpusResult{Vectors: len(e.cfg.Vectors)}
 	vs, cs := e.applicable(&res)
+	e.applies = len(vs)
 	var until time.Time
 	if !e.deadline.IsZero() {
 		until = e.start.Add(e.cfg.Budget / 2)
@@ -225,6 +233,7 @@ func (e *run) replay() CorpusResult {
 			v, c := vs[lo+i], cs[lo+i]
 			switch got.Kind() {
 			case impl.KindNotRun:
+				e.noteInFlight(got, "vector "+VectorFailure{File: e.file(v), ID: v.ID}.Label())
 				res.count(v, OutcomeNotRun, display.Text(got.Detail))
 				continue
 			case impl.KindNotSendable:
@@ -235,6 +244,7 @@ func (e *run) replay() CorpusResult {
 				res.count(v, OutcomeNotRun, e.stopped)
 				continue
 			}
+			e.answered++
 			o := corpus.Judge(v, got)
 			vf := VectorFailure{File: v.File, ID: v.ID, Description: v.Description, Clause: v.Clause, Message: o.Msg, Command: e.command(v),
 				Schema: display.Clip(display.JSON(c.Schema), MaxShown), Arguments: display.Clip(display.JSON(c.Args), MaxShown),
@@ -293,6 +303,7 @@ func (e *run) rounds() {
 		if e.cfg.Checks > 0 {
 			n = min(n, e.cfg.Checks-done)
 		}
+		roundStart := time.Now()
 		for i, p := range all {
 			if pr := results[i]; pr.Status != StatusNotApplicable && pr.Violation == nil {
 				t := time.Now()
@@ -304,6 +315,10 @@ func (e *run) rounds() {
 		e.fuzzRound(fz, done, n)
 		fuzzSeconds += time.Since(t).Seconds()
 		done += n
+		if e.stopped == "" && e.ctx.Err() == nil {
+			e.wholeRounds++ // a whole one
+			e.roundSec += time.Since(roundStart).Seconds()
+		}
 		if e.over(e.hard) {
 			break
 		}
@@ -314,10 +329,10 @@ func (e *run) rounds() {
 		case pr.Status == StatusNotApplicable || pr.Violation != nil:
 		case pr.Checks > 0:
 			pr.Status, pr.Reason = StatusHolds, ""
-		case pr.Failures > 0:
+		case pr.Failures > 0 && pr.Failures == pr.Cases:
 			pr.Reason = fmt.Sprintf("the implementation failed on all %d cases", pr.Failures)
-		case pr.Unsent+pr.moot > 0:
-			pr.Reason = fmt.Sprintf("no case was judged: %d did not reach the implementation (not sendable, or unsupported by the adapter), %d no longer met the property's premise", pr.Unsent, pr.moot)
+		case pr.Cases > 0:
+			pr.Reason = fmt.Sprintf("no case was judged: the implementation failed on %d, %d did not reach it (not sendable, or unsupported by the adapter), %d no longer met the property's premise", pr.Failures, pr.Unsent, pr.Moot)
 		default:
 			pr.Reason = "no case ran"
 			if e.stopped != "" {
@@ -326,7 +341,7 @@ func (e *run) rounds() {
 		}
 		e.r.Properties = append(e.r.Properties, *pr)
 	}
-	e.r.Fuzz = FuzzResult{Cases: fz.Cases, Failures: fz.Failures, Differed: fz.differed, Findings: fz.Findings, Seconds: fuzzSeconds}
+	e.r.Fuzz = FuzzResult{Cases: fz.Cases, Failures: fz.Failures, Differed: fz.differed, Unsupported: fz.Unsupported, Findings: fz.Findings, Seconds: fuzzSeconds}
 }
 
 func (e *run) casesRun(results []*PropResult, fz *Fuzzer) int {
@@ -348,14 +363,18 @@ func (e *run) propertyRound(p properties.Property, pr *PropResult, from, n int) 
 	}
 	got := impl.Run(e.ctx, e.cfg.Impl, first)
 	for j, c := range cases {
-		if got[j].Kind() == impl.KindNotRun || e.giveUp(got[j]) {
+		if got[j].Kind() == impl.KindNotRun {
+			e.noteInFlight(got[j], "a case of property "+p.ID)
 			return
 		}
+		if e.giveUp(got[j]) {
+			return
+		}
+		pr.Cases++
 		if got[j].Kind() == impl.KindNotSendable {
 			pr.Unsent++ // it did not reach the implementation
 			continue
 		}
-		pr.Cases++
 		out := p.Judge(e.ctx, e.cfg.Impl, c, &got[j])
 		switch {
 		case out.Failure != nil:
@@ -364,7 +383,7 @@ func (e *run) propertyRound(p properties.Property, pr *PropResult, from, n int) 
 				return
 			}
 		case out.Moot:
-			pr.moot++
+			pr.Moot++
 		case out.Message == "":
 			pr.Checks++
 		default:
@@ -383,13 +402,101 @@ func (e *run) repeat() string {
 	if e.cfg.Command != "" {
 		s += " --impl " + shellQuote(e.cfg.Command)
 	}
-	if e.cfg.Timeout > 0 && e.cfg.Timeout != DefaultTimeout {
+	if e.cfg.Timeout > 0 && e.cfg.Timeout != DefaultTimeout && e.timedOut() {
 		s += " --timeout " + e.cfg.Timeout.String()
 	}
 	if e.cfg.CorpusDir != "" {
 		s += " --corpus " + shellQuote(e.cfg.CorpusDir) // the fuzzer's seeds come from it too
 	}
-	return fmt.Sprintf("%s --seed %d --checks %d", s, e.cfg.Seed, max(e.r.Checks, 1))
+	checks := max(e.r.Checks, 1)
+	if e.r.Incomplete != nil {
+		checks = e.r.Incomplete.Checks
+	}
+	return fmt.Sprintf("%s --seed %d --checks %d", s, e.cfg.Seed, checks)
+}
+
+// file is where a vector is, as a reproduction command names it.
+func (e *run) file(v *corpus.Vector) string {
+	if v.File != "" && e.cfg.CorpusDir != "" {
+		return filepath.Join(e.cfg.CorpusDir, v.File)
+	}
+	return v.File
+}
+
+// noteInFlight records the request under way when the check stopped, the
+// first one met.
+func (e *run) noteInFlight(res impl.Result, what string) {
+	var f *impl.InFlight
+	if e.inFlight == nil && errors.As(res.Failure, &f) {
+		e.inFlight = &InFlight{Case: what, Waited: f.Waited.Seconds()}
+	}
+}
+
+// full is a full round's cases: a round, or the --checks asked.
+func (e *run) full() int {
+	if e.cfg.Checks > 0 {
+		return e.cfg.Checks
+	}
+	return roundSize
+}
+
+// incomplete says what the check did not run, when it is short of
+// complete: the corpus that applies not all replayed, or a property that
+// applies and did not break, or fuzzing, short of a full round.
+func (e *run) incomplete() *Shortfall {
+	in := &Shortfall{Vectors: e.r.Corpus.NotRun, Round: e.full(), InFlight: e.inFlight}
+	for _, p := range e.r.Properties {
+		if p.Status != StatusNotApplicable && p.Violation == nil && p.Cases < in.Round {
+			in.Properties = append(in.Properties, p.ID)
+		}
+	}
+	in.Fuzzing = e.r.Fuzz.Cases < in.Round
+	if in.Vectors == 0 && len(in.Properties) == 0 && !in.Fuzzing {
+		return nil
+	}
+	in.Checks = max(e.r.Checks, in.Round)
+	if b := e.budgetNeeded(); b > 0 {
+		in.Budget = b.String()
+	}
+	return in
+}
+
+// budgetNeeded estimates, from this run's speed, the smallest budget that
+// replays the corpus that applies (in the half of the budget it gets) and
+// runs a full round after it: 0 when nothing ran to estimate from.
+func (e *run) budgetNeeded() time.Duration {
+	var perVector, round float64 // seconds
+	if e.answered > 0 {
+		perVector = e.r.Corpus.Seconds / float64(e.answered)
+	}
+	switch applicable := 0; {
+	case e.wholeRounds > 0:
+		round = e.roundSec / float64(e.wholeRounds) * float64(e.full()) / roundSize
+	case perVector > 0:
+		for _, p := range e.r.Properties {
+			if p.Status != StatusNotApplicable {
+				applicable++
+			}
+		}
+		// A property's case runs the implementation about twice.
+		round = perVector * float64(e.full()*(2*applicable+1))
+	default:
+		return 0
+	}
+	corpus := perVector * float64(e.applies)
+	need := max(2*corpus, corpus+round) * 1.25
+	return max(time.Duration(math.Ceil(need))*time.Second, time.Second)
+}
+
+// timedOut reports whether a request timed out: only then does the repeat
+// command need the time limit.
+func (e *run) timedOut() bool {
+	for _, ev := range e.r.Events {
+		if ev.Kind == impl.KindTimeout.String() {
+			return true
+		}
+	}
+	return false
 }
 
 // command is a POSIX shell command that replays a vector on the

@@ -35,9 +35,10 @@ type Fuzzer struct {
 	// (to write it: nothing is lost if the run is stopped).
 	OnFinding func(Finding) error
 
-	Cases    int // cases run
-	Failures int // of which the implementation failed on
-	Findings []Finding
+	Cases       int // cases run
+	Failures    int // of which the implementation failed on
+	Unsupported int // of which did not reach it: not sendable, or answered unsupported
+	Findings    []Finding
 
 	// Case i of a run is drawn from the run's seed alone, so that a run
 	// of N cases is the first N of any longer one.
@@ -46,6 +47,7 @@ type Fuzzer struct {
 	usable   []*corpus.Vector // the Seeds the implementation can take
 	seen     map[string]bool  // buckets of unminimized cases met
 	differed int              // cases whose result differed, before bucketing
+	inFlight impl.Result      // the request under way when the check stopped
 }
 
 // Stats is a moment of a fuzzing run.
@@ -115,7 +117,7 @@ func (f *Fuzzer) start(seed uint64) {
 		f.Known = map[string]bool{}
 	}
 	f.seen = map[string]bool{}
-	f.Cases, f.Failures, f.differed, f.Findings = 0, 0, 0, nil
+	f.Cases, f.Failures, f.Unsupported, f.differed, f.Findings = 0, 0, 0, 0, nil
 }
 
 // draw is case i.
@@ -140,13 +142,16 @@ func (f *Fuzzer) step(ctx context.Context, from, n int) error {
 	for j, c := range cases {
 		switch {
 		case got[j].Kind() == impl.KindNotRun:
+			f.inFlight = got[j]
 			return nil
-		case got[j].Kind() == impl.KindNotSendable:
-			continue // not counted against the implementation
 		case errors.Is(got[j].Failure, impl.ErrGaveUp):
 			return errGaveUp
 		}
 		f.Cases++
+		if got[j].Kind() == impl.KindNotSendable {
+			f.Unsupported++ // not counted against the implementation
+			continue
+		}
 		if got[j].Failed() {
 			f.Failures++
 			continue
@@ -340,4 +345,5 @@ func (e *run) fuzzRound(fz *Fuzzer, from, n int) {
 	if err := fz.step(e.ctx, from, n); errors.Is(err, impl.ErrGaveUp) && e.stopped == "" {
 		e.stopped = "the implementation was given up on: " + err.Error()
 	}
+	e.noteInFlight(fz.inFlight, "a fuzzing case")
 }

@@ -3,6 +3,7 @@ package impl
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/toolnorm/toolnorm/internal/display"
 )
@@ -38,6 +39,15 @@ var (
 	// on a program that keeps failing: nothing more is sent to it.
 	ErrGaveUp = errors.New("given up")
 )
+
+// InFlight is the failure of a case that was sent and still had no answer
+// when the check stopped (its budget spent, an interrupt): it wraps
+// ErrNotRun, and says how long the case had waited.
+type InFlight struct{ Waited time.Duration }
+
+func (e *InFlight) Error() string { return fmt.Sprintf("%v: in flight for %v", ErrNotRun, e.Waited) }
+
+func (e *InFlight) Unwrap() error { return ErrNotRun }
 
 // Kind is what became of a case.
 type Kind uint8

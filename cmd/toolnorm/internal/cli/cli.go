@@ -17,6 +17,9 @@ const (
 	ExitOK    = 0 // success
 	ExitBad   = 1 // bad input (or, for check, violations found)
 	ExitUsage = 2 // usage error
+	// ExitIncomplete is check's status when it found nothing but the
+	// budget cut it short of complete (docs/verdicts.md).
+	ExitIncomplete = 3
 	// ExitInterrupted is check's status when SIGINT or SIGTERM stopped it,
 	// as a shell gives for a command SIGINT killed.
 	ExitInterrupted = 130
@@ -54,6 +57,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return ExitBad
 	case errors.Is(err, nothingChecked):
 		return ExitUsage
+	case errors.Is(err, errIncomplete):
+		return ExitIncomplete
 	case errors.Is(err, errInterrupted):
 		return ExitInterrupted
 	}
