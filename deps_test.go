@@ -18,7 +18,7 @@ var layers = [][]string{
 	{"internal/entity < internal/word", "internal/jsonvalue < internal/jsonraw"},
 	{"normalize"},
 	{"impl"},
-	{"corpus", "harness", "fuzz", "properties/internal/mutants"},
+	{"corpus", "harness", "fuzz", "properties/internal/mutants", "internal/diagnose"},
 	{"properties", "corpus/internal/genhtml5lib"},
 	{"internal/check"},
 	{"internal/cli"},
