@@ -63,10 +63,15 @@ func TestMinimizeSteps(t *testing.T) {
 			func(s, a []byte) bool { return decodes(s, a) && strings.Contains(string(s), `"q":`) },
 			`{"properties":{"":{"type":"array"},"q":{}}}`, `{"":"[]"}`},
 		{"simplify a number", `{}`, `{"n":12345.678,"m":[true]}`,
-			func(_, a []byte) bool { v, _ := jsonvalue.Parse(a); return v != nil && len(v.Members) > 0 && v.Members[0].Value.Kind == jsonvalue.Number && v.Members[0].Value.Number != "0" },
+			func(_, a []byte) bool {
+				v, _ := jsonvalue.Parse(a)
+				return v != nil && len(v.Members) > 0 && v.Members[0].Value.Kind == jsonvalue.Number && v.Members[0].Value.Number != "0"
+			},
 			`{}`, `{"":1}`},
 		{"shrink JSON inside a string", `{"properties":{"p":{"type":"object"}}}`, `{"p":"{\"a\":[1,2,{\"b\":\"x&amp;\"}],\"c\":2}"}`,
-			func(s, a []byte) bool { return decodesTo("*", jsonvalue.Object)(s, a) && strings.Contains(string(a), "&amp") },
+			func(s, a []byte) bool {
+				return decodesTo("*", jsonvalue.Object)(s, a) && strings.Contains(string(a), "&amp")
+			},
 			`{"properties":{"":{"type":"object"}}}`, `{"":"{\"\":\"&amp\"}"}`},
 		{"text that is not JSON", `{}`, `{"a": [1, 2,, 3]}`,
 			func(_, a []byte) bool { return strings.Contains(string(a), ",,") }, `{}`, `,,`},
