@@ -2,11 +2,13 @@ package properties
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 )
 
 // TestReference runs every property on the reference normalizer: it must
@@ -146,5 +148,53 @@ func TestMinimizedKeepsPremise(t *testing.T) {
 	}
 	if !bytes.Contains(v.Vector.SchemaText(), []byte(`"type":"object"`)) {
 		t.Errorf("the minimal schema %s lost the declaration", v.Vector.SchemaText())
+	}
+}
+
+// TestChargedOnlyWithItsOwn: a property is violated only by the
+// difference it is about. Members moved, or a string decoded into a value
+// that is not its JSON, change no key's text and no number: only
+// keys-unchanged speaks of the members moved, and none of the three of
+// the value that is not the string's JSON.
+func TestChargedOnlyWithItsOwn(t *testing.T) {
+	reorders := impl.Func("reorders", func(schema, args []byte, o impl.Options) impl.Result {
+		r := impl.Reference.Normalize(schema, args, o)
+		v, err := jsonvalue.Parse(r.Output)
+		if !r.Answered() || err != nil || v.Kind != jsonvalue.Object {
+			return r
+		}
+		slices.Reverse(v.Members)
+		return impl.OK(v.Append(nil))
+	})
+	substitutes := impl.Func("substitutes", func(schema, args []byte, o impl.Options) impl.Result {
+		r := impl.Reference.Normalize(schema, args, o)
+		v, err := jsonvalue.Parse(r.Output)
+		if !r.Answered() || err != nil || v.Kind != jsonvalue.Object {
+			return r
+		}
+		for _, m := range v.Members {
+			if m.Value.Kind == jsonvalue.String && m.Value.Str != "" {
+				*m.Value = jsonvalue.Value{Kind: jsonvalue.Array}
+			}
+		}
+		return impl.OK(v.Append(nil))
+	})
+	tests := []struct {
+		im         impl.Impl
+		args       string
+		keys, rest bool // violated
+	}{
+		{reorders, `{"a":1,"b":"x","c":"&amp;"}`, true, false},
+		{substitutes, `{"a":1,"b":"x"}`, false, false},
+	}
+	for _, tt := range tests {
+		c := Case{Case: impl.Case{Schema: []byte(`{}`), Args: []byte(tt.args)}}
+		for _, id := range []string{"keys-unchanged", "non-strings-unchanged", "no-reference-unchanged"} {
+			p, _ := ByID(id)
+			violated := p.Judge(tt.im, c, nil).Message != ""
+			if want := tt.keys && id == "keys-unchanged" || tt.rest && id != "keys-unchanged"; violated != want {
+				t.Errorf("%s on %s: violated %v, want %v", id, tt.im.Name(), violated, want)
+			}
+		}
 	}
 }
