@@ -19,6 +19,7 @@ var layers = [][]string{
 	{"normalize"},
 	{"impl"},
 	{"corpus", "harness", "fuzz", "properties/internal/mutants", "internal/diagnose"},
+	{"internal/rootcause"},
 	{"properties", "corpus/internal/genhtml5lib"},
 	{"internal/check"},
 	{"internal/cli"},

@@ -598,12 +598,20 @@ func (m *minimizer) numbers() bool {
 	})
 }
 
-// simpler lists simpler texts of a number: 0, 1, then the number with
-// fewer digits.
+// simpler lists simpler texts of a number: 0, then 1, then the number
+// with fewer digits; each simpler than num, so that no two undo each
+// other.
 func simpler(num string) []string {
-	out := []string{"0", "1"}
+	var out []string
+	switch num {
+	case "0":
+		return nil
+	case "1":
+		return []string{"0"}
+	}
+	out = append(out, "0", "1")
 	for _, s := range shorter(num) {
-		if v, err := jsonvalue.Parse([]byte(s)); err == nil && v.Kind == jsonvalue.Number && len(s) < len(num) {
+		if v, err := jsonvalue.Parse([]byte(s)); err == nil && v.Kind == jsonvalue.Number && s != "0" && s != "1" {
 			out = append(out, s)
 		}
 	}

@@ -1,0 +1,179 @@
+// Package rootcause turns what a check found into the list of bugs: every
+// finding (a failing vector, a property's counterexample, a fuzzing
+// bucket's) goes through the one minimizer (corpus.MinimizeContext) and is
+// then classified (package diagnose); findings of one class are one root
+// cause, ordered as a maintainer reads them: the rule's clauses first
+// (rule/2, rule/3, rule/5, rule/4), then the readings, then failures of
+// the program, each by how many findings show it; artefacts of the
+// adapter's plumbing last.
+package rootcause
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/toolnorm/toolnorm/corpus"
+	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/internal/diagnose"
+)
+
+// The sources of a finding.
+const (
+	Vector   = "vector"   // a vector of the corpus
+	Property = "property" // a property's counterexample
+	Bucket   = "bucket"   // a fuzzing bucket's counterexample
+)
+
+// A Finding is one thing a check found.
+type Finding struct {
+	Source string // Vector, Property or Bucket
+	ID     string // the vector's file (or id), the property's id, the bucket
+	Case   impl.Case
+	// Want is what the case expects (the vector's expected result);
+	// Got is what the implementation gave.
+	Want, Got impl.Result
+	// Statement is a property's, for a violation that shows no
+	// difference with the reference on its case (a second run that
+	// differs, for one).
+	Statement string
+	Clause    string
+}
+
+// A RootCause is one bug: a class of findings.
+type RootCause struct {
+	diagnose.Diagnosis
+	// Case is the smallest counterexample, minimized; Want and Got what
+	// is expected on it and what came.
+	Case      impl.Case
+	Want, Got impl.Result
+	// Vectors, Properties and Buckets are the findings it accounts for.
+	Vectors, Properties, Buckets []string
+	// Cut is true when a budget stopped minimizing its counterexample.
+	Cut bool
+}
+
+// Count is how many findings show the root cause.
+func (r RootCause) Count() int { return len(r.Vectors) + len(r.Properties) + len(r.Buckets) }
+
+// Config says how to explain findings.
+type Config struct {
+	Impl impl.Impl
+	// Want is the expected result of a case (the reference's, with the
+	// documents and options the check uses).
+	Want func(impl.Case) impl.Result
+	// Keep, when not nil, says whether minimizing may go on (the check's
+	// time is not up).
+	Keep func() bool
+}
+
+// Explain groups findings into root causes, most important first.
+func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
+	byClass := map[string]*RootCause{}
+	var order []string
+	for _, f := range findings {
+		c, want, got, d, cut := minimized(ctx, cfg, f)
+		rc := byClass[d.Class]
+		if rc == nil {
+			rc = &RootCause{Diagnosis: d, Case: c, Want: want, Got: got, Cut: cut}
+			byClass[d.Class] = rc
+			order = append(order, d.Class)
+		} else if size(c) < size(rc.Case) {
+			rc.Diagnosis, rc.Case, rc.Want, rc.Got, rc.Cut = d, c, want, got, cut
+		}
+		switch f.Source {
+		case Vector:
+			rc.Vectors = append(rc.Vectors, f.ID)
+		case Property:
+			rc.Properties = append(rc.Properties, f.ID)
+		default:
+			rc.Buckets = append(rc.Buckets, f.ID)
+		}
+	}
+	out := make([]RootCause, 0, len(order))
+	for _, k := range order {
+		out = append(out, *byClass[k])
+	}
+	Sort(out)
+	return out
+}
+
+func size(c impl.Case) int { return len(c.Schema) + len(c.Args) }
+
+// minimized classifies f on its smallest case: the one minimizer shrinks
+// it while the implementation still differs from what is expected with
+// the same class.
+func minimized(ctx context.Context, cfg Config, f Finding) (impl.Case, impl.Result, impl.Result, diagnose.Diagnosis, bool) {
+	d := classify(f.Case, f.Want, f.Got)
+	if f.Got.Failure != nil || cfg.Impl == nil || cfg.Want == nil {
+		return f.Case, f.Want, f.Got, withSource(d, f), false
+	}
+	if impl.Compare(f.Got, f.Want).Same() {
+		// A property's violation that the case alone does not show.
+		return f.Case, f.Want, f.Got, withSource(d, f), false
+	}
+	fails := func(schema, args []byte) bool {
+		if cfg.Keep != nil && !cfg.Keep() {
+			return false
+		}
+		c := f.Case
+		c.Schema, c.Args = schema, args
+		want, got := cfg.Want(c), cfg.Impl.Normalize(c.Schema, c.Args, c.Options)
+		return impl.Compare(got, want).Violation() && classify(c, want, got).Class == d.Class
+	}
+	schema, args, cut := corpus.MinimizeContext(ctx, f.Case.Schema, f.Case.Args, fails)
+	if cfg.Keep != nil && !cfg.Keep() {
+		cut = true
+	}
+	c := f.Case
+	c.Schema, c.Args = schema, args
+	want, got := cfg.Want(c), cfg.Impl.Normalize(c.Schema, c.Args, c.Options)
+	if md := classify(c, want, got); md.Class == d.Class {
+		return c, want, got, md, cut
+	}
+	return f.Case, f.Want, f.Got, d, cut // a flaky implementation: the case found stands
+}
+
+func classify(c impl.Case, want, got impl.Result) diagnose.Diagnosis {
+	return diagnose.Classify(diagnose.Case{Schema: c.Schema, Args: c.Args, Attribute: c.Options.Profile == impl.Attribute,
+		MaxPasses: c.Options.MaxPasses, Want: want, Got: got})
+}
+
+// withSource names a property's violation the case does not show by its
+// property.
+func withSource(d diagnose.Diagnosis, f Finding) diagnose.Diagnosis {
+	if d.Class == "same" && f.Source == Property {
+		return diagnose.Diagnosis{Class: "property/" + f.ID, Title: f.Statement, Clause: f.Clause}
+	}
+	return d
+}
+
+// clauseOrder is the order of the rule's clauses: what a maintainer fixes
+// first.
+var clauseOrder = []string{"rule/2", "rule/3", "rule/5", "rule/4", "rule/1"}
+
+// rank orders root causes: the rule's clauses, the readings, failures of
+// the program, artefacts.
+func rank(r RootCause) int {
+	switch {
+	case r.Artefact:
+		return 300
+	case r.Clause == "failure":
+		return 200
+	case strings.HasPrefix(r.Clause, "reading/"):
+		return 100
+	}
+	if i := slices.Index(clauseOrder, r.Clause); i >= 0 {
+		return i
+	}
+	return 50
+}
+
+// Sort orders root causes: by rank, then by how many findings show each,
+// then by class.
+func Sort(rs []RootCause) {
+	slices.SortStableFunc(rs, func(a, b RootCause) int {
+		return cmp.Or(cmp.Compare(rank(a), rank(b)), cmp.Compare(b.Count(), a.Count()), cmp.Compare(a.Class, b.Class))
+	})
+}
