@@ -111,6 +111,7 @@ build_target $m/internal/jsonraw FuzzScan jsonraw_FuzzScan
 build_target $m/oracle FuzzNormalize oracle_FuzzNormalize
 build_target $m/oracle FuzzFixpoint oracle_FuzzFixpoint
 build_target $m/oracle FuzzUnescapeAttributeSplit oracle_FuzzUnescapeAttributeSplit
+build_target $m/corpus FuzzLoad corpus_FuzzLoad
 
 # Seed corpora: every corpus vector the (schema, args, attribute, bound)
 # targets can take, as the libFuzzer inputs go-118-fuzz-build decodes.

@@ -22,10 +22,12 @@ type Case struct {
 	Options      Options
 }
 
-// An Impl is an implementation of RT-TOOL-8.
+// An Impl is an implementation of RT-TOOL-8. Normalize runs one case;
+// when ctx is done before it has an answer it returns a result that wraps
+// ErrNotRun (an implementation that answers at once may ignore ctx).
 type Impl interface {
 	Name() string
-	Normalize(schema, args []byte, o Options) Result
+	Normalize(ctx context.Context, c Case) Result
 }
 
 // Configured is implemented by an Impl that runs in one configuration
@@ -56,7 +58,7 @@ func Run(ctx context.Context, im Impl, cases []Case) []Result {
 			out[i] = Fail(ErrNotRun, err.Error())
 			continue
 		}
-		out[i] = im.Normalize(c.Schema, c.Args, c.Options)
+		out[i] = im.Normalize(ctx, c)
 	}
 	return out
 }
@@ -71,27 +73,27 @@ func OptionsOf(im Impl) (o Options, ok bool) {
 }
 
 // Func makes an Impl of a function.
-func Func(name string, f func(schema, args []byte, o Options) Result) Impl { return funcImpl{name, f} }
+func Func(name string, f func(ctx context.Context, c Case) Result) Impl { return funcImpl{name, f} }
 
 type funcImpl struct {
 	name string
-	f    func(schema, args []byte, o Options) Result
+	f    func(ctx context.Context, c Case) Result
 }
 
-func (f funcImpl) Name() string                                    { return f.name }
-func (f funcImpl) Normalize(schema, args []byte, o Options) Result { return f.f(schema, args, o) }
+func (f funcImpl) Name() string                                 { return f.name }
+func (f funcImpl) Normalize(ctx context.Context, c Case) Result { return f.f(ctx, c) }
 
 // Reference is toolnorm's reference normalizer, package normalize.
-var Reference Impl = Func("toolnorm reference", func(schema, args []byte, o Options) Result {
-	return reference(schema, args, o.Normalize())
+var Reference Impl = Func("toolnorm reference", func(_ context.Context, c Case) Result {
+	return reference(c.Schema, c.Args, c.Options.Normalize())
 })
 
 // ReferenceWith is the reference with options of package normalize that
 // are no case's (the documents its schemas' references may name, the draft
 // of a schema that names none), after each case's own.
 func ReferenceWith(extra ...normalize.Option) Impl {
-	return Func("toolnorm reference", func(schema, args []byte, o Options) Result {
-		return reference(schema, args, append(o.Normalize(), extra...))
+	return Func("toolnorm reference", func(_ context.Context, c Case) Result {
+		return reference(c.Schema, c.Args, append(c.Options.Normalize(), extra...))
 	})
 }
 
@@ -123,6 +125,7 @@ type configured struct{ o Options }
 
 func (c configured) Name() string     { return Reference.Name() }
 func (c configured) Options() Options { return c.o }
-func (c configured) Normalize(schema, args []byte, _ Options) Result {
-	return Reference.Normalize(schema, args, c.o)
+func (c configured) Normalize(ctx context.Context, k Case) Result {
+	k.Options = c.o
+	return Reference.Normalize(ctx, k)
 }

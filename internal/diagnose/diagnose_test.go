@@ -1,6 +1,7 @@
 package diagnose_test
 
 import (
+	"context"
 	"testing"
 
 	"github.com/toolnorm/toolnorm/impl"
@@ -97,7 +98,7 @@ func TestClassify(t *testing.T) {
 			if tt.attribute {
 				o.Profile = impl.Attribute
 			}
-			want := impl.Reference.Normalize([]byte(tt.schema), []byte(tt.args), o)
+			want := impl.Reference.Normalize(context.Background(), impl.Case{Schema: []byte(tt.schema), Args: []byte(tt.args), Options: o})
 			if impl.Compare(tt.got, want).Same() {
 				t.Fatalf("the case is no counterexample: the reference gives %v too", want)
 			}

@@ -1,6 +1,6 @@
 // Package rootcause turns what a check found into the list of bugs: every
 // finding (a failing vector, a property's counterexample, a fuzzing
-// bucket's) goes through the one minimizer (corpus.MinimizeContext) and is
+// bucket's) goes through the one minimizer (minimize.MinimizeCut) and is
 // then classified (package diagnose); findings of one class are one root
 // cause, ordered as a maintainer reads them: the rule's clauses first
 // (rule/2, rule/3, rule/5, rule/4), then the readings, then failures of
@@ -14,9 +14,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/impl"
 	"github.com/toolnorm/toolnorm/internal/diagnose"
+	"github.com/toolnorm/toolnorm/internal/minimize"
 )
 
 // The sources of a finding.
@@ -119,16 +119,16 @@ func minimized(ctx context.Context, cfg Config, f Finding) (impl.Case, impl.Resu
 		}
 		c := f.Case
 		c.Schema, c.Args = schema, args
-		want, got := cfg.Want(c), cfg.Impl.Normalize(c.Schema, c.Args, c.Options)
+		want, got := cfg.Want(c), cfg.Impl.Normalize(ctx, c)
 		return impl.Compare(got, want).Violation() && classify(c, want, got).Class == d.Class
 	}
-	schema, args, cut := corpus.MinimizeContext(ctx, f.Case.Schema, f.Case.Args, fails)
+	schema, args, cut := minimize.MinimizeCut(ctx, f.Case.Schema, f.Case.Args, fails)
 	if cfg.Keep != nil && !cfg.Keep() {
 		cut = true
 	}
 	c := f.Case
 	c.Schema, c.Args = schema, args
-	want, got := cfg.Want(c), cfg.Impl.Normalize(c.Schema, c.Args, c.Options)
+	want, got := cfg.Want(c), cfg.Impl.Normalize(ctx, c)
 	if md := classify(c, want, got); md.Class == d.Class {
 		return c, want, got, md, cut
 	}

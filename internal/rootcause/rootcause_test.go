@@ -15,8 +15,9 @@ import (
 // adapter that reads requests as JavaScript does: it does no JSON repair
 // (rule/2), decodes names without regard to case (&Amp; to &, reading/1),
 // and its adapter moves integer-like keys first (an artefact).
-var buggy = impl.Func("buggy", func(schema, args []byte, o impl.Options) impl.Result {
-	r := impl.Reference.Normalize([]byte(`{}`), args, o) // no JSON repair
+var buggy = impl.Func("buggy", func(ctx context.Context, c impl.Case) impl.Result {
+	c.Schema = []byte(`{}`) // no JSON repair
+	r := impl.Reference.Normalize(ctx, c)
 	if !r.Answered() {
 		return r
 	}
@@ -56,7 +57,7 @@ func isIndex(k string) bool {
 func finding(source, id, schema, args string) rootcause.Finding {
 	c := impl.Case{Schema: []byte(schema), Args: []byte(args)}
 	return rootcause.Finding{Source: source, ID: id, Case: c,
-		Want: impl.Reference.Normalize(c.Schema, c.Args, c.Options), Got: buggy.Normalize(c.Schema, c.Args, c.Options)}
+		Want: impl.Reference.Normalize(context.Background(), c), Got: buggy.Normalize(context.Background(), c)}
 }
 
 func TestExplain(t *testing.T) {
@@ -75,7 +76,7 @@ func TestExplain(t *testing.T) {
 		}
 	}
 	rcs := rootcause.Explain(context.Background(), rootcause.Config{Impl: buggy,
-		Want: func(c impl.Case) impl.Result { return impl.Reference.Normalize(c.Schema, c.Args, c.Options) }}, findings)
+		Want: func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }}, findings)
 	var got []string
 	for _, rc := range rcs {
 		got = append(got, rc.Class)
