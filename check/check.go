@@ -62,8 +62,8 @@ type Progress struct {
 }
 
 // FormatVersion is the version of the report's JSON form; it changes when
-// a member changes meaning or goes away.
-const FormatVersion = 2
+// a member changes meaning or goes away (3: root_causes).
+const FormatVersion = 3
 
 // Report is the outcome of a check; its JSON form is what toolnorm report
 // reads.
@@ -82,9 +82,13 @@ type Report struct {
 	// Stopped says why the check ended before it ran everything it would
 	// have ("" when it did not): its budget, an interrupt, or an
 	// implementation given up on.
-	Stopped    string          `json:"stopped,omitempty"`
-	Started    time.Time       `json:"started"`
-	Seconds    float64         `json:"seconds"`
+	Stopped string    `json:"stopped,omitempty"`
+	Started time.Time `json:"started"`
+	Seconds float64   `json:"seconds"`
+	// RootCauses are the bugs found, most important first (see package
+	// internal/rootcause): every failing vector, violated property and
+	// fuzzing bucket is under exactly one.
+	RootCauses []RootCause     `json:"root_causes"`
 	Corpus     CorpusResult    `json:"corpus"`
 	Properties []PropResult    `json:"properties"`
 	Fuzz       FuzzResult      `json:"fuzz"`

@@ -45,6 +45,8 @@ func TestClassify(t *testing.T) {
 		{"two code points", `{}`, `{"a":"&NotEqualTilde;"}`, false, 0, out(`{"a":"&NotEqualTilde;"}`), "undecoded/named-two-code-points", "reading/1", "/a", false},
 		{"one pass only", `{}`, `{"a":"Ember &amp;amp; Oak"}`, false, 0, out(`{"a":"Ember &amp; Oak"}`), "no-fixpoint", "rule/4", "/a", false},
 		{"one pass, within the bound", `{}`, `{"a":"&amp;amp;amp;"}`, false, 3, out(`{"a":"&amp;amp;"}`), "no-fixpoint", "rule/4", "/a", false},
+		{"one pass, then JSON", `{"properties":{"p":{"type":"object"}}}`, `{"p":"{&quot&ampmp;&quot:1}"}`, false, 0, out(`{"p":{"&mp;":1}}`), "no-fixpoint", "rule/4", "/p", false},
+		{"one pass, not yet JSON", `{"properties":{"p":{"type":"array"}}}`, `{"p":"[&ampquot&ampquot]"}`, false, 0, out(`{"p":"[&quot&quot]"}`), "no-fixpoint", "rule/4", "/p", false},
 		// References decoded that HTML leaves alone.
 		{"case-insensitive names", `{}`, `{"a":"&Amp;"}`, false, 0, out(`{"a":"&"}`), "overdecoded/case-insensitive", "reading/1", "/a", false},
 		{"name needing ;", `{}`, `{"a":"&hellip x"}`, false, 0, out(`{"a":"… x"}`), "overdecoded/no-semicolon", "reading/1", "/a", false},

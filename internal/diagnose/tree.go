@@ -40,6 +40,9 @@ func (d *differ) walk(in, want, got *jsonvalue.Value, path []step, decoded bool)
 
 	// The rule decodes a string here.
 	if in != nil && in.Kind == jsonvalue.String && container(want) {
+		if d.shortOfFixpoint(in.Str, got) {
+			return at(noFixpoint)
+		}
 		switch {
 		case got.Kind == jsonvalue.String:
 			return at(d.missed(in, want, got, path))
@@ -295,4 +298,31 @@ func other(k jsonvalue.Kind) string {
 		return "object"
 	}
 	return "array"
+}
+
+// noFixpoint is the diagnosis of decoding stopped short of the fixpoint.
+var noFixpoint = Diagnosis{Class: "no-fixpoint", Title: "Character references are decoded once, not until the value stops changing (`&amp;amp;` gives `&amp;`)", Clause: "rule/4"}
+
+// shortOfFixpoint reports whether got is what src gives after fewer
+// passes than the fixpoint (and the pass bound) takes: as a string, or
+// decoded as JSON text after those passes.
+func (d *differ) shortOfFixpoint(src string, got *jsonvalue.Value) bool {
+	cur := []byte(src)
+	for n := 1; n <= 16 && (d.c.MaxPasses == 0 || n < d.c.MaxPasses); n++ {
+		next, changed := entity.Pass(nil, cur, d.mode())
+		if !changed {
+			return false
+		}
+		if _, more := entity.Pass(nil, next, d.mode()); !more {
+			return false // next is the fixpoint
+		}
+		if got.Kind == jsonvalue.String && got.Str == string(next) {
+			return true
+		}
+		if v, err := jsonvalue.Parse(next); err == nil && jsonvalue.Equal(v, got) {
+			return true
+		}
+		cur = next
+	}
+	return false
 }

@@ -93,16 +93,22 @@ type cand struct{ args, schema *jsonvalue.Value }
 // kept.
 func (m *minimizer) each(args bool, gen func(root *jsonvalue.Value, n *node, schema *jsonvalue.Value) []cand) bool {
 	kept := false
+	var tree, schema *jsonvalue.Value
+	var nodes []*node
+	fresh := true
 	for i := 0; !m.cut; i++ {
-		root, schema := m.trees()
-		tree := schema
-		if args {
-			tree = root
+		if fresh {
+			var root *jsonvalue.Value
+			root, schema = m.trees()
+			tree = schema
+			if args {
+				tree = root
+			}
+			if tree == nil {
+				return kept
+			}
+			nodes, fresh = walk(tree), false
 		}
-		if tree == nil {
-			return kept
-		}
-		nodes := walk(tree)
 		if i >= len(nodes) {
 			return kept
 		}
@@ -118,7 +124,7 @@ func (m *minimizer) each(args bool, gen func(root *jsonvalue.Value, n *node, sch
 				s = c.schema.Append(nil)
 			}
 			if m.try(s, a) {
-				kept = true
+				kept, fresh = true, true
 				i--
 				break
 			}
@@ -139,7 +145,18 @@ type node struct {
 	v      *jsonvalue.Value
 	parent *jsonvalue.Value // nil for the root
 	at     int              // its index among parent's members or elements
-	path   []pathStep
+	up     *node
+	step   pathStep
+}
+
+// path is the steps from the root to n.
+func (n *node) path() []pathStep {
+	var p []pathStep
+	for ; n.up != nil; n = n.up {
+		p = append(p, n.step)
+	}
+	slices.Reverse(p)
+	return p
 }
 
 type pathStep struct {
@@ -155,11 +172,11 @@ func walk(root *jsonvalue.Value) []*node {
 		switch n.v.Kind {
 		case jsonvalue.Object:
 			for i, mb := range n.v.Members {
-				rec(&node{v: mb.Value, parent: n.v, at: i, path: append(slices.Clip(n.path), pathStep{key: mb.Key, index: -1})})
+				rec(&node{v: mb.Value, parent: n.v, at: i, up: n, step: pathStep{key: mb.Key, index: -1}})
 			}
 		case jsonvalue.Array:
 			for i, e := range n.v.Elems {
-				rec(&node{v: e, parent: n.v, at: i, path: append(slices.Clip(n.path), pathStep{index: i})})
+				rec(&node{v: e, parent: n.v, at: i, up: n, step: pathStep{index: i}})
 			}
 		}
 	}
@@ -251,8 +268,9 @@ func dropGen(root *jsonvalue.Value, n *node, _ *jsonvalue.Value) []cand {
 // key with another).
 func dropAt(root *jsonvalue.Value, n *node) *jsonvalue.Value {
 	root = clone(root)
-	parent := find(root, n.path[:len(n.path)-1])
-	if n.path[len(n.path)-1].index < 0 {
+	path := n.path()
+	parent := find(root, path[:len(path)-1])
+	if path[len(path)-1].index < 0 {
 		parent.Members = slices.Delete(parent.Members, n.at, n.at+1)
 	} else {
 		parent.Elems = slices.Delete(parent.Elems, n.at, n.at+1)
@@ -282,13 +300,13 @@ func (m *minimizer) liftArgs() bool {
 			if n.parent == nil && c.Kind != jsonvalue.Object {
 				continue
 			}
-			lifted := edit(root, n.path, func(*jsonvalue.Value) *jsonvalue.Value { return clone(c) })
+			lifted := edit(root, n.path(), func(*jsonvalue.Value) *jsonvalue.Value { return clone(c) })
 			if schema != nil {
 				step := pathStep{index: i}
 				if n.v.Kind == jsonvalue.Object {
 					step = pathStep{key: keys[i], index: -1}
 				}
-				if s := follow(schema, n.path, step); s != nil {
+				if s := follow(schema, n.path(), step); s != nil {
 					out = append(out, cand{args: lifted, schema: s})
 				}
 			}
@@ -341,7 +359,7 @@ func (m *minimizer) subschemas() bool {
 			return nil
 		}
 		replace := func(nv *jsonvalue.Value) cand {
-			return cand{args: edit(root, n.path, func(*jsonvalue.Value) *jsonvalue.Value { return nv })}
+			return cand{args: edit(root, n.path(), func(*jsonvalue.Value) *jsonvalue.Value { return nv })}
 		}
 		out := []cand{replace(&jsonvalue.Value{Kind: jsonvalue.Object})}
 		for _, kw := range []string{"anyOf", "oneOf", "allOf"} {
@@ -418,7 +436,7 @@ func (m *minimizer) keys() bool {
 				if get(n.v, k) != nil {
 					continue
 				}
-				renamed := edit(root, n.path, func(v *jsonvalue.Value) *jsonvalue.Value {
+				renamed := edit(root, n.path(), func(v *jsonvalue.Value) *jsonvalue.Value {
 					v.Members[i].Key = k
 					return v
 				})
@@ -521,7 +539,7 @@ func (m *minimizer) strings() bool {
 		}
 		var out []cand
 		set := func(s string) cand {
-			return cand{args: edit(root, n.path, func(v *jsonvalue.Value) *jsonvalue.Value {
+			return cand{args: edit(root, n.path(), func(v *jsonvalue.Value) *jsonvalue.Value {
 				v.Str = s
 				return v
 			})}
@@ -562,17 +580,17 @@ func innerJSON(s string) []string {
 		}
 		for _, c := range append(slices.Clone(n.v.Elems), memberValues(n.v)...) {
 			if c.Kind == jsonvalue.Object || c.Kind == jsonvalue.Array {
-				out = append(out, string(edit(inner, n.path, func(*jsonvalue.Value) *jsonvalue.Value { return clone(c) }).Append(nil)))
+				out = append(out, string(edit(inner, n.path(), func(*jsonvalue.Value) *jsonvalue.Value { return clone(c) }).Append(nil)))
 			}
 		}
 		switch n.v.Kind {
 		case jsonvalue.String:
 			for _, t := range shorter(n.v.Str) {
-				out = append(out, string(edit(inner, n.path, func(v *jsonvalue.Value) *jsonvalue.Value { v.Str = t; return v }).Append(nil)))
+				out = append(out, string(edit(inner, n.path(), func(v *jsonvalue.Value) *jsonvalue.Value { v.Str = t; return v }).Append(nil)))
 			}
 		case jsonvalue.Number:
 			for _, t := range simpler(n.v.Number) {
-				out = append(out, string(edit(inner, n.path, func(v *jsonvalue.Value) *jsonvalue.Value { v.Number = t; return v }).Append(nil)))
+				out = append(out, string(edit(inner, n.path(), func(v *jsonvalue.Value) *jsonvalue.Value { v.Number = t; return v }).Append(nil)))
 			}
 		}
 	}
@@ -595,7 +613,7 @@ func (m *minimizer) numbers() bool {
 		}
 		var out []cand
 		for _, t := range simpler(n.v.Number) {
-			out = append(out, cand{args: edit(root, n.path, func(v *jsonvalue.Value) *jsonvalue.Value { v.Number = t; return v })})
+			out = append(out, cand{args: edit(root, n.path(), func(v *jsonvalue.Value) *jsonvalue.Value { v.Number = t; return v })})
 		}
 		return out
 	})
