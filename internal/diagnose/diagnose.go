@@ -58,6 +58,9 @@ type Diagnosis struct {
 	Class string
 	// Title says the bug as an issue title would.
 	Title string
+	// Detail is what a class leaves open: the schema keyword of a
+	// decode-missed/keyword (see KeywordTitle).
+	Detail string
 	// Clause is the clause of the rule, or the reading, it breaks:
 	// "rule/2" ... "rule/5", "reading/1" ... "reading/8", or "failure" for
 	// a failure of the program.

@@ -261,7 +261,7 @@ func (d *differ) missed(in, want, got *jsonvalue.Value, path []step) Diagnosis {
 	if kw == "" {
 		return Diagnosis{Class: "decode-missed", Title: "A stringified " + want.Kind.String() + " is not decoded where the schema declares " + want.Kind.String(), Clause: "rule/2"}
 	}
-	return Diagnosis{Class: "decode-missed/" + kw, Title: "A declaration through " + code(kw) + " is not followed: a stringified " + want.Kind.String() + " stays a string", Clause: "reading/4"}
+	return Diagnosis{Class: "decode-missed/keyword", Detail: kw, Title: KeywordTitle([]string{kw}), Clause: "reading/4"}
 }
 
 // decodedWrongly diagnoses a string the rule leaves a string (want)
@@ -269,12 +269,13 @@ func (d *differ) missed(in, want, got *jsonvalue.Value, path []step) Diagnosis {
 func (d *differ) decodedWrongly(in, want, got *jsonvalue.Value, path []step) Diagnosis {
 	rs := d.schema.at(path)
 	_, str := declaring(rs, "string")
+	str = str || anyBranch(rs)
 	declared, shape := declaring(rs, got.Kind.String())
 	_, otherShape := declaring(rs, other(got.Kind))
 	_, parseErr := jsonvalue.Parse([]byte(want.Str))
 	switch {
 	case str:
-		return Diagnosis{Class: "decoded-declared-string", Title: "A parameter declared `string` is decoded as JSON", Clause: "rule/3"}
+		return Diagnosis{Class: "decoded-declared-string", Title: "A parameter that may be a string (`string` declared, or a branch of `anyOf` or `oneOf` that admits any type) is decoded as JSON", Clause: "rule/3"}
 	case parseErr != nil && shape:
 		return Diagnosis{Class: "decoded-not-json", Title: "Text that is not JSON (whitespace JSON does not allow, a byte order mark) is decoded", Clause: "reading/5"}
 	case otherShape && !shape:
@@ -323,6 +324,32 @@ func (d *differ) shortOfFixpoint(src string, got *jsonvalue.Value) bool {
 			return true
 		}
 		cur = next
+	}
+	return false
+}
+
+// KeywordTitle is the title of the decodes missed behind the schema
+// keywords kws: one bug, an implementation that follows fewer keywords
+// than the readings do, whichever keywords its findings show.
+func KeywordTitle(kws []string) string {
+	q := make([]string, len(kws))
+	for i, k := range kws {
+		q[i] = code(k)
+	}
+	return "Declarations through " + strings.Join(q, ", ") + " are not followed: a stringified array or object stays a string"
+}
+
+// anyBranch reports whether a branch of anyOf or oneOf among rs admits
+// any type: it has no type and no reference.
+func anyBranch(rs []reach) bool {
+	for _, r := range rs {
+		if len(r.via) == 0 || r.s == nil || r.s.Kind != jsonvalue.Object {
+			continue
+		}
+		if last := r.via[len(r.via)-1]; (last == "anyOf" || last == "oneOf") && member(r.s, "type") == nil && member(r.s, "$ref") == nil &&
+			member(r.s, "anyOf") == nil && member(r.s, "oneOf") == nil && member(r.s, "allOf") == nil && member(r.s, "const") == nil && member(r.s, "enum") == nil {
+			return true
+		}
 	}
 	return false
 }

@@ -74,9 +74,13 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 		cfg = memoized(ctx, cfg)
 	}
 	byClass := map[string]*RootCause{}
+	details := map[string][]string{}
 	var order []string
 	for _, f := range findings {
 		c, want, got, d, cut := minimized(ctx, cfg, f)
+		if d.Detail != "" && !slices.Contains(details[d.Class], d.Detail) {
+			details[d.Class] = append(details[d.Class], d.Detail)
+		}
 		rc := byClass[d.Class]
 		if rc == nil {
 			rc = &RootCause{Diagnosis: d, Case: c, Want: want, Got: got, Cut: cut}
@@ -96,7 +100,12 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 	}
 	out := make([]RootCause, 0, len(order))
 	for _, k := range order {
-		out = append(out, *byClass[k])
+		rc := *byClass[k]
+		if ds := details[k]; len(ds) > 0 && k == "decode-missed/keyword" {
+			rc.Title = diagnose.KeywordTitle(ds)
+			rc.Detail = strings.Join(ds, ", ")
+		}
+		out = append(out, rc)
 	}
 	Sort(out)
 	return out
