@@ -26,6 +26,7 @@ func (t *Table) WriteHTML(w io.Writer) error {
 func writeHTML(r *check.Report, w io.Writer, made string) error {
 	t := Matrix([]*check.Report{r})
 	t.Made = made
+	t.Causes = causes(r)
 	return t.WriteHTML(w)
 }
 
@@ -80,7 +81,14 @@ footer { margin-top: 1rem; color: #6e7781; font-size: .85em; }
 <body>
 <h1>toolnorm compliance matrix: RT-TOOL-8</h1>
 <p class="legend">{{plural (len .Columns) "implementation"}}. <span aria-hidden="true">✅</span> holds · <span aria-hidden="true">❌</span> broken (open the cell for each issue and a command that reproduces it) · <span aria-hidden="true">—</span> not run. Declared choices are the reading an implementation says it implements: it is compared with the reference configured the same way, and they are not violations.</p>
-<table>
+{{with .Causes}}<section class="causes">
+<h2>{{plural (len .) "root cause"}}</h2>
+<ol>{{range .}}<li><span class="clause">{{.Clause}}</span> {{.Title}} <span class="sum">({{.Shown}})</span>{{if .Artefact}} <span class="muted">probably the adapter's</span>{{end}}</li>{{end}}</ol>
+{{range .}}<details><summary>{{.N}}. {{.Title}} <span class="clause">{{.Clause}}</span> <span class="sum">({{.Shown}})</span></summary>
+<dl>{{range .Example}}<dt>{{.Name}}</dt><dd><code>{{.Value}}</code></dd>{{end}}</dl>{{if .Cut}}<p class="muted">The budget stopped its minimizing: a repeat may give a smaller case.</p>{{end}}{{if .Artefact}}<p>Probably the adapter's, not the implementation's: {{.Fix}}</p>{{end}}<pre><code>{{.Command}}</code></pre>
+{{with .VectorLines}}<details><summary>{{plural (len .) "vector"}}</summary><ul>{{range .}}<li><code>{{.}}</code></li>{{end}}</ul></details>{{end}}{{with .Properties}}<p>Properties: {{range .}}<code>{{.}}</code> {{end}}</p>{{end}}{{with .Buckets}}<p>Fuzzing buckets: {{range .}}<code>{{.}}</code> {{end}}</p>{{end}}</details>
+{{end}}</section>
+{{end}}<table>
 <thead>
 <tr class="names"><th class="corner" scope="col">property</th>{{range .Columns}}{{$v := verdict .Verdict}}<th scope="col"><div class="name">{{.Name}}</div><div class="verdict {{.Verdict}}"><span aria-hidden="true">{{$v.Icon}}</span> {{or .Verdict "no verdict"}}</div></th>{{end}}</tr>
 <tr class="about"><th class="corner" scope="row">implementation</th>{{range .Columns}}<th>

@@ -232,6 +232,39 @@ func writeMarkdown(r *check.Report, w io.Writer) error {
 		}
 		b.WriteString("\n")
 	}
+	if cs := causes(r); len(cs) > 0 {
+		fmt.Fprintf(&b, "### %s\n\n", plural(len(cs), "root cause"))
+		for _, c := range cs {
+			fmt.Fprintf(&b, "%d. %s\n", c.N, mdText(rootCauseLine(c.RootCause)))
+		}
+		for _, c := range cs {
+			fmt.Fprintf(&b, "\n#### %d. %s (%s)\n\n", c.N, mdText(display.Text(c.Title)), c.Clause)
+			for _, f := range c.Example {
+				fmt.Fprintf(&b, "- %s: %s\n", f.Name, mdCode(f.Value, false))
+			}
+			if c.Cut {
+				b.WriteString("- the budget stopped its minimizing: a repeat may give a smaller case\n")
+			}
+			if c.Artefact {
+				fmt.Fprintf(&b, "- probably the adapter's, not the implementation's: %s\n", mdText(c.Fix))
+			}
+			b.WriteString(mdBlock(c.Command, "sh", ""))
+			if len(c.VectorLines) > 0 {
+				fmt.Fprintf(&b, "<details><summary>%s</summary>\n\n", plural(len(c.VectorLines), "vector"))
+				for _, l := range c.VectorLines {
+					fmt.Fprintf(&b, "- %s\n", mdText(l))
+				}
+				b.WriteString("\n</details>\n")
+			}
+			if len(c.Properties) > 0 {
+				fmt.Fprintf(&b, "\nProperties: %s\n", mdText(strings.Join(c.Properties, ", ")))
+			}
+			if len(c.Buckets) > 0 {
+				fmt.Fprintf(&b, "\nFuzzing buckets: %s\n", mdText(strings.Join(c.Buckets, ", ")))
+			}
+		}
+		b.WriteString("\n")
+	}
 	t := Matrix([]*check.Report{r})
 	t.Made = made(r)
 	t.writeMarkdownBody(&b)

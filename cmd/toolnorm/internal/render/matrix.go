@@ -64,6 +64,9 @@ type Table struct {
 	// Made says which toolnorm made the matrix and when, for the footer
 	// ("" for none): "toolnorm v0.4.0, 2026-12-01 09:30 UTC".
 	Made string
+	// Causes are the root causes of a report of one implementation, shown
+	// before the matrix (none for a matrix of several).
+	Causes []Cause
 }
 
 // Column is one implementation: one report.

@@ -266,36 +266,33 @@ func shownBy(rc check.RootCause) string {
 // writeRootCauses writes the list of root causes, one line each, then
 // each in full with every finding it accounts for.
 func writeRootCauses(w io.Writer, r *check.Report) {
-	rcs := r.RootCauses
-	fmt.Fprintf(w, "\n%s\n", plural(len(rcs), "root cause"))
-	for i, rc := range rcs {
-		fmt.Fprintf(w, "%3d. %s\n", i+1, rootCauseLine(rc))
+	cs := causes(r)
+	fmt.Fprintf(w, "\n%s\n", plural(len(cs), "root cause"))
+	for _, c := range cs {
+		fmt.Fprintf(w, "%3d. %s\n", c.N, rootCauseLine(c.RootCause))
 	}
-	for i, rc := range rcs {
-		fmt.Fprintf(w, "\n== %d. %s (%s)\n", i+1, display.Text(rc.Title), rc.Clause)
-		c := rc.Counterexample
-		for _, f := range []Field{{"schema", c.Schema}, {"arguments", c.Arguments}, {"options", c.Options}, {"expected", c.Expected}, {"got", c.Got}, {"where", rc.Where}} {
-			if f.Value != "" {
-				fmt.Fprintf(w, "  %-10s %s\n", f.Name+":", f.Value)
-			}
+	for _, c := range cs {
+		fmt.Fprintf(w, "\n== %d. %s (%s)\n", c.N, display.Text(c.Title), c.Clause)
+		for _, f := range c.Example {
+			fmt.Fprintf(w, "  %-10s %s\n", f.Name+":", f.Value)
 		}
-		if rc.Cut {
+		if c.Cut {
 			fmt.Fprintf(w, "  (the budget stopped its minimizing: a repeat may give a smaller case)\n")
 		}
-		fmt.Fprintf(w, "  reproduce: %s\n", rc.Command)
-		if rc.Artefact {
-			fmt.Fprintf(w, "  probably the adapter's, not the implementation's: %s\n", rc.Fix)
+		fmt.Fprintf(w, "  reproduce: %s\n", c.Command)
+		if c.Artefact {
+			fmt.Fprintf(w, "  probably the adapter's, not the implementation's: %s\n", c.Fix)
 		}
-		if len(rc.Vectors) > 0 {
-			fmt.Fprintf(w, "  vectors (%d):\n", len(rc.Vectors))
-			for _, id := range rc.Vectors {
-				fmt.Fprintf(w, "    %s\n", vectorLine(r, id))
+		if len(c.VectorLines) > 0 {
+			fmt.Fprintf(w, "  vectors (%d):\n", len(c.VectorLines))
+			for _, l := range c.VectorLines {
+				fmt.Fprintf(w, "    %s\n", l)
 			}
 		}
 		for _, l := range []struct {
 			what string
 			ids  []string
-		}{{"properties", rc.Properties}, {"fuzzing buckets", rc.Buckets}} {
+		}{{"properties", c.Properties}, {"fuzzing buckets", c.Buckets}} {
 			if len(l.ids) > 0 {
 				fmt.Fprintf(w, "  %s (%d): %s\n", l.what, len(l.ids), strings.Join(l.ids, ", "))
 			}
@@ -311,4 +308,33 @@ func vectorLine(r *check.Report, id string) string {
 		}
 	}
 	return display.Text(id)
+}
+
+// Cause is a root cause as the reports show it.
+type Cause struct {
+	check.RootCause
+	N       int    // its place in the list, from 1
+	Shown   string // how many findings show it: "3 vectors, 1 property"
+	Example []Field
+	// VectorLines name its vectors, each with its description.
+	VectorLines []string
+}
+
+// causes are r's root causes as the reports show them.
+func causes(r *check.Report) []Cause {
+	var out []Cause
+	for i, rc := range r.RootCauses {
+		c := rc.Counterexample
+		cs := Cause{RootCause: rc, N: i + 1, Shown: shownBy(rc)}
+		for _, f := range []Field{{"schema", c.Schema}, {"arguments", c.Arguments}, {"options", c.Options}, {"expected", c.Expected}, {"got", c.Got}, {"where", rc.Where}} {
+			if f.Value != "" {
+				cs.Example = append(cs.Example, f)
+			}
+		}
+		for _, id := range rc.Vectors {
+			cs.VectorLines = append(cs.VectorLines, vectorLine(r, id))
+		}
+		out = append(out, cs)
+	}
+	return out
 }
