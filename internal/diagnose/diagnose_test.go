@@ -62,6 +62,8 @@ func TestClassify(t *testing.T) {
 		{"wrong shape", `{"properties":{"p":{"type":"object"}}}`, `{"p":"[]"}`, false, 0, out(`{"p":[]}`), "wrong-shape", "rule/3", "/p", false},
 		{"not JSON text", `{"properties":{"p":{"type":"array"}}}`, `{"p":"\u00a0[1]"}`, false, 0, out(`{"p":[1]}`), "decoded-not-json", "reading/5", "/p", false},
 		{"a branch admits any type", `{"properties":{"p":{"oneOf":[{"type":"array"},{}]}}}`, `{"p":"[]"}`, false, 0, out(`{"p":[]}`), "decoded-declared-string", "rule/3", "/p", false},
+		{"a branch true", `{"properties":{"p":{"anyOf":[{"type":"array"},true]}}}`, `{"p":"[]"}`, false, 0, out(`{"p":[]}`), "decoded-declared-string", "rule/3", "/p", false},
+		{"a branch through $ref", `{"$defs":{"a":{}},"properties":{"p":{"anyOf":[{"$ref":"#/$defs/a"},{"type":"array"}]}}}`, `{"p":"[]"}`, false, 0, out(`{"p":[]}`), "decoded-declared-string", "rule/3", "/p", false},
 		{"undeclared", `{"properties":{"p":{"type":"integer"}}}`, `{"p":"[1]"}`, false, 0, out(`{"p":[1]}`), "decoded-undeclared", "rule/2", "/p", false},
 		{"missed, plain", `{"properties":{"p":{"type":"array"}}}`, `{"p":"[]"}`, false, 0, out(`{"p":"[]"}`), "decode-missed", "rule/2", "/p", false},
 		{"missed behind $ref", `{"properties":{"p":{"$ref":"#/$defs/m"}},"$defs":{"m":{"type":"object"}}}`, `{"p":"{}"}`, false, 0, out(`{"p":"{}"}`), "decode-missed/keyword", "reading/4", "/p", false},

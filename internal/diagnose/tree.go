@@ -340,14 +340,30 @@ func KeywordTitle(kws []string) string {
 }
 
 // anyBranch reports whether a branch of anyOf or oneOf among rs admits
-// any type: it has no type and no reference.
+// any type: true, or a schema with no type, no combinator and no value
+// constraint (reached directly or through a reference).
 func anyBranch(rs []reach) bool {
 	for _, r := range rs {
-		if len(r.via) == 0 || r.s == nil || r.s.Kind != jsonvalue.Object {
+		via := r.via
+		for len(via) > 0 && via[len(via)-1] == "$ref" {
+			via = via[:len(via)-1]
+		}
+		if len(via) == 0 || r.s == nil || via[len(via)-1] != "anyOf" && via[len(via)-1] != "oneOf" {
 			continue
 		}
-		if last := r.via[len(r.via)-1]; (last == "anyOf" || last == "oneOf") && member(r.s, "type") == nil && member(r.s, "$ref") == nil &&
-			member(r.s, "anyOf") == nil && member(r.s, "oneOf") == nil && member(r.s, "allOf") == nil && member(r.s, "const") == nil && member(r.s, "enum") == nil {
+		if r.s.Kind == jsonvalue.Bool && r.s.Bool {
+			return true
+		}
+		if r.s.Kind != jsonvalue.Object {
+			continue
+		}
+		free := true
+		for _, kw := range []string{"type", "$ref", "$dynamicRef", "anyOf", "oneOf", "allOf", "not", "const", "enum"} {
+			if member(r.s, kw) != nil {
+				free = false
+			}
+		}
+		if free {
 			return true
 		}
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/toolnorm/toolnorm/impl"
 	"github.com/toolnorm/toolnorm/internal/diagnose"
+	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 	"github.com/toolnorm/toolnorm/internal/minimize"
 )
 
@@ -98,6 +99,14 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 			rc.Buckets = append(rc.Buckets, f.ID)
 		}
 	}
+	// An implementation that misses the plainest declaration misses the
+	// others for the same reason: the keywords are not a bug of their own.
+	if plain, kw := byClass["decode-missed"], byClass["decode-missed/keyword"]; plain != nil && kw != nil {
+		plain.Vectors = append(plain.Vectors, kw.Vectors...)
+		plain.Properties = append(plain.Properties, kw.Properties...)
+		plain.Buckets = append(plain.Buckets, kw.Buckets...)
+		order = slices.DeleteFunc(order, func(k string) bool { return k == "decode-missed/keyword" })
+	}
 	out := make([]RootCause, 0, len(order))
 	for _, k := range order {
 		rc := *byClass[k]
@@ -175,6 +184,9 @@ func minimized(ctx context.Context, cfg Config, f Finding) (impl.Case, impl.Resu
 	c.Schema, c.Args = schema, args
 	want, got := cfg.Want(c), cfg.Impl.Normalize(ctx, c)
 	if md := classify(c, want, got); family(md.Class) == family(d.Class) {
+		if md.Class == "decode-missed" && rootUntyped(ctx, cfg, c) {
+			md.Class, md.Title = "decode-missed/root-untyped", "Nothing is decoded unless the schema's root says `\"type\": \"object\"`"
+		}
 		return c, want, got, md, cut
 	}
 	return f.Case, f.Want, f.Got, d, cut // a flaky implementation: the case found stands
@@ -221,4 +233,22 @@ func Sort(rs []RootCause) {
 	slices.SortStableFunc(rs, func(a, b RootCause) int {
 		return cmp.Or(cmp.Compare(rank(a), rank(b)), cmp.Compare(b.Count(), a.Count()), cmp.Compare(a.Class, b.Class))
 	})
+}
+
+// rootUntyped reports whether a decode missed is made on c only by its
+// root's want of "type": "object": with it, the implementation decodes.
+func rootUntyped(ctx context.Context, cfg Config, c impl.Case) bool {
+	root, err := jsonvalue.Parse(c.Schema)
+	if err != nil || root.Kind != jsonvalue.Object {
+		return false
+	}
+	for _, m := range root.Members {
+		if m.Key == "type" {
+			return false
+		}
+	}
+	root.Members = append([]jsonvalue.Member{{Key: "type", Value: &jsonvalue.Value{Kind: jsonvalue.String, Str: "object"}}}, root.Members...)
+	typed := c
+	typed.Schema = root.Append(nil)
+	return impl.Compare(cfg.Impl.Normalize(ctx, typed), cfg.Want(typed)).Same()
 }
