@@ -93,7 +93,7 @@ func (t *Table) WriteMarkdown(w io.Writer) error {
 	b.WriteString("# toolnorm compliance matrix: RT-TOOL-8\n\n")
 	fmt.Fprintf(&b, "%s. ✅ holds, ❌ broken, — not run. Declared choices are the reading an implementation says it implements: it is compared with the reference configured the same way, and they are not violations.\n\n",
 		plural(len(t.Columns), "implementation"))
-	b.WriteString("| implementation | language | version | declared choices | verdict | seed | budget |\n| --- | --- | --- | --- | --- | --- | --- |\n")
+	b.WriteString("| implementation | language | version | declared choices | verdict | root causes | seed | budget |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n")
 	for _, c := range t.Columns {
 		choices := "none"
 		if len(c.Choices) > 0 {
@@ -106,7 +106,7 @@ func (t *Table) WriteMarkdown(w io.Writer) error {
 		if c.NotImplemented != "" {
 			verdict += " (not implemented: " + mdText(c.NotImplemented) + ")"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | `%d` | %s |\n", mdText(c.Name), mdText(orDash(c.Language)), mdText(orDash(c.Version)), choices, verdict, c.Seed, mdText(orDash(c.Budget)))
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | `%d` | %s |\n", mdText(c.Name), mdText(orDash(c.Language)), mdText(orDash(c.Version)), choices, verdict, mdText(c.CausesText()), c.Seed, mdText(orDash(c.Budget)))
 	}
 	b.WriteString("\n")
 	t.writeMarkdownBody(&b)

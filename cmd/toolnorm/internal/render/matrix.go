@@ -84,6 +84,19 @@ type Column struct {
 	Failures       int // implementation failures: crashes, timeouts, protocol errors
 	Restarts       int
 	NotImplemented string // the repair it declares it does not do, or ""
+	// RootCauses counts the bugs its report lists, Artefacts those of
+	// them that are probably its adapter's.
+	RootCauses, Artefacts int
+}
+
+// CausesText counts a column's root causes: "3 (1 probably the
+// adapter's)".
+func (c Column) CausesText() string {
+	s := fmt.Sprint(c.RootCauses)
+	if c.Artefacts > 0 {
+		s += fmt.Sprintf(" (%d probably the adapter's)", c.Artefacts)
+	}
+	return s
 }
 
 // Section is a group of rows.
@@ -163,7 +176,7 @@ func Matrix(reports []*check.Report) *Table {
 	t := &Table{}
 	for _, r := range reports {
 		c := Column{Name: display.Text(r.Implementation), Implementation: r.Implementation, Choices: r.Choices, Verdict: r.Verdict,
-			Seed: r.Seed, Budget: r.Budget, Started: r.Started, Failures: r.Failures(), Restarts: r.Restarts, NotImplemented: r.NotImplemented}
+			Seed: r.Seed, Budget: r.Budget, Started: r.Started, Failures: r.Failures(), Restarts: r.Restarts, NotImplemented: r.NotImplemented, RootCauses: len(r.RootCauses), Artefacts: artefacts(r)}
 		if i := r.Info; i != nil {
 			if i.Name != "" {
 				c.Name = display.Text(i.Name)
@@ -382,4 +395,14 @@ func clauseLess(a, b string) bool {
 		return na < nb
 	}
 	return sa < sb
+}
+
+func artefacts(r *check.Report) int {
+	n := 0
+	for _, rc := range r.RootCauses {
+		if rc.Artefact {
+			n++
+		}
+	}
+	return n
 }
