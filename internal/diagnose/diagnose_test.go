@@ -64,6 +64,7 @@ func TestClassify(t *testing.T) {
 		{"a branch admits any type", `{"properties":{"p":{"oneOf":[{"type":"array"},{}]}}}`, `{"p":"[]"}`, false, 0, out(`{"p":[]}`), "decoded-declared-string", "rule/3", "/p", false},
 		{"a branch true", `{"properties":{"p":{"anyOf":[{"type":"array"},true]}}}`, `{"p":"[]"}`, false, 0, out(`{"p":[]}`), "decoded-declared-string", "rule/3", "/p", false},
 		{"a branch through $ref", `{"$defs":{"a":{}},"properties":{"p":{"anyOf":[{"$ref":"#/$defs/a"},{"type":"array"}]}}}`, `{"p":"[]"}`, false, 0, out(`{"p":[]}`), "decoded-declared-string", "rule/3", "/p", false},
+		{"a branch through a cycle", `{"$defs":{"a":{"$ref":"#/$defs/a"}},"properties":{"p":{"anyOf":[{"$ref":"#/$defs/a"},{"type":"array"}]}}}`, `{"p":"[]"}`, false, 0, out(`{"p":[]}`), "decoded-declared-string", "rule/3", "/p", false},
 		{"undeclared", `{"properties":{"p":{"type":"integer"}}}`, `{"p":"[1]"}`, false, 0, out(`{"p":[1]}`), "decoded-undeclared", "rule/2", "/p", false},
 		{"missed, plain", `{"properties":{"p":{"type":"array"}}}`, `{"p":"[]"}`, false, 0, out(`{"p":"[]"}`), "decode-missed", "rule/2", "/p", false},
 		{"missed behind $ref", `{"properties":{"p":{"$ref":"#/$defs/m"}},"$defs":{"m":{"type":"object"}}}`, `{"p":"{}"}`, false, 0, out(`{"p":"{}"}`), "decode-missed/keyword", "reading/4", "/p", false},

@@ -274,7 +274,9 @@ func (d *differ) decodedWrongly(in, want, got *jsonvalue.Value, path []step) Dia
 	_, otherShape := declaring(rs, other(got.Kind))
 	_, parseErr := jsonvalue.Parse([]byte(want.Str))
 	switch {
-	case str:
+	case str || shape && (slices.Contains(declared.via, "anyOf") || slices.Contains(declared.via, "oneOf")):
+		// A union that names the shape in one branch, and admits a string
+		// in another (declared, or through a branch of any type).
 		return Diagnosis{Class: "decoded-declared-string", Title: "A parameter that may be a string (`string` declared, or a branch of `anyOf` or `oneOf` that admits any type) is decoded as JSON", Clause: "rule/3"}
 	case parseErr != nil && shape:
 		return Diagnosis{Class: "decoded-not-json", Title: "Text that is not JSON (whitespace JSON does not allow, a byte order mark) is decoded", Clause: "reading/5"}

@@ -184,8 +184,8 @@ func minimized(ctx context.Context, cfg Config, f Finding) (impl.Case, impl.Resu
 	c.Schema, c.Args = schema, args
 	want, got := cfg.Want(c), cfg.Impl.Normalize(ctx, c)
 	if md := classify(c, want, got); family(md.Class) == family(d.Class) {
-		if md.Class == "decode-missed" && rootUntyped(ctx, cfg, c) {
-			md.Class, md.Title = "decode-missed/root-untyped", "Nothing is decoded unless the schema's root says `\"type\": \"object\"`"
+		if md.Class == "decode-missed" && untyped(ctx, cfg, c) {
+			md.Class, md.Title = "decode-missed/untyped", "Nothing is decoded where the schema leaves a level's `type` unsaid (`\"type\": \"object\"` at the root, `\"type\": \"array\"` above `items`)"
 		}
 		return c, want, got, md, cut
 	}
@@ -235,20 +235,60 @@ func Sort(rs []RootCause) {
 	})
 }
 
-// rootUntyped reports whether a decode missed is made on c only by its
-// root's want of "type": "object": with it, the implementation decodes.
-func rootUntyped(ctx context.Context, cfg Config, c impl.Case) bool {
-	root, err := jsonvalue.Parse(c.Schema)
-	if err != nil || root.Kind != jsonvalue.Object {
+// untyped reports whether a decode missed is made on c only by types
+// the schema leaves unsaid: with "type" added to each subschema on the
+// way to every value of the arguments (object or array, as the value is),
+// the implementation decodes.
+func untyped(ctx context.Context, cfg Config, c impl.Case) bool {
+	schema, err := jsonvalue.Parse(c.Schema)
+	if err != nil {
 		return false
 	}
-	for _, m := range root.Members {
-		if m.Key == "type" {
-			return false
+	args, err := jsonvalue.Parse(c.Args)
+	if err != nil {
+		return false
+	}
+	if !addTypes(schema, args, 0) {
+		return false
+	}
+	typed := c
+	typed.Schema = schema.Append(nil)
+	return impl.Compare(cfg.Impl.Normalize(ctx, typed), cfg.Want(typed)).Same()
+}
+
+// addTypes adds "type" to s, and to the subschemas properties and items
+// declare for v's members and elements, where they have none; it reports
+// whether it added one.
+func addTypes(s, v *jsonvalue.Value, depth int) bool {
+	if s == nil || s.Kind != jsonvalue.Object || depth > 64 || v.Kind != jsonvalue.Object && v.Kind != jsonvalue.Array {
+		return false
+	}
+	added := false
+	if get(s, "type") == nil {
+		s.Members = append([]jsonvalue.Member{{Key: "type", Value: &jsonvalue.Value{Kind: jsonvalue.String, Str: v.Kind.String()}}}, s.Members...)
+		added = true
+	}
+	for _, m := range v.Members {
+		if addTypes(get(get(s, "properties"), m.Key), m.Value, depth+1) {
+			added = true
 		}
 	}
-	root.Members = append([]jsonvalue.Member{{Key: "type", Value: &jsonvalue.Value{Kind: jsonvalue.String, Str: "object"}}}, root.Members...)
-	typed := c
-	typed.Schema = root.Append(nil)
-	return impl.Compare(cfg.Impl.Normalize(ctx, typed), cfg.Want(typed)).Same()
+	for _, e := range v.Elems {
+		if addTypes(get(s, "items"), e, depth+1) {
+			added = true
+		}
+	}
+	return added
+}
+
+func get(v *jsonvalue.Value, key string) *jsonvalue.Value {
+	if v == nil || v.Kind != jsonvalue.Object {
+		return nil
+	}
+	for _, m := range v.Members {
+		if m.Key == key {
+			return m.Value
+		}
+	}
+	return nil
 }

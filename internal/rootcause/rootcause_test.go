@@ -147,3 +147,25 @@ func TestSort(t *testing.T) {
 		t.Errorf("order %v, want %v", got, want)
 	}
 }
+
+// TestUntyped: an implementation that decodes only under a root that says
+// "type": "object" has its own root cause, not the one of an
+// implementation that decodes nothing.
+func TestUntyped(t *testing.T) {
+	typedOnly := impl.Func("typed-only", func(ctx context.Context, c impl.Case) impl.Result {
+		if !strings.Contains(string(c.Schema), `"type":"object"`) {
+			c.Schema = []byte(`{}`)
+		}
+		return impl.Reference.Normalize(ctx, c)
+	})
+	c := impl.Case{Schema: []byte(`{"properties":{"p":{"type":"array"}}}`), Args: []byte(`{"p":"[1]","q":2}`)}
+	f := rootcause.Finding{Source: rootcause.Vector, ID: "v", Case: c, Want: impl.Reference.Normalize(context.Background(), c), Got: typedOnly.Normalize(context.Background(), c)}
+	rcs := rootcause.Explain(context.Background(), rootcause.Config{Impl: typedOnly,
+		Want: func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }}, []rootcause.Finding{f})
+	if len(rcs) != 1 || rcs[0].Class != "decode-missed/untyped" {
+		t.Fatalf("root causes %+v", rcs)
+	}
+	if got := string(rcs[0].Case.Schema) + " " + string(rcs[0].Case.Args); got != `{"properties":{"":{"type":"array"}}} {"":"[]"}` {
+		t.Errorf("counterexample %s", got)
+	}
+}
