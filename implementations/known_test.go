@@ -82,7 +82,7 @@ func known(r *check.Report, command string) Known {
 	k.RootCauses = []KnownCause{}
 	for _, rc := range r.RootCauses {
 		kc := KnownCause{Class: rc.Class, Clause: rc.Clause, Title: rc.Title, Artefact: rc.Artefact, Vectors: []string{},
-			Properties: slices.Sorted(slices.Values(rc.Properties)), Buckets: slices.Sorted(slices.Values(rc.Buckets))}
+			Properties: append([]string{}, slices.Sorted(slices.Values(rc.Properties))...), Buckets: append([]string{}, slices.Sorted(slices.Values(rc.Buckets))...)}
 		for _, id := range rc.Vectors {
 			kc.Vectors = append(kc.Vectors, file[id])
 		}

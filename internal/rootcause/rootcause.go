@@ -99,9 +99,10 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 			rc.Buckets = append(rc.Buckets, f.ID)
 		}
 	}
-	// An implementation that misses the plainest declaration misses the
-	// others for the same reason: the keywords are not a bug of their own.
-	if plain, kw := byClass["decode-missed"], byClass["decode-missed/keyword"]; plain != nil && kw != nil {
+	// An implementation that misses the plainest declaration on the
+	// smallest case misses the others for the same reason: the keywords
+	// are not a bug of their own.
+	if plain, kw := byClass["decode-missed"], byClass["decode-missed/keyword"]; plain != nil && kw != nil && len(plain.Case.Args) <= len(`{"":"[]"}`) {
 		plain.Vectors = append(plain.Vectors, kw.Vectors...)
 		plain.Properties = append(plain.Properties, kw.Properties...)
 		plain.Buckets = append(plain.Buckets, kw.Buckets...)
@@ -147,26 +148,21 @@ func memoized(ctx context.Context, cfg Config) Config {
 	return cfg
 }
 
-// family is a class without its detail: "undecoded" of
-// "undecoded/numeric-windows-1252".
-func family(class string) string {
-	f, _, _ := strings.Cut(class, "/")
-	return f
-}
-
 // minimized classifies f on its smallest case: the one minimizer shrinks
-// it while the implementation still differs from what is expected in the
-// same family of classes (so that the detail, such as the schema keyword a
-// decode is missed behind, is read on the smallest schema).
+// it while the implementation still differs from what is expected with
+// the same class.
 func minimized(ctx context.Context, cfg Config, f Finding) (impl.Case, impl.Result, impl.Result, diagnose.Diagnosis, bool) {
-	d := classify(f.Case, f.Want, f.Got)
-	if f.Got.Failure != nil || cfg.Impl == nil || cfg.Want == nil {
-		return f.Case, f.Want, f.Got, withSource(d, f), false
+	if f.Got.Failure != nil || cfg.Impl == nil || cfg.Want == nil || impl.Compare(f.Got, f.Want).Same() {
+		// A failure of the program is not run again; a property's
+		// violation that the case alone does not show is named by its
+		// property.
+		return f.Case, f.Want, f.Got, withSource(classify(f.Case, f.Want, f.Got), f), false
 	}
-	if impl.Compare(f.Got, f.Want).Same() {
-		// A property's violation that the case alone does not show.
-		return f.Case, f.Want, f.Got, withSource(d, f), false
-	}
+	// Minimized while the classifier gives the same class, then probed:
+	// a probe in the predicate would keep what makes it fail (a long
+	// string) and what does not (a type left unsaid) alike.
+	pure := classify(f.Case, f.Want, f.Got)
+	d := probed(ctx, cfg, f.Case, f.Want, f.Got)
 	fails := func(schema, args []byte) bool {
 		if cfg.Keep != nil && !cfg.Keep() {
 			return false
@@ -174,7 +170,7 @@ func minimized(ctx context.Context, cfg Config, f Finding) (impl.Case, impl.Resu
 		c := f.Case
 		c.Schema, c.Args = schema, args
 		want, got := cfg.Want(c), cfg.Impl.Normalize(ctx, c)
-		return impl.Compare(got, want).Violation() && family(classify(c, want, got).Class) == family(d.Class)
+		return impl.Compare(got, want).Violation() && classify(c, want, got).Class == pure.Class
 	}
 	schema, args, cut := minimize.MinimizeCut(ctx, f.Case.Schema, f.Case.Args, fails)
 	if cfg.Keep != nil && !cfg.Keep() {
@@ -183,13 +179,21 @@ func minimized(ctx context.Context, cfg Config, f Finding) (impl.Case, impl.Resu
 	c := f.Case
 	c.Schema, c.Args = schema, args
 	want, got := cfg.Want(c), cfg.Impl.Normalize(ctx, c)
-	if md := classify(c, want, got); family(md.Class) == family(d.Class) {
-		if md.Class == "decode-missed" && untyped(ctx, cfg, c) {
-			md.Class, md.Title = "decode-missed/untyped", "Nothing is decoded where the schema leaves a level's `type` unsaid (`\"type\": \"object\"` at the root, `\"type\": \"array\"` above `items`)"
-		}
+	if md := probed(ctx, cfg, c, want, got); classify(c, want, got).Class == pure.Class {
 		return c, want, got, md, cut
 	}
 	return f.Case, f.Want, f.Got, d, cut // a flaky implementation: the case found stands
+}
+
+// probed is the classification of a case, told apart further by running
+// the implementation on a variant: a decode missed that types added along
+// the path cure is decode-missed/untyped.
+func probed(ctx context.Context, cfg Config, c impl.Case, want, got impl.Result) diagnose.Diagnosis {
+	d := classify(c, want, got)
+	if d.Class == "decode-missed" && untyped(ctx, cfg, c) {
+		d.Class, d.Title = "decode-missed/untyped", "Nothing is decoded where the schema leaves a level's `type` unsaid (`\"type\": \"object\"` at the root, `\"type\": \"array\"` above `items`)"
+	}
+	return d
 }
 
 func classify(c impl.Case, want, got impl.Result) diagnose.Diagnosis {
