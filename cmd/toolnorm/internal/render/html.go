@@ -94,7 +94,7 @@ footer { margin-top: 1rem; color: #6e7781; font-size: .85em; }
 <tr class="about"><th class="corner" scope="row">implementation</th>{{range .Columns}}<th>
 <div>{{with .Language}}{{.}}{{else}}<span class="muted">language —</span>{{end}} · {{with .Version}}{{.}}{{else}}<span class="muted">version —</span>{{end}}</div>
 <div>{{if .Choices}}declared choices: {{range .Choices}}<span class="choice">{{.}}</span>{{end}}{{else}}<span class="muted">no declared choices</span>{{end}}</div>
-<div>{{plural .RootCauses "root cause"}}{{with .Artefacts}} ({{.}} probably the adapter's){{end}}</div>
+<div>{{if .NoCauses}}<span class="muted">root causes —</span>{{else}}{{plural .RootCauses "root cause"}}{{with .Artefacts}} ({{.}} probably the adapter's){{end}}{{end}}</div>
 <div>seed {{.Seed}} · {{with .Budget}}budget {{.}}{{else}}no time limit{{end}}</div>
 {{if not .Started.IsZero}}<div class="muted">{{.Started.UTC.Format "2006-01-02 15:04 MST"}}</div>{{end}}{{if .Failures}}<div>{{plural .Failures "failure"}} of the program, {{plural .Restarts "restart"}}</div>{{end}}{{with .NotImplemented}}<div class="verdict fail">not implemented: {{.}}</div>{{end}}
 </th>{{end}}</tr>

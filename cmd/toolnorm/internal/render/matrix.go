@@ -87,11 +87,17 @@ type Column struct {
 	// RootCauses counts the bugs its report lists, Artefacts those of
 	// them that are probably its adapter's.
 	RootCauses, Artefacts int
+	// NoCauses is true for a report that lists no root causes at all
+	// (format version 2, before they were).
+	NoCauses bool
 }
 
 // CausesText counts a column's root causes: "3 (1 probably the
 // adapter's)".
 func (c Column) CausesText() string {
+	if c.NoCauses {
+		return "—"
+	}
 	s := fmt.Sprint(c.RootCauses)
 	if c.Artefacts > 0 {
 		s += fmt.Sprintf(" (%d probably the adapter's)", c.Artefacts)
@@ -176,7 +182,7 @@ func Matrix(reports []*check.Report) *Table {
 	t := &Table{}
 	for _, r := range reports {
 		c := Column{Name: display.Text(r.Implementation), Implementation: r.Implementation, Choices: r.Choices, Verdict: r.Verdict,
-			Seed: r.Seed, Budget: r.Budget, Started: r.Started, Failures: r.Failures(), Restarts: r.Restarts, NotImplemented: r.NotImplemented, RootCauses: len(r.RootCauses), Artefacts: artefacts(r)}
+			Seed: r.Seed, Budget: r.Budget, Started: r.Started, Failures: r.Failures(), Restarts: r.Restarts, NotImplemented: r.NotImplemented, RootCauses: len(r.RootCauses), Artefacts: artefacts(r), NoCauses: r.RootCauses == nil}
 		if i := r.Info; i != nil {
 			if i.Name != "" {
 				c.Name = display.Text(i.Name)

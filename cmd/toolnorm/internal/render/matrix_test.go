@@ -171,7 +171,7 @@ func TestMatrixMarkdown(t *testing.T) {
 	md := b.String()
 	for _, want := range []string{
 		"| implementation | language | version | declared choices | verdict | root causes | seed | budget |",
-		"| toolnorm reference | — | — | none | ✅ pass | 0 | `1` | 1s |",
+		"| toolnorm reference | — | — | none | ✅ pass | — | `1` | 1s |",
 		"| pyjson | Python | 1.2 | profile attribute | ❌ fail | 2 (1 probably the adapter's) | `7` | 30s |",
 		"| property | clause | toolnorm reference | pyjson |",
 		"| **required by the rule** | | | |",
