@@ -24,9 +24,11 @@ var layers = [][]string{
 	// The hub every check imports: Case, Options, Result, Compare.
 	{"impl"},
 	// What a check is made of: the vector format, the protocol, the
-	// fuzz targets, the broken normalizers the properties must catch.
-	{"corpus", "harness", "fuzz", "properties/internal/mutants"},
-	{"properties", "corpus/internal/genhtml5lib"},
+	// fuzz targets, the broken normalizers the properties must catch, and
+	// the classifier that names what differs in one counterexample.
+	{"corpus", "harness", "fuzz", "properties/internal/mutants", "internal/diagnose"},
+	// The properties, and the grouping of findings into root causes.
+	{"properties", "corpus/internal/genhtml5lib", "internal/rootcause"},
 	// The engine and its report model, after everything it runs.
 	{"check"},
 	// The command's internals: rendering reads the report model only;

@@ -74,7 +74,8 @@ type Progress struct {
 }
 
 // FormatVersion is the version of the report's JSON form; it changes when
-// a member changes meaning or goes away.
+// a member changes meaning or goes away (3: root_causes, incomplete, and
+// the counts of unsupported and moot cases).
 const FormatVersion = 3
 
 // Report is the outcome of a check; its JSON form is what toolnorm report
@@ -99,9 +100,13 @@ type Report struct {
 	// check is short of complete: some of the corpus that applies not
 	// replayed, or a property that applies, or fuzzing, short of a full
 	// round (nil when complete). Repeat then runs it all, more than ran.
-	Incomplete *Shortfall      `json:"incomplete,omitempty"`
-	Started    time.Time       `json:"started"`
-	Seconds    float64         `json:"seconds"`
+	Incomplete *Shortfall `json:"incomplete,omitempty"`
+	Started    time.Time  `json:"started"`
+	Seconds    float64    `json:"seconds"`
+	// RootCauses are the bugs found, most important first (see package
+	// internal/rootcause): every failing vector, violated property and
+	// fuzzing bucket is under exactly one.
+	RootCauses []RootCause     `json:"root_causes"`
 	Corpus     CorpusResult    `json:"corpus"`
 	Properties []PropResult    `json:"properties"`
 	Fuzz       FuzzResult      `json:"fuzz"`

@@ -16,6 +16,7 @@ import (
 	"github.com/toolnorm/toolnorm/harness"
 	"github.com/toolnorm/toolnorm/impl"
 	"github.com/toolnorm/toolnorm/internal/display"
+	"github.com/toolnorm/toolnorm/internal/rootcause"
 	"github.com/toolnorm/toolnorm/normalize"
 	"github.com/toolnorm/toolnorm/properties"
 )
@@ -52,6 +53,8 @@ type run struct {
 	answered    int       // of them, answered or failed on (not run, not skipped)
 	wholeRounds int       // whole rounds run
 	roundSec    float64   // their wall time
+	// found are the vectors failed, for the root causes.
+	found []rootcause.Finding
 }
 
 // Run checks cfg.Impl and returns the report. When ctx is done (an
@@ -86,6 +89,7 @@ func Run(ctx context.Context, cfg Config) *Report {
 
 	e.r.Corpus = e.replay()
 	e.rounds()
+	e.r.RootCauses = e.explain()
 
 	if l, ok := cfg.Impl.(logged); ok {
 		e.r.Events, e.r.Restarts = l.Events(), l.Restarts()
@@ -254,10 +258,12 @@ func (e *run) replay() CorpusResult {
 			case o.Failure != nil:
 				res.count(v, OutcomeError, o.Msg)
 				res.ErrorList = append(res.ErrorList, vf)
+				e.found = append(e.found, rootcause.Finding{Source: rootcause.Vector, ID: v.ID, Case: c, Want: v.Want(), Got: got, Clause: v.Clause})
 				adapted = false // Adapted counts among passed and failed only
 			case !o.Pass:
 				res.count(v, OutcomeFailed, o.Msg)
 				res.Failures = append(res.Failures, vf)
+				e.found = append(e.found, rootcause.Finding{Source: rootcause.Vector, ID: v.ID, Case: c, Want: v.Want(), Got: got, Clause: v.Clause})
 			default:
 				res.count(v, OutcomePassed, "")
 			}

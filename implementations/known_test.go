@@ -45,6 +45,21 @@ type Known struct {
 	ErrorVectors   []string          `json:"error_vectors"`  // failures of the program
 	Properties     map[string]string `json:"properties"`     // id: status
 	FuzzBuckets    []string          `json:"fuzz_buckets"`
+	// RootCauses are the bugs the findings group into, by class: one lost,
+	// one split in two or two merged changes them.
+	RootCauses []KnownCause `json:"root_causes"`
+}
+
+// KnownCause is one root cause: its class, title and what it accounts
+// for (vectors by file name).
+type KnownCause struct {
+	Class      string   `json:"class"`
+	Clause     string   `json:"clause"`
+	Title      string   `json:"title"`
+	Artefact   bool     `json:"artefact,omitempty"`
+	Vectors    []string `json:"vectors"`
+	Properties []string `json:"properties"`
+	Buckets    []string `json:"buckets"`
 }
 
 func known(r *check.Report, command string) Known {
@@ -63,6 +78,20 @@ func known(r *check.Report, command string) Known {
 	}
 	for _, f := range r.Fuzz.Findings {
 		k.FuzzBuckets = append(k.FuzzBuckets, f.Bucket)
+	}
+	file := map[string]string{}
+	for _, f := range slices.Concat(c.Failures, c.ErrorList) {
+		file[f.ID] = f.File
+	}
+	k.RootCauses = []KnownCause{}
+	for _, rc := range r.RootCauses {
+		kc := KnownCause{Class: rc.Class, Clause: rc.Clause, Title: rc.Title, Artefact: rc.Artefact, Vectors: []string{},
+			Properties: append([]string{}, slices.Sorted(slices.Values(rc.Properties))...), Buckets: append([]string{}, slices.Sorted(slices.Values(rc.Buckets))...)}
+		for _, id := range rc.Vectors {
+			kc.Vectors = append(kc.Vectors, file[id])
+		}
+		slices.Sort(kc.Vectors)
+		k.RootCauses = append(k.RootCauses, kc)
 	}
 	slices.Sort(k.FailedVectors)
 	slices.Sort(k.ErrorVectors)
@@ -150,6 +179,29 @@ func compare(t *testing.T, got, want Known) {
 	diff("failed vector", got.FailedVectors, want.FailedVectors)
 	diff("vector the implementation failed on", got.ErrorVectors, want.ErrorVectors)
 	diff("fuzzing bucket", got.FuzzBuckets, want.FuzzBuckets)
+	causes := func(k Known) map[string]KnownCause {
+		m := map[string]KnownCause{}
+		for _, c := range k.RootCauses {
+			m[c.Class] = c
+		}
+		return m
+	}
+	gc, wc := causes(got), causes(want)
+	for class, w := range wc {
+		g, ok := gc[class]
+		switch {
+		case !ok:
+			t.Errorf("root cause lost (or merged into another): %s: %s", class, w.Title)
+		case !slices.Equal(g.Vectors, w.Vectors) || !slices.Equal(g.Properties, w.Properties) || !slices.Equal(g.Buckets, w.Buckets):
+			t.Errorf("root cause %s accounts for other findings (split or merged?): vectors %v, properties %v, buckets %v; known %v, %v, %v",
+				class, g.Vectors, g.Properties, g.Buckets, w.Vectors, w.Properties, w.Buckets)
+		}
+	}
+	for class, g := range gc {
+		if _, ok := wc[class]; !ok {
+			t.Errorf("root cause added (split from another? confirm it, then -update): %s: %s", class, g.Title)
+		}
+	}
 	for id, s := range want.Properties {
 		if got.Properties[id] != s {
 			t.Errorf("property %s: %s, known %s", id, got.Properties[id], s)

@@ -3,11 +3,13 @@ package properties
 import (
 	"bytes"
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 	"github.com/toolnorm/toolnorm/normalize"
 )
 
@@ -119,7 +121,7 @@ func TestViolationReplays(t *testing.T) {
 	if o := corpus.Replay(v.Vector, escapesAmp); o.Pass {
 		t.Fatalf("the violation's vector %s replays clean on escapes-amp", v.Vector.ArgumentsText())
 	}
-	if got, want := string(v.Vector.ArgumentsText()), `{"a":"&"}`; got != want {
+	if got, want := string(v.Vector.ArgumentsText()), `{"":"&"}`; got != want {
 		t.Errorf("vector arguments = %s, want %s (the output that changes again)", got, want)
 	}
 }
@@ -152,5 +154,53 @@ func TestMinimizedKeepsPremise(t *testing.T) {
 	}
 	if !bytes.Contains(v.Vector.SchemaText(), []byte(`"type":"object"`)) {
 		t.Errorf("the minimal schema %s lost the declaration", v.Vector.SchemaText())
+	}
+}
+
+// TestChargedOnlyWithItsOwn: a property is violated only by the
+// difference it is about. Members moved, or a string decoded into a value
+// that is not its JSON, change no key's text and no number: only
+// keys-unchanged speaks of the members moved, and none of the three of
+// the value that is not the string's JSON.
+func TestChargedOnlyWithItsOwn(t *testing.T) {
+	reorders := impl.Func("reorders", func(ctx context.Context, c impl.Case) impl.Result {
+		r := impl.Reference.Normalize(ctx, c)
+		v, err := jsonvalue.Parse(r.Output)
+		if !r.Answered() || err != nil || v.Kind != jsonvalue.Object {
+			return r
+		}
+		slices.Reverse(v.Members)
+		return impl.OK(v.Append(nil))
+	})
+	substitutes := impl.Func("substitutes", func(ctx context.Context, c impl.Case) impl.Result {
+		r := impl.Reference.Normalize(ctx, c)
+		v, err := jsonvalue.Parse(r.Output)
+		if !r.Answered() || err != nil || v.Kind != jsonvalue.Object {
+			return r
+		}
+		for _, m := range v.Members {
+			if m.Value.Kind == jsonvalue.String && m.Value.Str != "" {
+				*m.Value = jsonvalue.Value{Kind: jsonvalue.Array}
+			}
+		}
+		return impl.OK(v.Append(nil))
+	})
+	tests := []struct {
+		im         impl.Impl
+		args       string
+		keys, rest bool // violated
+	}{
+		{reorders, `{"a":1,"b":"x","c":"&amp;"}`, true, false},
+		{substitutes, `{"a":1,"b":"x"}`, false, false},
+	}
+	for _, tt := range tests {
+		c := Case{Case: impl.Case{Schema: []byte(`{}`), Args: []byte(tt.args)}}
+		for _, id := range []string{"keys-unchanged", "non-strings-unchanged", "no-reference-unchanged"} {
+			p, _ := ByID(id)
+			violated := p.Judge(context.Background(), tt.im, c, nil).Message != ""
+			if want := tt.keys && id == "keys-unchanged" || tt.rest && id != "keys-unchanged"; violated != want {
+				t.Errorf("%s on %s: violated %v, want %v", id, tt.im.Name(), violated, want)
+			}
+		}
 	}
 }

@@ -1,124 +1,658 @@
 // Package minimize is the one minimizer every finding goes through: it
-// shrinks a failing case (a schema and arguments) while it still fails.
+// shrinks a failing case (a schema and arguments) while it still fails,
+// to a case no single step of it keeps failing.
 package minimize
 
 import (
+	"bytes"
 	"context"
+	"slices"
+	"strings"
 
+	"github.com/toolnorm/toolnorm/internal/entity"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 )
 
-// maxTries bounds how many candidates Minimize tries.
+// maxTries bounds how many candidates one minimization tries.
 const maxTries = 5000
 
-// Minimize shrinks a failing case while fails still holds: it drops object
-// members and array elements (in the arguments and in the schema), and
-// shortens strings in the arguments (a string that holds compact JSON text
-// is shrunk as JSON first). Text that is not JSON is shortened a
-// byte range at a time. It returns the smallest case it found; when ctx
-// is done it stops trying and returns what it has.
+// Minimize is MinimizeCut for callers that need not know whether it was
+// cut short.
 func Minimize(ctx context.Context, schema, args []byte, fails func(schema, args []byte) bool) ([]byte, []byte) {
-	tries := 0
-	try := func(s, a []byte) bool {
-		if tries >= maxTries || ctx.Err() != nil {
-			return false
-		}
-		tries++
-		return fails(s, a)
-	}
-	for changed := true; changed && tries < maxTries; {
-		changed = false
-		if a, ok := shrinkText(args, func(a []byte) bool { return try(schema, a) }, true); ok {
-			args, changed = a, true
-		}
-		if s, ok := shrinkText(schema, func(s []byte) bool { return try(s, args) }, false); ok {
-			schema, changed = s, true
-		}
-	}
-	return schema, args
+	s, a, _ := MinimizeCut(ctx, schema, args, fails)
+	return s, a
 }
 
-// shrinkText makes one round of reductions of b that keep ok true.
-func shrinkText(b []byte, ok func([]byte) bool, strings bool) ([]byte, bool) {
-	root, err := jsonvalue.Parse(b)
-	if err != nil {
-		return shrinkBytes(b, ok)
-	}
-	changed := false
-	test := func() bool {
-		if ok(root.Append(nil)) {
-			changed = true
-			return true
+// MinimizeCut shrinks a failing case while fails holds, to a case
+// that is 1-minimal: no single step below keeps the failure. The steps:
+//
+//   - drop an object member or an array element (arguments and schema);
+//   - replace a container of the arguments by one of its members or
+//     elements, the schema following when it declares that member through
+//     properties or items;
+//   - replace a subschema by {}, by one branch of its anyOf, oneOf or
+//     allOf, or inline the local $ref it holds;
+//   - shorten a key of the arguments (to "", or by chunks), the schema's
+//     properties and required following;
+//   - shorten a string of the arguments by chunks (a string that holds
+//     compact JSON text is shrunk as JSON first, with these same steps;
+//     one that holds JSON text once its references are decoded is tried
+//     as that JSON text);
+//   - simplify a number to 0 or 1.
+//
+// Text that is not JSON is shortened a byte range at a time. Chunks are
+// halves, quarters and so on down to 1/256 of a string, and single
+// characters in strings of up to 256 bytes. It stops after maxTries
+// candidates or when ctx is done, and then says cut: the case is smaller,
+// not minimal.
+func MinimizeCut(ctx context.Context, schema, args []byte, fails func(schema, args []byte) bool) (_, _ []byte, cut bool) {
+	m := &minimizer{ctx: ctx, fails: fails, schema: schema, args: args}
+	for changed := true; changed && !m.cut; {
+		changed = false
+		for _, st := range []func() bool{m.dropArgs, m.dropSchema, m.liftArgs, m.subschemas, m.keys, m.strings, m.numbers, m.bytes} {
+			if st() {
+				changed = true
+			}
 		}
+	}
+	return m.schema, m.args, m.cut
+}
+
+type minimizer struct {
+	ctx          context.Context
+	fails        func(schema, args []byte) bool
+	tries        int
+	cut          bool
+	schema, args []byte
+}
+
+// try keeps the candidate when it still fails.
+func (m *minimizer) try(schema, args []byte) bool {
+	if bytes.Equal(schema, m.schema) && bytes.Equal(args, m.args) || m.cut {
 		return false
 	}
-	shrinkValue(root, test, strings)
-	if !changed {
-		return b, false
+	if m.tries >= maxTries || m.ctx.Err() != nil {
+		m.cut = true
+		return false
 	}
-	return root.Append(nil), true
+	m.tries++
+	if m.fails(schema, args) {
+		m.schema, m.args = schema, args
+		return true
+	}
+	return false
 }
 
-// shrinkValue tries, depth first, to drop each member and element of v and
-// to shorten each string, keeping a change when test holds.
-func shrinkValue(v *jsonvalue.Value, test func() bool, strings bool) {
-	switch v.Kind {
-	case jsonvalue.Object:
-		for i := 0; i < len(v.Members); {
-			saved := v.Members
-			v.Members = append(append([]jsonvalue.Member{}, saved[:i]...), saved[i+1:]...)
-			if test() {
-				continue
+// A cand is a candidate: a new tree for the arguments and, when the schema
+// follows, for the schema (nil: as it is).
+type cand struct{ args, schema *jsonvalue.Value }
+
+// each runs gen on each node of a tree (the arguments when args, else the
+// schema), in pre-order, trying its candidates; after a candidate is kept
+// it goes on at the same node of the new tree. It reports whether one was
+// kept.
+func (m *minimizer) each(args bool, gen func(root *jsonvalue.Value, n *node, schema *jsonvalue.Value) []cand) bool {
+	kept := false
+	var tree, schema *jsonvalue.Value
+	var nodes []*node
+	fresh := true
+	for i := 0; !m.cut; i++ {
+		if fresh {
+			var root *jsonvalue.Value
+			root, schema = m.trees()
+			tree = schema
+			if args {
+				tree = root
 			}
-			v.Members = saved
-			shrinkValue(v.Members[i].Value, test, strings)
-			i++
-		}
-	case jsonvalue.Array:
-		for i := 0; i < len(v.Elems); {
-			saved := v.Elems
-			v.Elems = append(append([]*jsonvalue.Value{}, saved[:i]...), saved[i+1:]...)
-			if test() {
-				continue
+			if tree == nil {
+				return kept
 			}
-			v.Elems = saved
-			shrinkValue(v.Elems[i], test, strings)
-			i++
+			nodes, fresh = walk(tree), false
 		}
-	case jsonvalue.String:
-		if !strings {
-			return
+		if i >= len(nodes) {
+			return kept
 		}
-		// A string that holds compact JSON text is shrunk as JSON first:
-		// members and elements dropped from it, its strings shortened.
-		if inner, err := jsonvalue.Parse([]byte(v.Str)); err == nil && (inner.Kind == jsonvalue.Object || inner.Kind == jsonvalue.Array) && string(inner.Append(nil)) == v.Str {
-			shrinkValue(inner, func() bool {
-				saved := v.Str
-				v.Str = string(inner.Append(nil))
-				if test() {
-					return true
-				}
-				v.Str = saved
-				return false
-			}, strings)
-		}
-		// Drop chunks, halving their size, as delta debugging does.
-		for size := len(v.Str) / 2; size >= 1; size /= 2 {
-			for i := 0; i+size <= len(v.Str); {
-				if !boundary(v.Str, i) || !boundary(v.Str, i+size) {
-					i++
-					continue
-				}
-				saved := v.Str
-				v.Str = saved[:i] + saved[i+size:]
-				if test() {
-					continue
-				}
-				v.Str = saved
-				i += size
+		for _, c := range gen(tree, nodes[i], schema) {
+			a, s := m.args, m.schema
+			if args && c.args != nil {
+				a = c.args.Append(nil)
+			}
+			if !args && c.args != nil {
+				s = c.args.Append(nil)
+			}
+			if c.schema != nil {
+				s = c.schema.Append(nil)
+			}
+			if m.try(s, a) {
+				kept, fresh = true, true
+				i--
+				break
 			}
 		}
 	}
+	return kept
+}
+
+// trees parses the current case; a text that is not JSON is nil.
+func (m *minimizer) trees() (args, schema *jsonvalue.Value) {
+	args, _ = jsonvalue.Parse(m.args)
+	schema, _ = jsonvalue.Parse(m.schema)
+	return args, schema
+}
+
+// A node is a value in a tree, where it is.
+type node struct {
+	v      *jsonvalue.Value
+	parent *jsonvalue.Value // nil for the root
+	at     int              // its index among parent's members or elements
+	up     *node
+	step   pathStep
+}
+
+// path is the steps from the root to n.
+func (n *node) path() []pathStep {
+	var p []pathStep
+	for ; n.up != nil; n = n.up {
+		p = append(p, n.step)
+	}
+	slices.Reverse(p)
+	return p
+}
+
+type pathStep struct {
+	key   string
+	index int // -1 for a member
+}
+
+func walk(root *jsonvalue.Value) []*node {
+	var out []*node
+	var rec func(n *node)
+	rec = func(n *node) {
+		out = append(out, n)
+		switch n.v.Kind {
+		case jsonvalue.Object:
+			for i, mb := range n.v.Members {
+				rec(&node{v: mb.Value, parent: n.v, at: i, up: n, step: pathStep{key: mb.Key, index: -1}})
+			}
+		case jsonvalue.Array:
+			for i, e := range n.v.Elems {
+				rec(&node{v: e, parent: n.v, at: i, up: n, step: pathStep{index: i}})
+			}
+		}
+	}
+	rec(&node{v: root})
+	return out
+}
+
+// edit returns a copy of root with the node at path replaced by what f
+// makes of its copy (nil: removed from its parent).
+func edit(root *jsonvalue.Value, path []pathStep, f func(v *jsonvalue.Value) *jsonvalue.Value) *jsonvalue.Value {
+	root = clone(root)
+	if len(path) == 0 {
+		return f(root)
+	}
+	parent := find(root, path[:len(path)-1])
+	last := path[len(path)-1]
+	if last.index < 0 {
+		for i, mb := range parent.Members {
+			if mb.Key == last.key {
+				if nv := f(mb.Value); nv == nil {
+					parent.Members = slices.Delete(parent.Members, i, i+1)
+				} else {
+					parent.Members[i].Value = nv
+				}
+				break
+			}
+		}
+	} else if nv := f(parent.Elems[last.index]); nv == nil {
+		parent.Elems = slices.Delete(parent.Elems, last.index, last.index+1)
+	} else {
+		parent.Elems[last.index] = nv
+	}
+	return root
+}
+
+// find returns the value at path (the first member of a key).
+func find(v *jsonvalue.Value, path []pathStep) *jsonvalue.Value {
+	for _, st := range path {
+		if v == nil {
+			return nil
+		}
+		if st.index >= 0 {
+			if v.Kind != jsonvalue.Array || st.index >= len(v.Elems) {
+				return nil
+			}
+			v = v.Elems[st.index]
+			continue
+		}
+		v = get(v, st.key)
+	}
+	return v
+}
+
+// get is v's member key (the first), or nil.
+func get(v *jsonvalue.Value, key string) *jsonvalue.Value {
+	if v == nil || v.Kind != jsonvalue.Object {
+		return nil
+	}
+	for _, mb := range v.Members {
+		if mb.Key == key {
+			return mb.Value
+		}
+	}
+	return nil
+}
+
+func clone(v *jsonvalue.Value) *jsonvalue.Value {
+	c := *v
+	c.Elems = nil
+	c.Members = nil
+	for _, e := range v.Elems {
+		c.Elems = append(c.Elems, clone(e))
+	}
+	for _, mb := range v.Members {
+		c.Members = append(c.Members, jsonvalue.Member{Key: mb.Key, Value: clone(mb.Value)})
+	}
+	return &c
+}
+
+// drop: a member or an element removed.
+func dropGen(root *jsonvalue.Value, n *node, _ *jsonvalue.Value) []cand {
+	if n.parent == nil {
+		return nil
+	}
+	return []cand{{args: dropAt(root, n)}}
+}
+
+// dropAt removes the node (the member at its index, which may share its
+// key with another).
+func dropAt(root *jsonvalue.Value, n *node) *jsonvalue.Value {
+	root = clone(root)
+	path := n.path()
+	parent := find(root, path[:len(path)-1])
+	if path[len(path)-1].index < 0 {
+		parent.Members = slices.Delete(parent.Members, n.at, n.at+1)
+	} else {
+		parent.Elems = slices.Delete(parent.Elems, n.at, n.at+1)
+	}
+	return root
+}
+
+func (m *minimizer) dropArgs() bool   { return m.each(true, dropGen) }
+func (m *minimizer) dropSchema() bool { return m.each(false, dropGen) }
+
+// liftArgs replaces a container of the arguments by one of its members or
+// elements (the arguments stay an object): first with the schema
+// following, then without.
+func (m *minimizer) liftArgs() bool {
+	return m.each(true, func(root *jsonvalue.Value, n *node, schema *jsonvalue.Value) []cand {
+		var out []cand
+		children := n.v.Elems
+		var keys []string
+		for _, mb := range n.v.Members {
+			children = append(children, mb.Value)
+			keys = append(keys, mb.Key)
+		}
+		for i, c := range children {
+			if c.Kind != jsonvalue.Object && c.Kind != jsonvalue.Array {
+				continue
+			}
+			if n.parent == nil && c.Kind != jsonvalue.Object {
+				continue
+			}
+			lifted := edit(root, n.path(), func(*jsonvalue.Value) *jsonvalue.Value { return clone(c) })
+			if schema != nil {
+				step := pathStep{index: i}
+				if n.v.Kind == jsonvalue.Object {
+					step = pathStep{key: keys[i], index: -1}
+				}
+				if s := follow(schema, n.path(), step); s != nil {
+					out = append(out, cand{args: lifted, schema: s})
+				}
+			}
+			out = append(out, cand{args: lifted})
+		}
+		return out
+	})
+}
+
+// follow returns the schema with the subschema that declares the value at
+// path (through properties and items alone) replaced by the one it
+// declares for child st, or nil when the schema does not declare it so.
+func follow(schema *jsonvalue.Value, path []pathStep, st pathStep) *jsonvalue.Value {
+	var spath []pathStep
+	for _, p := range append(slices.Clip(path), st) {
+		if p.index >= 0 {
+			spath = append(spath, pathStep{key: "items", index: -1})
+		} else {
+			spath = append(spath, pathStep{key: "properties", index: -1}, pathStep{key: p.key, index: -1})
+		}
+	}
+	own := spath[:len(spath)-1]
+	if st.index < 0 {
+		own = spath[:len(spath)-2]
+	}
+	sub := find(schema, spath)
+	if sub == nil || find(schema, own) == nil {
+		return nil
+	}
+	return edit(schema, own, func(old *jsonvalue.Value) *jsonvalue.Value {
+		nv := clone(sub)
+		if len(own) == 0 && old.Kind == jsonvalue.Object && nv.Kind == jsonvalue.Object {
+			// The root keeps what references may point at.
+			for _, mb := range old.Members {
+				if (mb.Key == "$defs" || mb.Key == "definitions") && get(nv, mb.Key) == nil {
+					nv.Members = append(nv.Members, mb)
+				}
+			}
+		}
+		return nv
+	})
+}
+
+// subschemas replaces an object of the schema by {}, by one branch of its
+// anyOf, oneOf or allOf, or by itself with its local $ref inlined.
+func (m *minimizer) subschemas() bool {
+	return m.each(false, func(root *jsonvalue.Value, n *node, _ *jsonvalue.Value) []cand {
+		v := n.v
+		if v.Kind != jsonvalue.Object || len(v.Members) == 0 {
+			return nil
+		}
+		replace := func(nv *jsonvalue.Value) cand {
+			return cand{args: edit(root, n.path(), func(*jsonvalue.Value) *jsonvalue.Value { return nv })}
+		}
+		out := []cand{replace(&jsonvalue.Value{Kind: jsonvalue.Object})}
+		for _, kw := range []string{"anyOf", "oneOf", "allOf"} {
+			if b := get(v, kw); b != nil && b.Kind == jsonvalue.Array {
+				for _, e := range b.Elems {
+					out = append(out, replace(clone(e)))
+				}
+			}
+		}
+		if ref := get(v, "$ref"); ref != nil && ref.Kind == jsonvalue.String {
+			if t := pointerTarget(root, ref.Str); t != nil && t != v {
+				nv := clone(t)
+				if nv.Kind == jsonvalue.Object {
+					for _, mb := range v.Members {
+						if mb.Key != "$ref" && get(nv, mb.Key) == nil {
+							nv.Members = append(nv.Members, jsonvalue.Member{Key: mb.Key, Value: clone(mb.Value)})
+						}
+					}
+				}
+				out = append(out, replace(nv))
+			}
+		}
+		return out
+	})
+}
+
+// pointerTarget resolves a local JSON pointer reference ("#", "#/a/b").
+func pointerTarget(root *jsonvalue.Value, ref string) *jsonvalue.Value {
+	frag, ok := strings.CutPrefix(ref, "#")
+	if !ok || frag != "" && !strings.HasPrefix(frag, "/") {
+		return nil
+	}
+	v := root
+	for _, tok := range strings.Split(frag, "/")[1:] {
+		tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
+		if v.Kind == jsonvalue.Array {
+			found := false
+			for i, e := range v.Elems {
+				if tok == itoa(i) {
+					v, found = e, true
+					break
+				}
+			}
+			if !found {
+				return nil
+			}
+			continue
+		}
+		if v = get(v, tok); v == nil {
+			return nil
+		}
+	}
+	return v
+}
+
+func itoa(i int) string {
+	b := []byte{byte('0' + i%10)}
+	for i /= 10; i > 0; i /= 10 {
+		b = append([]byte{byte('0' + i%10)}, b...)
+	}
+	return string(b)
+}
+
+// keys shortens the keys of the arguments' objects: to "", then by
+// chunks; the schema's properties and required follow.
+func (m *minimizer) keys() bool {
+	return m.each(true, func(root *jsonvalue.Value, n *node, schema *jsonvalue.Value) []cand {
+		if n.v.Kind != jsonvalue.Object {
+			return nil
+		}
+		var out []cand
+		for i, mb := range n.v.Members {
+			for _, k := range shorter(mb.Key) {
+				if get(n.v, k) != nil {
+					continue
+				}
+				renamed := edit(root, n.path(), func(v *jsonvalue.Value) *jsonvalue.Value {
+					v.Members[i].Key = k
+					return v
+				})
+				if schema != nil {
+					if s := renameKey(schema, mb.Key, k); s != nil {
+						out = append(out, cand{args: renamed, schema: s})
+					}
+				}
+				out = append(out, cand{args: renamed})
+			}
+		}
+		return out
+	})
+}
+
+// renameKey returns schema with each member of a properties object named
+// old, and each element old of a required list, renamed new; nil when it
+// has none.
+func renameKey(schema *jsonvalue.Value, old, new string) *jsonvalue.Value {
+	s := clone(schema)
+	changed := false
+	var rec func(v *jsonvalue.Value)
+	rec = func(v *jsonvalue.Value) {
+		switch v.Kind {
+		case jsonvalue.Object:
+			for i := range v.Members {
+				mb := &v.Members[i]
+				switch {
+				case mb.Key == "properties" && mb.Value.Kind == jsonvalue.Object:
+					for j := range mb.Value.Members {
+						if mb.Value.Members[j].Key == old && get(mb.Value, new) == nil {
+							mb.Value.Members[j].Key, changed = new, true
+						}
+					}
+				case mb.Key == "required" && mb.Value.Kind == jsonvalue.Array:
+					for _, e := range mb.Value.Elems {
+						if e.Kind == jsonvalue.String && e.Str == old {
+							e.Str, changed = new, true
+						}
+					}
+				}
+				rec(mb.Value)
+			}
+		case jsonvalue.Array:
+			for _, e := range v.Elems {
+				rec(e)
+			}
+		}
+	}
+	rec(s)
+	if !changed {
+		return nil
+	}
+	return s
+}
+
+// shorter lists the shorter forms of s to try: "", then s without a
+// chunk (see MinimizeCut), each cut on character boundaries.
+func shorter(s string) []string {
+	if s == "" {
+		return nil
+	}
+	out := []string{""}
+	for size, n := len(s)/2, 0; size >= 1 && n < 8; size, n = size/2, n+1 {
+		for i := 0; i+size <= len(s); i += size {
+			if boundary(s, i) && boundary(s, i+size) {
+				out = append(out, s[:i]+s[i+size:])
+			}
+		}
+	}
+	if len(s) <= 256 {
+		for i := 0; i < len(s); {
+			j := i + 1
+			for j < len(s) && !boundary(s, j) {
+				j++
+			}
+			out = append(out, s[:i]+s[j:])
+			i = j
+		}
+	}
+	return dedupe(out, s)
+}
+
+func dedupe(list []string, not string) []string {
+	var out []string
+	for _, s := range list {
+		if s != not && !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// strings shortens the strings of the arguments; a string that holds
+// compact JSON text is first shrunk as JSON.
+func (m *minimizer) strings() bool {
+	return m.each(true, func(root *jsonvalue.Value, n *node, _ *jsonvalue.Value) []cand {
+		if n.v.Kind != jsonvalue.String {
+			return nil
+		}
+		var out []cand
+		set := func(s string) cand {
+			return cand{args: edit(root, n.path(), func(v *jsonvalue.Value) *jsonvalue.Value {
+				v.Str = s
+				return v
+			})}
+		}
+		for _, s := range innerJSON(n.v.Str) {
+			out = append(out, set(s))
+		}
+		// Stringified JSON with its quotes escaped as references: the
+		// JSON text it stands for, as JSON, then shrunk.
+		if dec, _ := entity.Decode([]byte(n.v.Str), entity.Text, 0); string(dec) != n.v.Str {
+			if v, err := jsonvalue.Parse(dec); err == nil && (v.Kind == jsonvalue.Object || v.Kind == jsonvalue.Array) {
+				plain := string(v.Append(nil))
+				out = append(out, set(plain))
+				for _, s := range innerJSON(plain) {
+					out = append(out, set(s))
+				}
+			}
+		}
+		for _, s := range shorter(n.v.Str) {
+			out = append(out, set(s))
+		}
+		return out
+	})
+}
+
+// innerJSON lists, for a string that holds compact JSON text, the texts
+// the steps make of it: members and elements dropped, containers lifted,
+// strings shortened, numbers simplified.
+func innerJSON(s string) []string {
+	inner, err := jsonvalue.Parse([]byte(s))
+	if err != nil || inner.Kind != jsonvalue.Object && inner.Kind != jsonvalue.Array || string(inner.Append(nil)) != s {
+		return nil
+	}
+	var out []string
+	for _, n := range walk(inner) {
+		if n.parent != nil {
+			out = append(out, string(dropAt(inner, n).Append(nil)))
+		}
+		for _, c := range append(slices.Clone(n.v.Elems), memberValues(n.v)...) {
+			if c.Kind == jsonvalue.Object || c.Kind == jsonvalue.Array {
+				out = append(out, string(edit(inner, n.path(), func(*jsonvalue.Value) *jsonvalue.Value { return clone(c) }).Append(nil)))
+			}
+		}
+		switch n.v.Kind {
+		case jsonvalue.String:
+			for _, t := range shorter(n.v.Str) {
+				out = append(out, string(edit(inner, n.path(), func(v *jsonvalue.Value) *jsonvalue.Value { v.Str = t; return v }).Append(nil)))
+			}
+		case jsonvalue.Number:
+			for _, t := range simpler(n.v.Number) {
+				out = append(out, string(edit(inner, n.path(), func(v *jsonvalue.Value) *jsonvalue.Value { v.Number = t; return v }).Append(nil)))
+			}
+		}
+	}
+	return dedupe(out, s)
+}
+
+func memberValues(v *jsonvalue.Value) []*jsonvalue.Value {
+	var out []*jsonvalue.Value
+	for _, mb := range v.Members {
+		out = append(out, mb.Value)
+	}
+	return out
+}
+
+// numbers simplifies the numbers of the arguments.
+func (m *minimizer) numbers() bool {
+	return m.each(true, func(root *jsonvalue.Value, n *node, _ *jsonvalue.Value) []cand {
+		if n.v.Kind != jsonvalue.Number {
+			return nil
+		}
+		var out []cand
+		for _, t := range simpler(n.v.Number) {
+			out = append(out, cand{args: edit(root, n.path(), func(v *jsonvalue.Value) *jsonvalue.Value { v.Number = t; return v })})
+		}
+		return out
+	})
+}
+
+// simpler lists simpler texts of a number: 0, then 1, then the number
+// with fewer digits; each simpler than num, so that no two undo each
+// other.
+func simpler(num string) []string {
+	var out []string
+	switch num {
+	case "0":
+		return nil
+	case "1":
+		return []string{"0"}
+	}
+	out = append(out, "0", "1")
+	for _, s := range shorter(num) {
+		if v, err := jsonvalue.Parse([]byte(s)); err == nil && v.Kind == jsonvalue.Number && s != "0" && s != "1" {
+			out = append(out, s)
+		}
+	}
+	return dedupe(out, num)
+}
+
+// bytes shortens a text that is not JSON, a byte range at a time.
+func (m *minimizer) bytes() bool {
+	kept := false
+	if _, err := jsonvalue.Parse(m.args); err != nil {
+		if b, ok := shrinkBytes(m.args, func(a []byte) bool { return m.try(m.schema, a) }); ok {
+			m.args, kept = b, true
+		}
+	}
+	if _, err := jsonvalue.Parse(m.schema); err != nil {
+		if b, ok := shrinkBytes(m.schema, func(s []byte) bool { return m.try(s, m.args) }); ok {
+			m.schema, kept = b, true
+		}
+	}
+	return kept
 }
 
 // shrinkBytes drops byte ranges of b, halving their size, while ok holds.

@@ -27,6 +27,7 @@ func writeHTML(r *check.Report, w io.Writer, made string) error {
 	t := Matrix([]*check.Report{r})
 	t.Made = made
 	t.Run = details(r)
+	t.Causes = causes(r)
 	return t.WriteHTML(w)
 }
 
@@ -95,12 +96,20 @@ footer { margin-top: 1rem; color: #6e7781; font-size: .85em; }
 {{end}}{{range .Failures}}<div class="failure"><p>{{.Line}}</p>{{with .Command}}<pre><code>{{.}}</code></pre>{{end}}{{with .Stderr}}<p class="muted">stderr:</p><pre><code>{{.}}</code></pre>{{end}}</div>
 {{end}}{{with .More}}<p>and {{.}} more</p>{{end}}</section>
 {{end}}
-<table>
+{{with .Causes}}<section class="causes">
+<h2>{{plural (len .) "root cause"}}</h2>
+<ol>{{range .}}<li><span class="clause">{{.Clause}}</span> {{.Title}} <span class="sum">({{.Shown}})</span>{{if .Artefact}} <span class="muted">probably the adapter's</span>{{end}}</li>{{end}}</ol>
+{{range .}}<details><summary>{{.N}}. {{.Title}} <span class="clause">{{.Clause}}</span> <span class="sum">({{.Shown}})</span></summary>
+<dl>{{range .Example}}<dt>{{.Name}}</dt><dd><code>{{.Value}}</code></dd>{{end}}</dl>{{if .Cut}}<p class="muted">The budget stopped its minimizing: a repeat may give a smaller case.</p>{{end}}{{if .Artefact}}<p>Probably the adapter's, not the implementation's: {{.Fix}}</p>{{end}}<pre><code>{{.Command}}</code></pre>
+{{with .VectorLines}}<details><summary>{{plural (len .) "vector"}}</summary><ul>{{range .}}<li><code>{{.}}</code></li>{{end}}</ul></details>{{end}}{{with .Properties}}<p>Properties: {{range .}}<code>{{.}}</code> {{end}}</p>{{end}}{{with .Buckets}}<p>Fuzzing buckets: {{range .}}<code>{{.}}</code> {{end}}</p>{{end}}</details>
+{{end}}</section>
+{{end}}<table>
 <thead>
 <tr class="names"><th class="corner" scope="col">property</th>{{range .Columns}}{{$v := verdict .Verdict}}<th scope="col"><div class="name">{{.Name}}</div><div class="verdict {{.Verdict}}"><span aria-hidden="true">{{$v.Icon}}</span> {{or .Verdict "no verdict"}}</div></th>{{end}}</tr>
 <tr class="about"><th class="corner" scope="row">implementation</th>{{range .Columns}}<th>
 <div>{{with .Language}}{{.}}{{else}}<span class="muted">language —</span>{{end}} · {{with .Version}}{{.}}{{else}}<span class="muted">version —</span>{{end}}</div>
 <div>{{if .Choices}}declared choices: {{range .Choices}}<span class="choice">{{.}}</span>{{end}}{{else}}<span class="muted">no declared choices</span>{{end}}</div>
+<div>{{if .NoCauses}}<span class="muted">root causes —</span>{{else}}{{plural .RootCauses "root cause"}}{{with .Artefacts}} ({{.}} probably the adapter's){{end}}{{end}}</div>
 <div>seed {{.Seed}} · {{with .Budget}}budget {{.}}{{else}}no time limit{{end}}</div>
 {{if not .Started.IsZero}}<div class="muted">{{.Started.UTC.Format "2006-01-02 15:04 MST"}}</div>{{end}}{{if .Failures}}<div>{{plural .Failures "failure"}} of the program, {{plural .Restarts "restart"}}</div>{{end}}{{with .NotImplemented}}<div class="verdict fail">not implemented: {{.}}</div>{{end}}
 </th>{{end}}</tr>

@@ -93,7 +93,7 @@ func (t *Table) WriteMarkdown(w io.Writer) error {
 	b.WriteString("# toolnorm compliance matrix: RT-TOOL-8\n\n")
 	fmt.Fprintf(&b, "%s. ✅ holds, ❌ broken, — not run. Declared choices are the reading an implementation says it implements: it is compared with the reference configured the same way, and they are not violations.\n\n",
 		plural(len(t.Columns), "implementation"))
-	b.WriteString("| implementation | language | version | declared choices | verdict | seed | budget |\n| --- | --- | --- | --- | --- | --- | --- |\n")
+	b.WriteString("| implementation | language | version | declared choices | verdict | root causes | seed | budget |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n")
 	for _, c := range t.Columns {
 		choices := "none"
 		if len(c.Choices) > 0 {
@@ -106,7 +106,7 @@ func (t *Table) WriteMarkdown(w io.Writer) error {
 		if c.NotImplemented != "" {
 			verdict += " (not implemented: " + mdText(c.NotImplemented) + ")"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | `%d` | %s |\n", mdText(c.Name), mdText(orDash(c.Language)), mdText(orDash(c.Version)), choices, verdict, c.Seed, mdText(orDash(c.Budget)))
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | `%d` | %s |\n", mdText(c.Name), mdText(orDash(c.Language)), mdText(orDash(c.Version)), choices, verdict, mdText(c.CausesText()), c.Seed, mdText(orDash(c.Budget)))
 	}
 	b.WriteString("\n")
 	t.writeMarkdownBody(&b)
@@ -239,6 +239,39 @@ func writeMarkdown(r *check.Report, w io.Writer) error {
 			fmt.Fprintf(&b, "- %s\n", mdText(eventLine(e)))
 			if e.Stderr != "" {
 				b.WriteString("\n  stderr:\n" + mdBlock(stderrLines(e.Stderr), "", "  "))
+			}
+		}
+		b.WriteString("\n")
+	}
+	if cs := causes(r); len(cs) > 0 {
+		fmt.Fprintf(&b, "### %s\n\n", plural(len(cs), "root cause"))
+		for _, c := range cs {
+			fmt.Fprintf(&b, "%d. %s\n", c.N, mdText(rootCauseLine(c.RootCause)))
+		}
+		for _, c := range cs {
+			fmt.Fprintf(&b, "\n#### %d. %s (%s)\n\n", c.N, mdText(display.Text(c.Title)), c.Clause)
+			for _, f := range c.Example {
+				fmt.Fprintf(&b, "- %s: %s\n", f.Name, mdCode(f.Value, false))
+			}
+			if c.Cut {
+				b.WriteString("- the budget stopped its minimizing: a repeat may give a smaller case\n")
+			}
+			if c.Artefact {
+				fmt.Fprintf(&b, "- probably the adapter's, not the implementation's: %s\n", mdText(c.Fix))
+			}
+			b.WriteString(mdBlock(c.Command, "sh", ""))
+			if len(c.VectorLines) > 0 {
+				fmt.Fprintf(&b, "<details><summary>%s</summary>\n\n", plural(len(c.VectorLines), "vector"))
+				for _, l := range c.VectorLines {
+					fmt.Fprintf(&b, "- %s\n", mdText(l))
+				}
+				b.WriteString("\n</details>\n")
+			}
+			if len(c.Properties) > 0 {
+				fmt.Fprintf(&b, "\nProperties: %s\n", mdText(strings.Join(c.Properties, ", ")))
+			}
+			if len(c.Buckets) > 0 {
+				fmt.Fprintf(&b, "\nFuzzing buckets: %s\n", mdText(strings.Join(c.Buckets, ", ")))
 			}
 		}
 		b.WriteString("\n")

@@ -67,6 +67,9 @@ type Table struct {
 	// Run is what the page of one check (check --format html) shows of it
 	// beside the matrix; nil in a matrix of several.
 	Run *RunDetails
+	// Causes are the root causes of a report of one implementation, shown
+	// before the matrix (none for a matrix of several).
+	Causes []Cause
 }
 
 // RunDetails are the parts of one report the matrix has no cell for: how
@@ -104,6 +107,25 @@ type Column struct {
 	Failures       int // implementation failures: crashes, timeouts, protocol errors
 	Restarts       int
 	NotImplemented string // the repair it declares it does not do, or ""
+	// RootCauses counts the bugs its report lists, Artefacts those of
+	// them that are probably its adapter's.
+	RootCauses, Artefacts int
+	// NoCauses is true for a report that lists no root causes at all
+	// (format version 2, before they were).
+	NoCauses bool
+}
+
+// CausesText counts a column's root causes: "3 (1 probably the
+// adapter's)".
+func (c Column) CausesText() string {
+	if c.NoCauses {
+		return "—"
+	}
+	s := fmt.Sprint(c.RootCauses)
+	if c.Artefacts > 0 {
+		s += fmt.Sprintf(" (%d probably the adapter's)", c.Artefacts)
+	}
+	return s
 }
 
 // Section is a group of rows.
@@ -183,7 +205,7 @@ func Matrix(reports []*check.Report) *Table {
 	t := &Table{}
 	for _, r := range reports {
 		c := Column{Name: display.Text(r.Implementation), Implementation: r.Implementation, Choices: r.Choices, Verdict: r.Verdict,
-			Seed: r.Seed, Budget: r.Budget, Started: r.Started, Failures: r.Failures(), Restarts: r.Restarts, NotImplemented: r.NotImplemented}
+			Seed: r.Seed, Budget: r.Budget, Started: r.Started, Failures: r.Failures(), Restarts: r.Restarts, NotImplemented: r.NotImplemented, RootCauses: len(r.RootCauses), Artefacts: artefacts(r), NoCauses: r.RootCauses == nil}
 		if i := r.Info; i != nil {
 			if i.Name != "" {
 				c.Name = display.Text(i.Name)
@@ -402,4 +424,14 @@ func clauseLess(a, b string) bool {
 		return na < nb
 	}
 	return sa < sb
+}
+
+func artefacts(r *check.Report) int {
+	n := 0
+	for _, rc := range r.RootCauses {
+		if rc.Artefact {
+			n++
+		}
+	}
+	return n
 }

@@ -34,6 +34,8 @@ func python() *check.Report {
 		Info:           &harness.Info{Name: "pyjson", Language: "Python", Version: "1.2"},
 		Choices:        []string{"profile attribute"},
 		Seed:           7, Budget: "30s", Verdict: "fail",
+		RootCauses: []check.RootCause{{Class: "decode-missed", Clause: "rule/2", Title: "A stringified array is not decoded"},
+			{Class: "artefact/lossy-json", Clause: "reading/7", Title: "The arguments are read lossily", Artefact: true}},
 		Corpus: check.CorpusResult{Vectors: 10, Passed: 5, Failed: 3, Skipped: 2, Failures: []check.VectorFailure{
 			{File: "vectors/reading/c.json", Description: "Arrays are not arguments", Clause: "reading/8", Message: "got {}, want error not-object", Command: "toolnorm corpus replay --only c"},
 			{File: "vectors/rule/a.json", Description: "A title escaped twice", Clause: "rule/4", Message: "got &amp;, want &", Command: "toolnorm corpus replay --only a"},
@@ -168,9 +170,9 @@ func TestMatrixMarkdown(t *testing.T) {
 	}
 	md := b.String()
 	for _, want := range []string{
-		"| implementation | language | version | declared choices | verdict | seed | budget |",
-		"| toolnorm reference | — | — | none | ✅ pass | `1` | 1s |",
-		"| pyjson | Python | 1.2 | profile attribute | ❌ fail | `7` | 30s |",
+		"| implementation | language | version | declared choices | verdict | root causes | seed | budget |",
+		"| toolnorm reference | — | — | none | ✅ pass | — | `1` | 1s |",
+		"| pyjson | Python | 1.2 | profile attribute | ❌ fail | 2 (1 probably the adapter's) | `7` | 30s |",
 		"| property | clause | toolnorm reference | pyjson |",
 		"| **required by the rule** | | | |",
 		"| **our readings** | | | |",

@@ -160,7 +160,13 @@ func writeText(r *check.Report, w io.Writer) error {
 	if n := r.Failures(); n > 0 {
 		fmt.Fprintf(w, "failures of the program (timeouts, crashes, protocol errors; not violations): %d, %s\n", n, plural(r.Restarts, "restart"))
 	}
+	if len(r.RootCauses) > 0 {
+		writeRootCauses(w, r)
+	}
 	for _, g := range groups(r) {
+		if len(r.RootCauses) > 0 {
+			break // each finding is under its root cause
+		}
 		fmt.Fprintf(w, "\n== %s\n", g.title)
 		for i, is := range g.issues {
 			if i == 3 && len(g.issues) > 4 {
@@ -367,4 +373,107 @@ func made(r *check.Report) string {
 		s += ", " + r.Started.UTC().Format("2006-01-02 15:04 MST")
 	}
 	return s
+}
+
+// rootCauseLine is a root cause in one line: its clause, its title, how
+// many findings show it.
+func rootCauseLine(rc check.RootCause) string {
+	s := fmt.Sprintf("[%s] %s (%s)", rc.Clause, display.Text(rc.Title), shownBy(rc))
+	if rc.Artefact {
+		s += ", probably the adapter's"
+	}
+	return s
+}
+
+// shownBy counts a root cause's findings: "3 vectors, 1 property".
+func shownBy(rc check.RootCause) string {
+	var parts []string
+	for _, p := range []struct {
+		n          int
+		one, other string
+	}{{len(rc.Vectors), "vector", "vectors"}, {len(rc.Properties), "property", "properties"}, {len(rc.Buckets), "fuzzing bucket", "fuzzing buckets"}} {
+		switch {
+		case p.n == 1:
+			parts = append(parts, "1 "+p.one)
+		case p.n > 1:
+			parts = append(parts, fmt.Sprintf("%d %s", p.n, p.other))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// writeRootCauses writes the list of root causes, one line each, then
+// each in full with every finding it accounts for.
+func writeRootCauses(w io.Writer, r *check.Report) {
+	cs := causes(r)
+	fmt.Fprintf(w, "\n%s\n", plural(len(cs), "root cause"))
+	for _, c := range cs {
+		fmt.Fprintf(w, "%3d. %s\n", c.N, rootCauseLine(c.RootCause))
+	}
+	for _, c := range cs {
+		fmt.Fprintf(w, "\n== %d. %s (%s)\n", c.N, display.Text(c.Title), c.Clause)
+		for _, f := range c.Example {
+			fmt.Fprintf(w, "  %-10s %s\n", f.Name+":", f.Value)
+		}
+		if c.Cut {
+			fmt.Fprintf(w, "  (the budget stopped its minimizing: a repeat may give a smaller case)\n")
+		}
+		fmt.Fprintf(w, "  reproduce: %s\n", c.Command)
+		if c.Artefact {
+			fmt.Fprintf(w, "  probably the adapter's, not the implementation's: %s\n", c.Fix)
+		}
+		if len(c.VectorLines) > 0 {
+			fmt.Fprintf(w, "  vectors (%d):\n", len(c.VectorLines))
+			for _, l := range c.VectorLines {
+				fmt.Fprintf(w, "    %s\n", l)
+			}
+		}
+		for _, l := range []struct {
+			what string
+			ids  []string
+		}{{"properties", c.Properties}, {"fuzzing buckets", c.Buckets}} {
+			if len(l.ids) > 0 {
+				fmt.Fprintf(w, "  %s (%d): %s\n", l.what, len(l.ids), strings.Join(l.ids, ", "))
+			}
+		}
+	}
+}
+
+// vectorLine names a failing vector by its id: its label and description.
+func vectorLine(r *check.Report, id string) string {
+	for _, v := range append(r.Corpus.Failures, r.Corpus.ErrorList...) {
+		if v.ID == id {
+			return display.Text(v.Label() + ": " + v.Description)
+		}
+	}
+	return display.Text(id)
+}
+
+// Cause is a root cause as the reports show it.
+type Cause struct {
+	check.RootCause
+	N       int    // its place in the list, from 1
+	Shown   string // how many findings show it: "3 vectors, 1 property"
+	Example []Field
+	// VectorLines name its vectors, each with its description.
+	VectorLines []string
+}
+
+// causes are r's root causes as the reports show them.
+func causes(r *check.Report) []Cause {
+	var out []Cause
+	for i, rc := range r.RootCauses {
+		c := rc.Counterexample
+		cs := Cause{RootCause: rc, N: i + 1, Shown: shownBy(rc)}
+		for _, f := range []Field{{"schema", c.Schema}, {"arguments", c.Arguments}, {"options", c.Options}, {"expected", c.Expected}, {"got", c.Got}, {"where", rc.Where}} {
+			if f.Value != "" {
+				cs.Example = append(cs.Example, f)
+			}
+		}
+		for _, id := range rc.Vectors {
+			cs.VectorLines = append(cs.VectorLines, vectorLine(r, id))
+		}
+		out = append(out, cs)
+	}
+	return out
 }

@@ -1,0 +1,94 @@
+package check
+
+import (
+	"context"
+	"strings"
+
+	"github.com/toolnorm/toolnorm/corpus"
+	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/internal/display"
+	"github.com/toolnorm/toolnorm/internal/rootcause"
+)
+
+// A RootCause is one bug the check found: the findings that one
+// difference explains (internal/diagnose names it). Every failing vector,
+// violated property and fuzzing bucket is under exactly one.
+type RootCause struct {
+	Title  string `json:"title"`
+	Clause string `json:"clause"`
+	// Class names the difference ("undecoded/numeric-windows-1252"): the
+	// same in every report that finds it.
+	Class string `json:"class"`
+	// Where is the position in the counterexample's arguments, a JSON
+	// pointer, when the difference has one.
+	Where string `json:"where,omitempty"`
+	// Artefact is true when every case of it matches what lossy JSON
+	// plumbing does (JSON.parse and JSON.stringify in an adapter):
+	// probably the adapter's; Fix says how to fix the adapter.
+	Artefact       bool           `json:"artefact,omitempty"`
+	Fix            string         `json:"fix,omitempty"`
+	Counterexample Counterexample `json:"counterexample"`
+	// Command replays the counterexample on the implementation.
+	Command    string   `json:"command"`
+	Vectors    []string `json:"vectors"`    // ids of the corpus vectors
+	Properties []string `json:"properties"` // ids of the properties
+	Buckets    []string `json:"buckets"`    // fuzzing buckets
+	// Cut is true when the budget stopped minimizing the counterexample.
+	Cut bool `json:"minimizing_cut_short,omitempty"`
+}
+
+// Count is how many findings the root cause accounts for.
+func (r RootCause) Count() int { return len(r.Vectors) + len(r.Properties) + len(r.Buckets) }
+
+// Counterexample is a root cause's minimal case, shown as display shows
+// values, cut at MaxShown bytes.
+type Counterexample struct {
+	Schema    string `json:"schema"`
+	Arguments string `json:"arguments"`
+	Options   string `json:"options,omitempty"` // when not the defaults
+	Expected  string `json:"expected"`
+	Got       string `json:"got"`
+}
+
+// explain groups what the check found into root causes, minimizing each
+// within what is left of the run (e.ctx).
+func (e *run) explain() []RootCause {
+	fs := e.found
+	for _, p := range e.r.Properties {
+		if p.Violation != nil {
+			fs = append(fs, e.finding(rootcause.Property, p.ID, p.Violation.Vector, p.Statement, p.Clause))
+		}
+	}
+	for _, f := range e.r.Fuzz.Findings {
+		fs = append(fs, e.finding(rootcause.Bucket, f.Bucket, f.Vector, "", f.Clause))
+	}
+	if len(fs) == 0 {
+		return []RootCause{}
+	}
+	rcs := rootcause.Explain(e.ctx, rootcause.Config{Impl: e.cfg.Impl, Want: func(c impl.Case) impl.Result {
+		return impl.Reference.Normalize(context.WithoutCancel(e.ctx), c)
+	}, Keep: func() bool { return e.ctx.Err() == nil }}, fs)
+	out := make([]RootCause, 0, len(rcs))
+	for _, rc := range rcs {
+		v := corpus.New(rc.Title, rc.Clause, "found", nil, rc.Case.Schema, rc.Case.Args, rc.Case.Options, impl.Reference)
+		out = append(out, RootCause{Title: rc.Title, Clause: rc.Clause, Class: rc.Class, Where: rc.Where, Artefact: rc.Artefact, Fix: rc.Fix,
+			Counterexample: Counterexample{Schema: display.Clip(display.JSON(rc.Case.Schema), MaxShown), Arguments: display.Clip(display.JSON(rc.Case.Args), MaxShown),
+				Options: strings.Join(rc.Case.Options.Choices(), ", "), Expected: display.Clip(rc.Want.String(), MaxShown), Got: display.Clip(rc.Got.String(), MaxShown)},
+			Command: e.command(v), Vectors: nonNil(rc.Vectors), Properties: nonNil(rc.Properties), Buckets: nonNil(rc.Buckets), Cut: rc.Cut})
+	}
+	return out
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// finding is a property's or a bucket's counterexample as a finding: its
+// vector run once more for what the implementation gives.
+func (e *run) finding(source, id string, v *corpus.Vector, statement, clause string) rootcause.Finding {
+	c := impl.Case{Schema: v.SchemaText(), Args: v.ArgumentsText(), Options: v.Options}
+	return rootcause.Finding{Source: source, ID: id, Case: c, Want: v.Want(), Got: e.cfg.Impl.Normalize(e.ctx, c), Statement: statement, Clause: clause}
+}

@@ -1,0 +1,174 @@
+// Package diagnose names what is wrong in one minimized counterexample: a
+// pure function from a case (schema, arguments, options, the expected
+// result and the one that came) to a Diagnosis, the class of the
+// difference and where it is, with a title a maintainer could file.
+//
+// Findings with one class are one root cause: the check groups them by
+// Diagnosis.Class. The classes are chosen so that two different bugs of a
+// real implementation rarely share one and one bug rarely splits in two
+// (docs/implementations.md says how that was measured). What a class looks
+// at:
+//
+//   - a failure of the program: its kind (timeout, crash, protocol error);
+//   - errors: an error where output is expected (and which schema keyword
+//     the minimized schema still needs), output where an error is, another
+//     kind of error;
+//   - a string: a reference left undecoded and its class (no ';', the
+//     windows-1252 range, a surrogate, out of range, a name not in the
+//     implementation's table, a case variant, a name of two code points),
+//     a reference decoded that HTML leaves alone, decoding stopped short of
+//     the fixpoint, text without references changed;
+//   - the JSON repair: a string decoded where `string` is declared, a
+//     wrong shape substituted, text that is not JSON decoded, a decode
+//     missed behind a schema keyword ($ref, allOf, patternProperties, ...),
+//     a decode missed after the references were decoded;
+//   - the rest of the tree: a key changed, a member dropped or added,
+//     number text changed, member order changed, a value of another type;
+//   - what JSON.parse-style reading loses (numbers past float64 rounded,
+//     integer-like keys moved first, duplicates collapsed, 1e400 to null):
+//     inside a string the implementation decoded it is the implementation's
+//     (reading/7); in the arguments themselves it is marked an artefact,
+//     probably the adapter's plumbing.
+package diagnose
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/internal/jsonvalue"
+)
+
+// A Case is one minimized counterexample.
+type Case struct {
+	Schema, Args []byte
+	// Attribute is true under the attribute profile; MaxPasses is the
+	// pass bound (0: none).
+	Attribute bool
+	MaxPasses int
+	// Want is the expected result, Got what the implementation gave.
+	Want, Got impl.Result
+}
+
+// A Diagnosis is what differs in a case, and where.
+type Diagnosis struct {
+	// Class is stable and short ("undecoded-reference/windows-1252"):
+	// findings of one class are one root cause.
+	Class string
+	// Title says the bug as an issue title would.
+	Title string
+	// Detail is what a class leaves open: the schema keyword of a
+	// decode-missed/keyword (see KeywordTitle).
+	Detail string
+	// Clause is the clause of the rule, or the reading, it breaks:
+	// "rule/2" ... "rule/5", "reading/1" ... "reading/8", or "failure" for
+	// a failure of the program.
+	Clause string
+	// Where is the position in the arguments, a JSON pointer ("" for the
+	// whole), when the difference has one.
+	Where string
+	// Artefact is true when the difference matches what lossy JSON
+	// plumbing does to the arguments (JSON.parse and JSON.stringify in an
+	// adapter): probably the adapter's, not the implementation's. Fix says
+	// how to fix the adapter.
+	Artefact bool
+	Fix      string
+}
+
+// FixLossyAdapter is what an artefact's Fix says.
+const FixLossyAdapter = "read the request and write the answer with a reader that keeps number text, member order and duplicates (a lossless JSON reader, as the adapter kits in kits/ have), or answer \"unsupported\" for a case the implementation's own values cannot hold"
+
+// Classify diagnoses c. It never fails: what it cannot tell apart gets a
+// broad class of its kind.
+func Classify(c Case) Diagnosis {
+	switch {
+	case c.Got.Failure != nil:
+		return failure(c.Got)
+	case c.Want.Failure != nil:
+		return Diagnosis{Class: "reference-failed", Title: "The reference failed on this case", Clause: "failure"}
+	case c.Want.Error != "" && c.Got.Error != "":
+		return Diagnosis{Class: "wrong-error-kind", Title: fmt.Sprintf("The wrong kind of error: %s where %s is expected", c.Got.Error, c.Want.Error), Clause: "reading/8"}
+	case c.Want.Error != "":
+		return noError(c)
+	case c.Got.Error != "":
+		kw := keyword(c.Schema)
+		d := Diagnosis{Class: "error-for-valid-input", Title: "An error for arguments the rule repairs or passes through", Clause: "reading/8"}
+		if kw != "" {
+			d.Class += "/" + kw
+			d.Title = "An error for arguments under a schema with " + code(kw)
+			d.Clause = "reading/4"
+		}
+		return d
+	}
+	want, err := jsonvalue.Parse(c.Want.Output)
+	if err != nil {
+		return Diagnosis{Class: "reference-output-not-json", Title: "The expected output is not JSON", Clause: "failure"}
+	}
+	got, err := jsonvalue.Parse(c.Got.Output)
+	if err != nil {
+		return Diagnosis{Class: "output-not-json", Title: "The output is not JSON text", Clause: "reading/7"}
+	}
+	in, _ := jsonvalue.Parse(c.Args)
+	var schema *jsonvalue.Value
+	if s, err := jsonvalue.Parse(c.Schema); err == nil {
+		schema = s
+	}
+	d := differ{c: c, schema: newSchema(schema)}
+	if r := d.walk(in, want, got, nil, false); r != nil {
+		return *r
+	}
+	return Diagnosis{Class: "same", Title: "No difference", Clause: ""}
+}
+
+// failure diagnoses a failure of the program by its kind.
+func failure(r impl.Result) Diagnosis {
+	k := r.Kind()
+	d := Diagnosis{Class: "failure/crash", Clause: "failure"}
+	switch {
+	case errors.Is(r.Failure, impl.ErrGaveUp):
+		d.Class, d.Title = "failure/gave-up", "The program fails to start or keeps crashing"
+	case k == impl.KindTimeout:
+		d.Class, d.Title = "failure/timeout", "The program does not answer within the time limit"
+	case k == impl.KindProtocol:
+		d.Class, d.Title = "failure/protocol", "The program's answer breaks the protocol"
+	case k == impl.KindNotSendable:
+		d.Class, d.Title = "failure/not-sendable", "A case no protocol line carries"
+	case k == impl.KindNotRun:
+		d.Class, d.Title = "failure/not-run", "A case not run"
+	default:
+		d.Title = "The program crashes"
+	}
+	return d
+}
+
+// noError diagnoses output, or a failure, where an error is expected.
+// Arguments that are not an object, a broken schema, nesting past the
+// limit are one class: an implementation that validates nothing misses
+// them all, for one reason.
+func noError(c Case) Diagnosis {
+	return Diagnosis{Class: "no-error", Title: "Input the rule rejects (arguments not an object, a broken schema, nesting too deep) is answered instead of rejected", Clause: "reading/8"}
+}
+
+// code quotes a keyword as Markdown code.
+func code(s string) string { return "`" + s + "`" }
+
+// A step is one step of a JSON pointer: a key, or an index when key is
+// "" and index >= 0.
+type step struct {
+	key   string
+	index int
+}
+
+func pointer(path []step) string {
+	var b strings.Builder
+	for _, s := range path {
+		b.WriteByte('/')
+		if s.index >= 0 {
+			fmt.Fprint(&b, s.index)
+		} else {
+			b.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(s.key))
+		}
+	}
+	return b.String()
+}

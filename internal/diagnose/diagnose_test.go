@@ -1,0 +1,125 @@
+package diagnose_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/normalize"
+	"github.com/toolnorm/toolnorm/internal/diagnose"
+)
+
+func TestClassify(t *testing.T) {
+	out := func(s string) impl.Result { return impl.OK([]byte(s)) }
+	tests := []struct {
+		name         string
+		schema, args string
+		attribute    bool
+		maxPasses    int
+		got          impl.Result
+		class        string
+		clause       string
+		where        string
+		artefact     bool
+	}{
+		// Failures of the program, by kind.
+		{"crash", `{}`, `{}`, false, 0, impl.Fail(impl.ErrCrash, "exit status 1"), "failure/crash", "failure", "", false},
+		{"timeout", `{}`, `{}`, false, 0, impl.Fail(impl.ErrTimeout, ""), "failure/timeout", "failure", "", false},
+		{"protocol", `{}`, `{}`, false, 0, impl.Fail(impl.ErrProtocol, "bad line"), "failure/protocol", "failure", "", false},
+		// Errors.
+		{"not an object answered", `{}`, `[]`, false, 0, out(`[]`), "no-error", "reading/8", "", false},
+		{"broken schema answered", `{"anyOf":[]}`, `{}`, false, 0, out(`{}`), "no-error", "reading/8", "", false},
+		{"error for valid input", `{}`, `{"a":1}`, false, 0, impl.Reject(impl.ErrUnspecified, "no"), "error-for-valid-input", "reading/8", "", false},
+		{"error behind a draft", `{"$schema":"http://json-schema.org/draft-04/schema#"}`, `{}`, false, 0, impl.Reject(impl.ErrUnspecified, "no schema with key"), "error-for-valid-input/$schema", "reading/4", "", false},
+		{"wrong error kind", `{}`, `[]`, false, 0, impl.Reject(impl.ErrInvalidJSON, ""), "wrong-error-kind", "reading/8", "", false},
+		// References left undecoded, by class.
+		{"nothing decoded", `{}`, `{"a":"x &amp; y"}`, false, 0, out(`{"a":"x &amp; y"}`), "undecoded/named-basic", "rule/4", "/a", false},
+		{"numeric", `{}`, `{"a":"&#233;"}`, false, 0, out(`{"a":"&#233;"}`), "undecoded/numeric", "rule/4", "/a", false},
+		{"numeric without ;", `{}`, `{"a":"&#38"}`, false, 0, out(`{"a":"&#38"}`), "undecoded/numeric-no-semicolon", "reading/1", "/a", false},
+		{"null", `{}`, `{"a":"&#0;"}`, false, 0, out(`{"a":"&#0;"}`), "undecoded/numeric-null", "reading/1", "/a", false},
+		{"windows-1252", `{}`, `{"a":"&#150;"}`, false, 0, out(`{"a":"\u0096"}`), "undecoded/numeric-windows-1252", "reading/1", "/a", false},
+		{"surrogate", `{}`, `{"a":"&#xD800;"}`, false, 0, out(`{"a":"&#xD800;"}`), "undecoded/numeric-surrogate", "reading/1", "/a", false},
+		{"out of range", `{}`, `{"a":"&#x110000;"}`, false, 0, out(`{"a":"&#x110000;"}`), "undecoded/numeric-out-of-range", "reading/1", "/a", false},
+		{"legacy without ;", `{}`, `{"a":"&copy 2024"}`, false, 0, out(`{"a":"&copy 2024"}`), "undecoded/named-no-semicolon", "reading/1", "/a", false},
+		{"not in the table", `{}`, `{"a":"a&hellip;"}`, false, 0, out(`{"a":"a&hellip;"}`), "undecoded/named-not-in-table", "reading/1", "/a", false},
+		{"case variant", `{}`, `{"a":"&AMP;"}`, false, 0, out(`{"a":"&AMP;"}`), "undecoded/named-case-variant", "reading/1", "/a", false},
+		{"two code points", `{}`, `{"a":"&NotEqualTilde;"}`, false, 0, out(`{"a":"&NotEqualTilde;"}`), "undecoded/named-two-code-points", "reading/1", "/a", false},
+		{"one pass only", `{}`, `{"a":"Ember &amp;amp; Oak"}`, false, 0, out(`{"a":"Ember &amp; Oak"}`), "no-fixpoint", "rule/4", "/a", false},
+		{"one pass, within the bound", `{}`, `{"a":"&amp;amp;amp;"}`, false, 3, out(`{"a":"&amp;amp;"}`), "no-fixpoint", "rule/4", "/a", false},
+		{"one pass, then JSON", `{"properties":{"p":{"type":"object"}}}`, `{"p":"{&quot&ampmp;&quot:1}"}`, false, 0, out(`{"p":{"&mp;":1}}`), "no-fixpoint", "rule/4", "/p", false},
+		{"one pass, not yet JSON", `{"properties":{"p":{"type":"array"}}}`, `{"p":"[&ampquot&ampquot]"}`, false, 0, out(`{"p":"[&quot&quot]"}`), "no-fixpoint", "rule/4", "/p", false},
+		// References decoded that HTML leaves alone.
+		{"case-insensitive names", `{}`, `{"a":"&Amp;"}`, false, 0, out(`{"a":"&"}`), "overdecoded/case-insensitive", "reading/1", "/a", false},
+		{"name needing ;", `{}`, `{"a":"&hellip x"}`, false, 0, out(`{"a":"… x"}`), "overdecoded/no-semicolon", "reading/1", "/a", false},
+		{"unknown name", `{}`, `{"a":"&bogus;"}`, false, 0, out(`{"a":"?"}`), "overdecoded/unknown-name", "reading/1", "/a", false},
+		{"attribute profile", `{}`, `{"u":"?a=1&region=eu"}`, true, 0, out(`{"u":"?a=1®ion=eu"}`), "overdecoded/attribute", "reading/3", "/u", false},
+		{"past the bound", `{}`, `{"a":"&amp;amp;"}`, false, 1, out(`{"a":"&"}`), "past-pass-bound", "rule/4", "/a", false},
+		{"text without references", `{}`, `{"a":" x "}`, false, 0, out(`{"a":"x"}`), "text-trimmed", "rule/5", "/a", false},
+		{"text changed", `{}`, `{"a":"x"}`, false, 0, out(`{"a":"y"}`), "text-changed", "rule/5", "/a", false},
+		// The JSON repair.
+		{"string declared, type list", `{"properties":{"p":{"type":["string","array"]}}}`, `{"p":"[1]"}`, false, 0, out(`{"p":[1]}`), "decoded-declared-string", "rule/3", "/p", false},
+		{"string declared, anyOf", `{"properties":{"p":{"anyOf":[{"type":"object"},{"type":"string"}]}}}`, `{"p":"{}"}`, false, 0, out(`{"p":{}}`), "decoded-declared-string", "rule/3", "/p", false},
+		{"wrong shape, allOf", `{"properties":{"p":{"allOf":[{"type":["object","array"]},{"type":"object"}]}}}`, `{"p":"[]"}`, false, 0, out(`{"p":[]}`), "wrong-shape/allOf", "rule/3", "/p", false},
+		{"wrong shape", `{"properties":{"p":{"type":"object"}}}`, `{"p":"[]"}`, false, 0, out(`{"p":[]}`), "wrong-shape", "rule/3", "/p", false},
+		{"not JSON text", `{"properties":{"p":{"type":"array"}}}`, `{"p":"\u00a0[1]"}`, false, 0, out(`{"p":[1]}`), "decoded-not-json", "reading/5", "/p", false},
+		{"a branch admits any type", `{"properties":{"p":{"oneOf":[{"type":"array"},{}]}}}`, `{"p":"[]"}`, false, 0, out(`{"p":[]}`), "decoded-declared-string", "rule/3", "/p", false},
+		{"a branch true", `{"properties":{"p":{"anyOf":[{"type":"array"},true]}}}`, `{"p":"[]"}`, false, 0, out(`{"p":[]}`), "decoded-declared-string", "rule/3", "/p", false},
+		{"a branch through $ref", `{"$defs":{"a":{}},"properties":{"p":{"anyOf":[{"$ref":"#/$defs/a"},{"type":"array"}]}}}`, `{"p":"[]"}`, false, 0, out(`{"p":[]}`), "decoded-declared-string", "rule/3", "/p", false},
+		{"a branch through a cycle", `{"$defs":{"a":{"$ref":"#/$defs/a"}},"properties":{"p":{"anyOf":[{"$ref":"#/$defs/a"},{"type":"array"}]}}}`, `{"p":"[]"}`, false, 0, out(`{"p":[]}`), "decoded-declared-string", "rule/3", "/p", false},
+		{"undeclared", `{"properties":{"p":{"type":"integer"}}}`, `{"p":"[1]"}`, false, 0, out(`{"p":[1]}`), "decoded-undeclared", "rule/2", "/p", false},
+		{"missed, plain", `{"properties":{"p":{"type":"array"}}}`, `{"p":"[]"}`, false, 0, out(`{"p":"[]"}`), "decode-missed", "rule/2", "/p", false},
+		{"missed behind $ref", `{"properties":{"p":{"$ref":"#/$defs/m"}},"$defs":{"m":{"type":"object"}}}`, `{"p":"{}"}`, false, 0, out(`{"p":"{}"}`), "decode-missed/keyword", "reading/4", "/p", false},
+		{"missed behind patternProperties", `{"patternProperties":{"^p":{"type":"object"}}}`, `{"p":"{}"}`, false, 0, out(`{"p":"{}"}`), "decode-missed/keyword", "reading/4", "/p", false},
+		{"missed behind additionalProperties", `{"additionalProperties":{"type":"array"}}`, `{"p":"[]"}`, false, 0, out(`{"p":"[]"}`), "decode-missed/keyword", "reading/4", "/p", false},
+		{"missed behind prefixItems", `{"properties":{"l":{"type":"array","prefixItems":[{"type":"array"}]}}}`, `{"l":["[]"]}`, false, 0, out(`{"l":["[]"]}`), "decode-missed/keyword", "reading/4", "/l/0", false},
+		{"missed behind allOf", `{"properties":{"p":{"allOf":[{"type":"array"}]}}}`, `{"p":"[]"}`, false, 0, out(`{"p":"[]"}`), "decode-missed/keyword", "reading/4", "/p", false},
+		{"missed behind anyOf", `{"properties":{"p":{"anyOf":[{"type":"array"},{"type":"null"}]}}}`, `{"p":"[]"}`, false, 0, out(`{"p":"[]"}`), "decode-missed/keyword", "reading/4", "/p", false},
+		{"missed behind items", `{"properties":{"l":{"type":"array","items":{"type":"object"}}}}`, `{"l":["{}"]}`, false, 0, out(`{"l":["{}"]}`), "decode-missed", "rule/2", "/l/0", false},
+		{"missed after references", `{"properties":{"p":{"type":"array"}}}`, `{"p":"[&quot;a&quot;]"}`, false, 0, out(`{"p":"[\"a\"]"}`), "decode-missed/after-references", "reading/6", "/p", false},
+		// The rest of the tree.
+		{"key decoded", `{}`, `{"&amp;":1}`, false, 0, out(`{"&":1}`), "key-decoded", "rule/5", "", false},
+		{"key changed", `{}`, `{"a":1}`, false, 0, out(`{"A":1}`), "key-changed", "rule/5", "", false},
+		{"member dropped", `{}`, `{"a":1,"b":2}`, false, 0, out(`{"a":1}`), "member-dropped", "rule/5", "", false},
+		{"null dropped", `{"properties":{"t":{"type":"number"}}}`, `{"t":null}`, false, 0, out(`{}`), "member-dropped/null", "rule/5", "", false},
+		{"__proto__ lost", `{}`, `{"__proto__":{"a":1}}`, false, 0, out(`{}`), "member-dropped/__proto__", "rule/5", "", false},
+		{"member added", `{}`, `{"query":"hi"}`, false, 0, out(`{"query":"hi","prompt":"hi"}`), "member-added", "rule/5", "", false},
+		{"element dropped", `{}`, `{"a":[1,2]}`, false, 0, out(`{"a":[1]}`), "element-dropped", "rule/5", "/a", false},
+		{"member order", `{}`, `{"b":1,"a":2}`, false, 0, out(`{"a":2,"b":1}`), "member-order", "reading/7", "", false},
+		{"number changed", `{}`, `{"n":1.5}`, false, 0, out(`{"n":2}`), "number-changed", "rule/5", "/n", false},
+		{"coerced", `{"properties":{"n":{"type":"integer"}}}`, `{"n":"5"}`, false, 0, out(`{"n":5}`), "coerced", "rule/5", "/n", false},
+		{"coerced to string", `{"properties":{"n":{"type":"string"}}}`, `{"n":1.5}`, false, 0, out(`{"n":"1.5"}`), "coerced", "rule/5", "/n", false},
+		{"coerced inside decoded", `{"properties":{"p":{"type":"array","items":{"type":"string"}}}}`, `{"p":"[1]"}`, false, 0, out(`{"p":["1"]}`), "coerced-in-decoded", "rule/5", "/p/0", false},
+		// What lossy JSON reading does: the implementation's inside a
+		// decoded string, probably the adapter's in the arguments.
+		{"decoded duplicates", `{"properties":{"ops":{"type":"object"}}}`, `{"ops":"{\"k\":1,\"k\":2}"}`, false, 0, out(`{"ops":{"k":2}}`), "decoded-json-lossy", "reading/7", "/ops", false},
+		{"decoded big number", `{"properties":{"p":{"type":"array"}}}`, `{"p":"[12345678901234567890]"}`, false, 0, out(`{"p":[12345678901234567000]}`), "decoded-json-lossy", "reading/7", "/p/0", false},
+		{"adapter big number", `{}`, `{"n":12345678901234567890}`, false, 0, out(`{"n":12345678901234567000}`), "artefact/lossy-json", "reading/7", "/n", true},
+		{"adapter 1e400", `{}`, `{"n":1e400}`, false, 0, out(`{"n":null}`), "artefact/lossy-json", "reading/7", "/n", true},
+		{"adapter integer keys", `{}`, `{"b":1,"2":2,"1":3}`, false, 0, out(`{"1":3,"2":2,"b":1}`), "artefact/lossy-json", "reading/7", "", true},
+		{"adapter duplicates", `{}`, `{"a":1,"a":2}`, false, 0, out(`{"a":2}`), "artefact/lossy-json", "reading/7", "", true},
+		{"output not JSON", `{}`, `{}`, false, 0, out(`{`), "output-not-json", "reading/7", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := impl.Options{MaxPasses: tt.maxPasses}
+			if tt.attribute {
+				o.Profile = normalize.Attribute
+			}
+			want := impl.Reference.Normalize(context.Background(), impl.Case{Schema: []byte(tt.schema), Args: []byte(tt.args), Options: o})
+			if impl.Compare(tt.got, want).Same() {
+				t.Fatalf("the case is no counterexample: the reference gives %v too", want)
+			}
+			d := diagnose.Classify(diagnose.Case{Schema: []byte(tt.schema), Args: []byte(tt.args), Attribute: tt.attribute, MaxPasses: tt.maxPasses, Want: want, Got: tt.got})
+			if d.Class != tt.class || d.Clause != tt.clause || d.Where != tt.where || d.Artefact != tt.artefact {
+				t.Errorf("Classify = %s (%s) at %q, artefact %v; want %s (%s) at %q, artefact %v\n(title: %s; want %v)",
+					d.Class, d.Clause, d.Where, d.Artefact, tt.class, tt.clause, tt.where, tt.artefact, d.Title, want)
+			}
+			if d.Title == "" {
+				t.Error("no title")
+			}
+			if d.Artefact != (d.Fix != "") {
+				t.Errorf("artefact %v with fix %q", d.Artefact, d.Fix)
+			}
+		})
+	}
+}

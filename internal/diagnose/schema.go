@@ -1,0 +1,275 @@
+package diagnose
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/toolnorm/toolnorm/internal/jsonvalue"
+)
+
+// schemaInfo answers, roughly, what a schema declares at a position of
+// the arguments and through which keywords. It is a reading for naming a
+// difference, not the reference's: a case is minimized first, so its
+// schema is small, and a keyword this reading does not follow still names
+// the class through keyword.
+type schemaInfo struct {
+	root *jsonvalue.Value
+}
+
+func newSchema(root *jsonvalue.Value) *schemaInfo { return &schemaInfo{root: root} }
+
+// A reach is a subschema that applies at a position, with the keywords
+// other than properties and items that led to it.
+type reach struct {
+	s   *jsonvalue.Value
+	via []string
+}
+
+// maxExpand bounds how many references and combinators one expansion
+// follows, so that a cycle ends.
+const maxExpand = 64
+
+// at returns the subschemas that apply at path.
+func (si *schemaInfo) at(path []step) []reach {
+	if si == nil || si.root == nil {
+		return nil
+	}
+	cur := si.expand([]reach{{s: si.root}})
+	for _, st := range path {
+		var next []reach
+		for _, r := range cur {
+			next = append(next, child(r, st)...)
+		}
+		cur = si.expand(next)
+	}
+	return cur
+}
+
+// expand adds to rs what their references and combinators apply.
+func (si *schemaInfo) expand(rs []reach) []reach {
+	out := slices.Clone(rs)
+	for i := 0; i < len(out) && i < maxExpand; i++ {
+		r := out[i]
+		if r.s == nil || r.s.Kind != jsonvalue.Object {
+			continue
+		}
+		for _, m := range r.s.Members {
+			switch m.Key {
+			case "$ref", "$dynamicRef", "$recursiveRef":
+				if m.Value.Kind == jsonvalue.String {
+					if t := si.resolve(m.Value.Str); t != nil {
+						out = append(out, reach{t, with(r.via, m.Key)})
+					}
+				}
+			case "allOf", "anyOf", "oneOf":
+				if m.Value.Kind == jsonvalue.Array {
+					for _, e := range m.Value.Elems {
+						out = append(out, reach{e, with(r.via, m.Key)})
+					}
+				}
+			case "then", "else":
+				out = append(out, reach{m.Value, with(r.via, "if")})
+			}
+		}
+	}
+	return out
+}
+
+func with(via []string, kw string) []string { return append(slices.Clip(via), kw) }
+
+// resolve finds the target of a local reference: "#", a JSON pointer, an
+// anchor, or an $id.
+func (si *schemaInfo) resolve(ref string) *jsonvalue.Value {
+	frag, isFrag := strings.CutPrefix(ref, "#")
+	if isFrag && (frag == "" || strings.HasPrefix(frag, "/")) {
+		v := si.root
+		for _, tok := range strings.Split(frag, "/")[1:] {
+			tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
+			v = member(v, tok)
+			if v == nil {
+				return nil
+			}
+		}
+		return v
+	}
+	var found *jsonvalue.Value
+	var search func(v *jsonvalue.Value, depth int)
+	search = func(v *jsonvalue.Value, depth int) {
+		if v == nil || found != nil || depth > 100 {
+			return
+		}
+		switch v.Kind {
+		case jsonvalue.Object:
+			for _, m := range v.Members {
+				if m.Value.Kind == jsonvalue.String && (isFrag && (m.Key == "$anchor" || m.Key == "$dynamicAnchor") && m.Value.Str == frag ||
+					m.Key == "$id" && (m.Value.Str == ref || strings.HasSuffix(m.Value.Str, "/"+ref))) {
+					found = v
+					return
+				}
+			}
+			for _, m := range v.Members {
+				search(m.Value, depth+1)
+			}
+		case jsonvalue.Array:
+			for _, e := range v.Elems {
+				search(e, depth+1)
+			}
+		}
+	}
+	search(si.root, 0)
+	return found
+}
+
+// member is v's member key (the first), or nil; an array takes an index.
+func member(v *jsonvalue.Value, key string) *jsonvalue.Value {
+	if v == nil {
+		return nil
+	}
+	switch v.Kind {
+	case jsonvalue.Object:
+		for _, m := range v.Members {
+			if m.Key == key {
+				return m.Value
+			}
+		}
+	case jsonvalue.Array:
+		for i, e := range v.Elems {
+			if key == itoa(i) {
+				return e
+			}
+		}
+	}
+	return nil
+}
+
+func itoa(i int) string {
+	if i == 0 {
+		return "0"
+	}
+	var b []byte
+	for ; i > 0; i /= 10 {
+		b = append([]byte{byte('0' + i%10)}, b...)
+	}
+	return string(b)
+}
+
+// child returns the subschemas of r that apply to the member or element st.
+func child(r reach, st step) []reach {
+	s := r.s
+	if s == nil || s.Kind != jsonvalue.Object {
+		return nil
+	}
+	var out []reach
+	if st.index < 0 {
+		matched := false
+		if p := member(member(s, "properties"), st.key); p != nil {
+			out, matched = append(out, reach{p, r.via}), true
+		}
+		if pp := member(s, "patternProperties"); pp != nil && pp.Kind == jsonvalue.Object {
+			for _, m := range pp.Members {
+				if re, err := regexp.Compile(m.Key); err == nil && re.MatchString(st.key) {
+					out, matched = append(out, reach{m.Value, with(r.via, "patternProperties")}), true
+				}
+			}
+		}
+		if ap := member(s, "additionalProperties"); ap != nil && !matched {
+			out = append(out, reach{ap, with(r.via, "additionalProperties")})
+		}
+		return out
+	}
+	items := member(s, "items")
+	if pi := member(s, "prefixItems"); pi != nil && pi.Kind == jsonvalue.Array {
+		if st.index < len(pi.Elems) {
+			return []reach{{pi.Elems[st.index], with(r.via, "prefixItems")}}
+		}
+		if items != nil {
+			return []reach{{items, r.via}}
+		}
+		return nil
+	}
+	if items != nil && items.Kind == jsonvalue.Array {
+		if st.index < len(items.Elems) {
+			return []reach{{items.Elems[st.index], with(r.via, "items")}}
+		}
+		if ai := member(s, "additionalItems"); ai != nil {
+			return []reach{{ai, with(r.via, "additionalItems")}}
+		}
+		return nil
+	}
+	if items != nil {
+		return []reach{{items, r.via}}
+	}
+	return nil
+}
+
+// types is the set of types a subschema's own "type" names.
+func types(s *jsonvalue.Value) []string {
+	t := member(s, "type")
+	switch {
+	case t == nil:
+		return nil
+	case t.Kind == jsonvalue.String:
+		return []string{t.Str}
+	case t.Kind == jsonvalue.Array:
+		var out []string
+		for _, e := range t.Elems {
+			if e.Kind == jsonvalue.String {
+				out = append(out, e.Str)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// declaring returns the first reach among rs that names type name, and
+// whether there is one.
+func declaring(rs []reach, name string) (reach, bool) {
+	for _, r := range rs {
+		if slices.Contains(types(r.s), name) {
+			return r, true
+		}
+	}
+	return reach{}, false
+}
+
+// notable are the keywords that name a class when a schema needs them, in
+// the order they are preferred: the ones an implementation most often
+// does not follow first.
+var notable = []string{"$dynamicRef", "$recursiveRef", "$ref", "$schema", "patternProperties", "additionalProperties",
+	"prefixItems", "additionalItems", "allOf", "anyOf", "oneOf", "if", "dependentSchemas", "unevaluatedProperties", "unevaluatedItems", "not"}
+
+// keyword is the most notable keyword a schema's text holds anywhere, or
+// "".
+func keyword(schema []byte) string {
+	v, err := jsonvalue.Parse(schema)
+	if err != nil {
+		return ""
+	}
+	seen := map[string]bool{}
+	var walk func(v *jsonvalue.Value, depth int)
+	walk = func(v *jsonvalue.Value, depth int) {
+		if depth > 200 {
+			return
+		}
+		switch v.Kind {
+		case jsonvalue.Object:
+			for _, m := range v.Members {
+				seen[m.Key] = true
+				walk(m.Value, depth+1)
+			}
+		case jsonvalue.Array:
+			for _, e := range v.Elems {
+				walk(e, depth+1)
+			}
+		}
+	}
+	walk(v, 0)
+	for _, k := range notable {
+		if seen[k] {
+			return k
+		}
+	}
+	return ""
+}

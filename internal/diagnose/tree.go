@@ -1,0 +1,373 @@
+package diagnose
+
+import (
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/toolnorm/toolnorm/internal/entity"
+	"github.com/toolnorm/toolnorm/internal/jsonvalue"
+)
+
+// differ walks the input, the expected and the given output together and
+// diagnoses the first difference, in document order.
+type differ struct {
+	c      Case
+	schema *schemaInfo
+}
+
+func (d *differ) mode() entity.Profile {
+	if d.c.Attribute {
+		return entity.Attribute
+	}
+	return entity.Text
+}
+
+// walk diagnoses the first difference between want and got at path; in
+// is the input there (nil when it has none). decoded is true inside a
+// value the rule decodes from a string: what JSON-style reading loses
+// there is the implementation's own decoder's.
+func (d *differ) walk(in, want, got *jsonvalue.Value, path []step, decoded bool) *Diagnosis {
+	if jsonvalue.Equal(want, got) {
+		return nil
+	}
+	at := func(dg Diagnosis) *Diagnosis {
+		dg.Where = pointer(path)
+		return &dg
+	}
+	container := func(v *jsonvalue.Value) bool { return v.Kind == jsonvalue.Array || v.Kind == jsonvalue.Object }
+
+	// The rule decodes a string here.
+	if in != nil && in.Kind == jsonvalue.String && container(want) {
+		if d.shortOfFixpoint(in.Str, got) {
+			return at(noFixpoint)
+		}
+		switch {
+		case got.Kind == jsonvalue.String:
+			return at(d.missed(in, want, got, path))
+		case got.Kind == want.Kind:
+			inner := d.decodedInput(in)
+			return d.walk(inner, want, got, path, true)
+		}
+		return at(Diagnosis{Class: "wrong-shape", Title: "A stringified " + want.Kind.String() + " is decoded to another shape", Clause: "rule/3"})
+	}
+
+	switch {
+	case want.Kind == jsonvalue.String && container(got):
+		return at(d.decodedWrongly(in, want, got, path))
+	case want.Kind == jsonvalue.String && got.Kind == jsonvalue.String:
+		return at(d.text(in, want.Str, got.Str, path))
+	case want.Kind == jsonvalue.Number && got.Kind == jsonvalue.Number:
+		if lossyNumber(want.Number, got) {
+			return at(lossy(decoded))
+		}
+		return at(Diagnosis{Class: "number-changed", Title: "A number's value is changed", Clause: "rule/5"})
+	case want.Kind == jsonvalue.Number && got.Kind == jsonvalue.Null && lossyNumber(want.Number, got):
+		return at(lossy(decoded))
+	case want.Kind == jsonvalue.Object && got.Kind == jsonvalue.Object:
+		return d.object(in, want, got, path, decoded)
+	case want.Kind == jsonvalue.Array && got.Kind == jsonvalue.Array:
+		if len(want.Elems) != len(got.Elems) {
+			what := "dropped"
+			if len(got.Elems) > len(want.Elems) {
+				what = "added"
+			}
+			return at(Diagnosis{Class: "element-" + what, Title: "An array element is " + what, Clause: "rule/5"})
+		}
+		for i := range want.Elems {
+			var ie *jsonvalue.Value
+			if in != nil && in.Kind == jsonvalue.Array && i < len(in.Elems) {
+				ie = in.Elems[i]
+			}
+			if r := d.walk(ie, want.Elems[i], got.Elems[i], append(slices.Clip(path), step{index: i}), decoded); r != nil {
+				return r
+			}
+		}
+		return nil
+	}
+	cls := "coerced"
+	title := "A value of another type is converted to the type the schema declares"
+	if decoded {
+		cls, title = "coerced-in-decoded", "A value inside decoded JSON text is converted to another type"
+	}
+	return at(Diagnosis{Class: cls, Title: title + " (" + want.Kind.String() + " to " + got.Kind.String() + ")", Clause: "rule/5"})
+}
+
+// lossy is the diagnosis of what JSON.parse-style reading loses.
+func lossy(decoded bool) Diagnosis {
+	if decoded {
+		return Diagnosis{Class: "decoded-json-lossy", Title: "Decoded JSON text is read lossily: numbers rounded to float64, duplicate members collapsed, integer-like keys reordered", Clause: "reading/7"}
+	}
+	return Diagnosis{Class: "artefact/lossy-json", Title: "The arguments are read lossily (numbers past float64 rounded, 1e400 to null, integer-like keys moved first, duplicates collapsed): probably the adapter's", Clause: "reading/7", Artefact: true, Fix: FixLossyAdapter}
+}
+
+// lossyNumber reports whether got is what float64 makes of the number
+// text want: rounded, or null for a number past its range.
+func lossyNumber(want string, got *jsonvalue.Value) bool {
+	f, err := strconv.ParseFloat(want, 64)
+	if math.IsInf(f, 0) {
+		return got.Kind == jsonvalue.Null || got.Kind == jsonvalue.Number && strings.Contains(strings.ToLower(got.Number), "e+308")
+	}
+	if err != nil || got.Kind != jsonvalue.Number {
+		return false
+	}
+	g, err := strconv.ParseFloat(got.Number, 64)
+	return err == nil && g == f
+}
+
+// jsOrder is the order JavaScript gives an object's keys: integer-like
+// keys first, ascending, then the others as written.
+func jsOrder(keys []string) []string {
+	var ints, rest []string
+	for _, k := range keys {
+		if n, err := strconv.ParseUint(k, 10, 32); err == nil && n < math.MaxUint32 && strconv.FormatUint(n, 10) == k {
+			ints = append(ints, k)
+		} else {
+			rest = append(rest, k)
+		}
+	}
+	slices.SortStableFunc(ints, func(a, b string) int {
+		x, _ := strconv.ParseUint(a, 10, 32)
+		y, _ := strconv.ParseUint(b, 10, 32)
+		return int(int64(x) - int64(y))
+	})
+	return append(ints, rest...)
+}
+
+func keysOf(v *jsonvalue.Value) []string {
+	keys := make([]string, len(v.Members))
+	for i, m := range v.Members {
+		keys[i] = m.Key
+	}
+	return keys
+}
+
+func unique(keys []string) []string {
+	var out []string
+	for _, k := range keys {
+		if !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// object diagnoses two objects that differ.
+func (d *differ) object(in, want, got *jsonvalue.Value, path []step, decoded bool) *Diagnosis {
+	at := func(dg Diagnosis) *Diagnosis {
+		dg.Where = pointer(path)
+		return &dg
+	}
+	wk, gk := keysOf(want), keysOf(got)
+	switch {
+	case len(unique(wk)) < len(wk) && slices.Equal(unique(wk), sortedLike(unique(gk), unique(wk))) && len(gk) == len(unique(gk)):
+		// Duplicates collapsed to one member each.
+		return at(lossy(decoded))
+	case !slices.Equal(wk, gk) && sameSet(wk, gk):
+		if slices.Equal(gk, jsOrder(wk)) {
+			return at(lossy(decoded))
+		}
+		return at(Diagnosis{Class: "member-order", Title: "Members are reordered", Clause: "reading/7"})
+	case len(wk) == len(gk) && !slices.Equal(wk, gk):
+		for i := range wk {
+			if wk[i] != gk[i] {
+				if dec, _ := entity.Decode([]byte(wk[i]), d.mode(), 0); string(dec) == gk[i] {
+					return at(Diagnosis{Class: "key-decoded", Title: "Keys have their character references decoded", Clause: "rule/5"})
+				}
+				return at(Diagnosis{Class: "key-changed", Title: "A key is changed", Clause: "rule/5"})
+			}
+		}
+	case len(gk) < len(wk):
+		for _, m := range want.Members {
+			if !slices.Contains(gk, m.Key) {
+				switch {
+				case m.Key == "__proto__":
+					return at(Diagnosis{Class: "member-dropped/__proto__", Title: "A member named `__proto__` is lost", Clause: "rule/5"})
+				case m.Value.Kind == jsonvalue.Null:
+					return at(Diagnosis{Class: "member-dropped/null", Title: "A member whose value is `null` is dropped, key and all", Clause: "rule/5"})
+				}
+				return at(Diagnosis{Class: "member-dropped", Title: "A member is dropped", Clause: "rule/5"})
+			}
+		}
+		return at(Diagnosis{Class: "member-dropped", Title: "A member is dropped", Clause: "rule/5"})
+	case len(gk) > len(wk):
+		return at(Diagnosis{Class: "member-added", Title: "A member is added", Clause: "rule/5"})
+	}
+	for i, m := range want.Members {
+		var iv *jsonvalue.Value
+		if in != nil && in.Kind == jsonvalue.Object {
+			for _, im := range in.Members {
+				if im.Key == m.Key {
+					iv = im.Value
+					break
+				}
+			}
+		}
+		if r := d.walk(iv, m.Value, got.Members[i].Value, append(slices.Clip(path), step{key: m.Key, index: -1}), decoded); r != nil {
+			return r
+		}
+	}
+	return nil
+}
+
+// sortedLike returns keys in the order of order, when they are the same
+// set; else keys.
+func sortedLike(keys, order []string) []string {
+	if !sameSet(keys, order) {
+		return keys
+	}
+	return order
+}
+
+func sameSet(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	x, y := slices.Clone(a), slices.Clone(b)
+	slices.Sort(x)
+	slices.Sort(y)
+	return slices.Equal(x, y)
+}
+
+// decodedInput is what the rule decodes the input string in into: the
+// string as sent, or after its references are decoded.
+func (d *differ) decodedInput(in *jsonvalue.Value) *jsonvalue.Value {
+	if v, err := jsonvalue.Parse([]byte(in.Str)); err == nil {
+		return v
+	}
+	dec, _ := entity.Decode([]byte(in.Str), d.mode(), d.c.MaxPasses)
+	if v, err := jsonvalue.Parse(dec); err == nil {
+		return v
+	}
+	return nil
+}
+
+// missed diagnoses a string the rule decodes (want) left a string (got).
+func (d *differ) missed(in, want, got *jsonvalue.Value, path []step) Diagnosis {
+	if got.Str != in.Str {
+		if _, err := jsonvalue.Parse([]byte(in.Str)); err != nil {
+			return Diagnosis{Class: "decode-missed/after-references", Title: "A stringified " + want.Kind.String() + " is not decoded once its character references are decoded", Clause: "reading/6"}
+		}
+	}
+	r, ok := declaring(d.schema.at(path), want.Kind.String())
+	kw := ""
+	switch {
+	case ok && len(r.via) > 0:
+		kw = r.via[0]
+	case !ok:
+		kw = keyword(d.c.Schema)
+	}
+	if kw == "" {
+		return Diagnosis{Class: "decode-missed", Title: "A stringified " + want.Kind.String() + " is not decoded where the schema declares " + want.Kind.String(), Clause: "rule/2"}
+	}
+	return Diagnosis{Class: "decode-missed/keyword", Detail: kw, Title: KeywordTitle([]string{kw}), Clause: "reading/4"}
+}
+
+// decodedWrongly diagnoses a string the rule leaves a string (want)
+// decoded into a container (got).
+func (d *differ) decodedWrongly(in, want, got *jsonvalue.Value, path []step) Diagnosis {
+	rs := d.schema.at(path)
+	_, str := declaring(rs, "string")
+	str = str || anyBranch(rs)
+	declared, shape := declaring(rs, got.Kind.String())
+	_, otherShape := declaring(rs, other(got.Kind))
+	_, parseErr := jsonvalue.Parse([]byte(want.Str))
+	switch {
+	case str || shape && (slices.Contains(declared.via, "anyOf") || slices.Contains(declared.via, "oneOf")):
+		// A union that names the shape in one branch, and admits a string
+		// in another (declared, or through a branch of any type).
+		return Diagnosis{Class: "decoded-declared-string", Title: "A parameter that may be a string (`string` declared, or a branch of `anyOf` or `oneOf` that admits any type) is decoded as JSON", Clause: "rule/3"}
+	case parseErr != nil && shape:
+		return Diagnosis{Class: "decoded-not-json", Title: "Text that is not JSON (whitespace JSON does not allow, a byte order mark) is decoded", Clause: "reading/5"}
+	case otherShape && !shape:
+		return Diagnosis{Class: "wrong-shape", Title: "A parsed value of the wrong shape is substituted (" + got.Kind.String() + " where " + other(got.Kind) + " is declared)", Clause: "rule/3"}
+	case shape && slices.Contains(declared.via, "allOf"):
+		return Diagnosis{Class: "wrong-shape/allOf", Title: "`allOf` is read as a union: a shape one branch declares and another excludes is substituted", Clause: "rule/3"}
+	case shape:
+		// The schema declares this shape, as this reading sees it, and
+		// the reference leaves it: a reading of the schema differs.
+		kw := keyword(d.c.Schema)
+		if kw == "" {
+			kw = "type"
+		}
+		return Diagnosis{Class: "decoded-undeclared/" + kw, Title: "A string is decoded where the schema, read through " + code(kw) + ", does not declare " + got.Kind.String(), Clause: "reading/4"}
+	}
+	return Diagnosis{Class: "decoded-undeclared", Title: "A string is decoded where the schema declares neither array nor object", Clause: "rule/2"}
+}
+
+func other(k jsonvalue.Kind) string {
+	if k == jsonvalue.Array {
+		return "object"
+	}
+	return "array"
+}
+
+// noFixpoint is the diagnosis of decoding stopped short of the fixpoint.
+var noFixpoint = Diagnosis{Class: "no-fixpoint", Title: "Character references are decoded once, not until the value stops changing (`&amp;amp;` gives `&amp;`)", Clause: "rule/4"}
+
+// shortOfFixpoint reports whether got is what src gives after fewer
+// passes than the fixpoint (and the pass bound) takes: as a string, or
+// decoded as JSON text after those passes.
+func (d *differ) shortOfFixpoint(src string, got *jsonvalue.Value) bool {
+	cur := []byte(src)
+	for n := 1; n <= 16 && (d.c.MaxPasses == 0 || n < d.c.MaxPasses); n++ {
+		next, changed := entity.Pass(nil, cur, d.mode())
+		if !changed {
+			return false
+		}
+		if _, more := entity.Pass(nil, next, d.mode()); !more {
+			return false // next is the fixpoint
+		}
+		if got.Kind == jsonvalue.String && got.Str == string(next) {
+			return true
+		}
+		if v, err := jsonvalue.Parse(next); err == nil && jsonvalue.Equal(v, got) {
+			return true
+		}
+		cur = next
+	}
+	return false
+}
+
+// KeywordTitle is the title of the decodes missed behind the schema
+// keywords kws: one bug, an implementation that follows fewer keywords
+// than the readings do, whichever keywords its findings show.
+func KeywordTitle(kws []string) string {
+	q := make([]string, len(kws))
+	for i, k := range kws {
+		q[i] = code(k)
+	}
+	return "Declarations through " + strings.Join(q, ", ") + " are not followed: a stringified array or object stays a string"
+}
+
+// anyBranch reports whether a branch of anyOf or oneOf among rs admits
+// any type: true, or a schema with no type, no combinator and no value
+// constraint (reached directly or through a reference).
+func anyBranch(rs []reach) bool {
+	for _, r := range rs {
+		via := r.via
+		for len(via) > 0 && via[len(via)-1] == "$ref" {
+			via = via[:len(via)-1]
+		}
+		if len(via) == 0 || r.s == nil || via[len(via)-1] != "anyOf" && via[len(via)-1] != "oneOf" {
+			continue
+		}
+		if r.s.Kind == jsonvalue.Bool && r.s.Bool {
+			return true
+		}
+		if r.s.Kind != jsonvalue.Object {
+			continue
+		}
+		free := true
+		for _, kw := range []string{"type", "$ref", "$dynamicRef", "anyOf", "oneOf", "allOf", "not", "const", "enum"} {
+			if member(r.s, kw) != nil {
+				free = false
+			}
+		}
+		if free {
+			return true
+		}
+	}
+	return false
+}

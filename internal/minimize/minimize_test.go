@@ -1,0 +1,149 @@
+package minimize_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/internal/jsonvalue"
+	"github.com/toolnorm/toolnorm/internal/minimize"
+)
+
+// decodes says whether the reference changes the arguments under the
+// schema: an implementation that changes nothing fails there.
+func decodes(schema, args []byte) bool {
+	r := impl.Reference.Normalize(context.Background(), impl.Case{Schema: schema, Args: args})
+	if !r.Answered() {
+		return false
+	}
+	eq, err := jsonvalue.EqualJSON(r.Output, args)
+	return err == nil && !eq
+}
+
+// decodesTo says whether the reference gives a value of kind k at the
+// member key of the output.
+func decodesTo(key string, k jsonvalue.Kind) func(schema, args []byte) bool {
+	return func(schema, args []byte) bool {
+		r := impl.Reference.Normalize(context.Background(), impl.Case{Schema: schema, Args: args})
+		if !r.Answered() {
+			return false
+		}
+		v, err := jsonvalue.Parse(r.Output)
+		if err != nil || v.Kind != jsonvalue.Object {
+			return false
+		}
+		for _, m := range v.Members {
+			if m.Key == key || key == "*" {
+				return m.Value.Kind == k
+			}
+		}
+		return false
+	}
+}
+
+func TestMinimizeSteps(t *testing.T) {
+	tests := []struct {
+		name                 string
+		schema, args         string
+		fails                func(schema, args []byte) bool
+		wantSchema, wantArgs string
+	}{
+		{"drop a member, shorten a key and a string", `{}`, `{"a":1,"b":"x &amp; y","c":[1,2]}`, decodes,
+			`{}`, `{"":"&mp;"}`},
+		{"shorten a key: keys with references in them are no key decoding", `{}`, `{"&amp;":"&#0"}`,
+			func(_, a []byte) bool { return strings.Contains(string(a), `:"&#0"`) }, `{}`, `{"":"&#0"}`},
+		{"lift a container, the schema following", `{"properties":{"a":{"type":"object","properties":{"p":{"type":"array"}}}}}`, `{"a":{"p":"[1]","q":1}}`,
+			decodes, `{"properties":{"":{"type":"array"}}}`, `{"":"[]"}`},
+		{"inline a $ref, and stringified JSON escaped as references", `{"properties":{"p":{"$ref":"#/$defs/m"}},"$defs":{"m":{"type":"object","title":"x"}}}`, `{"p":"{&quot;&quot;:&quot;&quot;}"}`,
+			decodesTo("*", jsonvalue.Object), `{"properties":{"":{"type":"object"}}}`, `{"":"{}"}`},
+		{"replace a subschema by one branch", `{"properties":{"p":{"anyOf":[{"type":"null"},{"type":"array","items":{"type":"integer"}}]}}}`, `{"p":"[1,2]"}`,
+			decodesTo("*", jsonvalue.Array), `{"properties":{"":{"type":"array"}}}`, `{"":"[]"}`},
+		{"replace a subschema by {}", `{"properties":{"p":{"type":"array"},"q":{"type":"string","minLength":2}}}`, `{"p":"[]"}`,
+			func(s, a []byte) bool { return decodes(s, a) && strings.Contains(string(s), `"q":`) },
+			`{"properties":{"":{"type":"array"},"q":{}}}`, `{"":"[]"}`},
+		{"simplify a number", `{}`, `{"n":12345.678,"m":[true]}`,
+			func(_, a []byte) bool {
+				v, _ := jsonvalue.Parse(a)
+				return v != nil && len(v.Members) > 0 && v.Members[0].Value.Kind == jsonvalue.Number && v.Members[0].Value.Number != "0"
+			},
+			`{}`, `{"":1}`},
+		{"shrink JSON inside a string", `{"properties":{"p":{"type":"object"}}}`, `{"p":"{\"a\":[1,2,{\"b\":\"x&amp;\"}],\"c\":2}"}`,
+			func(s, a []byte) bool {
+				return decodesTo("*", jsonvalue.Object)(s, a) && strings.Contains(string(a), "&amp")
+			},
+			`{"properties":{"":{"type":"object"}}}`, `{"":"{\"\":\"&amp\"}"}`},
+		{"text that is not JSON", `{}`, `{"a": [1, 2,, 3]}`,
+			func(_, a []byte) bool { return strings.Contains(string(a), ",,") }, `{}`, `,,`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if !tt.fails([]byte(tt.schema), []byte(tt.args)) {
+				t.Fatal("the case does not fail to begin with")
+			}
+			s, a, cut := minimize.MinimizeCut(context.Background(), []byte(tt.schema), []byte(tt.args), tt.fails)
+			if string(s) != tt.wantSchema || string(a) != tt.wantArgs || cut {
+				t.Errorf("Minimize = %s %s (cut %v), want %s %s", s, a, cut, tt.wantSchema, tt.wantArgs)
+			}
+			// 1-minimal: no step keeps the failure, so a second run finds
+			// nothing to do.
+			calls := 0
+			s2, a2, _ := minimize.MinimizeCut(context.Background(), s, a, func(s, a []byte) bool { calls++; return tt.fails(s, a) })
+			if string(s2) != string(s) || string(a2) != string(a) || calls == 0 {
+				t.Errorf("not 1-minimal: a second run gives %s %s after %d tries", s2, a2, calls)
+			}
+		})
+	}
+}
+
+func TestMinimizeCutShort(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	calls := 0
+	fails := func(_, a []byte) bool {
+		if calls++; calls == 3 {
+			cancel()
+		}
+		return strings.Contains(string(a), "&")
+	}
+	s, a, cut := minimize.MinimizeCut(ctx, []byte(`{}`), []byte(`{"a":"&amp;","b":"&lt;","c":"&gt;","d":1}`), fails)
+	if !cut || calls != 3 || !strings.Contains(string(a), "&") || string(s) != `{}` {
+		t.Errorf("MinimizeCut = %s %s, cut %v after %d tries", s, a, cut, calls)
+	}
+	// The try budget cuts it short too: twenty long strings, none of which
+	// may shrink, have more candidates than the budget.
+	var b strings.Builder
+	b.WriteString("{")
+	for i := range 20 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString(`"` + string(rune('a'+i)) + `":"` + text(i) + `"`)
+	}
+	b.WriteString("}")
+	n := 0
+	_, _, cut = minimize.MinimizeCut(context.Background(), []byte(`{}`), []byte(b.String()), func(_, a []byte) bool { n++; return len(a) >= b.Len() })
+	if !cut || n > 5000 {
+		t.Errorf("cut %v after %d tries", cut, n)
+	}
+}
+
+// text is 1000 letters, no two chunks of which are alike.
+func text(seed int) string {
+	b := make([]byte, 1000)
+	x := uint32(seed + 1)
+	for i := range b {
+		x = x*1664525 + 1013904223
+		b[i] = 'a' + byte(x>>24)%26
+	}
+	return string(b)
+}
+
+// TestMinimizeNumbersSettle: simplifying numbers never undoes itself (0
+// to 1 and back), so a case whose numbers do not matter settles at once.
+func TestMinimizeNumbersSettle(t *testing.T) {
+	n := 0
+	_, a, cut := minimize.MinimizeCut(context.Background(), []byte(`{}`), []byte(`{"b":1,"0":2}`), func(_, a []byte) bool { n++; return strings.Contains(string(a), `"0":`) })
+	if string(a) != `{"0":0}` || cut || n > 20 {
+		t.Errorf("MinimizeCut = %s, cut %v, after %d tries", a, cut, n)
+	}
+}

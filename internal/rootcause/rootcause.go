@@ -1,0 +1,299 @@
+// Package rootcause turns what a check found into the list of bugs: every
+// finding (a failing vector, a property's counterexample, a fuzzing
+// bucket's) goes through the one minimizer (minimize.MinimizeCut) and is
+// then classified (package diagnose); findings of one class are one root
+// cause, ordered as a maintainer reads them: the rule's clauses first
+// (rule/2, rule/3, rule/5, rule/4), then the readings, then failures of
+// the program, each by how many findings show it; artefacts of the
+// adapter's plumbing last.
+package rootcause
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/normalize"
+	"github.com/toolnorm/toolnorm/internal/diagnose"
+	"github.com/toolnorm/toolnorm/internal/jsonvalue"
+	"github.com/toolnorm/toolnorm/internal/minimize"
+)
+
+// The sources of a finding.
+const (
+	Vector   = "vector"   // a vector of the corpus
+	Property = "property" // a property's counterexample
+	Bucket   = "bucket"   // a fuzzing bucket's counterexample
+)
+
+// A Finding is one thing a check found.
+type Finding struct {
+	Source string // Vector, Property or Bucket
+	ID     string // the vector's file (or id), the property's id, the bucket
+	Case   impl.Case
+	// Want is what the case expects (the vector's expected result);
+	// Got is what the implementation gave.
+	Want, Got impl.Result
+	// Statement is a property's, for a violation that shows no
+	// difference with the reference on its case (a second run that
+	// differs, for one).
+	Statement string
+	Clause    string
+}
+
+// A RootCause is one bug: a class of findings.
+type RootCause struct {
+	diagnose.Diagnosis
+	// Case is the smallest counterexample, minimized; Want and Got what
+	// is expected on it and what came.
+	Case      impl.Case
+	Want, Got impl.Result
+	// Vectors, Properties and Buckets are the findings it accounts for.
+	Vectors, Properties, Buckets []string
+	// Cut is true when a budget stopped minimizing its counterexample.
+	Cut bool
+}
+
+// Count is how many findings show the root cause.
+func (r RootCause) Count() int { return len(r.Vectors) + len(r.Properties) + len(r.Buckets) }
+
+// Config says how to explain findings.
+type Config struct {
+	Impl impl.Impl
+	// Want is the expected result of a case (the reference's, with the
+	// documents and options the check uses).
+	Want func(impl.Case) impl.Result
+	// Keep, when not nil, says whether minimizing may go on (the check's
+	// time is not up).
+	Keep func() bool
+}
+
+// Explain groups findings into root causes, most important first.
+func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
+	if cfg.Impl != nil && cfg.Want != nil {
+		cfg = memoized(ctx, cfg)
+	}
+	byClass := map[string]*RootCause{}
+	details := map[string][]string{}
+	var order []string
+	for _, f := range findings {
+		c, want, got, d, cut := minimized(ctx, cfg, f)
+		if d.Detail != "" && !slices.Contains(details[d.Class], d.Detail) {
+			details[d.Class] = append(details[d.Class], d.Detail)
+		}
+		rc := byClass[d.Class]
+		if rc == nil {
+			rc = &RootCause{Diagnosis: d, Case: c, Want: want, Got: got, Cut: cut}
+			byClass[d.Class] = rc
+			order = append(order, d.Class)
+		} else if size(c) < size(rc.Case) {
+			rc.Diagnosis, rc.Case, rc.Want, rc.Got, rc.Cut = d, c, want, got, cut
+		}
+		switch f.Source {
+		case Vector:
+			rc.Vectors = append(rc.Vectors, f.ID)
+		case Property:
+			rc.Properties = append(rc.Properties, f.ID)
+		default:
+			rc.Buckets = append(rc.Buckets, f.ID)
+		}
+	}
+	// An implementation that misses the plainest declaration on the
+	// smallest case misses the others for the same reason: the keywords
+	// are not a bug of their own.
+	if plain, kw := byClass["decode-missed"], byClass["decode-missed/keyword"]; plain != nil && kw != nil && len(plain.Case.Args) <= len(`{"":"[]"}`) {
+		plain.Vectors = append(plain.Vectors, kw.Vectors...)
+		plain.Properties = append(plain.Properties, kw.Properties...)
+		plain.Buckets = append(plain.Buckets, kw.Buckets...)
+		order = slices.DeleteFunc(order, func(k string) bool { return k == "decode-missed/keyword" })
+	}
+	out := make([]RootCause, 0, len(order))
+	for _, k := range order {
+		rc := *byClass[k]
+		if ds := details[k]; len(ds) > 0 && k == "decode-missed/keyword" {
+			rc.Title = diagnose.KeywordTitle(ds)
+			rc.Detail = strings.Join(ds, ", ")
+		}
+		out = append(out, rc)
+	}
+	Sort(out)
+	return out
+}
+
+func size(c impl.Case) int { return len(c.Schema) + len(c.Args) }
+
+// memoized runs each case once on the implementation and the reference:
+// the minimizations of many findings meet on the same small cases.
+func memoized(ctx context.Context, cfg Config) Config {
+	type pair struct{ want, got impl.Result }
+	seen := map[string]pair{}
+	key := func(c impl.Case) string {
+		return c.Options.String() + "\x00" + string(c.Schema) + "\x00" + string(c.Args)
+	}
+	im, want := cfg.Impl, cfg.Want
+	run := func(c impl.Case) pair {
+		k := key(c)
+		if p, ok := seen[k]; ok {
+			return p
+		}
+		p := pair{want(c), im.Normalize(ctx, c)}
+		if p.got.Failure == nil {
+			seen[k] = p // a failure may not happen again
+		}
+		return p
+	}
+	cfg.Want = func(c impl.Case) impl.Result { return run(c).want }
+	cfg.Impl = impl.Func(im.Name(), func(_ context.Context, c impl.Case) impl.Result { return run(c).got })
+	return cfg
+}
+
+// minimized classifies f on its smallest case: the one minimizer shrinks
+// it while the implementation still differs from what is expected with
+// the same class.
+func minimized(ctx context.Context, cfg Config, f Finding) (impl.Case, impl.Result, impl.Result, diagnose.Diagnosis, bool) {
+	if f.Got.Failure != nil || cfg.Impl == nil || cfg.Want == nil || impl.Compare(f.Got, f.Want).Same() {
+		// A failure of the program is not run again; a property's
+		// violation that the case alone does not show is named by its
+		// property.
+		return f.Case, f.Want, f.Got, withSource(classify(f.Case, f.Want, f.Got), f), false
+	}
+	// Minimized while the classifier gives the same class, then probed:
+	// a probe in the predicate would keep what makes it fail (a long
+	// string) and what does not (a type left unsaid) alike.
+	pure := classify(f.Case, f.Want, f.Got)
+	d := probed(ctx, cfg, f.Case, f.Want, f.Got)
+	fails := func(schema, args []byte) bool {
+		if cfg.Keep != nil && !cfg.Keep() {
+			return false
+		}
+		c := f.Case
+		c.Schema, c.Args = schema, args
+		want, got := cfg.Want(c), cfg.Impl.Normalize(ctx, c)
+		return impl.Compare(got, want).Violation() && classify(c, want, got).Class == pure.Class
+	}
+	schema, args, cut := minimize.MinimizeCut(ctx, f.Case.Schema, f.Case.Args, fails)
+	if cfg.Keep != nil && !cfg.Keep() {
+		cut = true
+	}
+	c := f.Case
+	c.Schema, c.Args = schema, args
+	want, got := cfg.Want(c), cfg.Impl.Normalize(ctx, c)
+	if md := probed(ctx, cfg, c, want, got); classify(c, want, got).Class == pure.Class {
+		return c, want, got, md, cut
+	}
+	return f.Case, f.Want, f.Got, d, cut // a flaky implementation: the case found stands
+}
+
+// probed is the classification of a case, told apart further by running
+// the implementation on a variant: a decode missed that types added along
+// the path cure is decode-missed/untyped.
+func probed(ctx context.Context, cfg Config, c impl.Case, want, got impl.Result) diagnose.Diagnosis {
+	d := classify(c, want, got)
+	if d.Class == "decode-missed" && untyped(ctx, cfg, c) {
+		d.Class, d.Title = "decode-missed/untyped", "Nothing is decoded where the schema leaves a level's `type` unsaid (`\"type\": \"object\"` at the root, `\"type\": \"array\"` above `items`)"
+	}
+	return d
+}
+
+func classify(c impl.Case, want, got impl.Result) diagnose.Diagnosis {
+	return diagnose.Classify(diagnose.Case{Schema: c.Schema, Args: c.Args, Attribute: c.Options.Profile == normalize.Attribute,
+		MaxPasses: c.Options.MaxPasses, Want: want, Got: got})
+}
+
+// withSource names a property's violation the case does not show by its
+// property.
+func withSource(d diagnose.Diagnosis, f Finding) diagnose.Diagnosis {
+	if d.Class == "same" && f.Source == Property {
+		return diagnose.Diagnosis{Class: "property/" + f.ID, Title: f.Statement, Clause: f.Clause}
+	}
+	return d
+}
+
+// clauseOrder is the order of the rule's clauses: what a maintainer fixes
+// first.
+var clauseOrder = []string{"rule/2", "rule/3", "rule/5", "rule/4", "rule/1"}
+
+// rank orders root causes: the rule's clauses, the readings, failures of
+// the program, artefacts.
+func rank(r RootCause) int {
+	switch {
+	case r.Artefact:
+		return 300
+	case r.Clause == "failure":
+		return 200
+	case strings.HasPrefix(r.Clause, "reading/"):
+		return 100
+	}
+	if i := slices.Index(clauseOrder, r.Clause); i >= 0 {
+		return i
+	}
+	return 50
+}
+
+// Sort orders root causes: by rank, then by how many findings show each,
+// then by class.
+func Sort(rs []RootCause) {
+	slices.SortStableFunc(rs, func(a, b RootCause) int {
+		return cmp.Or(cmp.Compare(rank(a), rank(b)), cmp.Compare(b.Count(), a.Count()), cmp.Compare(a.Class, b.Class))
+	})
+}
+
+// untyped reports whether a decode missed is made on c only by types
+// the schema leaves unsaid: with "type" added to each subschema on the
+// way to every value of the arguments (object or array, as the value is),
+// the implementation decodes.
+func untyped(ctx context.Context, cfg Config, c impl.Case) bool {
+	schema, err := jsonvalue.Parse(c.Schema)
+	if err != nil {
+		return false
+	}
+	args, err := jsonvalue.Parse(c.Args)
+	if err != nil {
+		return false
+	}
+	if !addTypes(schema, args, 0) {
+		return false
+	}
+	typed := c
+	typed.Schema = schema.Append(nil)
+	return impl.Compare(cfg.Impl.Normalize(ctx, typed), cfg.Want(typed)).Same()
+}
+
+// addTypes adds "type" to s, and to the subschemas properties and items
+// declare for v's members and elements, where they have none; it reports
+// whether it added one.
+func addTypes(s, v *jsonvalue.Value, depth int) bool {
+	if s == nil || s.Kind != jsonvalue.Object || depth > 64 || v.Kind != jsonvalue.Object && v.Kind != jsonvalue.Array {
+		return false
+	}
+	added := false
+	if get(s, "type") == nil {
+		s.Members = append([]jsonvalue.Member{{Key: "type", Value: &jsonvalue.Value{Kind: jsonvalue.String, Str: v.Kind.String()}}}, s.Members...)
+		added = true
+	}
+	for _, m := range v.Members {
+		if addTypes(get(get(s, "properties"), m.Key), m.Value, depth+1) {
+			added = true
+		}
+	}
+	for _, e := range v.Elems {
+		if addTypes(get(s, "items"), e, depth+1) {
+			added = true
+		}
+	}
+	return added
+}
+
+func get(v *jsonvalue.Value, key string) *jsonvalue.Value {
+	if v == nil || v.Kind != jsonvalue.Object {
+		return nil
+	}
+	for _, m := range v.Members {
+		if m.Key == key {
+			return m.Value
+		}
+	}
+	return nil
+}
