@@ -82,21 +82,20 @@ func (f funcImpl) Name() string                                    { return f.na
 func (f funcImpl) Normalize(schema, args []byte, o Options) Result { return f.f(schema, args, o) }
 
 // Reference is toolnorm's reference normalizer, package normalize.
-var Reference Impl = Func("toolnorm reference", func(schema, args []byte, o Options) Result {
-	return reference(schema, args, o.Normalize())
-})
+var Reference Impl = ReferenceWith()
 
 // ReferenceWith is the reference with options of package normalize that
 // are no case's (the documents its schemas' references may name, the draft
 // of a schema that names none), after each case's own.
 func ReferenceWith(extra ...normalize.Option) Impl {
+	c := &schemas{extra: extra}
 	return Func("toolnorm reference", func(schema, args []byte, o Options) Result {
-		return reference(schema, args, append(o.Normalize(), extra...))
+		return reference(c, schema, args, o)
 	})
 }
 
-func reference(schema, args []byte, opts []normalize.Option) Result {
-	s, err := normalize.Compile(schema, opts...)
+func reference(c *schemas, schema, args []byte, o Options) Result {
+	s, err := c.compile(schema, o)
 	if err != nil {
 		return Reject(ErrInvalidSchema, err.Error())
 	}

@@ -547,6 +547,9 @@ func (r *resolver) lookup(base, ref string, doc *document, at string) (place, bo
 	return place{doc: d, ptr: ptr, v: v, res: d.containing(ptr)}, true
 }
 
+// pointerUnescaper decodes a JSON Pointer token.
+var pointerUnescaper = strings.NewReplacer("~1", "/", "~0", "~")
+
 // pointerIn follows the JSON Pointer frag from the value at the canonical
 // pointer from in root: the value, its canonical pointer, or why not.
 func pointerIn(root any, from, frag string) (any, string, string) {
@@ -554,7 +557,7 @@ func pointerIn(root any, from, frag string) (any, string, string) {
 	canon := ""
 	walk := func(p string) string {
 		for _, tok := range strings.Split(p[1:], "/") {
-			tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
+			tok = pointerUnescaper.Replace(tok)
 			switch cur := v.(type) {
 			case map[string]any:
 				next, ok := cur[tok]

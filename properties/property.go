@@ -384,9 +384,11 @@ func walkStrings(v *jsonvalue.Value, at string, f func(at, s string)) {
 	}
 }
 
-func pointerToken(k string) string {
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(k)
-}
+func pointerToken(k string) string { return pointerEscaper.Replace(k) }
+
+// pointerEscaper escapes a JSON Pointer token (built once: building a
+// Replacer costs more than most replacements).
+var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
 
 // pairs walks the arguments and the output side by side, calling f for
 // each pair of values at one place. Where a string became an array or an
