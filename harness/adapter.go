@@ -36,10 +36,11 @@ type Config struct {
 	// impl.ErrGaveUp. An adapter that cannot be started three times in a
 	// row is given up for good too.
 	MaxFailures int
-	// MaxLine is the longest answer line accepted (default 64 MiB). An
-	// answer is also refused once it is longer than 8 times its request
-	// and 1 MiB more: no normalizer's output is that much larger than its
-	// input. Either way it is refused as soon as it passes the limit,
+	// MaxLine, if more than 0, is the longest answer line accepted. An
+	// answer to normalize is refused once it is longer than 8 times its
+	// request and 1 MiB more (no normalizer's output is that much larger
+	// than its input), whatever the request's length; the answer to start,
+	// at 64 MiB. Either way it is refused as soon as it passes the limit,
 	// without being read whole.
 	MaxLine int
 	// StderrLimit is how much of the adapter's standard error is kept,
@@ -63,9 +64,6 @@ func (c *Config) defaults() {
 	}
 	if c.MaxFailures <= 0 {
 		c.MaxFailures = 50
-	}
-	if c.MaxLine <= 0 {
-		c.MaxLine = 64 << 20
 	}
 	if c.StderrLimit <= 0 {
 		c.StderrLimit = 64 << 10
@@ -250,7 +248,7 @@ func (a *Adapter) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result
 			batch.Write(withID(lines[i], ids[i]))
 			limit = max(limit, 8*len(lines[i])+1<<20)
 		}
-		a.proc.limit.Store(int64(min(limit, a.cfg.MaxLine)))
+		a.proc.limit.Store(int64(a.lineLimit(limit)))
 		a.traceLines("> ", batch.Bytes())
 		go a.proc.write(batch.Bytes())
 		done := 0
@@ -457,10 +455,29 @@ type line struct {
 
 var errTooLong = errors.New("line too long")
 
+// waitDelay is how long, once the adapter exited, toolnorm waits for
+// the programs it started to close its standard error.
+const waitDelay = 200 * time.Millisecond
+
+// maxStartLine is the longest answer to start accepted.
+const maxStartLine = 64 << 20
+
+// lineLimit is the limit n for an answer line, under MaxLine if set.
+func (a *Adapter) lineLimit(n int) int {
+	if a.cfg.MaxLine > 0 {
+		return min(n, a.cfg.MaxLine)
+	}
+	return n
+}
+
 func startProcess(cfg Config) (*process, error) {
 	cmd := exec.Command("sh", "-c", cfg.Command)
 	cmd.Dir = cfg.Dir
 	setProcessGroup(cmd)
+	// A program the adapter starts that leaves its process group (setsid,
+	// a daemon) outlives the kill and holds standard error open: Wait
+	// would wait for it, and each stop and restart with it.
+	cmd.WaitDelay = waitDelay
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -474,7 +491,10 @@ func startProcess(cfg Config) (*process, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	p.limit.Store(int64(cfg.MaxLine))
+	p.limit.Store(int64(maxStartLine))
+	if cfg.MaxLine > 0 {
+		p.limit.Store(int64(min(maxStartLine, cfg.MaxLine)))
+	}
 	go p.read(bufio.NewReaderSize(stdout, 64<<10))
 	go func() {
 		p.err = cmd.Wait()
