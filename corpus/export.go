@@ -43,8 +43,9 @@ func ExportGoFuzz(vectors []*Vector, outDir string) (written, skipped int, err e
 }
 
 // ExportOSSFuzz writes outDir/<Target>_seed_corpus.zip for each of
-// FuzzTargets, one libFuzzer input per vector (see EncodeLibFuzzer): OSS-Fuzz
-// and ClusterFuzzLite seed a target from such a zip beside its binary.
+// FuzzTargets, one libFuzzer input per vector (see EncodeLibFuzzer), and
+// one for each other of the SeedTargets, with their seeds: OSS-Fuzz and
+// ClusterFuzzLite seed a target from such a zip beside its binary.
 func ExportOSSFuzz(vectors []*Vector, outDir string) (written, skipped int, err error) {
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
@@ -74,7 +75,7 @@ func ExportOSSFuzz(vectors []*Vector, outDir string) (written, skipped int, err 
 			return written, skipped, err
 		}
 	}
-	return written, skipped, nil
+	return written, skipped, exportSeeds(vectors, outDir)
 }
 
 // ExportJSONL writes every vector as one line of compact JSON.

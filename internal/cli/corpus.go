@@ -446,8 +446,9 @@ func newCorpusExportCmd() *cobra.Command {
 		Long: `Export writes the vectors in another form:
   gofuzz   PATH/<Target>/<id> in the "go test fuzz v1" encoding, for each native
            fuzz target that takes a case (copy into fuzz/testdata/fuzz/)
-  ossfuzz  PATH/<Target>_seed_corpus.zip, libFuzzer inputs as go-118-fuzz-build
-           reads them (OSS-Fuzz ignores f.Add seeds)
+  ossfuzz  PATH/<binary>_seed_corpus.zip for every libFuzzer binary of
+           .clusterfuzzlite/build.sh, inputs as go-118-fuzz-build reads them
+           for its arguments (OSS-Fuzz ignores f.Add seeds)
   jsonl    one vector per line, to PATH ("-": standard output)
 Vectors that need an option a fuzz target cannot take (a nesting limit, a pass
 bound past 2) are skipped by gofuzz and ossfuzz, and counted.`,
