@@ -2,6 +2,7 @@ package toolnorm_test
 
 import (
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -9,25 +10,57 @@ import (
 // layers is the import order of toolnorm's packages, as go/build's
 // deps_test.go states the standard library's: a package may import only
 // packages of the layers before its own (and of its own layer where the
-// line says so, with "<"). It is the design of the checks: impl is the hub
-// that everything running checks imports, corpus is the vector format,
-// running checks (internal/check) comes after everything it runs, and the
-// command line only wires it up.
+// entry says so, with "<"). Each layer says why it stands where it does.
 var layers = [][]string{
-	{"internal/word", "internal/jsonraw", "internal/faults", "internal/display", "oracle"},
+	// The leaves: text and JSON primitives, ECMA-262 pattern syntax, and
+	// the second opinions (oracle), which share nothing with the reference
+	// they judge but the one definition of which patterns are valid.
+	{"internal/word", "internal/jsonraw", "internal/display", "internal/ecma", "oracle < internal/ecma"},
 	{"internal/entity < internal/word", "internal/jsonvalue < internal/jsonraw"},
-	{"normalize"},
+	// The library MCP servers link, and the one minimizer of findings.
+	{"normalize", "internal/minimize"},
+	// The hub every check imports: Case, Options, Result, Compare.
 	{"impl"},
+	// What a check is made of: the vector format, the protocol, the
+	// fuzz targets, the broken normalizers the properties must catch.
 	{"corpus", "harness", "fuzz", "properties/internal/mutants"},
 	{"properties", "corpus/internal/genhtml5lib"},
-	{"internal/check"},
-	{"internal/cli"},
+	// The engine and its report model, after everything it runs.
+	{"check"},
+	// The command's internals: rendering reads the report model only.
+	{"cmd/toolnorm/internal/render", "cmd/toolnorm/internal/faults"},
+	{"cmd/toolnorm/internal/cli"},
 	{"cmd/toolnorm", "implementations"},
+}
+
+// forbidden are imports the layers would allow but the design does not,
+// each with why. A key names a package; a value, the module's packages
+// (by prefix) it must not import.
+var forbidden = map[string]struct {
+	prefixes []string
+	except   []string // packages the prefixes would forbid, allowed all the same
+	why      string
+}{
+	"check":  {[]string{"cmd/"}, nil, "the engine never imports a renderer or the command: a new report format touches one package"},
+	"oracle": {[]string{""}, []string{"internal/ecma"}, "a second opinion imports nothing of the module but the syntax of patterns (what ECMA-262 refuses), so it cannot share a bug with the reference"},
+	"impl":   {[]string{"corpus", "harness", "properties", "check", "fuzz"}, nil, "the hub imports only the reference normalizer and the JSON tree"},
+}
+
+// thirdParty is every import from outside the module and the standard
+// library a package may make, with why. normalize, which MCP servers link,
+// imports none (its ECMA-262 patterns are internal/ecma, which has a
+// deterministic step budget); nothing but the command imports cobra.
+var thirdParty = map[string][]string{
+	"oracle":                    {"github.com/dlclark/regexp2/v2", "golang.org/x/net/html"},
+	"properties":                {"pgregory.net/rapid"},
+	"check":                     {"pgregory.net/rapid"}, // the fuzzer draws cases with the properties' generators
+	"cmd/toolnorm/internal/cli": {"github.com/spf13/cobra", "github.com/spf13/pflag", "golang.org/x/term"},
 }
 
 const module = "github.com/toolnorm/toolnorm/"
 
-// TestLayers fails when an import breaks the layer order.
+// TestLayers fails when an import breaks the layer order, a forbidden
+// import, or the third-party allowlist.
 func TestLayers(t *testing.T) {
 	layer := map[string]int{}
 	sameOK := map[string]map[string]bool{}
@@ -59,7 +92,17 @@ func TestLayers(t *testing.T) {
 		for _, imp := range f[1:] {
 			dep, ours := strings.CutPrefix(imp, module)
 			if !ours {
+				if first, _, _ := strings.Cut(imp, "/"); strings.Contains(first, ".") && !slices.Contains(thirdParty[pkg], imp) {
+					t.Errorf("%s imports %s, from outside the module and the standard library: not in thirdParty", pkg, imp)
+				}
 				continue
+			}
+			if rule, ok := forbidden[pkg]; ok {
+				for _, p := range rule.prefixes {
+					if strings.HasPrefix(dep, p) && !slices.Contains(rule.except, dep) {
+						t.Errorf("%s imports %s: %s", pkg, dep, rule.why)
+					}
+				}
 			}
 			ld, ok := layer[dep]
 			switch {

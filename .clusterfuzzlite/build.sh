@@ -112,6 +112,7 @@ build_target $m/internal/jsonraw FuzzScan jsonraw_FuzzScan
 build_target $m/oracle FuzzNormalize oracle_FuzzNormalize
 build_target $m/oracle FuzzFixpoint oracle_FuzzFixpoint
 build_target $m/oracle FuzzUnescapeAttributeSplit oracle_FuzzUnescapeAttributeSplit
+build_target $m/corpus FuzzLoad corpus_FuzzLoad
 
 # Seed corpora, one per binary: every corpus vector the (schema, args,
 # attribute, bound) targets can take, and for the others what those vectors

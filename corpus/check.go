@@ -1,12 +1,14 @@
 package corpus
 
 import (
+	"context"
 	"encoding/base64"
 	"fmt"
 	"path"
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/toolnorm/toolnorm/impl"
@@ -35,6 +37,18 @@ func CheckClause(clause string) error {
 	return nil
 }
 
+// unseen returns the first control character (C0, DEL, C1), bidi control
+// (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069) or line or
+// paragraph separator in s, if any.
+func unseen(s string) (rune, bool) {
+	for _, r := range s {
+		if unicode.Is(unicode.Cc, r) || unicode.Is(unicode.Bidi_Control, r) || r == '\u2028' || r == '\u2029' {
+			return r, true
+		}
+	}
+	return 0, false
+}
+
 // Check returns what is wrong with v on its own: its fields, its ID, where
 // its file is, and the forms of its values.
 func Check(v *Vector) []string {
@@ -42,6 +56,8 @@ func Check(v *Vector) []string {
 	bad := func(format string, args ...any) { p = append(p, fmt.Sprintf(format, args...)) }
 	if v.Description == "" || strings.ContainsAny(v.Description, "\n\r") || len(v.Description) > 200 {
 		bad("description must be one non-empty line of at most 200 bytes")
+	} else if r, ok := unseen(v.Description); ok {
+		bad("description holds U+%04X, a control or bidi character: a description is shown in terminals and reports, where it could hide or rewrite text", r)
 	}
 	if err := CheckClause(v.Clause); err != nil {
 		bad("%v", err)
@@ -115,10 +131,20 @@ func checkForm(p *[]string, name string, embedded []byte, raw, b64 *string) {
 // one ID or one description, and impl (the reference, normally) gives
 // every expected result. It returns the problems found, by file.
 func Lint(vectors []*Vector, impl Impl) []Problem {
+	return LintContext(context.Background(), vectors, impl)
+}
+
+// LintContext is [Lint], stopping once ctx is done: the vectors not
+// checked then are each a problem saying so.
+func LintContext(ctx context.Context, vectors []*Vector, impl Impl) []Problem {
 	var problems []Problem
 	ids := map[string]string{}
 	descriptions := map[string]string{}
-	for _, v := range vectors {
+	for i, v := range vectors {
+		if err := ctx.Err(); err != nil {
+			problems = append(problems, Problem{"", fmt.Sprintf("%d vectors not checked: %v", len(vectors)-i, context.Cause(ctx))})
+			break
+		}
 		msgs := Check(v)
 		if prev, ok := ids[v.ID]; ok && v.ID != "" {
 			msgs = append(msgs, fmt.Sprintf("same id as %s", prev))
@@ -158,7 +184,7 @@ func (v *Vector) Want() Result { return Result{Output: v.ExpectedText(), Error: 
 // Replay runs v on im and judges the result by impl.Compare, the one rule
 // every check uses.
 func Replay(v *Vector, im Impl) Outcome {
-	return Judge(v, im.Normalize(v.SchemaText(), v.ArgumentsText(), v.Options))
+	return Judge(v, im.Normalize(context.Background(), impl.Case{Schema: v.SchemaText(), Args: v.ArgumentsText(), Options: v.Options}))
 }
 
 // Judge judges got, a result for v's input, against what v expects.

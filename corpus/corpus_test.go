@@ -2,6 +2,7 @@ package corpus
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io/fs"
 	"os"
@@ -166,14 +167,15 @@ func TestAdd(t *testing.T) {
 type onePass struct{}
 
 func (onePass) Name() string { return "one pass" }
-func (onePass) Normalize(schema, args []byte, o Options) Result {
-	return Reference.Normalize(schema, args, Options{Profile: o.Profile, MaxPasses: 1, MaxDepth: o.MaxDepth})
+func (onePass) Normalize(ctx context.Context, c impl.Case) Result {
+	c.Options = Options{Profile: c.Options.Profile, MaxPasses: 1, MaxDepth: c.Options.MaxDepth}
+	return Reference.Normalize(ctx, c)
 }
 
 func TestNewFindingMinimizes(t *testing.T) {
 	schema := []byte(`{"type":"object","properties":{"title":{"type":"string"},"tags":{"type":"array","items":{"type":"string"}},"n":{"type":"number"}}}`)
 	args := []byte(`{"title":"Ember &amp;amp; Oak, a long title that says a lot","tags":["x","y &amp; z"],"n":12345678901234567890,"other":{"deep":[1,2,3]}}`)
-	v := NewFinding(onePass{}, Reference, "One pass is not the fixpoint", "rule/4", "found", nil, schema, args, Options{})
+	v := NewFinding(context.Background(), onePass{}, Reference, "One pass is not the fixpoint", "rule/4", "found", nil, schema, args, Options{})
 	if v == nil {
 		t.Fatal("NewFinding found no failure")
 	}
@@ -185,10 +187,10 @@ func TestNewFindingMinimizes(t *testing.T) {
 	if got := string(v.SchemaText()); got != "{}" {
 		t.Errorf("minimized schema %s: want {}", got)
 	}
-	if !Difference(onePass{}, Reference, v.SchemaText(), v.ArgumentsText(), v.Options).Violation() {
+	if !Difference(context.Background(), onePass{}, Reference, impl.Case{Schema: v.SchemaText(), Args: v.ArgumentsText(), Options: v.Options}).Violation() {
 		t.Error("the minimized case no longer fails")
 	}
-	if NewFinding(Reference, Reference, "x", "found", "found", nil, schema, args, Options{}) != nil {
+	if NewFinding(context.Background(), Reference, Reference, "x", "found", "found", nil, schema, args, Options{}) != nil {
 		t.Error("the reference fails its own case")
 	}
 	t.Logf("minimized to schema %s args %s", v.SchemaText(), v.ArgumentsText())
@@ -325,7 +327,7 @@ func TestReferenceErrorKinds(t *testing.T) {
 		{`{}`, `{"a":`, ErrInvalidJSON},
 		{`{}`, strings.Repeat("[", normalize.DefaultMaxDepth+1), ErrTooDeep},
 	} {
-		if got := Reference.Normalize([]byte(tt.schema), []byte(tt.args), Options{}); got.Error != tt.want {
+		if got := Reference.Normalize(context.Background(), impl.Case{Schema: []byte(tt.schema), Args: []byte(tt.args), Options: Options{}}); got.Error != tt.want {
 			t.Errorf("Reference.Normalize(%s, %.20s) = %+v, want error %s", tt.schema, tt.args, got, tt.want)
 		}
 	}
@@ -371,7 +373,7 @@ func TestReplayOneRule(t *testing.T) {
 	if v.Error != ErrNotObject {
 		t.Fatalf("the vector expects %v", v.Want())
 	}
-	unspecified := impl.Func("says error", func(schema, args []byte, o Options) Result { return impl.Reject(impl.ErrUnspecified, "bad") })
+	unspecified := impl.Func("says error", func(ctx context.Context, c impl.Case) Result { return impl.Reject(impl.ErrUnspecified, "bad") })
 	if o := Replay(v, unspecified); !o.Pass {
 		t.Errorf("an unspecified error fails a not-object vector: %s", o.Msg)
 	}
@@ -379,7 +381,7 @@ func TestReplayOneRule(t *testing.T) {
 	if o := Replay(w, unspecified); o.Pass || o.Failure != nil {
 		t.Errorf("an error where output is expected: %+v", o)
 	}
-	crash := impl.Func("crashes", func(schema, args []byte, o Options) Result { return impl.Fail(impl.ErrCrash, "exit 3") })
+	crash := impl.Func("crashes", func(ctx context.Context, c impl.Case) Result { return impl.Fail(impl.ErrCrash, "exit 3") })
 	if o := Replay(v, crash); o.Pass || !errors.Is(o.Failure, impl.ErrCrash) {
 		t.Errorf("a crash: %+v", o)
 	}

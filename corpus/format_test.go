@@ -3,6 +3,7 @@ package corpus_test
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -146,20 +147,26 @@ func TestSchemaAgreesWithCheck(t *testing.T) {
 
 	base := encode(t, valid["embedded"])
 	broken := map[string]func(m map[string]any){
-		"missing id":              func(m map[string]any) { delete(m, "id") },
-		"bad id":                  func(m map[string]any) { m["id"] = "ABC" },
-		"missing description":     func(m map[string]any) { delete(m, "description") },
-		"two-line description":    func(m map[string]any) { m["description"] = "one\ntwo" },
-		"bad clause":              func(m map[string]any) { m["clause"] = "rule/9" },
-		"clause without a number": func(m map[string]any) { m["clause"] = "reading" },
-		"bad tag":                 func(m map[string]any) { m["tags"] = []any{"Entities"} },
-		"bad origin":              func(m map[string]any) { m["origin"] = "fuzz" },
-		"unknown field":           func(m map[string]any) { m["expect"] = m["expected"] },
-		"unknown option":          func(m map[string]any) { m["options"] = map[string]any{"passes": 1} },
-		"bad profile":             func(m map[string]any) { m["options"] = map[string]any{"profile": "html"} },
-		"negative max_passes":     func(m map[string]any) { m["options"] = map[string]any{"max_passes": -1} },
-		"expected and error":      func(m map[string]any) { m["error"] = "not-object" },
-		"expected and raw":        func(m map[string]any) { m["expected_raw"] = `{"t":"&"}` },
+		"missing id":               func(m map[string]any) { delete(m, "id") },
+		"bad id":                   func(m map[string]any) { m["id"] = "ABC" },
+		"missing description":      func(m map[string]any) { delete(m, "description") },
+		"two-line description":     func(m map[string]any) { m["description"] = "one\ntwo" },
+		"escape in description":    func(m map[string]any) { m["description"] = "clear \x1b[2J the screen" },
+		"bell in description":      func(m map[string]any) { m["description"] = "title \x1b]0;x\x07" },
+		"C1 in description":        func(m map[string]any) { m["description"] = "csi \u009b2J" },
+		"bidi in description":      func(m map[string]any) { m["description"] = "txt.\u202egnp" },
+		"isolate in description":   func(m map[string]any) { m["description"] = "a \u2066b\u2069" },
+		"separator in description": func(m map[string]any) { m["description"] = "one\u2028two" },
+		"bad clause":               func(m map[string]any) { m["clause"] = "rule/9" },
+		"clause without a number":  func(m map[string]any) { m["clause"] = "reading" },
+		"bad tag":                  func(m map[string]any) { m["tags"] = []any{"Entities"} },
+		"bad origin":               func(m map[string]any) { m["origin"] = "fuzz" },
+		"unknown field":            func(m map[string]any) { m["expect"] = m["expected"] },
+		"unknown option":           func(m map[string]any) { m["options"] = map[string]any{"passes": 1} },
+		"bad profile":              func(m map[string]any) { m["options"] = map[string]any{"profile": "html"} },
+		"negative max_passes":      func(m map[string]any) { m["options"] = map[string]any{"max_passes": -1} },
+		"expected and error":       func(m map[string]any) { m["error"] = "not-object" },
+		"expected and raw":         func(m map[string]any) { m["expected_raw"] = `{"t":"&"}` },
 		"neither expected nor error": func(m map[string]any) {
 			delete(m, "expected")
 		},
@@ -322,7 +329,7 @@ func TestHelperNormalizer(t *testing.T) {
 			}
 		}
 	}
-	r := corpus.Reference.Normalize(schema, args, o)
+	r := corpus.Reference.Normalize(context.Background(), impl.Case{Schema: schema, Args: args, Options: o})
 	if r.Error != "" {
 		fmt.Println(r.Error)
 		os.Exit(1)

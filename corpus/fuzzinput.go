@@ -5,12 +5,13 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"github.com/toolnorm/toolnorm/impl"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"strconv"
 	"strings"
+
+	"github.com/toolnorm/toolnorm/impl"
 )
 
 // FuzzTargets are the native fuzz targets, in package fuzz, whose

@@ -1,6 +1,11 @@
 package corpus
 
-import "github.com/toolnorm/toolnorm/impl"
+import (
+	"context"
+
+	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/internal/minimize"
+)
 
 // The types and values of package impl, which the corpus replays vectors
 // on, under the names the corpus has always used.
@@ -23,8 +28,8 @@ const (
 )
 
 // Difference compares what im gives for a case with what ref gives.
-func Difference(im, ref Impl, schema, args []byte, o Options) impl.Comparison {
-	return impl.Compare(im.Normalize(schema, args, o), ref.Normalize(schema, args, o))
+func Difference(ctx context.Context, im, ref Impl, c impl.Case) impl.Comparison {
+	return impl.Compare(im.Normalize(ctx, c), ref.Normalize(ctx, c))
 }
 
 // NewFinding minimizes a case on which im violates the rule (gives an
@@ -32,13 +37,13 @@ func Difference(im, ref Impl, schema, args []byte, o Options) impl.Comparison {
 // way, and returns it as a vector that expects what ref gives. It returns
 // nil if im gives ref's answer, or fails on the case: a failure of the
 // program is no finding, and a candidate it fails on is not kept.
-func NewFinding(im, ref Impl, description, clause, origin string, tags []string, schema, args []byte, o Options) *Vector {
-	first := Difference(im, ref, schema, args, o)
+func NewFinding(ctx context.Context, im, ref Impl, description, clause, origin string, tags []string, schema, args []byte, o Options) *Vector {
+	first := Difference(ctx, im, ref, impl.Case{Schema: schema, Args: args, Options: o})
 	if !first.Violation() {
 		return nil
 	}
-	schema, args = Minimize(schema, args, func(s, a []byte) bool {
-		c := Difference(im, ref, s, a, o)
+	schema, args = minimize.Minimize(ctx, schema, args, func(s, a []byte) bool {
+		c := Difference(ctx, im, ref, impl.Case{Schema: s, Args: a, Options: o})
 		return c.Violation() && c.Diff == first.Diff
 	})
 	return New(description, clause, origin, tags, schema, args, o, ref)

@@ -1,18 +1,20 @@
 package corpus
 
 import (
-	"io"
-
 	"bytes"
+	"context"
 	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/toolnorm/toolnorm/impl"
+	"io"
 	"io/fs"
 	"path"
 	"sort"
 	"strings"
+
+	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/internal/display"
 )
 
 //go:embed vectors
@@ -28,21 +30,32 @@ type FileError struct {
 	Err  error
 }
 
-func (e *FileError) Error() string { return e.File + ": " + e.Err.Error() }
+// Error names the file and says what is wrong, both as display shows
+// text: a file name or a message quoting the file's content holds nothing
+// a terminal would act on.
+func (e *FileError) Error() string { return display.Text(e.File) + ": " + display.Text(e.Err.Error()) }
 func (e *FileError) Unwrap() error { return e.Err }
 
 // Load reads every vector under vectors/ in fsys, in file name order. A
 // file that cannot be read or is not a vector is a *FileError; Load reads
-// all it can and returns every error, joined.
-func Load(fsys fs.FS) ([]*Vector, error) {
+// all it can and returns every error, joined. A corpus directory from
+// someone else is read through [DirFS], which keeps every read inside it.
+func Load(fsys fs.FS) ([]*Vector, error) { return LoadContext(context.Background(), fsys) }
+
+// LoadContext is [Load], stopping with ctx's error, joined to the others,
+// once ctx is done.
+func LoadContext(ctx context.Context, fsys fs.FS) ([]*Vector, error) {
 	if st, err := fs.Stat(fsys, "vectors"); err != nil || !st.IsDir() {
-		return nil, fmt.Errorf("no vectors/ directory: %w", errOr(err, errors.New("not a directory")))
+		return nil, fmt.Errorf("no vectors/ directory: %w", errOr(bare(err), errors.New("not a directory")))
 	}
 	var vectors []*Vector
 	var errs []error
 	err := fs.WalkDir(fsys, "vectors", func(p string, d fs.DirEntry, err error) error {
+		if ctx.Err() != nil {
+			return context.Cause(ctx)
+		}
 		if err != nil {
-			errs = append(errs, &FileError{p, err})
+			errs = append(errs, &FileError{p, bare(err)})
 			return nil
 		}
 		if d.IsDir() || strings.HasPrefix(d.Name(), ".") {
@@ -53,8 +66,11 @@ func Load(fsys fs.FS) ([]*Vector, error) {
 			return nil
 		}
 		data, err := fs.ReadFile(fsys, p)
+		if err == nil {
+			err = checkUTF8(data)
+		}
 		if err != nil {
-			errs = append(errs, &FileError{p, err})
+			errs = append(errs, &FileError{p, bare(err)})
 			return nil
 		}
 		v, err := Decode(data)

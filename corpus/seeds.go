@@ -6,7 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
+	"os"
 	"slices"
 	"strings"
 )
@@ -63,6 +63,22 @@ var SeedTargets = []SeedTarget{
 			}
 		}
 		return seeds
+	}},
+	{"corpus_FuzzLoad", []string{"[]byte"}, func(v *Vector, _ FuzzInput) [][]any {
+		// The bytes make a corpus directory (corpus/fuzz_test.go's
+		// encodeTree): one file, the vector's, where it lies.
+		data, err := Encode(v)
+		name := v.File
+		if name == "" {
+			name = v.ID + ".json"
+		}
+		name = strings.TrimPrefix(name, "vectors/")
+		if err != nil || len(data) > 0xFFFF || len(name) > 0xFF {
+			return nil
+		}
+		b := append([]byte{0, byte(len(name))}, name...)
+		b = binary.BigEndian.AppendUint16(b, uint16(len(data)))
+		return [][]any{{append(b, data...)}}
 	}},
 }
 
@@ -174,7 +190,7 @@ func EncodeLibFuzzerValues(vals ...any) ([]byte, bool) {
 // exportSeeds writes outDir/<Binary>_seed_corpus.zip for each of the
 // SeedTargets that FuzzTargets does not hold (ExportOSSFuzz writes those),
 // each seed once.
-func exportSeeds(vectors []*Vector, outDir string) error {
+func exportSeeds(vectors []*Vector, root *os.Root) error {
 	for _, t := range SeedTargets {
 		if slices.Contains(FuzzTargets, t.Binary) {
 			continue
@@ -183,8 +199,8 @@ func exportSeeds(vectors []*Vector, outDir string) error {
 		if err != nil {
 			return err
 		}
-		if err := writeFile(filepath.Join(outDir, t.Binary+"_seed_corpus.zip"), data); err != nil {
-			return err
+		if err := writeIn(root, t.Binary+"_seed_corpus.zip", data, true); err != nil {
+			return &FileError{t.Binary + "_seed_corpus.zip", err}
 		}
 	}
 	return nil

@@ -1,6 +1,7 @@
 package fuzz
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 
@@ -20,7 +21,7 @@ func Differ(schema, args []byte, o impl.Options) error {
 	if loneSurrogate.Match(args) {
 		return nil
 	}
-	fast := impl.Reference.Normalize(schema, args, o)
+	fast := impl.Reference.Normalize(context.Background(), impl.Case{Schema: schema, Args: args, Options: o})
 	out, err := oracle.Normalize(schema, args, oracle.Options{Attribute: o.Profile == impl.Attribute, MaxPasses: o.MaxPasses, MaxDepth: o.MaxDepth})
 	slow := impl.Result{Output: out}
 	if err != nil {

@@ -2,6 +2,7 @@ package fuzz
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -127,9 +128,9 @@ func FuzzStructured(f *testing.F) {
 			t.Fatal(err)
 		}
 		if o.MaxPasses == 0 {
-			once := impl.Reference.Normalize(schema, args, o)
+			once := impl.Reference.Normalize(context.Background(), impl.Case{Schema: schema, Args: args, Options: o})
 			if once.Error == "" {
-				if d := impl.Compare(impl.Reference.Normalize(schema, once.Output, o), once).Diff; d != "" {
+				if d := impl.Compare(impl.Reference.Normalize(context.Background(), impl.Case{Schema: schema, Args: once.Output, Options: o}), once).Diff; d != "" {
 					t.Fatalf("not idempotent (%s) on schema %s args %s", d, schema, args)
 				}
 			}

@@ -167,8 +167,8 @@ func (a *Adapter) GaveUp() error {
 }
 
 // Normalize sends one request (see RunBatch).
-func (a *Adapter) Normalize(schema, args []byte, o impl.Options) impl.Result {
-	return a.RunBatch(context.Background(), []impl.Case{{Schema: schema, Args: args, Options: o}})[0]
+func (a *Adapter) Normalize(ctx context.Context, c impl.Case) impl.Result {
+	return a.RunBatch(ctx, []impl.Case{c})[0]
 }
 
 // RunBatch sends the cases, pipelined, and returns one result each, in

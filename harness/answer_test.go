@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"context"
 	"errors"
 	"testing"
 
@@ -38,7 +39,7 @@ func TestParseAnswer(t *testing.T) {
 // a case says so with an unsupported answer, which the harness reads back
 // as a case not judged.
 func TestServeUnsupported(t *testing.T) {
-	cannot := impl.Func("cannot", func(schema, args []byte, o impl.Options) impl.Result {
+	cannot := impl.Func("cannot", func(ctx context.Context, c impl.Case) impl.Result {
 		return impl.Fail(impl.ErrNotSendable, "the library cannot carry 1e400")
 	})
 	_, answer := serveLine([]byte(`{"cmd":"normalize","id":4,"schema":{},"arguments":{"n":1e400}}`), cannot, Info{Name: "x"}, Declares{}, impl.Options{})

@@ -30,7 +30,8 @@ type misbehaving struct{ mode string }
 var answers int // in this run of the adapter
 
 func (m misbehaving) Name() string { return "misbehaving" }
-func (m misbehaving) Normalize(schema, args []byte, o impl.Options) impl.Result {
+func (m misbehaving) Normalize(ctx context.Context, c impl.Case) impl.Result {
+	schema, args, o := c.Schema, c.Args, c.Options
 	if m.mode == "every-5th-not-json" {
 		if answers++; answers%5 == 0 {
 			fmt.Println("not JSON")
@@ -56,7 +57,7 @@ func (m misbehaving) Normalize(schema, args []byte, o impl.Options) impl.Result 
 			}
 		}
 	}
-	return impl.Reference.Normalize(schema, args, o)
+	return impl.Reference.Normalize(ctx, impl.Case{Schema: schema, Args: args, Options: o})
 }
 
 // testModes are the test adapter's modes of one operating system.
@@ -129,14 +130,14 @@ func TestAdapterGood(t *testing.T) {
 			t.Fatalf("result %d = %+v, want %s", i, r, want)
 		}
 	}
-	if r := a.Normalize([]byte(`{}`), []byte(`[1]`), impl.Options{}); r.Error != impl.ErrUnspecified || !strings.Contains(r.Detail, "not-object") {
+	if r := a.Normalize(context.Background(), impl.Case{Schema: []byte(`{}`), Args: []byte(`[1]`), Options: impl.Options{}}); r.Error != impl.ErrUnspecified || !strings.Contains(r.Detail, "not-object") {
 		t.Errorf("an error answer = %+v", r)
 	}
-	if r := a.Normalize([]byte(`{}`), []byte(`{"a":`), impl.Options{}); r.Kind() != impl.KindNotSendable {
+	if r := a.Normalize(context.Background(), impl.Case{Schema: []byte(`{}`), Args: []byte(`{"a":`), Options: impl.Options{}}); r.Kind() != impl.KindNotSendable {
 		t.Errorf("invalid JSON = %+v, want not sendable", r)
 	}
 	deep := []byte(`{"a":` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + `}`)
-	if r := a.Normalize([]byte(`{}`), deep, impl.Options{}); r.Kind() != impl.KindNotSendable {
+	if r := a.Normalize(context.Background(), impl.Case{Schema: []byte(`{}`), Args: deep, Options: impl.Options{}}); r.Kind() != impl.KindNotSendable {
 		t.Errorf("20,000 levels = %+v, want not sendable", r)
 	}
 	if a.Restarts() != 0 || len(a.Events()) != 0 {

@@ -2,6 +2,7 @@ package harness
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -79,7 +80,7 @@ func serveLine(line []byte, im impl.Impl, info Info, d Declares, opts impl.Optio
 		if id == nil || id.Kind != jsonvalue.Number || schema == nil || args == nil {
 			return false, nil
 		}
-		r := im.Normalize(schema.Append(nil), args.Append(nil), opts)
+		r := im.Normalize(context.Background(), impl.Case{Schema: schema.Append(nil), Args: args.Append(nil), Options: opts})
 		b := append([]byte(`{"id":`), id.Number...)
 		if r.Kind() == impl.KindNotSendable {
 			// The implementation cannot take the case as it is (a library

@@ -22,10 +22,12 @@ type Case struct {
 	Options      Options
 }
 
-// An Impl is an implementation of RT-TOOL-8.
+// An Impl is an implementation of RT-TOOL-8. Normalize runs one case;
+// when ctx is done before it has an answer it returns a result that wraps
+// ErrNotRun (an implementation that answers at once may ignore ctx).
 type Impl interface {
 	Name() string
-	Normalize(schema, args []byte, o Options) Result
+	Normalize(ctx context.Context, c Case) Result
 }
 
 // Configured is implemented by an Impl that runs in one configuration
@@ -56,7 +58,7 @@ func Run(ctx context.Context, im Impl, cases []Case) []Result {
 			out[i] = Fail(ErrNotRun, err.Error())
 			continue
 		}
-		out[i] = im.Normalize(c.Schema, c.Args, c.Options)
+		out[i] = im.Normalize(ctx, c)
 	}
 	return out
 }
@@ -71,15 +73,15 @@ func OptionsOf(im Impl) (o Options, ok bool) {
 }
 
 // Func makes an Impl of a function.
-func Func(name string, f func(schema, args []byte, o Options) Result) Impl { return funcImpl{name, f} }
+func Func(name string, f func(ctx context.Context, c Case) Result) Impl { return funcImpl{name, f} }
 
 type funcImpl struct {
 	name string
-	f    func(schema, args []byte, o Options) Result
+	f    func(ctx context.Context, c Case) Result
 }
 
-func (f funcImpl) Name() string                                    { return f.name }
-func (f funcImpl) Normalize(schema, args []byte, o Options) Result { return f.f(schema, args, o) }
+func (f funcImpl) Name() string                                 { return f.name }
+func (f funcImpl) Normalize(ctx context.Context, c Case) Result { return f.f(ctx, c) }
 
 // Reference is toolnorm's reference normalizer, package normalize.
 var Reference Impl = ReferenceWith()
@@ -89,8 +91,8 @@ var Reference Impl = ReferenceWith()
 // of a schema that names none), after each case's own.
 func ReferenceWith(extra ...normalize.Option) Impl {
 	c := &schemas{extra: extra}
-	return Func("toolnorm reference", func(schema, args []byte, o Options) Result {
-		return reference(c, schema, args, o)
+	return Func("toolnorm reference", func(_ context.Context, cs Case) Result {
+		return reference(c, cs.Schema, cs.Args, cs.Options)
 	})
 }
 
@@ -122,6 +124,7 @@ type configured struct{ o Options }
 
 func (c configured) Name() string     { return Reference.Name() }
 func (c configured) Options() Options { return c.o }
-func (c configured) Normalize(schema, args []byte, _ Options) Result {
-	return Reference.Normalize(schema, args, c.o)
+func (c configured) Normalize(ctx context.Context, k Case) Result {
+	k.Options = c.o
+	return Reference.Normalize(ctx, k)
 }

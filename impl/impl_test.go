@@ -137,7 +137,8 @@ func TestOptions(t *testing.T) {
 func TestRunStopsBetweenCases(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	n := 0
-	im := impl.Func("counting", func(schema, args []byte, o impl.Options) impl.Result {
+	im := impl.Func("counting", func(ctx context.Context, c impl.Case) impl.Result {
+		args := c.Args
 		if n++; n == 2 {
 			cancel()
 		}
@@ -154,16 +155,16 @@ func TestRunStopsBetweenCases(t *testing.T) {
 }
 
 func TestReference(t *testing.T) {
-	r := impl.Reference.Normalize([]byte(`{"properties":{"t":{"type":"array"}}}`), []byte(`{"t":"[&quot;a&quot;]","u":"?a&region=1"}`), impl.Options{Profile: impl.Attribute})
+	r := impl.Reference.Normalize(context.Background(), impl.Case{Schema: []byte(`{"properties":{"t":{"type":"array"}}}`), Args: []byte(`{"t":"[&quot;a&quot;]","u":"?a&region=1"}`), Options: impl.Options{Profile: impl.Attribute}})
 	if string(r.Output) != `{"t":["a"],"u":"?a&region=1"}` || !r.Answered() {
 		t.Fatalf("Reference = %+v", r)
 	}
-	r = impl.Reference.Normalize([]byte(`{}`), []byte(`{"a":"&amp;amp;"}`), impl.Options{MaxPasses: 1})
+	r = impl.Reference.Normalize(context.Background(), impl.Case{Schema: []byte(`{}`), Args: []byte(`{"a":"&amp;amp;"}`), Options: impl.Options{MaxPasses: 1}})
 	if string(r.Output) != `{"a":"&amp;"}` {
 		t.Fatalf("Reference with a pass bound = %+v", r)
 	}
 	c := impl.Configure(impl.Options{MaxPasses: 1})
-	if r := c.Normalize([]byte(`{}`), []byte(`{"a":"&amp;amp;"}`), impl.Options{}); string(r.Output) != `{"a":"&amp;"}` {
+	if r := c.Normalize(context.Background(), impl.Case{Schema: []byte(`{}`), Args: []byte(`{"a":"&amp;amp;"}`), Options: impl.Options{}}); string(r.Output) != `{"a":"&amp;"}` {
 		t.Fatalf("Configure(max_passes 1) = %+v", r)
 	}
 }
@@ -171,12 +172,13 @@ func TestReference(t *testing.T) {
 func ExampleFunc() {
 	// An implementation under test, written as a Go function: here, one
 	// that changes nothing at all.
-	identity := impl.Func("identity", func(schema, args []byte, o impl.Options) impl.Result {
-		return impl.OK(args)
+	identity := impl.Func("identity", func(ctx context.Context, c impl.Case) impl.Result {
+		return impl.OK(c.Args)
 	})
 	schema, args := []byte(`{}`), []byte(`{"title":"Ember &amp;amp; Oak"}`)
-	got := identity.Normalize(schema, args, impl.Options{})
-	want := impl.Reference.Normalize(schema, args, impl.Options{})
+	c := impl.Case{Schema: schema, Args: args}
+	got := identity.Normalize(context.Background(), c)
+	want := impl.Reference.Normalize(context.Background(), c)
 	fmt.Println(impl.Compare(got, want).Diff)
 	// Output: wrong output
 }

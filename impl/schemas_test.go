@@ -1,6 +1,7 @@
 package impl
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"sync"
@@ -70,7 +71,7 @@ func TestReferenceConcurrent(t *testing.T) {
 				schema := fmt.Appendf(nil, `{"type":"object","properties":{"a%d":{"type":"array"}}}`, i%7)
 				args := fmt.Appendf(nil, `{"a%d":"[%d]"}`, i%7, g)
 				want := fmt.Sprintf(`{"a%d":[%d]}`, i%7, g)
-				if got := im.Normalize(schema, args, Options{}); string(got.Output) != want {
+				if got := im.Normalize(context.Background(), Case{Schema: schema, Args: args}); string(got.Output) != want {
 					t.Errorf("got %s, want %s", got, want)
 					return
 				}

@@ -11,9 +11,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolnorm/toolnorm/check"
 	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/harness"
-	"github.com/toolnorm/toolnorm/internal/check"
 )
 
 var update = flag.Bool("update", false, "rewrite each adapter's known-findings file")
@@ -45,7 +45,7 @@ type Known struct {
 
 func known(r *check.Report, command string) Known {
 	c := r.Corpus
-	k := Known{Command: command, Verdict: r.Verdict, NotImplemented: r.NotImplemented,
+	k := Known{Command: command, Verdict: string(r.Verdict), NotImplemented: r.NotImplemented,
 		Corpus:     map[string]int{"passed": c.Passed, "failed": c.Failed, "errors": c.Errors, "skipped": c.Skipped, "unimplemented": c.Unimplemented, "not_run": c.NotRun},
 		Properties: map[string]string{}, FailedVectors: []string{}, ErrorVectors: []string{}, FuzzBuckets: []string{}}
 	for _, f := range c.Failures {
@@ -55,7 +55,7 @@ func known(r *check.Report, command string) Known {
 		k.ErrorVectors = append(k.ErrorVectors, f.File)
 	}
 	for _, p := range r.Properties {
-		k.Properties[p.ID] = p.Status
+		k.Properties[p.ID] = string(p.Status)
 	}
 	for _, f := range r.Fuzz.Findings {
 		k.FuzzBuckets = append(k.FuzzBuckets, f.Bucket)

@@ -36,13 +36,13 @@ func (s *Schema) NormalizeReport(args []byte) ([]byte, []Repair, error) {
 }
 
 func (s *Schema) normalize(args []byte, report bool) (out []byte, repairs []Repair, err error) {
-	w := &walker{cfg: &s.cfg, report: report, args: args, nextAmp: -1}
+	w := &walker{cfg: &s.cfg, report: report, args: args, nextAmp: -1, patternSteps: patternSteps}
 	defer func() {
 		switch r := recover().(type) {
 		case nil:
-		case patternTimeout:
+		case patternSpent:
 			out, repairs = nil, nil
-			err = &Error{Offset: w.prev, Err: fmt.Errorf("%w: the pattern %q on the key %q: %v", ErrPattern, r.pattern, display.Clip(r.key, 100), r.err)}
+			err = &Error{Offset: w.prev, Err: fmt.Errorf("%w: the pattern %q on the key %q: the call's %d backtracking steps are spent", ErrPattern, r.pattern, display.Clip(r.key, 100), patternSteps)}
 		default:
 			panic(r)
 		}
@@ -92,6 +92,8 @@ type walker struct {
 	depth   int
 	args    []byte // the arguments
 	nextAmp int    // see textOnly
+	// What is left of the call's budget of pattern steps.
+	patternSteps int64
 
 	out  []byte
 	prev int
@@ -235,11 +237,11 @@ func (w *walker) object(b []byte, i int, n *node, at *step) (int, error) {
 				i = end
 				break
 			}
-			if i, err = w.str(b, i, end, flags, memberOf(n, members, key, kflags), cur); err != nil {
+			if i, err = w.str(b, i, end, flags, memberOf(n, members, key, kflags, &w.patternSteps), cur); err != nil {
 				return 0, err
 			}
 		case c == '{' || c == '[':
-			if i, err = w.value(b, i, memberOf(n, members, key, kflags), cur); err != nil {
+			if i, err = w.value(b, i, memberOf(n, members, key, kflags, &w.patternSteps), cur); err != nil {
 				return 0, err
 			}
 		default: // a number or a literal, or an error
@@ -296,12 +298,12 @@ func (w *walker) array(b []byte, i int, n *node, at *step) (int, error) {
 
 // memberOf returns the schema position of the member with the raw key key
 // (flags from its scan) of an object at n; members is n.memberSchemas().
-func memberOf(n, members *node, key []byte, kflags jsonraw.Flags) *node {
+func memberOf(n, members *node, key []byte, kflags jsonraw.Flags, budget *int64) *node {
 	if members != nil && kflags&jsonraw.Escaped == 0 {
 		return members.member(key)
 	}
 	if n != nil {
-		return n.child(tObject, member(key))
+		return n.child(tObject, member(key, budget))
 	}
 	return nil
 }

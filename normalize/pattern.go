@@ -2,63 +2,49 @@ package normalize
 
 import (
 	"fmt"
-	"regexp"
-	"time"
 
-	"github.com/dlclark/regexp2/v2"
+	"github.com/toolnorm/toolnorm/internal/ecma"
 )
 
 // A pattern is a patternProperties pattern and the schema it gives the
 // members whose keys it matches. JSON Schema patterns are ECMA-262 regular
-// expressions, unanchored. Go's regexp (RE2) reads most of them the same
-// way, in linear time, and is used where it compiles the pattern; a
-// pattern it cannot compile (a lookahead, a lookbehind, a backreference,
-// \cX) is compiled by regexp2 in its ECMAScript mode with Unicode, a
-// backtracking engine (docs/readings.md section 4).
+// expressions, unanchored, read here as `new RegExp(p, "u")` reads them
+// (docs/readings.md section 4): internal/ecma translates a regular one to
+// Go's regexp, matched in linear time, and matches one with a lookaround
+// or a backreference by backtracking, within the call's budget of steps.
 type pattern struct {
-	re   *regexp.Regexp
-	ecma *regexp2.Regexp
-	n    *node
+	re *ecma.Regexp
+	n  *node
 }
 
-// ecmaMatchTimeout bounds one match of an ECMA-262 pattern against a key:
-// a backtracking engine can take exponential time on a hostile key. A
-// match that does not finish in time is an error ([ErrPattern]), never a
-// result that would depend on the machine's speed. A variable, so that a
-// test can shorten it.
-var ecmaMatchTimeout = time.Second
+// patternSteps is the budget of backtracking steps of one Normalize call,
+// shared by every key and every pattern: a count, not a clock, so that
+// whether a call ends in [ErrPattern] does not depend on the machine. A
+// variable, so that a test can lower it.
+var patternSteps int64 = 10_000_000
 
-// compilePattern compiles a patternProperties pattern: with RE2 where it
-// can, else as ECMA-262.
-func compilePattern(s string) (*regexp.Regexp, *regexp2.Regexp, error) {
-	re, err := regexp.Compile(s)
-	if err == nil {
-		return re, nil, nil
+// compilePattern compiles a patternProperties pattern as ECMA-262 with the
+// u flag.
+func compilePattern(s string) (*ecma.Regexp, error) {
+	re, err := ecma.Compile(s)
+	if se, ok := err.(*ecma.SyntaxError); ok {
+		return nil, fmt.Errorf("pattern %q is not an ECMA-262 regular expression (u flag): %s at byte %d", s, se.Msg, se.Offset)
 	}
-	ecma, err2 := regexp2.Compile(s, regexp2.ECMAScript|regexp2.Unicode)
-	if err2 != nil {
-		return nil, nil, fmt.Errorf("pattern %q is not an ECMA-262 regular expression: %v", s, err2)
-	}
-	ecma.MatchTimeout = ecmaMatchTimeout
-	return nil, ecma, nil
+	return re, nil
 }
 
-// match reports whether the pattern matches the key (unquoted). A match
-// past ecmaMatchTimeout panics with a patternTimeout, which the walk turns
-// into an error.
-func (p *pattern) match(key []byte) bool {
-	if p.re != nil {
-		return p.re.Match(key)
-	}
-	ok, err := p.ecma.MatchString(string(key))
+// match reports whether the pattern matches the key (unquoted), spending
+// from budget. When the budget is spent it panics with a patternSpent,
+// which the walk turns into an error.
+func (p *pattern) match(key []byte, budget *int64) bool {
+	ok, err := p.re.Match(string(key), budget)
 	if err != nil {
-		panic(patternTimeout{pattern: p.ecma.String(), key: string(key), err: err})
+		panic(patternSpent{pattern: p.re.String(), key: string(key)})
 	}
 	return ok
 }
 
-// patternTimeout is an ECMA-262 match that did not finish in time.
-type patternTimeout struct {
+// patternSpent is a match that spent the call's budget.
+type patternSpent struct {
 	pattern, key string
-	err          error
 }

@@ -8,10 +8,11 @@ type selector struct {
 	key     []byte // raw key text, between the quotes
 	index   int
 	isIndex bool
+	budget  *int64 // the call's pattern steps (patternSteps)
 }
 
-func member(rawKey []byte) selector { return selector{key: rawKey} }
-func element(i int) selector        { return selector{index: i, isIndex: true} }
+func member(rawKey []byte, budget *int64) selector { return selector{key: rawKey, budget: budget} }
+func element(i int) selector                       { return selector{index: i, isIndex: true} }
 
 // child returns the schema position of the child sel of a value of JSON
 // type vt (tObject or tArray) at n, or nil where nothing is declared. It
@@ -209,7 +210,7 @@ func (n *node) ownChildren(sel selector, parts []*node) []*node {
 		matched = true
 	}
 	for _, p := range n.patterns {
-		if p.match(key) {
+		if p.match(key, sel.budget) {
 			parts = append(parts, p.n)
 			matched = true
 		}

@@ -151,6 +151,7 @@ type document struct {
 	uri       string // absolute, without fragment
 	root      any
 	resources map[string]*resource // by the pointer of the resource's root
+	order     map[string][]string  // keys in document order, by pointer (memberOrder)
 	nodes     map[string]*node     // compiled in the empty scope, by pointer
 	scoped    map[nodeKey]*node    // compiled in another scope
 }
@@ -201,7 +202,9 @@ type resolver struct {
 	dynNames  map[string]bool      // names some $dynamicRef looks up
 	recursive bool                 // some $recursiveRef is there
 	scopes    map[string]*scope
-	loadErrs  map[string]error // by URI: what WithLoader said
+	steps     map[scopeStep]*scope // what enter returned
+	found     map[[2]string]place  // what lookup found, by base and reference
+	loadErrs  map[string]error     // by URI: what WithLoader said
 	err       *SchemaError
 }
 
@@ -263,15 +266,16 @@ func mayIdentify(text []byte, rc *resolveConfig) bool {
 	}
 }
 
-// addDocument indexes the document root found at uri.
-func (r *resolver) addDocument(uri string, root any) *document {
-	return r.addDocumentIndexed(uri, root, true)
+// addDocument indexes the document root found at uri, whose objects have
+// their keys in the order order gives.
+func (r *resolver) addDocument(uri string, root any, order map[string][]string) *document {
+	return r.addDocumentIndexed(uri, root, order, true)
 }
 
 // addDocumentIndexed adds the document root found at uri, and indexes it
 // if index.
-func (r *resolver) addDocumentIndexed(uri string, root any, index bool) *document {
-	d := &document{uri: uri, root: root, resources: map[string]*resource{}, nodes: map[string]*node{}}
+func (r *resolver) addDocumentIndexed(uri string, root any, order map[string][]string, index bool) *document {
+	d := &document{uri: uri, root: root, order: order, resources: map[string]*resource{}, nodes: map[string]*node{}}
 	r.docs[uri] = d
 	res := &resource{uri: uri, doc: d, ptr: "", draft: r.cfg.draft}
 	if m, ok := root.(map[string]any); ok {
@@ -397,7 +401,7 @@ func (r *resolver) index(d *document, v any, ptr string, res *resource, isRoot b
 	}
 	for _, kw := range schemaMaps {
 		if obj, ok := m[kw].(map[string]any); ok {
-			for _, k := range slices.Sorted(maps.Keys(obj)) {
+			for _, k := range d.members(ptr+"/"+kw, obj) {
 				r.index(d, obj[k], ptr+"/"+kw+"/"+escapeToken(k), res, false)
 			}
 		}
@@ -469,16 +473,22 @@ func (r *resolver) loadAll() {
 			r.fail(p.doc, p.at, "%s %q: document %s is not JSON: %v", keywordOf(p.at), p.ref, showURI(uri), err)
 			return
 		}
-		r.addDocument(uri, v)
+		order, dup := memberOrder(data)
+		if dup != nil {
+			r.fail(p.doc, p.at, "%s %q: document %s has a duplicate key %q at %s", keywordOf(p.at), p.ref, showURI(uri), dup.key, showPointer(dup.ptr))
+			return
+		}
+		r.addDocument(uri, v, order)
 	}
 }
 
-// supplied returns the document the caller supplies for uri.
+// supplied returns the document the caller supplies for uri: if two keys
+// name it, the first in the order of their bytes.
 func (r *resolver) supplied(uri string) ([]byte, bool) {
-	for k, b := range r.cfg.docs {
+	for _, k := range slices.Sorted(maps.Keys(r.cfg.docs)) {
 		ku, _, err := resolveURI(baseless, k)
 		if err == nil && ku == uri {
-			return b, true
+			return r.cfg.docs[k], true
 		}
 	}
 	if r.cfg.load != nil {
@@ -508,12 +518,36 @@ func decodeDocument(data []byte) (any, error) {
 	return v, nil
 }
 
+// showPointer is a pointer as a message shows it: "(root)" for "".
+func showPointer(ptr string) string {
+	if ptr == "" {
+		return "(root)"
+	}
+	return ptr
+}
+
 func keywordOf(at string) string { return at[strings.LastIndexByte(at, '/')+1:] }
 
 // lookup finds the schema the reference ref, written in the resource of
 // base at the pointer at of doc, names: by a JSON Pointer or a plain-name
 // anchor, in this document or another. It reports what does not resolve.
 func (r *resolver) lookup(base, ref string, doc *document, at string) (place, bool) {
+	// A reference is looked up once however many scopes compile it.
+	key := [2]string{base, ref}
+	if p, ok := r.found[key]; ok {
+		return p, true
+	}
+	p, ok := r.find(base, ref, doc, at)
+	if ok {
+		if r.found == nil {
+			r.found = map[[2]string]place{}
+		}
+		r.found[key] = p
+	}
+	return p, ok
+}
+
+func (r *resolver) find(base, ref string, doc *document, at string) (place, bool) {
 	kw := keywordOf(at)
 	uri, frag, err := resolveURI(base, ref)
 	if err != nil {
@@ -547,8 +581,7 @@ func (r *resolver) lookup(base, ref string, doc *document, at string) (place, bo
 	return place{doc: d, ptr: ptr, v: v, res: d.containing(ptr)}, true
 }
 
-// pointerUnescaper decodes a JSON Pointer token.
-var pointerUnescaper = strings.NewReplacer("~1", "/", "~0", "~")
+var unescapeToken = strings.NewReplacer("~1", "/", "~0", "~")
 
 // pointerIn follows the JSON Pointer frag from the value at the canonical
 // pointer from in root: the value, its canonical pointer, or why not.
@@ -557,7 +590,9 @@ func pointerIn(root any, from, frag string) (any, string, string) {
 	canon := ""
 	walk := func(p string) string {
 		for _, tok := range strings.Split(p[1:], "/") {
-			tok = pointerUnescaper.Replace(tok)
+			if strings.IndexByte(tok, '~') >= 0 {
+				tok = unescapeToken.Replace(tok)
+			}
 			switch cur := v.(type) {
 			case map[string]any:
 				next, ok := cur[tok]
@@ -591,13 +626,45 @@ func pointerIn(root any, from, frag string) (any, string, string) {
 	return v, canon, ""
 }
 
-// enter returns the scope s once the resource res is in it: res binds the
-// names it has a $dynamicAnchor for that s does not bind yet, and is the
-// recursive anchor if s has none yet and it has "$recursiveAnchor": true.
-func (r *resolver) enter(s *scope, res *resource) *scope {
+// maxScopes bounds the dynamic scopes of one Compile. A schema is compiled
+// once in each scope that reaches it, and paths through resources with
+// $dynamicAnchors can bind the names in a number of ways exponential in
+// the schema's size (issue 21: levels of two resources with the same
+// $dynamicAnchor, chained to a leaf of $dynamicRefs). With the bound, the
+// schemas compiled are at most maxScopes+1 times the schemas written, and
+// a schema that needs more scopes is refused (docs/readings.md section 4).
+const maxScopes = 64
+
+// enter returns the scope s once the resource res, whose root is at p, is
+// in it: res binds the names it has a $dynamicAnchor for that s does not
+// bind yet, and is the recursive anchor if s has none yet and it has
+// "$recursiveAnchor": true. Past maxScopes it fails and returns s.
+func (r *resolver) enter(s *scope, res *resource, p place) *scope {
 	if res.dynamic == nil && !res.recursive {
 		return s
 	}
+	// Entering a resource is decided once per scope and resource.
+	step := scopeStep{s, res}
+	if next, ok := r.steps[step]; ok {
+		return next
+	}
+	next := r.enterNew(s, res, p)
+	if r.err == nil {
+		if r.steps == nil {
+			r.steps = map[scopeStep]*scope{}
+		}
+		r.steps[step] = next
+	}
+	return next
+}
+
+// scopeStep is a scope and a resource entered in it.
+type scopeStep struct {
+	s   *scope
+	res *resource
+}
+
+func (r *resolver) enterNew(s *scope, res *resource, p place) *scope {
 	var add []string
 	for name := range res.dynamic {
 		if r.dynNames[name] && (s == nil || s.dyn[name].doc == nil) {
@@ -633,6 +700,10 @@ func (r *resolver) enter(s *scope, res *resource) *scope {
 	n.key = key.String()
 	if old, ok := r.scopes[n.key]; ok {
 		return old
+	}
+	if len(r.scopes) == maxScopes {
+		r.fail(p.doc, p.ptr, "more than %d dynamic scopes: the paths to this resource bind its $dynamicAnchor names (and those of the resources on the way) in more ways than toolnorm follows", maxScopes)
+		return s
 	}
 	if r.scopes == nil {
 		r.scopes = map[string]*scope{}

@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"github.com/toolnorm/toolnorm/internal/word"
 	"io"
-	"maps"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -253,8 +251,12 @@ func Compile(schema []byte, opts ...Option) (*Schema, error) {
 	if off := jsonraw.SkipSpace(schema, int(dec.InputOffset())); off < len(schema) {
 		return nil, &SchemaError{Offset: off, Err: fmt.Errorf("%w: not JSON: data after the schema (offset %d)", ErrSchema, off)}
 	}
+	order, dup := memberOrder(schema)
+	if dup != nil {
+		return nil, &SchemaError{Pointer: dup.ptr, Offset: -1, Err: fmt.Errorf("%w: duplicate key %q", ErrSchema, dup.key)}
+	}
 	r := &resolver{cfg: rc, docs: map[string]*document{}, resources: map[string]*resource{}}
-	d := r.addDocumentIndexed(baseless, doc, mayIdentify(schema, &rc))
+	d := r.addDocumentIndexed(baseless, doc, order, mayIdentify(schema, &rc))
 	r.loadAll()
 	if r.err != nil {
 		return nil, r.err
@@ -338,7 +340,7 @@ func (c *compiler) node(p place, s *scope) *node {
 // compile compiles the schema at p in the dynamic scope s, once per place
 // and scope.
 func (c *compiler) compile(p place, s *scope) *node {
-	s = c.r.enter(s, p.res)
+	s = c.r.enter(s, p.res, p)
 	n := c.node(p, s)
 	if n.compiled {
 		return n
@@ -404,8 +406,8 @@ func (c *compiler) compileObject(n *node, m map[string]any, p place, s *scope) {
 			c.fail(p.doc, ptr+"/properties", "properties must be an object, not %s", jsonKind(pr))
 		}
 		n.props = make(map[string]*node, len(obj))
-		for k, sub := range obj {
-			n.props[k] = c.compile(p.sub(sub, "/properties/"+escapeToken(k)), s)
+		for _, k := range p.doc.members(ptr+"/properties", obj) {
+			n.props[k] = c.compile(p.sub(obj[k], "/properties/"+escapeToken(k)), s)
 		}
 		n.propTab = newPropTab(n.props)
 	}
@@ -414,14 +416,15 @@ func (c *compiler) compileObject(n *node, m map[string]any, p place, s *scope) {
 		if !isObj {
 			c.fail(p.doc, ptr+"/patternProperties", "patternProperties must be an object, not %s", jsonKind(pp))
 		}
-		for k, sub := range obj {
+		for _, k := range p.doc.members(ptr+"/patternProperties", obj) {
+			sub := obj[k]
 			suffix := "/patternProperties/" + escapeToken(k)
-			re, ecma, err := compilePattern(k)
+			re, err := compilePattern(k)
 			if err != nil {
 				c.fail(p.doc, ptr+suffix, "%v", err)
 				continue
 			}
-			n.patterns = append(n.patterns, pattern{re, ecma, c.compile(p.sub(sub, suffix), s)})
+			n.patterns = append(n.patterns, pattern{re, c.compile(p.sub(sub, suffix), s)})
 		}
 	}
 	if a, ok := m["additionalProperties"]; ok {
@@ -454,7 +457,7 @@ func (c *compiler) definitions(m map[string]any, p place, s *scope) {
 			if !isObj {
 				c.fail(p.doc, p.ptr+"/"+kw, "%s must be an object, not %s", kw, jsonKind(d))
 			}
-			for _, k := range slices.Sorted(maps.Keys(defs)) {
+			for _, k := range p.doc.members(p.ptr+"/"+kw, defs) {
 				c.compile(p.sub(defs[k], "/"+kw+"/"+escapeToken(k)), s)
 			}
 		}

@@ -36,7 +36,8 @@ func TestCompileErrors(t *testing.T) {
 		{"ref-not-string", `{"$ref":1}`, `normalize: invalid schema: $ref must be a string, not a number at /$ref`},
 		{"ref-into-number", `{"$defs":{"a":1},"$ref":"#/$defs/a"}`, `normalize: invalid schema: a schema must be an object or a boolean, not a number at /$defs/a`},
 		{"ref-bad-index", `{"allOf":[{}],"$ref":"#/allOf/01"}`, `normalize: invalid schema: $ref "#/allOf/01" does not resolve: no element "01" at /$ref`},
-		{"pattern-not-ecma", `{"patternProperties":{"(?<x":{}}}`, `normalize: invalid schema: pattern "(?<x" is not an ECMA-262 regular expression: error parsing regexp: unrecognized grouping construct: (?<x in ` + "`(?<x`" + ` at /patternProperties/(?<x`},
+		{"pattern-not-ecma", `{"patternProperties":{"(?<x":{}}}`, `normalize: invalid schema: pattern "(?<x" is not an ECMA-262 regular expression (u flag): invalid capture group name at byte 3 at /patternProperties/(?<x`},
+		{"pattern-re2-only", `{"patternProperties":{"\\Aabc":{}}}`, `normalize: invalid schema: pattern "\\Aabc" is not an ECMA-262 regular expression (u flag): invalid escape at byte 0 at /patternProperties/\Aabc`},
 		{"empty-anyof", `{"properties":{"a":{"anyOf":[]}}}`, `normalize: invalid schema: anyOf must not be empty at /properties/a/anyOf`},
 		{"escaped-pointer", `{"properties":{"a/b":{"type":"x"}}}`, `normalize: invalid schema: unknown type "x" at /properties/a~1b/type`},
 	}

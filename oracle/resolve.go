@@ -10,12 +10,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/dlclark/regexp2/v2"
+	"github.com/toolnorm/toolnorm/internal/ecma"
 )
 
 // Drafts, oldest last; the zero value is 2020-12, the default.
@@ -287,6 +287,9 @@ func (r *resolution) loadReferenced() error {
 			if err := json.Unmarshal(data, &root); err != nil {
 				return fmt.Errorf("document %s is not JSON: %w", relativeURI(uri), err)
 			}
+			if err := noDuplicateKeys(data); err != nil {
+				return fmt.Errorf("document %s: %w", relativeURI(uri), err)
+			}
 			if err := r.load(uri, root); err != nil {
 				return fmt.Errorf("document %s: %w", relativeURI(uri), err)
 			}
@@ -422,11 +425,13 @@ func (r *resolution) enter(scope string, root loc) string {
 	return key
 }
 
-// ecmaPattern compiles a pattern that Go's regexp cannot: as ECMA-262,
-// with regexp2.
+// ecmaPattern compiles a pattern as ECMA-262 with the u flag: what
+// `new RegExp(pat, "u")` refuses is refused (internal/ecma's parser says
+// which), and the match is regexp2's, in its ECMAScript mode with Unicode,
+// apart from the reference's matcher.
 func ecmaPattern(pat string) (func(string) bool, error) {
-	if re, err := regexp.Compile(pat); err == nil {
-		return re.MatchString, nil
+	if _, err := ecma.Compile(pat); err != nil {
+		return nil, err
 	}
 	re, err := regexp2.Compile(pat, regexp2.ECMAScript|regexp2.Unicode)
 	if err != nil {

@@ -77,6 +77,9 @@ func parseSchema(data []byte, opts Options) (*schema, error) {
 	if err := json.Unmarshal(data, &root); err != nil {
 		return nil, fmt.Errorf("oracle: schema: not JSON: %w", err)
 	}
+	if err := noDuplicateKeys(data); err != nil {
+		return nil, fmt.Errorf("oracle: schema: %w", err)
+	}
 	if err := s.res.load(noBase, root); err != nil {
 		return nil, fmt.Errorf("oracle: schema: %w", err)
 	}

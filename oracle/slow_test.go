@@ -478,3 +478,19 @@ func FuzzNormalize(f *testing.F) {
 		checkNormalize(t, []byte(schema), []byte(args), Options{Attribute: attribute})
 	})
 }
+
+func TestDuplicateKeysRefused(t *testing.T) {
+	for _, schema := range []string{
+		`{"type":"string","type":"array"}`,
+		`{"type":"array","type":"string"}`,
+		`{"properties":{"a":{},"\u0061":{}}}`,
+		`{"enum":[{"k":1,"k":2}]}`,
+	} {
+		if _, err := Normalize([]byte(schema), []byte(`{"a":"[1]"}`), Options{}); err == nil {
+			t.Errorf("Normalize with schema %s: no error, want a duplicate key", schema)
+		}
+	}
+	if _, err := Normalize([]byte(`{"properties":{"a":{"k":[1,{"x":1}],"j":{"k":2}}}}`), []byte(`{"a":"[1]"}`), Options{}); err != nil {
+		t.Errorf("no duplicate: %v", err)
+	}
+}

@@ -2,6 +2,7 @@ package properties
 
 import (
 	"bytes"
+	"context"
 	"strings"
 	"testing"
 
@@ -34,7 +35,7 @@ func TestConfiguredReference(t *testing.T) {
 			if p.Applies(o) == (p.Fixpoint && o.Bounded()) {
 				t.Errorf("%v: %s applies: %v", o, p.ID, p.Applies(o))
 			}
-			v, checks := p.Run(ref, RunOptions{Checks: 50, Seed: 7})
+			v, checks := p.Run(context.Background(), ref, RunOptions{Checks: 50, Seed: 7})
 			switch {
 			case v != nil:
 				t.Errorf("%v: the reference breaks %s: %s\n%s %s", o, p.ID, v.Message, v.Vector.SchemaText(), v.Vector.ArgumentsText())
@@ -49,13 +50,14 @@ func TestConfiguredReference(t *testing.T) {
 
 // TestRunIsRepeatable: one seed, one outcome, however often it runs.
 func TestRunIsRepeatable(t *testing.T) {
-	im := impl.Func("one pass", func(schema, args []byte, o impl.Options) impl.Result {
+	im := impl.Func("one pass", func(ctx context.Context, c impl.Case) impl.Result {
+		schema, args, o := c.Schema, c.Args, c.Options
 		o.MaxPasses = 1
-		return impl.Reference.Normalize(schema, args, o)
+		return impl.Reference.Normalize(ctx, impl.Case{Schema: schema, Args: args, Options: o})
 	})
 	p, _ := ByID("agrees-with-reference")
-	v1, n1 := p.Run(im, RunOptions{Checks: 200, Seed: 42})
-	v2, n2 := p.Run(im, RunOptions{Checks: 200, Seed: 42})
+	v1, n1 := p.Run(context.Background(), im, RunOptions{Checks: 200, Seed: 42})
+	v2, n2 := p.Run(context.Background(), im, RunOptions{Checks: 200, Seed: 42})
 	if v1 == nil || v2 == nil {
 		t.Fatal("one pass is not caught")
 	}
@@ -69,15 +71,16 @@ func TestRunIsRepeatable(t *testing.T) {
 // string parameter, nothing is left but that parameter.
 func TestMinimalCounterexample(t *testing.T) {
 	p, _ := ByID("string-param-not-decoded")
-	decodes := impl.Func("decodes strings", func(schema, args []byte, o impl.Options) impl.Result {
-		r := impl.Reference.Normalize([]byte(`{}`), args, o) // reads no schema, so...
+	decodes := impl.Func("decodes strings", func(ctx context.Context, c impl.Case) impl.Result {
+		args, o := c.Args, c.Options
+		r := impl.Reference.Normalize(ctx, impl.Case{Schema: []byte(`{}`), Args: args, Options: o}) // reads no schema, so...
 		if !r.Answered() {
 			return r
 		}
 		// ...decodes every string that is the JSON of an array or object.
-		return impl.Reference.Normalize([]byte(`{"additionalProperties":{"type":["array","object"],"items":{}}}`), r.Output, o)
+		return impl.Reference.Normalize(ctx, impl.Case{Schema: []byte(`{"additionalProperties":{"type":["array","object"],"items":{}}}`), Args: r.Output, Options: o})
 	})
-	v, _ := p.Run(decodes, RunOptions{Checks: 100, Seed: 1})
+	v, _ := p.Run(context.Background(), decodes, RunOptions{Checks: 100, Seed: 1})
 	if v == nil {
 		t.Fatal("not caught")
 	}
@@ -94,11 +97,12 @@ func TestMinimalCounterexample(t *testing.T) {
 // escapesAmp gives the reference's result, but escapes every bare '&' it
 // finds in its arguments: right on {"a":"&amp;amp;"}, and not idempotent,
 // since its output {"a":"&"} comes back {"a":"&amp;"}.
-var escapesAmp = impl.Func("escapes-amp", func(schema, args []byte, o impl.Options) impl.Result {
+var escapesAmp = impl.Func("escapes-amp", func(ctx context.Context, c impl.Case) impl.Result {
+	schema, args, o := c.Schema, c.Args, c.Options
 	if bytes.Contains(args, []byte(`"&"`)) {
 		return impl.OK(bytes.ReplaceAll(args, []byte(`"&"`), []byte(`"&amp;"`)))
 	}
-	return impl.Reference.Normalize(schema, args, o)
+	return impl.Reference.Normalize(ctx, impl.Case{Schema: schema, Args: args, Options: o})
 })
 
 // TestViolationReplays: the vector of a violation is one the
@@ -107,10 +111,10 @@ var escapesAmp = impl.Func("escapes-amp", func(schema, args []byte, o impl.Optio
 func TestViolationReplays(t *testing.T) {
 	p, _ := ByID("idempotent")
 	c := Case{Case: impl.Case{Schema: []byte(`{}`), Args: []byte(`{"a":"&amp;amp;"}`)}}
-	if out := p.Judge(escapesAmp, c, nil); out.Message == "" {
+	if out := p.Judge(context.Background(), escapesAmp, c, nil); out.Message == "" {
 		t.Fatalf("idempotent holds on %s for escapes-amp", c.Args)
 	}
-	v := p.Violation(escapesAmp, c, 0, 0, nil)
+	v := p.Violation(context.Background(), escapesAmp, c, 0, 0)
 	if o := corpus.Replay(v.Vector, escapesAmp); o.Pass {
 		t.Fatalf("the violation's vector %s replays clean on escapes-amp", v.Vector.ArgumentsText())
 	}
@@ -125,19 +129,20 @@ func TestViolationReplays(t *testing.T) {
 // dropped: the finding showed a dangling $ref, which the reference rejects,
 // as a string "not decoded". The shrunk case is asked of the reference.
 func TestMinimizedKeepsPremise(t *testing.T) {
-	ignoresRef := impl.Func("ignores $ref", func(schema, args []byte, o impl.Options) impl.Result {
+	ignoresRef := impl.Func("ignores $ref", func(ctx context.Context, c impl.Case) impl.Result {
+		schema, args, o := c.Schema, c.Args, c.Options
 		if bytes.Contains(schema, []byte(`$ref`)) {
 			return impl.OK(args)
 		}
-		return impl.Reference.Normalize(schema, args, o)
+		return impl.Reference.Normalize(ctx, impl.Case{Schema: schema, Args: args, Options: o})
 	})
 	p, _ := ByID("shape-match-decoded")
 	c := Case{Case: impl.Case{Schema: []byte(`{"$defs":{"map":{"type":"object","description":"a map"}},"properties":{"p":{"$ref":"#/$defs/map"}}}`), Args: []byte(`{"p":"{}"}`)},
 		Focus: []any{"p"}, Decl: `{"$ref":"#/$defs/map"}`}
-	if p.Judge(ignoresRef, c, nil).Message == "" {
+	if p.Judge(context.Background(), ignoresRef, c, nil).Message == "" {
 		t.Fatal("the drawn case does not break the property")
 	}
-	v := p.Violation(ignoresRef, c, 0, 0, nil)
+	v := p.Violation(context.Background(), ignoresRef, c, 0, 0)
 	if v.Vector.Error != "" {
 		t.Errorf("the minimal case is one the reference rejects (%s): schema %s", v.Vector.Error, v.Vector.SchemaText())
 	}

@@ -1,7 +1,10 @@
 package properties
 
 import (
+	"context"
+
 	"github.com/toolnorm/toolnorm/internal/display"
+	"github.com/toolnorm/toolnorm/internal/minimize"
 
 	"bytes"
 	"fmt"
@@ -40,7 +43,7 @@ type Property struct {
 	holds func(r *runner, c Case) string
 	// witness, if set, gives the arguments that show a violation when the
 	// case itself replays clean (see replayable), or nil.
-	witness func(im impl.Impl, c Case) []byte
+	witness func(ctx context.Context, im impl.Impl, c Case) []byte
 }
 
 // Applies reports whether p applies to an implementation that runs under
@@ -93,7 +96,7 @@ func (p Property) Fuzz(im impl.Impl) func(t *rapid.T) {
 			return // the property does not apply to im
 		}
 		c := p.draw(rt, o)
-		switch o := p.Judge(im, c, nil); {
+		switch o := p.Judge(context.Background(), im, c, nil); {
 		case o.Failure != nil:
 			rt.Fatalf("property %s: the implementation failed: %v", p.ID, o.Failure)
 		case o.Message != "":
@@ -160,8 +163,8 @@ type Outcome struct {
 // Judge runs c on im and says whether p holds. first, if not nil, is the
 // result of running c.Case already (by a batch): it stands for the first
 // run.
-func (p Property) Judge(im impl.Impl, c Case, first *impl.Result) (o Outcome) {
-	r := &runner{im: im, base: c.Case, first: first}
+func (p Property) Judge(ctx context.Context, im impl.Impl, c Case, first *impl.Result) (o Outcome) {
+	r := &runner{ctx: ctx, im: im, base: c.Case, first: first}
 	defer func() {
 		switch x := recover().(type) {
 		case nil:
@@ -182,26 +185,22 @@ func (p Property) Vector(c Case) *corpus.Vector {
 }
 
 // Minimize shrinks a case on which p breaks, with the minimizer every
-// finding goes through (corpus.Minimize), while p still breaks on it; it
-// returns the smallest case and its outcome. keep, if not nil, is asked
-// before each try: when it says false (the check's time is up) minimizing
-// stops with what it has.
-func (p Property) Minimize(im impl.Impl, c Case, keep func() bool) (Case, Outcome) {
-	out := p.Judge(im, c, nil)
+// finding goes through (internal/minimize), while p still breaks on it; it
+// returns the smallest case and its outcome. When ctx is done (the check's
+// time is up) minimizing stops with what it has.
+func (p Property) Minimize(ctx context.Context, im impl.Impl, c Case) (Case, Outcome) {
+	out := p.Judge(ctx, im, c, nil)
 	if out.Message == "" {
 		return c, out
 	}
-	schema, args := corpus.Minimize(c.Schema, c.Args, func(s, a []byte) bool {
-		if keep != nil && !keep() {
-			return false
-		}
+	schema, args := minimize.Minimize(ctx, c.Schema, c.Args, func(s, a []byte) bool {
 		t := c
 		t.Schema, t.Args, t.shrunk = s, a, true
-		return p.Judge(im, t, nil).Message != ""
+		return p.Judge(ctx, im, t, nil).Message != ""
 	})
 	m := c
 	m.Schema, m.Args, m.shrunk = schema, args, true
-	if o := p.Judge(im, m, nil); o.Message != "" {
+	if o := p.Judge(ctx, im, m, nil); o.Message != "" {
 		return m, o
 	}
 	return c, out // a flaky implementation: the case found stands
@@ -211,6 +210,7 @@ func (p Property) Minimize(im impl.Impl, c Case, keep func() bool) (Case, Outcom
 // implementation ends the Judge (panic(failed)), as does a case whose
 // premise no longer holds (panic(moot)).
 type runner struct {
+	ctx   context.Context
 	im    impl.Impl
 	base  impl.Case
 	first *impl.Result
@@ -226,7 +226,7 @@ func (r *runner) run(c impl.Case) impl.Result {
 	if r.first != nil && bytes.Equal(c.Schema, r.base.Schema) && bytes.Equal(c.Args, r.base.Args) && c.Options == r.base.Options {
 		res, r.first = *r.first, nil
 	} else {
-		res = r.im.Normalize(c.Schema, c.Args, c.Options)
+		res = r.im.Normalize(r.ctx, c)
 	}
 	if res.Kind() == impl.KindNotSendable {
 		panic(moot{}) // the case did not reach the implementation: it says nothing
@@ -240,7 +240,7 @@ func (r *runner) run(c impl.Case) impl.Result {
 // reference is the reference's answer for c, which must be an answer: a
 // case the reference rejects is no case for a property that needs one.
 func (r *runner) reference(c impl.Case) impl.Result {
-	res := impl.Reference.Normalize(c.Schema, c.Args, c.Options)
+	res := impl.Reference.Normalize(r.ctx, c)
 	if !res.Answered() {
 		panic(moot{})
 	}
@@ -273,7 +273,7 @@ func properties() []Property {
 			Statement: "Numbers (by exact decimal value), booleans and nulls come out unchanged"},
 		{ID: "non-object-rejected", Clause: "reading/8", draw: drawNonObject, holds: holdsNonObject,
 			Statement: "Arguments that are not a JSON object are an error"},
-		{ID: "agrees-with-reference", Clause: "reading/1", draw: drawCase, holds: holdsAgrees,
+		{ID: AgreesWithReference, Clause: "reading/1", draw: drawCase, holds: holdsAgrees,
 			Statement: "The result equals the reference normalizer's, as JSON values (every reading at once)"},
 	}
 }
@@ -305,7 +305,7 @@ func holdsDeterministic(r *runner, c Case) string {
 }
 
 func holdsAgrees(r *runner, c Case) string {
-	got, want := r.run(c.Case), impl.Reference.Normalize(c.Schema, c.Args, c.Options)
+	got, want := r.run(c.Case), impl.Reference.Normalize(r.ctx, c.Case)
 	if c := impl.Compare(got, want); c.Diff != "" {
 		return c.Message(got, want, "the reference gives")
 	}
@@ -326,8 +326,8 @@ func holdsIdempotent(r *runner, c Case) string {
 
 // witnessIdempotent is the input a replay shows a broken idempotence on:
 // the implementation's own output, which it changes again.
-func witnessIdempotent(im impl.Impl, c Case) []byte {
-	if once := im.Normalize(c.Schema, c.Args, c.Options); once.Answered() {
+func witnessIdempotent(ctx context.Context, im impl.Impl, c Case) []byte {
+	if once := im.Normalize(ctx, c.Case); once.Answered() {
 		return once.Output
 	}
 	return nil
@@ -757,12 +757,16 @@ func pointer(path []any) string {
 // clip cuts a value shown in a message.
 func clip(s string) string { return display.Clip(s, impl.MaxShown) }
 
+// AgreesWithReference is the id of the property that an implementation
+// gives the reference's answer: the fuzzer's findings are filed under it.
+const AgreesWithReference = "agrees-with-reference"
+
 // Cases generates inputs as the properties draw them (schemas built for
 // the rule, arguments that fit them, strings of every kind the rule is
 // about), with options im can run (see impl.Configured). Example(seed)
 // draws one outside a property, for fuzzing.
 func Cases(im impl.Impl) *rapid.Generator[impl.Case] {
-	p, _ := ByID("agrees-with-reference")
+	p, _ := ByID(AgreesWithReference)
 	return rapid.Custom(func(t *rapid.T) impl.Case {
 		o, _ := p.options(t, im)
 		return drawCase(t, o).Case

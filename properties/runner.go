@@ -1,6 +1,7 @@
 package properties
 
 import (
+	"context"
 	"hash/fnv"
 
 	"github.com/toolnorm/toolnorm/corpus"
@@ -51,7 +52,7 @@ func CaseSeed(seed uint64, id string, i int) uint64 {
 // inputs and, for an implementation that answers the same way, the same
 // violation. A property that does not apply to im (see Applies) holds
 // with no checks.
-func (p Property) Run(im impl.Impl, o RunOptions) (*Violation, int) {
+func (p Property) Run(ctx context.Context, im impl.Impl, o RunOptions) (*Violation, int) {
 	checks := o.Checks
 	if checks <= 0 {
 		checks = 100
@@ -62,7 +63,7 @@ func (p Property) Run(im impl.Impl, o RunOptions) (*Violation, int) {
 	passed := 0
 	for i := range checks {
 		c := p.Draw(CaseSeed(o.Seed, p.ID, i), im)
-		out := p.Judge(im, c, nil)
+		out := p.Judge(ctx, im, c, nil)
 		switch {
 		case out.Failure != nil || out.Moot:
 			continue
@@ -70,16 +71,16 @@ func (p Property) Run(im impl.Impl, o RunOptions) (*Violation, int) {
 			passed++
 			continue
 		}
-		return p.Violation(im, c, passed, i, nil), passed
+		return p.Violation(ctx, im, c, passed, i), passed
 	}
 	return nil, passed
 }
 
 // Violation minimizes a case on which p breaks and returns it as a
-// Violation (see Minimize for keep).
-func (p Property) Violation(im impl.Impl, c Case, checks, index int, keep func() bool) *Violation {
-	m, out := p.Minimize(im, c, keep)
-	return &Violation{Property: p, Case: m, Vector: p.replayable(im, m), Message: out.Message, Checks: checks, Index: index}
+// Violation (see Minimize for ctx).
+func (p Property) Violation(ctx context.Context, im impl.Impl, c Case, checks, index int) *Violation {
+	m, out := p.Minimize(ctx, im, c)
+	return &Violation{Property: p, Case: m, Vector: p.replayable(ctx, im, m), Message: out.Message, Checks: checks, Index: index}
 }
 
 // replayable is the vector of a violation: one the implementation fails
@@ -89,12 +90,12 @@ func (p Property) Violation(im impl.Impl, c Case, checks, index int, keep func()
 // implementation can give the reference's answer and still break the
 // property (normalizing its output again changes it), it is the input
 // that shows it, when there is one.
-func (p Property) replayable(im impl.Impl, c Case) *corpus.Vector {
+func (p Property) replayable(ctx context.Context, im impl.Impl, c Case) *corpus.Vector {
 	v := p.Vector(c)
-	if p.witness == nil || !impl.Compare(im.Normalize(v.SchemaText(), v.ArgumentsText(), v.Options), v.Want()).Same() {
+	if p.witness == nil || !impl.Compare(im.Normalize(ctx, impl.Case{Schema: v.SchemaText(), Args: v.ArgumentsText(), Options: v.Options}), v.Want()).Same() {
 		return v
 	}
-	if args := p.witness(im, c); args != nil {
+	if args := p.witness(ctx, im, c); args != nil {
 		w := c
 		w.Args = args
 		return p.Vector(w)

@@ -1,6 +1,7 @@
 package properties
 
 import (
+	"context"
 	"flag"
 	"sort"
 	"strings"
@@ -19,7 +20,7 @@ var teethChecks = flag.Int("teeth.checks", 100, "checks per property and broken 
 // which properties caught each and how many checks that took.
 func TestTeeth(t *testing.T) {
 	for _, p := range All() {
-		if v, _ := p.Run(impl.Reference, RunOptions{Checks: *teethChecks, Seed: 1}); v != nil {
+		if v, _ := p.Run(context.Background(), impl.Reference, RunOptions{Checks: *teethChecks, Seed: 1}); v != nil {
 			t.Errorf("the reference breaks %s: %s", p.ID, v.Message)
 		}
 	}
@@ -28,7 +29,7 @@ func TestTeeth(t *testing.T) {
 		var caught []string
 		first := -1
 		for _, p := range All() {
-			v, _ := p.Run(m.Impl, RunOptions{Checks: *teethChecks, Seed: 1})
+			v, _ := p.Run(context.Background(), m.Impl, RunOptions{Checks: *teethChecks, Seed: 1})
 			if v == nil {
 				continue
 			}

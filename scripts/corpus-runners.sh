@@ -136,4 +136,26 @@ for lang in python javascript php; do
   run "$lang: the reference as a normalize function" 0 "read $some vectors: $((some - skip)) passed, 0 failed, $skipped" \
     "${runner[@]}" "$tmp/some" --impl "corpus/runners/testdata/reference.$ext"
 done
+# A bad vector file (not UTF-8, nested 100,000 deep, cut short) stops each
+# runner with one line naming the file, never a traceback; a runner that
+# can read the deep one reads it.
+mkdir -p "$tmp/bad/utf8/r" "$tmp/bad/deep/r" "$tmp/bad/cut/r"
+head='{"id":"0000000000000000","description":"x","clause":"found","origin":"found",'
+printf '%s"schema":{},"arguments_raw":"\xff","error":"invalid-json"}' "$head" >"$tmp/bad/utf8/r/a.json"
+python3 -c 'import sys; sys.stdout.write(sys.argv[1] + "\"schema\":" + "[" * 100000 + "]" * 100000 + ",\"arguments\":{},\"error\":\"invalid-json\"}")' "$head" >"$tmp/bad/deep/r/a.json"
+printf '%s"schema":' "$head" >"$tmp/bad/cut/r/a.json"
+for runner in "python3 corpus/runners/replay.py" "node corpus/runners/replay.mjs" "php corpus/runners/replay.php"; do
+  for bad in utf8 deep cut; do
+    file=$tmp/bad/$bad/r/a.json rc=0
+    # shellcheck disable=SC2086 # the runner is a command and its script
+    got=$($runner "$tmp/bad/$bad" 2>&1) || rc=$?
+    if [ "$(printf '%s\n' "$got" | wc -l)" -eq 1 ] && { { [ "$rc" -eq 1 ] && [[ $got == "$file: not a vector: "* ]]; } || { [ "$rc" -eq 0 ] && [ "$got" = "read 1 vectors" ]; }; }; then
+      printf 'ok   %s: a bad vector (%s): %s\n' "${runner%% *}" "$bad" "${got:0:120}"
+    else
+      printf 'corpus-runners: FAIL %s: a bad vector (%s): exit status %s, want 1 and one line naming the file; got:\n%s\n' \
+        "$runner" "$bad" "$rc" "$(printf '%s\n' "$got" | head -n 5)" >&2
+      status=1
+    fi
+  done
+done
 exit "$status"

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolnorm/toolnorm/internal/cli"
+	"github.com/toolnorm/toolnorm/cmd/toolnorm/internal/cli"
 )
 
 // The benchmarks of toolnorm check measure cases per second: the corpus's

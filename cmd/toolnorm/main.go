@@ -12,7 +12,7 @@ package main
 import (
 	"os"
 
-	"github.com/toolnorm/toolnorm/internal/cli"
+	"github.com/toolnorm/toolnorm/cmd/toolnorm/internal/cli"
 )
 
 func main() {

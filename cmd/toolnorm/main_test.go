@@ -8,7 +8,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/toolnorm/toolnorm/internal/cli"
+	"github.com/toolnorm/toolnorm/cmd/toolnorm/internal/cli"
 )
 
 func TestMain(m *testing.M) {

@@ -110,7 +110,11 @@ export async function replay(root, normalize, { answers, log = console.log } = {
   const skipped = new Map(), skip = (why) => skipped.set(why, (skipped.get(why) ?? 0) + 1);
   for (const path of files(root)) {
     const members = [];
-    exact(readFileSync(path, 'utf8'), members);
+    try { // a file that is not UTF-8, not JSON or too deep: one line naming it
+      exact(new TextDecoder('utf-8', { fatal: true }).decode(readFileSync(path)), members);
+    } catch (e) {
+      throw new Error(`${path}: not a vector: ${String(e?.message ?? e).split('\n')[0]}`.slice(0, 500));
+    }
     const src = Object.fromEntries(members); // member -> its text in the file
     if (!['id', 'description', 'clause', 'origin'].every((k) => k in src) ||
         !FORMS.every((form) => form.filter((k) => k in src).length === 1)) throw new Error(`${path}: not a vector`);
@@ -166,5 +170,10 @@ if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1]
       if (line.trim()) { const a = JSON.parse(line); answers.set(a.id, a); }
     }
   }
-  process.exitCode = await replay(root, normalize, { answers });
+  try {
+    process.exitCode = await replay(root, normalize, { answers });
+  } catch (e) { // a bad vector file: its name and one line, no stack
+    console.error(String(e?.message ?? e).split('\n')[0]);
+    process.exitCode = 1;
+  }
 }

@@ -127,7 +127,15 @@ function toolnorm_replay(string $root, ?callable $normalize = null, ?array $answ
     sort($paths, SORT_STRING);
     foreach ($paths as $path) {
         $members = [];
-        toolnorm_exact(file_get_contents($path), $members);
+        $data = @file_get_contents($path);
+        if ($data === false || preg_match('//u', $data) !== 1) {
+            throw new UnexpectedValueException("$path: not a vector: " . ($data === false ? 'cannot be read' : 'not UTF-8'));
+        }
+        try {
+            toolnorm_exact($data, $members);
+        } catch (Throwable $e) {
+            throw new UnexpectedValueException("$path: not a vector: " . strtok($e->getMessage(), "\n"), 0, $e);
+        }
         $src = array_column($members, 1, 0); // member => its text in the file
         $one = fn(array $form) => count(array_intersect_key($src, array_flip($form))) === 1;
         if (count(array_intersect_key($src, array_flip(['id', 'description', 'clause', 'origin']))) !== 4
@@ -195,5 +203,10 @@ if (PHP_SAPI === 'cli' && realpath($_SERVER['SCRIPT_FILENAME'] ?? '') === __FILE
             $answers[$a['id']] = $a;
         }
     }
-    exit(toolnorm_replay($root, $flag === '--impl' ? require $file : null, $answers));
+    try {
+        exit(toolnorm_replay($root, $flag === '--impl' ? require $file : null, $answers));
+    } catch (UnexpectedValueException $e) { // a bad vector file: its name and one line, no trace
+        fwrite(STDERR, $e->getMessage() . "\n");
+        exit(1);
+    }
 }

@@ -58,7 +58,10 @@ def replay(root, normalize=None, answers=None, out=sys.stdout):
     for d, _, names in sorted(os.walk(root)):
         for name in sorted(n for n in names if n.endswith(".json") and not n.startswith(".")):
             path = os.path.join(d, name)
-            with open(path, encoding="utf-8") as f: v = json.load(f)
+            try:
+                with open(path, "rb") as f: v = json.loads(f.read().decode("utf-8"))
+            except (OSError, UnicodeDecodeError, ValueError, RecursionError, MemoryError) as e:  # one line, no traceback
+                raise SystemExit(f"{path}: not a vector: {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"[:500])
             if not (isinstance(v, dict) and all(k in v for k in ("id", "description", "clause", "origin"))
                     and all(sum(k in v for k in form) == 1 for form in FORMS)):
                 raise SystemExit(f"{path}: not a vector")

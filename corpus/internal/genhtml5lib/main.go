@@ -19,6 +19,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -192,6 +193,6 @@ type expectation []byte
 
 func (expectation) Name() string { return "html5lib, carried to the fixpoint by x/net" }
 
-func (e expectation) Normalize(schema, args []byte, o corpus.Options) corpus.Result {
+func (e expectation) Normalize(ctx context.Context, c impl.Case) corpus.Result {
 	return corpus.Result{Output: e}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -53,7 +54,7 @@ func TestCases(t *testing.T) {
 				defer im.Close()
 				for _, tt := range tests {
 					carried := r.stats().Carried
-					res := im.Normalize([]byte(tt.schema), []byte(tt.args), impl.Options{})
+					res := im.Normalize(context.Background(), impl.Case{Schema: []byte(tt.schema), Args: []byte(tt.args), Options: impl.Options{}})
 					route := tt.route[lib]
 					want := tt.want
 					switch {

@@ -95,7 +95,8 @@ func (im *sdkImpl) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 // "case" (replacing the previous case's, so the middleware sees the tool
 // list change at every case), calls it with the case's arguments, and
 // answers with what the handler received.
-func (im *sdkImpl) Normalize(schema, args []byte, _ impl.Options) impl.Result {
+func (im *sdkImpl) Normalize(ctx context.Context, c impl.Case) impl.Result {
+	schema, args := c.Schema, c.Args
 	direct := func() impl.Result { return im.direct(schema, args) }
 	toolSchema, why := im.toolSchema(schema, args)
 	if why == "" && nesting(args)+2 > sdkMaxNesting {

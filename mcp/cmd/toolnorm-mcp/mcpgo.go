@@ -77,7 +77,8 @@ func (im *mcpgoImpl) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.
 // Normalize registers the case's schema as the raw input schema of the
 // tool "case" (replacing the previous case's), calls it with the case's
 // arguments, and answers with what the handler received.
-func (im *mcpgoImpl) Normalize(schema, args []byte, _ impl.Options) impl.Result {
+func (im *mcpgoImpl) Normalize(ctx context.Context, c impl.Case) impl.Result {
+	schema, args := c.Schema, c.Args
 	im.server.DeleteTools("case")
 	if err := im.addTool(mcp.NewToolWithRawSchema("case", "", json.RawMessage(schema))); err != nil {
 		// The hook can reach only a registered tool: no direct answer.

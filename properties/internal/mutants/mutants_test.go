@@ -2,6 +2,7 @@ package mutants
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"math/rand/v2"
 	"os/exec"
@@ -141,7 +142,7 @@ var cases = map[string]struct{ trigger, same []input }{
 }
 
 func run(f impl.Impl, c input) impl.Result {
-	return f.Normalize([]byte(c.schema), []byte(c.args), c.o)
+	return f.Normalize(context.Background(), impl.Case{Schema: []byte(c.schema), Args: []byte(c.args), Options: c.o})
 }
 
 func TestMutants(t *testing.T) {
@@ -204,7 +205,7 @@ func TestNormalizerIsReference(t *testing.T) {
 	}
 	for _, n := range []*normalizer{{}, {pass: scan(tokenizer)}} {
 		for _, in := range inputs {
-			if d := impl.Compare(n.Normalize([]byte(in.schema), []byte(in.args), in.o), run(impl.Reference, in)).Diff; d != "" {
+			if d := impl.Compare(n.Normalize(context.Background(), impl.Case{Schema: []byte(in.schema), Args: []byte(in.args), Options: in.o}), run(impl.Reference, in)).Diff; d != "" {
 				t.Errorf("%+v on %s %s %+v: %s", n, in.schema, in.args, in.o, d)
 			}
 		}
@@ -385,7 +386,7 @@ func TestNormalizerMatchesRandom(t *testing.T) {
 		in := input{schemas[r.IntN(len(schemas))], randomArgs(r), options[r.IntN(len(options))]}
 		want := run(impl.Reference, in)
 		for _, m := range []*normalizer{{}, {pass: scan(tokenizer)}} {
-			if d := impl.Compare(m.Normalize([]byte(in.schema), []byte(in.args), in.o), want).Diff; d != "" {
+			if d := impl.Compare(m.Normalize(context.Background(), impl.Case{Schema: []byte(in.schema), Args: []byte(in.args), Options: in.o}), want).Diff; d != "" {
 				t.Fatalf("%+v on %s %s %+v: %s", m, in.schema, in.args, in.o, d)
 			}
 		}

@@ -1,6 +1,7 @@
 package mutants
 
 import (
+	"context"
 	"strings"
 
 	"github.com/toolnorm/toolnorm/impl"
@@ -52,8 +53,9 @@ type leaf struct {
 	path []int
 }
 
-func (n *normalizer) Normalize(schema, args []byte, o impl.Options) impl.Result {
-	ref := impl.Reference.Normalize(schema, args, o)
+func (n *normalizer) Normalize(ctx context.Context, c impl.Case) impl.Result {
+	schema, args, o := c.Schema, c.Args, c.Options
+	ref := impl.Reference.Normalize(ctx, impl.Case{Schema: schema, Args: args, Options: o})
 	if ref.Error != "" {
 		return ref
 	}
@@ -180,7 +182,7 @@ func shapesOf(schema []byte, root *jsonvalue.Value, todo []leaf) ([]shape, bool)
 		for _, l := range todo {
 			l.v.Str = probe.text
 		}
-		r := impl.Reference.Normalize(schema, root.Append(nil), impl.Options{MaxDepth: normalize.MaxDepthLimit})
+		r := impl.Reference.Normalize(context.Background(), impl.Case{Schema: schema, Args: root.Append(nil), Options: impl.Options{MaxDepth: normalize.MaxDepthLimit}})
 		if r.Error != "" {
 			return nil, false
 		}

@@ -2,6 +2,7 @@ package mutants
 
 import (
 	"cmp"
+	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -16,13 +17,14 @@ import (
 // The three ways to wrap the reference: change the options, rewrite the
 // schema, rewrite the output.
 
-type normalizeFunc = func(schema, args []byte, o impl.Options) impl.Result
+type normalizeFunc = func(ctx context.Context, c impl.Case) impl.Result
 
 // withOptions is the reference run with changed options.
 func withOptions(change func(o *impl.Options)) normalizeFunc {
-	return func(schema, args []byte, o impl.Options) impl.Result {
+	return func(ctx context.Context, c impl.Case) impl.Result {
+		schema, args, o := c.Schema, c.Args, c.Options
 		change(&o)
-		return impl.Reference.Normalize(schema, args, o)
+		return impl.Reference.Normalize(ctx, impl.Case{Schema: schema, Args: args, Options: o})
 	}
 }
 
@@ -33,8 +35,9 @@ func withOptions(change func(o *impl.Options)) normalizeFunc {
 // breaks the schema (a $ref into a removed keyword) gets the reference's
 // result.
 func withSchema(rewrite func(obj *jsonvalue.Value)) normalizeFunc {
-	return func(schema, args []byte, o impl.Options) impl.Result {
-		ref := impl.Reference.Normalize(schema, args, o)
+	return func(ctx context.Context, c impl.Case) impl.Result {
+		schema, args, o := c.Schema, c.Args, c.Options
+		ref := impl.Reference.Normalize(ctx, impl.Case{Schema: schema, Args: args, Options: o})
 		if ref.Error == impl.ErrInvalidSchema {
 			return ref
 		}
@@ -48,7 +51,7 @@ func withSchema(rewrite func(obj *jsonvalue.Value)) normalizeFunc {
 			}
 			return nil
 		})
-		got := impl.Reference.Normalize(doc.Append(nil), args, o)
+		got := impl.Reference.Normalize(ctx, impl.Case{Schema: doc.Append(nil), Args: args, Options: o})
 		if got.Error == impl.ErrInvalidSchema {
 			return ref
 		}
@@ -60,8 +63,9 @@ func withSchema(rewrite func(obj *jsonvalue.Value)) normalizeFunc {
 // on every value in it, an object before its members. An error from
 // rewrite is an invalid-json result.
 func withOutput(rewrite func(v *jsonvalue.Value, o impl.Options) error) normalizeFunc {
-	return func(schema, args []byte, o impl.Options) impl.Result {
-		ref := impl.Reference.Normalize(schema, args, o)
+	return func(ctx context.Context, c impl.Case) impl.Result {
+		schema, args, o := c.Schema, c.Args, c.Options
+		ref := impl.Reference.Normalize(ctx, impl.Case{Schema: schema, Args: args, Options: o})
 		if ref.Error != "" {
 			return ref
 		}

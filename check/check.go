@@ -1,0 +1,335 @@
+// Package check runs toolnorm's checks of an implementation and renders
+// what they found: it replays the corpus, runs every property and fuzzes
+// the implementation against the reference, within a time budget or for
+// an exact number of cases, and writes the report as text, JSON, JUnit XML
+// or Markdown, or several reports as a compliance matrix.
+//
+// Running (this file, engine.go, fuzz.go) and rendering (render.go,
+// matrix.go) meet only in the Report.
+package check
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/toolnorm/toolnorm/corpus"
+	"github.com/toolnorm/toolnorm/harness"
+	"github.com/toolnorm/toolnorm/impl"
+)
+
+// Config says what to check and for how long.
+type Config struct {
+	Impl    impl.Impl
+	Command string // the --impl command line, for reproduction commands ("" for the built-in)
+	Vectors []*corpus.Vector
+	// CorpusDir is the directory the vectors came from, for reproduction
+	// commands ("" for the corpus built into toolnorm).
+	CorpusDir string
+	// Budget bounds the whole check, the corpus replay included. It is
+	// kept between cases: a round of cases under way is finished, unless
+	// that would take past the budget by a tenth of it (at least a second),
+	// when the case under way is stopped.
+	Budget time.Duration
+	// Checks, when more than 0, is the exact number of cases each property
+	// and the fuzzer run, with no time limit: the same Seed and Checks give
+	// the same findings, on any machine.
+	Checks int
+	Seed   uint64 // 0: a random one (the report says which)
+	// Progress, if set, is told what runs and what was found.
+	Progress func(Progress)
+	// Version is the version of toolnorm running the check, for the report.
+	Version string
+	// Timeout is the adapter's time limit per request, for the repeat
+	// command (0 or DefaultTimeout: not written).
+	Timeout time.Duration
+}
+
+// DefaultTimeout is the per-request time limit of toolnorm check.
+const DefaultTimeout = 10 * time.Second
+
+// Progress is a moment of a check, for a progress display.
+type Progress struct {
+	Phase    string // "corpus", "properties" (with the fuzzing, in rounds)
+	Done     int    // vectors replayed, or rounds run
+	Total    int    // vectors to replay, or rounds to run (0: until the budget is spent)
+	Cases    int    // property and fuzzing cases run so far
+	Findings int
+	Elapsed  time.Duration
+	Left     time.Duration // of the budget (0 without one)
+}
+
+// FormatVersion is the version of the report's JSON form; it changes when
+// a member changes meaning or goes away.
+const FormatVersion = 2
+
+// Report is the outcome of a check; its JSON form is what toolnorm report
+// reads.
+type Report struct {
+	FormatVersion  int           `json:"format_version"`
+	Toolnorm       string        `json:"toolnorm,omitempty"` // the version of toolnorm that ran the check
+	Implementation string        `json:"implementation"`
+	Info           *harness.Info `json:"info,omitempty"`
+	Choices        []string      `json:"declared_choices,omitempty"`
+	Seed           uint64        `json:"seed"`
+	Budget         string        `json:"budget,omitempty"`
+	Checks         int           `json:"checks"` // cases per property and of fuzzing, as run (or as asked)
+	// Repeat is the command that runs this check again, exactly, with no
+	// time limit.
+	Repeat string `json:"repeat"`
+	// Stopped says why the check ended before it ran everything it would
+	// have ("" when it did not): its budget, an interrupt, or an
+	// implementation given up on.
+	Stopped    string          `json:"stopped,omitempty"`
+	Started    time.Time       `json:"started"`
+	Seconds    float64         `json:"seconds"`
+	Corpus     CorpusResult    `json:"corpus"`
+	Properties []PropResult    `json:"properties"`
+	Fuzz       FuzzResult      `json:"fuzz"`
+	Events     []harness.Event `json:"events,omitempty"` // failures of the program, as the harness saw them
+	Restarts   int             `json:"restarts,omitempty"`
+	// NotImplemented names the repair the implementation declares it does
+	// not do, with its clauses ("the entity repair (rule/4)"), or is "":
+	// the implementation is checked in full on what it does, and is not
+	// conformant.
+	NotImplemented string `json:"not_implemented,omitempty"`
+	// Verdict is "pass" (no violation, no failure of the program, both
+	// repairs done), "fail" (violations of the rule, or failures of the
+	// program, or a repair not implemented), "interrupted", or "nothing
+	// checked".
+	Verdict Verdict `json:"verdict"`
+}
+
+// A Verdict is what a check concludes.
+type Verdict string
+
+// The verdicts.
+const (
+	Pass           Verdict = "pass"
+	Fail                   = "fail"
+	Interrupted            = "interrupted"
+	NothingChecked         = "nothing checked"
+)
+
+// CorpusResult is the corpus replay. Passed, Failed, Errors, Skipped,
+// Unimplemented and NotRun add up to Vectors.
+type CorpusResult struct {
+	Vectors int `json:"vectors"`
+	Passed  int `json:"passed"`
+	Failed  int `json:"failed"` // violations: an answer other than the expected one
+	// Errors counts the vectors the implementation failed on (a timeout, a
+	// crash, a protocol error): failures of the program, not judged.
+	Errors int `json:"errors"`
+	// Skipped counts the vectors that do not apply: for options the
+	// implementation does not run under (and that mean something else
+	// under its own), or with input no protocol line can carry.
+	Skipped int `json:"skipped"`
+	// Adapted counts the vectors, among those passed and failed, written
+	// for other options but meaning the same under the implementation's
+	// own, as the reference shows.
+	Adapted int `json:"adapted,omitempty"`
+	NotRun  int `json:"not_run"` // the check stopped before them
+	// Unimplemented counts the vectors that need a repair the
+	// implementation declares it does not do: not judged (the report says
+	// once that the clause is not implemented).
+	Unimplemented int `json:"unimplemented,omitempty"`
+	// Failures are the violations, ErrorList the failures of the program.
+	Failures  []VectorFailure `json:"failures,omitempty"`
+	ErrorList []VectorFailure `json:"error_list,omitempty"`
+	Seconds   float64         `json:"seconds"` // the replay's wall time
+	// Outcomes is every vector's outcome, in the corpus's order (for the
+	// JUnit report, which has a test case for each; not in the JSON form).
+	Outcomes []VectorOutcome `json:"-"`
+}
+
+// An Outcome is what became of one vector of the corpus.
+type Outcome string
+
+// The outcomes of a vector.
+const (
+	OutcomePassed  Outcome = "passed"
+	OutcomeFailed          = "failed"
+	OutcomeError           = "error" // a failure of the program
+	OutcomeSkipped         = "skipped"
+	OutcomeNotRun          = "not run"
+	// OutcomeUnimplemented: the vector needs a repair the implementation
+	// declares it does not do.
+	OutcomeUnimplemented = "not implemented"
+)
+
+// VectorOutcome is what became of one vector.
+type VectorOutcome struct {
+	File, ID, Clause string
+	Outcome          Outcome
+	Reason           string // why it failed, was skipped or was not run
+}
+
+// count records a vector's outcome.
+func (c *CorpusResult) count(v *corpus.Vector, outcome Outcome, reason string) {
+	switch outcome {
+	case OutcomePassed:
+		c.Passed++
+	case OutcomeFailed:
+		c.Failed++
+	case OutcomeError:
+		c.Errors++
+	case OutcomeSkipped:
+		c.Skipped++
+	case OutcomeNotRun:
+		c.NotRun++
+	case OutcomeUnimplemented:
+		c.Unimplemented++
+	}
+	c.Outcomes = append(c.Outcomes, VectorOutcome{File: v.File, ID: v.ID, Clause: v.Clause, Outcome: outcome, Reason: reason})
+}
+
+// VectorFailure is one vector the implementation fails. Schema,
+// Arguments, Want and Got are shown as display shows values (what one
+// cannot see escaped), cut at MaxShown bytes.
+type VectorFailure struct {
+	File        string `json:"file"`
+	ID          string `json:"id"`
+	Description string `json:"description"`
+	Clause      string `json:"clause"`
+	Message     string `json:"message"`
+	Command     string `json:"command"`
+	Schema      string `json:"schema"`
+	Arguments   string `json:"arguments"`
+	Options     string `json:"options,omitempty"` // as they were sent, when not the defaults
+	Want        string `json:"want"`
+	Got         string `json:"got"`
+}
+
+// Label names the vector: its id and file.
+func (v VectorFailure) Label() string {
+	if v.File == "" {
+		return v.ID
+	}
+	return v.ID + " " + v.File
+}
+
+// MaxShown is how much of a value a vector failure shows.
+const MaxShown = 2000
+
+// A Status is a property's outcome in a check.
+type Status string
+
+// The statuses of a property.
+const (
+	StatusHolds         Status = "holds"          // checked on Checks cases, and held on each
+	StatusViolated             = "violated"       // see Violation
+	StatusNotApplicable        = "not applicable" // the implementation's declared reading leaves it out (Reason says why)
+	StatusNotChecked           = "not checked"    // no case was judged: every one failed, or none ran (Reason says why)
+)
+
+// PropResult is one property's outcome.
+type PropResult struct {
+	ID        string `json:"id"`
+	Statement string `json:"statement"`
+	Clause    string `json:"clause"`
+	Required  bool   `json:"required"`
+	Status    Status `json:"status"`
+	Reason    string `json:"reason,omitempty"`
+	// Checks is how many cases were judged; Cases how many ran, and
+	// Failures how many of those the implementation failed on (not
+	// judged).
+	Checks   int `json:"checks"`
+	Cases    int `json:"cases"`
+	Failures int `json:"failures,omitempty"`
+	// Unsent counts the cases that did not reach the implementation: not
+	// sendable, or answered unsupported by its adapter (not in Cases).
+	Unsent    int      `json:"unsent,omitempty"`
+	moot      int      // cases run that no longer met the premise
+	Violation *Finding `json:"violation,omitempty"`
+	Seconds   float64  `json:"seconds"` // wall time of its cases, minimizing included
+}
+
+// Finding is a minimal counterexample.
+type Finding struct {
+	Property string         `json:"property"`
+	Clause   string         `json:"clause"`
+	Message  string         `json:"message"`
+	Bucket   string         `json:"bucket,omitempty"`
+	Vector   *corpus.Vector `json:"vector"`
+	Command  string         `json:"command"`
+	// Cut is true when the budget stopped minimizing it: a repeat without
+	// a time limit may give a smaller case.
+	Cut bool `json:"minimizing_cut_short,omitempty"`
+}
+
+// FuzzResult is the fuzzing against the reference.
+// Cases counts the cases run: those that agreed with the reference,
+// Differed, and Failures add up to it. Findings are the differences,
+// minimized, one per bucket.
+type FuzzResult struct {
+	Cases    int       `json:"cases"`
+	Differed int       `json:"differed"`           // gave an answer other than the reference's
+	Failures int       `json:"failures,omitempty"` // the implementation failed on (not judged)
+	Findings []Finding `json:"findings,omitempty"`
+	Seconds  float64   `json:"seconds"` // wall time, minimizing included
+}
+
+// Agreed counts the cases that gave the reference's answer.
+func (f FuzzResult) Agreed() int { return f.Cases - f.Differed - f.Failures }
+
+// Violations counts the violations of the rule the check found: vectors
+// failed, properties broken, fuzzing findings.
+func (r *Report) Violations() int {
+	n := r.Corpus.Failed + len(r.Fuzz.Findings)
+	for _, p := range r.Properties {
+		if p.Violation != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// Failures counts the failures of the program the checks met.
+func (r *Report) Failures() int {
+	n := r.Corpus.Errors + r.Fuzz.Failures
+	for _, p := range r.Properties {
+		n += p.Failures
+	}
+	return max(n, len(r.Events))
+}
+
+// Judged counts the cases and vectors judged.
+func (r *Report) Judged() int {
+	n := r.Corpus.Passed + r.Corpus.Failed + r.Fuzz.Cases - r.Fuzz.Failures
+	for _, p := range r.Properties {
+		n += p.Checks
+	}
+	return n
+}
+
+// ParseReport reads a report as toolnorm check --format json writes it. It
+// is an error for data not to be a JSON object with an implementation and
+// properties.
+func ParseReport(data []byte) (*Report, error) {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(data, &fields); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return nil, fmt.Errorf("not a check report: not a JSON object")
+		}
+		return nil, fmt.Errorf("not a check report: invalid JSON: %v", err)
+	}
+	if fields == nil {
+		return nil, fmt.Errorf("not a check report: not a JSON object")
+	}
+	for _, name := range []string{"implementation", "properties"} {
+		if v, ok := fields[name]; !ok || string(bytes.TrimSpace(v)) == "null" {
+			return nil, fmt.Errorf("not a check report: no %q (write it with toolnorm check --format json)", name)
+		}
+	}
+	var r Report
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, fmt.Errorf("not a check report: %v", err)
+	}
+	if r.Implementation == "" {
+		return nil, fmt.Errorf("not a check report: the implementation has no name")
+	}
+	return &r, nil
+}

@@ -1,0 +1,434 @@
+package check
+
+import (
+	"bytes"
+
+	"encoding/json"
+	"path/filepath"
+
+	"github.com/toolnorm/toolnorm/internal/display"
+
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"time"
+
+	"github.com/toolnorm/toolnorm/corpus"
+	"github.com/toolnorm/toolnorm/harness"
+	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/properties"
+)
+
+// roundSize is how many cases of each property, and of fuzzing, one round
+// runs. A check runs whole rounds, so every property and the fuzzer run
+// the same number of cases and --checks repeats a budget-bound run.
+const roundSize = 16
+
+// The ways an implementation can tell the check about its failures.
+type (
+	informed interface{ Info() harness.Info }
+	logged   interface {
+		Events() []harness.Event
+		Restarts() int
+	}
+)
+
+// run is one check under way.
+type run struct {
+	cfg Config
+	// ctx is done when the check must stop what is under way: on an
+	// interrupt, at the hard deadline, or when the implementation was
+	// given up on (cancel).
+	ctx      context.Context
+	cancel   context.CancelFunc
+	r        *Report
+	start    time.Time
+	deadline time.Time // zero: no time limit
+	hard     time.Time // past it, a case under way is stopped
+	stopped  string
+}
+
+// Run checks cfg.Impl and returns the report. When ctx is done (an
+// interrupt), it stops as soon as it can and reports what ran, with the
+// verdict Interrupted.
+func Run(ctx context.Context, cfg Config) *Report {
+	if cfg.Seed == 0 {
+		cfg.Seed = rand.Uint64()>>1 | 1
+	}
+	e := &run{cfg: cfg, start: time.Now()}
+	e.r = &Report{FormatVersion: FormatVersion, Toolnorm: cfg.Version, Implementation: cfg.Impl.Name(), Seed: cfg.Seed, Started: e.start.UTC().Truncate(time.Second)}
+	if cfg.Checks <= 0 {
+		e.deadline = e.start.Add(cfg.Budget)
+		e.hard = e.deadline.Add(max(cfg.Budget/10, time.Second))
+		e.r.Budget = cfg.Budget.String()
+	}
+	// A case under way is stopped at the hard deadline.
+	if !e.hard.IsZero() {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, e.hard)
+		defer cancel()
+	}
+	e.ctx, e.cancel = context.WithCancel(ctx)
+	defer e.cancel()
+	if i, ok := cfg.Impl.(informed); ok {
+		info := i.Info()
+		e.r.Info = &info
+	}
+	if o, ok := impl.OptionsOf(cfg.Impl); ok {
+		e.r.Choices = o.Choices()
+	}
+
+	e.r.Corpus = e.replay()
+	e.rounds()
+
+	if l, ok := cfg.Impl.(logged); ok {
+		e.r.Events, e.r.Restarts = l.Events(), l.Restarts()
+	}
+	e.r.Seconds = time.Since(e.start).Seconds()
+	e.r.Stopped = e.stopped
+	e.r.Repeat = e.repeat()
+	if o, ok := impl.OptionsOf(cfg.Impl); ok && o.Repairs != impl.BothRepairs {
+		e.r.NotImplemented = o.Repairs.Missing()
+	}
+	switch {
+	case e.r.Violations() > 0 || e.r.Failures() > 0 || e.r.NotImplemented != "":
+		e.r.Verdict = Fail
+	case e.stopped == "interrupted":
+		e.r.Verdict = Interrupted
+	case e.r.Judged() == 0:
+		e.r.Verdict = NothingChecked
+	default:
+		e.r.Verdict = Pass
+	}
+	return e.r
+}
+
+// over reports whether the check must stop before the next step: it was
+// interrupted, its budget (until, if not zero) is spent, or the
+// implementation was given up on. It records why.
+func (e *run) over(until time.Time) bool {
+	switch {
+	case e.stopped != "":
+		return true
+	case e.ctx.Err() != nil:
+		if errors.Is(e.ctx.Err(), context.DeadlineExceeded) {
+			e.stopped = "the budget was spent"
+		} else {
+			e.stopped = "interrupted"
+		}
+		return true
+	case !until.IsZero() && !time.Now().Before(until):
+		if until.Equal(e.deadline) || until.Equal(e.hard) {
+			e.stopped = "the budget was spent"
+		}
+		return true
+	}
+	return false
+}
+
+// giveUp stops the check for good when res says the implementation was
+// given up on.
+func (e *run) giveUp(res impl.Result) bool {
+	if errors.Is(res.Failure, impl.ErrGaveUp) {
+		if e.stopped == "" {
+			// The detail can hold the adapter's raw stderr: one line, cut.
+			e.stopped = "the implementation was given up on: " + display.Clip(display.Text(res.Detail), 500)
+		}
+		e.cancel() // a minimization under way keeps what it has
+		return true
+	}
+	return false
+}
+
+func (e *run) progress(p Progress) {
+	if e.cfg.Progress == nil {
+		return
+	}
+	p.Elapsed = time.Since(e.start)
+	if !e.deadline.IsZero() {
+		p.Left = max(time.Until(e.deadline), 0)
+	}
+	p.Findings = e.r.Violations()
+	e.cfg.Progress(p)
+}
+
+// Replay replays cfg's vectors on its implementation, without a time
+// limit (see Run for the rules).
+func Replay(ctx context.Context, cfg Config) CorpusResult {
+	e := &run{cfg: cfg, r: &Report{}}
+	e.ctx, e.cancel = context.WithCancel(ctx)
+	defer e.cancel()
+	return e.replay()
+}
+
+// applicable returns the vectors of the corpus that apply to the
+// implementation, each with the options to send it under; the others are
+// counted as skipped. For an implementation that runs in one
+// configuration, a vector written for other options applies when the
+// reference gives its expected result under the implementation's own: it
+// means the same there (most vectors do under a pass bound, or at depth
+// top).
+func (e *run) applicable(res *CorpusResult) ([]*corpus.Vector, []impl.Case) {
+	own, configured := impl.OptionsOf(e.cfg.Impl)
+	var vs []*corpus.Vector
+	var cs []impl.Case
+	for _, v := range e.cfg.Vectors {
+		o := v.Options
+		if configured && !o.Same(own) {
+			if !impl.Compare(impl.Reference.Normalize(e.ctx, impl.Case{Schema: v.SchemaText(), Args: v.ArgumentsText(), Options: own}), v.Want()).Same() {
+				// It means something else under the declared options:
+				// because of a repair left out (then it needs that repair,
+				// which the implementation does not do), or of another
+				// choice.
+				both := own
+				both.Repairs = impl.BothRepairs
+				if own.Repairs != impl.BothRepairs && (both.Same(v.Options) || impl.Compare(impl.Reference.Normalize(e.ctx, impl.Case{Schema: v.SchemaText(), Args: v.ArgumentsText(), Options: both}), v.Want()).Same()) {
+					res.count(v, OutcomeUnimplemented, "needs "+own.Repairs.Missing()+", which the implementation declares it does not do")
+				} else {
+					res.count(v, OutcomeSkipped, "written for "+v.Options.String()+", and meaning something else under the declared "+own.String())
+				}
+				continue
+			}
+			o = own
+		}
+		vs = append(vs, v)
+		cs = append(cs, impl.Case{Schema: v.SchemaText(), Args: v.ArgumentsText(), Options: o})
+	}
+	return vs, cs
+}
+
+// replay is the corpus phase: up to half the budget, in batches.
+func (e *run) replay() CorpusResult {
+	start := time.Now()
+	res := CorpusResult{Vectors: len(e.cfg.Vectors)}
+	vs, cs := e.applicable(&res)
+	var until time.Time
+	if !e.deadline.IsZero() {
+		until = e.start.Add(e.cfg.Budget / 2)
+	}
+	const batch = 256
+	for lo := 0; lo < len(vs); lo += batch {
+		e.progress(Progress{Phase: "corpus", Done: lo, Total: len(vs)})
+		if e.over(until) {
+			why := e.stopped
+			if why == "" {
+				why = "the corpus replay's half of the budget was spent"
+			}
+			for _, v := range vs[lo:] {
+				res.count(v, OutcomeNotRun, why)
+			}
+			break
+		}
+		hi := min(lo+batch, len(vs))
+		results := impl.Run(e.ctx, e.cfg.Impl, cs[lo:hi])
+		for i, got := range results {
+			v, c := vs[lo+i], cs[lo+i]
+			switch got.Kind() {
+			case impl.KindNotRun:
+				res.count(v, OutcomeNotRun, display.Text(got.Detail))
+				continue
+			case impl.KindNotSendable:
+				res.count(v, OutcomeSkipped, "not judged: "+display.Clip(display.Text(got.Detail), 300))
+				continue
+			}
+			if e.giveUp(got) {
+				res.count(v, OutcomeNotRun, e.stopped)
+				continue
+			}
+			o := corpus.Judge(v, got)
+			vf := VectorFailure{File: v.File, ID: v.ID, Description: v.Description, Clause: v.Clause, Message: o.Msg, Command: e.command(v),
+				Schema: display.Clip(display.JSON(c.Schema), MaxShown), Arguments: display.Clip(display.JSON(c.Args), MaxShown),
+				Options: strings.Join(c.Options.Choices(), ", "), Want: display.Clip(v.Want().String(), MaxShown), Got: display.Clip(got.String(), MaxShown)}
+			adapted := !c.Options.Same(v.Options)
+			switch {
+			case o.Failure != nil:
+				res.count(v, OutcomeError, o.Msg)
+				res.ErrorList = append(res.ErrorList, vf)
+				adapted = false // Adapted counts among passed and failed only
+			case !o.Pass:
+				res.count(v, OutcomeFailed, o.Msg)
+				res.Failures = append(res.Failures, vf)
+			default:
+				res.count(v, OutcomePassed, "")
+			}
+			if adapted {
+				res.Adapted++
+			}
+		}
+	}
+	res.Seconds = time.Since(start).Seconds()
+	return res
+}
+
+// rounds runs the properties and the fuzzer, a round at a time: each
+// property that applies and has not broken runs roundSize cases, then the
+// fuzzer does. With Checks set it runs exactly that many cases of each;
+// with a budget, rounds until it is spent.
+func (e *run) rounds() {
+	all := properties.All()
+	own, configured := impl.OptionsOf(e.cfg.Impl)
+	results := make([]*PropResult, len(all))
+	for i, p := range all {
+		pr := &PropResult{ID: p.ID, Statement: p.Statement, Clause: p.Clause, Required: p.Required, Status: StatusNotChecked}
+		if why := p.Inapplicable(own); configured && why != "" {
+			pr.Status, pr.Reason = StatusNotApplicable, why
+		}
+		results[i] = pr
+	}
+	fz := newFuzzer(e.cfg.Impl, e.cfg.Command, e.cfg.Vectors, e.cfg.Seed)
+	total := 0
+	if e.cfg.Checks > 0 {
+		total = (e.cfg.Checks + roundSize - 1) / roundSize
+	}
+	done := 0 // cases of each, in all
+	fuzzSeconds := 0.0
+	for round := 0; total == 0 || round < total; round++ {
+		e.progress(Progress{Phase: "properties", Done: round, Total: total, Cases: e.casesRun(results, fz)})
+		// Between rounds the budget is kept exactly; within one, only the
+		// hard deadline stops a case under way.
+		if e.over(e.deadline) {
+			break
+		}
+		n := roundSize
+		if e.cfg.Checks > 0 {
+			n = min(n, e.cfg.Checks-done)
+		}
+		for i, p := range all {
+			if pr := results[i]; pr.Status != StatusNotApplicable && pr.Violation == nil {
+				t := time.Now()
+				e.propertyRound(p, pr, done, n)
+				pr.Seconds += time.Since(t).Seconds()
+			}
+		}
+		t := time.Now()
+		e.fuzzRound(fz, done, n)
+		fuzzSeconds += time.Since(t).Seconds()
+		done += n
+		if e.over(e.hard) {
+			break
+		}
+	}
+	e.r.Checks = done
+	for _, pr := range results {
+		switch {
+		case pr.Status == StatusNotApplicable || pr.Violation != nil:
+		case pr.Checks > 0:
+			pr.Status, pr.Reason = StatusHolds, ""
+		case pr.Failures > 0:
+			pr.Reason = fmt.Sprintf("the implementation failed on all %d cases", pr.Failures)
+		case pr.Unsent+pr.moot > 0:
+			pr.Reason = fmt.Sprintf("no case was judged: %d did not reach the implementation (not sendable, or unsupported by the adapter), %d no longer met the property's premise", pr.Unsent, pr.moot)
+		default:
+			pr.Reason = "no case ran"
+			if e.stopped != "" {
+				pr.Reason += ": " + e.stopped
+			}
+		}
+		e.r.Properties = append(e.r.Properties, *pr)
+	}
+	e.r.Fuzz = FuzzResult{Cases: fz.cases, Failures: fz.failures, Differed: fz.differed, Findings: fz.findings, Seconds: fuzzSeconds}
+}
+
+func (e *run) casesRun(results []*PropResult, fz *fuzzer) int {
+	n := fz.cases
+	for _, pr := range results {
+		n += pr.Cases
+	}
+	return n
+}
+
+// propertyRound runs cases from..from+n-1 of p: their first runs as one
+// batch, then each judged in order.
+func (e *run) propertyRound(p properties.Property, pr *PropResult, from, n int) {
+	cases := make([]properties.Case, n)
+	first := make([]impl.Case, n)
+	for j := range cases {
+		cases[j] = p.Draw(properties.CaseSeed(e.cfg.Seed, p.ID, from+j), e.cfg.Impl)
+		first[j] = cases[j].Case
+	}
+	got := impl.Run(e.ctx, e.cfg.Impl, first)
+	for j, c := range cases {
+		if got[j].Kind() == impl.KindNotRun || e.giveUp(got[j]) {
+			return
+		}
+		if got[j].Kind() == impl.KindNotSendable {
+			pr.Unsent++ // it did not reach the implementation
+			continue
+		}
+		pr.Cases++
+		out := p.Judge(e.ctx, e.cfg.Impl, c, &got[j])
+		switch {
+		case out.Failure != nil:
+			pr.Failures++
+			if e.giveUp(*out.Failure) {
+				return
+			}
+		case out.Moot:
+			pr.moot++
+		case out.Message == "":
+			pr.Checks++
+		default:
+			v := p.Violation(e.ctx, e.cfg.Impl, c, pr.Checks, from+j)
+			pr.Status, pr.Reason = StatusViolated, ""
+			pr.Violation = &Finding{Property: p.ID, Clause: p.Clause, Message: v.Message, Vector: v.Vector,
+				Command: e.command(v.Vector), Cut: e.ctx.Err() != nil}
+			return
+		}
+	}
+}
+
+// repeat is the command that runs this check again with no time limit.
+func (e *run) repeat() string {
+	s := "toolnorm check"
+	if e.cfg.Command != "" {
+		s += " --impl " + shellQuote(e.cfg.Command)
+	}
+	if e.cfg.Timeout > 0 && e.cfg.Timeout != DefaultTimeout {
+		s += " --timeout " + e.cfg.Timeout.String()
+	}
+	if e.cfg.CorpusDir != "" {
+		s += " --corpus " + shellQuote(e.cfg.CorpusDir) // the fuzzer's seeds come from it too
+	}
+	return fmt.Sprintf("%s --seed %d --checks %d", s, e.cfg.Seed, max(e.r.Checks, 1))
+}
+
+// command is a POSIX shell command that replays a vector on the
+// implementation and shows what it expects against what came; it exits 1
+// while the implementation still disagrees. A vector of the corpus is
+// replayed from its file (or, built in, by its id); a finding, which has
+// no file yet, is piped in whole, or, when it is too long for one line,
+// saved first.
+func (e *run) command(v *corpus.Vector) string {
+	return replayCommand(e.cfg.Command, e.cfg.CorpusDir, v)
+}
+
+// replayCommand is run.command for an implementation command (""
+// for the built-in one) and a corpus directory ("" for the built-in one).
+func replayCommand(implCommand, corpusDir string, v *corpus.Vector) string {
+	replay := "toolnorm corpus replay"
+	if implCommand != "" {
+		replay += " --impl " + shellQuote(implCommand)
+	}
+	switch {
+	case v.File != "" && corpusDir != "":
+		return replay + " " + shellQuote(filepath.Join(corpusDir, v.File))
+	case v.File != "":
+		return replay + " --only " + v.ID
+	}
+	var line bytes.Buffer
+	data, err := corpus.Encode(v)
+	if err == nil {
+		err = json.Compact(&line, data) // escapes stay as they are: '&' is '&'
+	}
+	if err != nil || line.Len() > maxCommand {
+		return fmt.Sprintf("(the vector is %d bytes, too long for one line: save it from the JSON report, --format json, as case.json, then) %s case.json", line.Len(), replay)
+	}
+	return "printf '%s\\n' " + shellQuote(line.String()) + " | " + replay + " -"
+}
+
+// maxCommand is the longest vector a reproduction command holds inline.
+const maxCommand = 2000
+
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

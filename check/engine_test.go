@@ -1,0 +1,289 @@
+package check
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/toolnorm/toolnorm/corpus"
+	"github.com/toolnorm/toolnorm/impl"
+)
+
+// slowed is the reference, each answer taking d. The tests that use it
+// run in a synctest bubble, where time is virtual: budgets are tested
+// without waiting.
+func slowed(d time.Duration) impl.Impl {
+	return impl.Func("slowed reference", func(ctx context.Context, c impl.Case) impl.Result {
+		select {
+		case <-ctx.Done():
+			return impl.Fail(impl.ErrNotRun, context.Cause(ctx).Error())
+		case <-time.After(d):
+		}
+		return impl.Reference.Normalize(ctx, c)
+	})
+}
+
+func vectors(t *testing.T) []*corpus.Vector {
+	t.Helper()
+	vs, err := corpus.Load(corpus.Embedded())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return vs
+}
+
+// TestSlowedNoFalseViolation: an implementation slowed by 3 ms an answer,
+// with a 20 s budget: the check stops on time, between cases, and finds
+// nothing, since no answer is ever taken from anyone but the
+// implementation (the deadline used to hand the second run of a case to
+// the reference).
+func TestSlowedNoFalseViolation(t *testing.T) {
+	vs := vectors(t)
+	synctest.Test(t, func(t *testing.T) {
+		start := time.Now()
+		r := Run(context.Background(), Config{Impl: slowed(3 * time.Millisecond), Vectors: vs, Budget: 20 * time.Second, Seed: 5})
+		if r.Verdict != Pass || r.Violations() != 0 {
+			t.Fatalf("verdict %s with %d violations: %+v", r.Verdict, r.Violations(), r.Properties)
+		}
+		if r.Stopped != "the budget was spent" || r.Corpus.NotRun == 0 {
+			t.Errorf("stopped %q, %d vectors not run: the corpus alone takes more than half the budget", r.Stopped, r.Corpus.NotRun)
+		}
+		// Rounds are whole: past the budget by at most one round (11
+		// properties and the fuzzer, 16 cases each, up to two runs a case).
+		if over := time.Since(start) - 20*time.Second; over > 12*roundSize*2*3*time.Millisecond {
+			t.Errorf("past the budget by %v", over)
+		}
+		if r.Checks == 0 || r.Checks%roundSize != 0 {
+			t.Errorf("checks %d: want whole rounds", r.Checks)
+		}
+	})
+}
+
+// TestHardDeadline: a case under way when the budget is spent by a tenth
+// more (at least a second) is stopped, and the check ends then.
+func TestHardDeadline(t *testing.T) {
+	vs := vectors(t)
+	for _, tt := range []struct{ budget, end time.Duration }{
+		{4 * time.Second, 5 * time.Second},   // a second past
+		{30 * time.Second, 33 * time.Second}, // a tenth past
+	} {
+		synctest.Test(t, func(t *testing.T) {
+			hangs := slowed(time.Hour)
+			start := time.Now()
+			r := Run(context.Background(), Config{Impl: hangs, Vectors: vs, Budget: tt.budget, Seed: 5})
+			if took := time.Since(start); took != tt.end {
+				t.Errorf("budget %v: the check took %v, want %v", tt.budget, took, tt.end)
+			}
+			if r.Stopped != "the budget was spent" || r.Corpus.NotRun != r.Corpus.Vectors-r.Corpus.Skipped || r.Verdict != NothingChecked {
+				t.Errorf("budget %v: stopped %q, verdict %s, corpus %+v", tt.budget, r.Stopped, r.Verdict, r.Corpus)
+			}
+		})
+	}
+}
+
+// TestFailuresAreNotViolations: an implementation that crashes on the
+// first run of every case and answers the second (as one that dies on
+// every other request does) breaks no property: what it failed on is not
+// judged, and counted apart.
+func TestFailuresAreNotViolations(t *testing.T) {
+	var mu sync.Mutex
+	seen := map[string]bool{}
+	im := impl.Func("crashes first", func(ctx context.Context, c impl.Case) impl.Result {
+		schema, args, o := c.Schema, c.Args, c.Options
+		mu.Lock()
+		defer mu.Unlock()
+		k := string(schema) + "\x00" + string(args)
+		if !seen[k] {
+			seen[k] = true
+			return impl.Fail(impl.ErrCrash, "exit status 1")
+		}
+		return impl.Reference.Normalize(ctx, impl.Case{Schema: schema, Args: args, Options: o})
+	})
+	r := Run(context.Background(), Config{Impl: im, Vectors: vectors(t)[:50], Checks: 32, Seed: 3})
+	if r.Violations() != 0 {
+		t.Errorf("%d violations: %+v", r.Violations(), r.Properties)
+	}
+	if r.Corpus.Errors < 45 || r.Verdict != Fail || r.Failures() == 0 {
+		t.Errorf("corpus errors %d, verdict %s, failures %d", r.Corpus.Errors, r.Verdict, r.Failures())
+	}
+	// A property whose every case failed is not checked, not held.
+	for _, p := range r.Properties {
+		if p.Status == StatusHolds && p.Checks == 0 {
+			t.Errorf("%s holds with no check", p.ID)
+		}
+	}
+
+	dead := impl.Func("traceback", func(ctx context.Context, c impl.Case) impl.Result {
+		return impl.Fail(impl.ErrProtocol, "the answer is not a JSON object: \"Traceback\"")
+	})
+	r = Run(context.Background(), Config{Impl: dead, Vectors: vectors(t)[:20], Checks: 16, Seed: 3})
+	for _, p := range r.Properties {
+		if p.Status != StatusNotChecked || p.Reason == "" {
+			t.Errorf("%s: %s (%s), want not checked", p.ID, p.Status, p.Reason)
+		}
+	}
+	if r.Verdict != Fail || r.Violations() != 0 {
+		t.Errorf("verdict %s, %d violations", r.Verdict, r.Violations())
+	}
+}
+
+// TestSeedRepeats: the same seed and checks give the same report, timing
+// apart, and a budget-bound run's repeat command runs what it ran.
+func TestSeedRepeats(t *testing.T) {
+	buggy := impl.Func("one pass", func(ctx context.Context, c impl.Case) impl.Result {
+		schema, args, o := c.Schema, c.Args, c.Options
+		o.MaxPasses = 1
+		return impl.Reference.Normalize(ctx, impl.Case{Schema: schema, Args: args, Options: o})
+	})
+	vs := vectors(t)
+	run := func() []byte {
+		r := Run(context.Background(), Config{Impl: buggy, Vectors: vs, Checks: 48, Seed: 11})
+		r.Started, r.Seconds, r.Corpus.Seconds, r.Fuzz.Seconds = time.Time{}, 0, 0, 0
+		for i := range r.Properties {
+			r.Properties[i].Seconds = 0
+		}
+		b, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	a, b := run(), run()
+	if !bytes.Equal(a, b) {
+		t.Errorf("two runs with one seed differ:\n%.3000s\n%.3000s", a, b)
+	}
+	var r Report
+	json.Unmarshal(a, &r)
+	if r.Violations() == 0 || r.Checks != 48 || r.Repeat != "toolnorm check --seed 11 --checks 48" {
+		t.Errorf("violations %d, checks %d, repeat %q", r.Violations(), r.Checks, r.Repeat)
+	}
+	for _, p := range r.Properties {
+		if p.Violation == nil && p.Cases != 48 {
+			t.Errorf("%s ran %d cases, want 48", p.ID, p.Cases)
+		}
+	}
+	if r.Fuzz.Cases != 48 {
+		t.Errorf("fuzzing ran %d cases, want 48", r.Fuzz.Cases)
+	}
+}
+
+// TestBoundedReference: the reference with a declared pass bound passes
+// its own check: the properties about the fixpoint are not applicable, the
+// rest hold, and the vectors that mean the same under the bound are
+// replayed.
+func TestBoundedReference(t *testing.T) {
+	r := Run(context.Background(), Config{Impl: impl.Configure(impl.Options{MaxPasses: 1}), Vectors: vectors(t), Checks: 32, Seed: 2})
+	if r.Verdict != Pass {
+		t.Fatalf("verdict %s: %+v %+v", r.Verdict, r.Corpus.Failures, r.Properties)
+	}
+	na := 0
+	for _, p := range r.Properties {
+		switch {
+		case p.Status == StatusNotApplicable:
+			na++
+		case p.Status != StatusHolds || p.Checks == 0:
+			t.Errorf("%s: %s after %d checks", p.ID, p.Status, p.Checks)
+		}
+	}
+	if na != 2 {
+		t.Errorf("%d properties not applicable, want 2 (leaves-are-fixpoints, idempotent)", na)
+	}
+	if c := r.Corpus; c.Passed < c.Vectors*9/10 || c.Adapted == 0 {
+		t.Errorf("corpus: %d of %d passed, %d adapted", c.Passed, c.Vectors, c.Adapted)
+	}
+}
+
+// TestInterrupt: a check interrupted reports what ran, as interrupted.
+func TestInterrupt(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	n := 0
+	im := impl.Func("counted", func(ctx context.Context, c impl.Case) impl.Result {
+		schema, args, o := c.Schema, c.Args, c.Options
+		if n++; n == 300 {
+			cancel()
+		}
+		return impl.Reference.Normalize(ctx, impl.Case{Schema: schema, Args: args, Options: o})
+	})
+	r := Run(ctx, Config{Impl: im, Vectors: vectors(t), Checks: 1000, Seed: 1})
+	if r.Verdict != Interrupted || r.Stopped != "interrupted" || r.Corpus.Passed == 0 || r.Corpus.NotRun == 0 {
+		t.Errorf("verdict %s, stopped %q, corpus %+v", r.Verdict, r.Stopped, r.Corpus)
+	}
+	c := r.Corpus
+	if c.Passed+c.Failed+c.Errors+c.Skipped+c.NotRun != c.Vectors {
+		t.Errorf("corpus counts do not add up: %+v", c)
+	}
+}
+
+// halfImpl does one repair and declares it, with a bug of its own.
+type halfImpl struct {
+	name    string
+	repairs impl.Repairs
+	bug     func(impl.Options) impl.Options // how it runs the reference
+}
+
+func (h halfImpl) Name() string { return h.name }
+func (h halfImpl) Options() impl.Options {
+	return impl.Options{Repairs: h.repairs}
+}
+func (h halfImpl) Normalize(ctx context.Context, c impl.Case) impl.Result {
+	schema, args, o := c.Schema, c.Args, c.Options
+	return impl.Reference.Normalize(ctx, impl.Case{Schema: schema, Args: args, Options: h.bug(o)})
+}
+
+// TestHalfImplementations: an implementation that declares one repair is
+// checked in full on it; the repair it leaves out is said once, makes the
+// verdict fail, and its own bug is found (the render package's
+// TestHalfImplementationsFirstGroup: and is what its report shows first).
+func TestHalfImplementations(t *testing.T) {
+	vs := vectors(t)
+	tests := []struct {
+		im       halfImpl
+		missing  string
+		inapplic string // the property about the missing repair
+	}{
+		{halfImpl{"JSON only, top level only", impl.JSONOnly, func(o impl.Options) impl.Options { o.Depth = impl.Top; return o }},
+			"the entity repair (rule/4)", "leaves-are-fixpoints"},
+		{halfImpl{"entities only, one pass", impl.EntitiesOnly, func(o impl.Options) impl.Options { o.MaxPasses = 1; return o }},
+			"the JSON repair (rule/2, rule/3)", "shape-match-decoded"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.im.name, func(t *testing.T) {
+			r := Run(context.Background(), Config{Impl: tt.im, Vectors: vs, Checks: 32, Seed: 3})
+			if r.NotImplemented != tt.missing || r.Verdict != Fail {
+				t.Errorf("not implemented %q, verdict %s; want %q, fail", r.NotImplemented, r.Verdict, tt.missing)
+			}
+			if r.Corpus.Unimplemented == 0 {
+				t.Errorf("no vector counted as needing the missing repair: %s", fmt.Sprintf("%+v", r.Corpus))
+			}
+			c := r.Corpus
+			if c.Passed+c.Failed+c.Errors+c.Skipped+c.Unimplemented+c.NotRun != c.Vectors {
+				t.Errorf("the counts do not add up: %s", fmt.Sprintf("%+v", c))
+			}
+			for _, p := range r.Properties {
+				if p.ID == tt.inapplic && p.Status != StatusNotApplicable {
+					t.Errorf("%s: %s, want not applicable", p.ID, p.Status)
+				}
+			}
+			// Its own bug is found, and nothing is blamed on the repair it
+			// declared it does not do: the reference doing the same repair
+			// without the bug agrees with every expected result it was
+			// judged by.
+			if r.Violations() == 0 {
+				t.Fatalf("its bug was not found: %s", fmt.Sprintf("%+v", c))
+			}
+			clean := halfImpl{tt.im.name, tt.im.repairs, func(o impl.Options) impl.Options { return o }}
+			for _, f := range c.Failures {
+				for _, v := range vs {
+					if v.ID == f.ID && !corpus.Replay(v, impl.Configure(clean.Options())).Pass {
+						t.Errorf("vector %s is blamed, but the reference doing the same repair fails it too", f.File)
+					}
+				}
+			}
+		})
+	}
+}

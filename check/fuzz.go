@@ -1,0 +1,346 @@
+package check
+
+import (
+	"fmt"
+
+	"github.com/toolnorm/toolnorm/internal/display"
+
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"math/rand/v2"
+	"strings"
+	"time"
+
+	"pgregory.net/rapid"
+
+	"github.com/toolnorm/toolnorm/corpus"
+	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/internal/jsonvalue"
+	"github.com/toolnorm/toolnorm/properties"
+)
+
+// Fuzzer compares an implementation with the reference on generated cases
+// and on mutations of corpus vectors, for toolnorm fuzz. Each difference
+// is minimized and bucketed, so that one bug found a thousand times is one
+// finding. Failures of the program (a crash, a timeout) are counted, not
+// reported as findings.
+type Fuzzer struct {
+	Impl    impl.Impl
+	Command string           // the --impl command line, for reproduction commands
+	Seeds   []*corpus.Vector // vectors to mutate
+	// Known holds the buckets found before (when resuming): they are not
+	// reported again.
+	Known map[string]bool
+	// OnFinding is called with each new finding, as soon as it is found
+	// (to write it: nothing is lost if the run is stopped).
+	OnFinding func(Finding) error
+
+	Cases    int // cases run
+	Failures int // of which the implementation failed on
+	Findings []Finding
+}
+
+// Stats is a moment of a fuzzing run.
+type Stats struct {
+	Cases    int
+	Findings int
+	Elapsed  time.Duration
+}
+
+const fuzzProperty = properties.AgreesWithReference
+
+// errGaveUp ends a fuzzing run whose implementation was given up on; it is
+// an impl.ErrGaveUp.
+var errGaveUp = fmt.Errorf("the implementation kept failing and was %w on", impl.ErrGaveUp)
+
+// bucketTag is the prefix of the tag that files a fuzzing finding's vector
+// under its bucket (see BucketTag and Buckets).
+const bucketTag = "bucket-"
+
+// BucketTag is the tag of a finding's vector that names its bucket.
+func BucketTag(bucket string) string { return bucketTag + bucket }
+
+// Buckets returns the buckets a vector's tags name: of a finding written
+// before, not reported again.
+func Buckets(tags []string) []string {
+	var out []string
+	for _, t := range tags {
+		if b, ok := strings.CutPrefix(t, bucketTag); ok {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// Run fuzzes until the deadline or until ctx is done, calling tick after
+// each batch. The same seed gives the same cases.
+func (f *Fuzzer) Run(ctx context.Context, seed uint64, deadline time.Time, tick func(Stats)) error {
+	fz := newFuzzer(f.Impl, f.Command, f.Seeds, seed)
+	if f.Known != nil {
+		fz.known = f.Known
+	}
+	fz.onFinding = f.OnFinding
+	start := time.Now()
+	batch := 64
+	if _, ok := f.Impl.(impl.Batcher); ok {
+		batch = 256 // pipelined
+	}
+	var err error
+	for i := 0; ctx.Err() == nil && time.Now().Before(deadline); i += batch {
+		if err = fz.step(ctx, i, batch); err != nil {
+			break
+		}
+		if tick != nil {
+			tick(Stats{fz.cases, len(fz.findings), time.Since(start)})
+		}
+	}
+	f.Cases, f.Failures, f.Findings = fz.cases, fz.failures, fz.findings
+	return err
+}
+
+// fuzzer draws case i of a run from the run's seed alone, so that a run of
+// N cases is the first N of any longer one.
+type fuzzer struct {
+	im        impl.Impl
+	command   string
+	seeds     []*corpus.Vector
+	seed      uint64
+	gen       *rapid.Generator[impl.Case]
+	known     map[string]bool // buckets reported
+	seen      map[string]bool // buckets of unminimized cases met
+	onFinding func(Finding) error
+
+	cases, failures, differed int
+	findings                  []Finding
+}
+
+func newFuzzer(im impl.Impl, command string, vectors []*corpus.Vector, seed uint64) *fuzzer {
+	return &fuzzer{im: im, command: command, seeds: usable(im, vectors), seed: seed, gen: properties.Cases(im),
+		known: map[string]bool{}, seen: map[string]bool{}}
+}
+
+// draw is case i.
+func (f *fuzzer) draw(i int) impl.Case {
+	s := properties.CaseSeed(f.seed, "fuzz", i)
+	rng := rand.New(rand.NewPCG(s, s^0x9e3779b97f4a7c15))
+	if len(f.seeds) > 0 && rng.IntN(3) == 0 {
+		return mutate(rng, f.seeds[rng.IntN(len(f.seeds))])
+	}
+	return f.gen.Example(int(rng.Int64() >> 1))
+}
+
+// step runs cases from..from+n-1 as one batch and judges each against the
+// reference; when ctx is done, the minimizing of what it finds stops with
+// what it has.
+func (f *fuzzer) step(ctx context.Context, from, n int) error {
+	cases := make([]impl.Case, n)
+	for j := range cases {
+		cases[j] = f.draw(from + j)
+	}
+	got := impl.Run(ctx, f.im, cases)
+	for j, c := range cases {
+		switch {
+		case got[j].Kind() == impl.KindNotRun:
+			return nil
+		case got[j].Kind() == impl.KindNotSendable:
+			continue // not counted against the implementation
+		case errors.Is(got[j].Failure, impl.ErrGaveUp):
+			return errGaveUp
+		}
+		f.cases++
+		if got[j].Failed() {
+			f.failures++
+			continue
+		}
+		want := impl.Reference.Normalize(ctx, c)
+		cmp := impl.Compare(got[j], want)
+		if cmp.Same() {
+			continue
+		}
+		f.differed++
+		// Minimizing costs thousands of runs: skip a case whose
+		// difference, before minimizing, is one already met.
+		pre := Bucket(cmp.Diff, c.Args, got[j], want)
+		if f.seen[pre] {
+			continue
+		}
+		f.seen[pre] = true
+		if err := f.found(ctx, c, got[j]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// found minimizes a failing case and reports it if its bucket is new.
+func (f *fuzzer) found(ctx context.Context, c impl.Case, got impl.Result) error {
+	prop, _ := properties.ByID(fuzzProperty)
+	schema, args := c.Schema, c.Args
+	if v := corpus.NewFinding(ctx, f.im, impl.Reference, "", "found", "found", nil, c.Schema, c.Args, c.Options); v != nil {
+		// The minimal case, if it still fails (a flaky implementation can
+		// make it pass).
+		m := impl.Case{Schema: v.SchemaText(), Args: v.ArgumentsText(), Options: c.Options}
+		g := f.im.Normalize(ctx, m)
+		if impl.Compare(g, impl.Reference.Normalize(ctx, m)).Violation() {
+			schema, args, got = v.SchemaText(), v.ArgumentsText(), g
+		}
+	}
+	want := impl.Reference.Normalize(ctx, impl.Case{Schema: schema, Args: args, Options: c.Options})
+	diff := impl.Compare(got, want).Diff
+	bucket := Bucket(diff, args, got, want)
+	if f.known[bucket] {
+		return nil
+	}
+	f.known[bucket] = true
+	msg := impl.Compare(got, want).Message(got, want, "the reference gives")
+	// The description names the bucket, so that it is unique and a rerun
+	// of the same bug dedupes by it too.
+	v := corpus.New("Fuzzing finding "+bucket+": "+display.Clip(diff, 80), "found", "found", []string{fuzzProperty, BucketTag(bucket)}, schema, args, c.Options, impl.Reference)
+	fd := Finding{Property: fuzzProperty, Clause: prop.Clause, Message: msg, Bucket: bucket, Vector: v, Command: replayCommand(f.command, "", v), Cut: ctx.Err() != nil}
+	f.findings = append(f.findings, fd)
+	if f.onFinding != nil {
+		return f.onFinding(fd)
+	}
+	return nil
+}
+
+// Bucket names the kind of a difference, so that one bug found many times
+// is one finding: how the results differ and, where both are JSON, what
+// stands at the first place they differ (the kind of each value there, and
+// whether the argument sent there was text, text with references, or
+// JSON text), wherever in the arguments that place is.
+func Bucket(diff string, args []byte, got, want impl.Result) string {
+	h := sha256.New()
+	h.Write([]byte(diff))
+	h.Write([]byte{0})
+	g, err1 := jsonvalue.Parse(got.Output)
+	w, err2 := jsonvalue.Parse(want.Output)
+	a, err3 := jsonvalue.Parse(args)
+	if err1 == nil && err2 == nil && err3 == nil {
+		h.Write([]byte(firstDifference(a, g, w)))
+	}
+	return hex.EncodeToString(h.Sum(nil))[:10]
+}
+
+// firstDifference describes the first place where got and want differ.
+func firstDifference(in, got, want *jsonvalue.Value) string {
+	if got.Kind != want.Kind {
+		return class(in) + ":" + got.Kind.String() + "->" + want.Kind.String()
+	}
+	switch got.Kind {
+	case jsonvalue.Array:
+		if len(got.Elems) != len(want.Elems) {
+			return class(in) + ":array length"
+		}
+		for i := range got.Elems {
+			if !jsonvalue.Equal(got.Elems[i], want.Elems[i]) {
+				return firstDifference(child(in, "", i), got.Elems[i], want.Elems[i])
+			}
+		}
+	case jsonvalue.Object:
+		if len(got.Members) != len(want.Members) {
+			return class(in) + ":object size"
+		}
+		for i, m := range got.Members {
+			if m.Key != want.Members[i].Key {
+				return class(in) + ":keys"
+			}
+			if !jsonvalue.Equal(m.Value, want.Members[i].Value) {
+				return firstDifference(child(in, m.Key, -1), m.Value, want.Members[i].Value)
+			}
+		}
+	}
+	return class(in) + ":" + got.Kind.String() + " value"
+}
+
+// child is the member key (or element i) of v, nil when there is none or v
+// is a string that was decoded.
+func child(v *jsonvalue.Value, key string, i int) *jsonvalue.Value {
+	if v == nil {
+		return nil
+	}
+	if i >= 0 && v.Kind == jsonvalue.Array && i < len(v.Elems) {
+		return v.Elems[i]
+	}
+	for _, m := range v.Members {
+		if m.Key == key {
+			return m.Value
+		}
+	}
+	return nil
+}
+
+// class says what an argument was: JSON text (J), text with references
+// (R), other text (S), or another kind.
+func class(v *jsonvalue.Value) string {
+	switch {
+	case v == nil:
+		return "-"
+	case v.Kind != jsonvalue.String:
+		return v.Kind.String()
+	}
+	switch s := strings.TrimSpace(v.Str); {
+	case strings.HasPrefix(s, "[") || strings.HasPrefix(s, "{"):
+		return "J"
+	case strings.Contains(s, "&"):
+		return "R"
+	}
+	return "S"
+}
+
+// usable returns the vectors the fuzzer may mutate: those that expect
+// output, for the implementation's options.
+func usable(im impl.Impl, vectors []*corpus.Vector) []*corpus.Vector {
+	own, configured := impl.OptionsOf(im)
+	var out []*corpus.Vector
+	for _, v := range vectors {
+		if v.Error != "" || configured && !v.Options.Same(own) {
+			continue
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// mutate changes a vector's arguments the way models do: a string escaped
+// once more, a member sent as its JSON text, a reference added.
+func mutate(rng *rand.Rand, v *corpus.Vector) impl.Case {
+	c := impl.Case{Schema: v.SchemaText(), Args: v.ArgumentsText(), Options: v.Options}
+	root, err := jsonvalue.Parse(c.Args)
+	if err != nil {
+		return c
+	}
+	var values []*jsonvalue.Value
+	var collect func(*jsonvalue.Value)
+	collect = func(x *jsonvalue.Value) {
+		values = append(values, x)
+		for _, e := range x.Elems {
+			collect(e)
+		}
+		for _, m := range x.Members {
+			collect(m.Value)
+		}
+	}
+	collect(root)
+	x := values[rng.IntN(len(values))]
+	switch {
+	case x.Kind == jsonvalue.String && rng.IntN(2) == 0:
+		x.Str = strings.NewReplacer("&", "&amp;", `"`, "&quot;", "<", "&lt;").Replace(x.Str)
+	case x.Kind == jsonvalue.String:
+		x.Str += []string{"&amp;", "&lt", "&#38;amp;", "&notin;", "&#x26;lt;", "&"}[rng.IntN(6)]
+	case x != root && (x.Kind == jsonvalue.Array || x.Kind == jsonvalue.Object):
+		text := string(x.Append(nil))
+		*x = jsonvalue.Value{Kind: jsonvalue.String, Str: text}
+	}
+	c.Args = root.Append(nil)
+	return c
+}
+
+// fuzzRound is the fuzzing of one round of a check.
+func (e *run) fuzzRound(fz *fuzzer, from, n int) {
+	if err := fz.step(e.ctx, from, n); errors.Is(err, impl.ErrGaveUp) && e.stopped == "" {
+		e.stopped = "the implementation was given up on: " + err.Error()
+	}
+}

@@ -1,0 +1,333 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/toolnorm/toolnorm/check"
+	"github.com/toolnorm/toolnorm/cmd/toolnorm/internal/render"
+	"github.com/toolnorm/toolnorm/corpus"
+	"github.com/toolnorm/toolnorm/harness"
+	"github.com/toolnorm/toolnorm/impl"
+)
+
+// violationsFound makes toolnorm exit with status 1 without printing an
+// error line: the report says it all. Likewise nothingChecked (status 2)
+// and errInterrupted (status 130).
+var (
+	violationsFound = errors.New("violations found")
+	nothingChecked  = errors.New("nothing checked")
+	errInterrupted  = errors.New("interrupted")
+)
+
+// implFlags are the flags that name the implementation to check.
+type implFlags struct {
+	command string
+	timeout time.Duration
+}
+
+func (f *implFlags) register(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&f.command, "impl", "", "the implementation: a command line that starts its adapter (docs/protocol.md); default: the built-in reference")
+	cmd.Flags().DurationVar(&f.timeout, "timeout", check.DefaultTimeout, "how long one request may take")
+}
+
+// open starts the implementation. An adapter that cannot be started is a
+// usage error (exit status 2).
+func (f *implFlags) open() (impl.Impl, func(), error) {
+	if f.command == "" {
+		return impl.Reference, func() {}, nil
+	}
+	a, err := harness.Start(harness.Config{Command: f.command, Timeout: f.timeout})
+	if err != nil {
+		return nil, nil, startError{err}
+	}
+	return a, func() { a.Close() }, nil
+}
+
+// status shows one line of progress: redrawn in place on a terminal, a
+// plain line now and then elsewhere (CI logs), the first of them only
+// once something has run.
+type status struct {
+	w        io.Writer
+	tty      bool
+	now      func() time.Time
+	last     time.Time
+	interval time.Duration
+}
+
+func newStatus(w io.Writer) *status {
+	s := &status{w: w, now: time.Now, interval: 10 * time.Second}
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		s.tty, s.interval = true, 100*time.Millisecond
+	}
+	s.last = s.now()
+	return s
+}
+
+func (s *status) show(format string, args ...any) {
+	if s.now().Sub(s.last) < s.interval {
+		return
+	}
+	s.last = s.now()
+	if s.tty {
+		fmt.Fprintf(s.w, "\r\033[K"+format, args...)
+	} else {
+		fmt.Fprintf(s.w, format+"\n", args...)
+	}
+}
+
+func (s *status) done() {
+	if s.tty {
+		fmt.Fprint(s.w, "\r\033[K")
+	}
+}
+
+// progressLine says what a check has run so far: elapsed time, what is
+// left of the budget (if it has one), and what ran.
+func progressLine(p check.Progress, budgeted bool) string {
+	at := p.Elapsed.Round(time.Second).String()
+	if budgeted {
+		at += ", " + p.Left.Round(time.Second).String() + " left"
+	}
+	switch p.Phase {
+	case "corpus":
+		return fmt.Sprintf("%s: corpus, %d of %d vectors replayed, %d findings", at, p.Done, p.Total, p.Findings)
+	}
+	return fmt.Sprintf("%s: corpus replayed; properties and fuzzing, %d cases run, %d findings", at, p.Cases, p.Findings)
+}
+
+func newCheckCmd() *cobra.Command {
+	var (
+		f         implFlags
+		budget    time.Duration
+		checks    int
+		seed      uint64
+		format    string
+		corpusDir string
+	)
+	cmd := &cobra.Command{
+		Use:   "check [--impl CMD] [--budget DURATION | --checks N] [--seed N] [--format text|json|junit|markdown|html]",
+		Short: "Check an implementation: replay the corpus, run every property, fuzz it against the reference",
+		Long: `Check replays the corpus on the implementation, runs every property of the
+rule, and fuzzes it against the reference. Without --impl it checks the
+built-in reference. The report groups results by property and clause, shows
+each minimal counterexample as a corpus vector with a command that
+reproduces it, keeps failures of the program (timeouts, crashes, protocol
+errors) apart from violations of the rule, and ends with a verdict.
+
+--budget bounds the whole check, the corpus replay included. --checks N runs
+exactly N cases of every property and N of fuzzing, with no time limit: the
+same --seed and --checks give the same findings on any machine. Every report
+prints the --seed and --checks that repeat it (docs/verdicts.md).
+
+Exit status: 0 no violation and no failure of the program, 1 violations or
+failures of the program, 2 usage error, an implementation that cannot be
+started, or nothing checked; 130 interrupted (SIGINT or SIGTERM: the report
+of what ran is printed, and the adapter's process group is killed).`,
+		Example: `  toolnorm check
+  toolnorm check --impl 'python3 examples/python/adapter.py' --budget 1m
+  toolnorm check --impl 'python3 examples/python/adapter.py' --seed 7 --checks 500
+  toolnorm check --impl './my-adapter' --format junit > toolnorm.xml
+  toolnorm check --impl './my-adapter' --format markdown >> "$GITHUB_STEP_SUMMARY"`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if !contains(render.Formats, format) {
+				return usagef("--format: want %s, not %q", strings.Join(render.Formats, ", "), format)
+			}
+			if budget < 0 {
+				return usagef("--budget must not be negative")
+			}
+			if checks < 0 {
+				return usagef("--checks must not be negative")
+			}
+			if checks > 0 && cmd.Flags().Changed("budget") {
+				return usagef("--budget and --checks exclude each other: --checks has no time limit")
+			}
+			// A check that cannot run still leaves a JUnit document that
+			// says why, for the CI test report that expects one.
+			cannotRun := func(err error) error {
+				if format == "junit" {
+					name := f.command
+					if name == "" {
+						name = "the built-in reference"
+					}
+					_ = render.WriteJUnitError(cmd.OutOrStdout(), name, err)
+				}
+				return err
+			}
+			// SIGINT or SIGTERM: stop, report what ran, exit 130. The
+			// adapter's process group is killed on the way out.
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			// The budget bounds reading the corpus too.
+			loadCtx := ctx
+			if checks == 0 && budget > 0 {
+				var cancel context.CancelFunc
+				loadCtx, cancel = context.WithTimeoutCause(ctx, budget, fmt.Errorf("the budget (%v) ran out while reading the corpus", budget))
+				defer cancel()
+			}
+			vectors, err := loadVectors(loadCtx, corpusDir)
+			if err != nil {
+				return cannotRun(err)
+			}
+			im, closeImpl, err := f.open()
+			if err != nil {
+				return cannotRun(err)
+			}
+			defer closeImpl()
+			st := newStatus(cmd.ErrOrStderr())
+			report := check.Run(ctx, check.Config{Version: version(), Timeout: f.timeout, Impl: im, Command: f.command, Vectors: vectors, CorpusDir: corpusDir, Budget: budget, Checks: checks, Seed: seed,
+				Progress: func(p check.Progress) { st.show("%s", progressLine(p, checks == 0)) }})
+			st.done()
+			closeImpl()
+			if err := render.Write(report, cmd.OutOrStdout(), format); err != nil {
+				return err
+			}
+			switch {
+			case ctx.Err() != nil:
+				return errInterrupted
+			case report.Verdict == check.Pass:
+				return nil
+			case report.Verdict == check.NothingChecked:
+				return nothingChecked
+			}
+			return violationsFound
+		},
+	}
+	f.register(cmd)
+	cmd.Flags().DurationVar(&budget, "budget", 30*time.Second, "time for the whole check, the corpus replay included")
+	cmd.Flags().IntVar(&checks, "checks", 0, "run exactly N cases of every property and N of fuzzing, with no time limit (0: use --budget)")
+	cmd.Flags().Uint64Var(&seed, "seed", 0, "seed of the random inputs (0: a random one, printed in the report)")
+	cmd.Flags().StringVar(&format, "format", "text", "report format: "+strings.Join(render.Formats, ", "))
+	cmd.Flags().StringVar(&corpusDir, "corpus", "", "the corpus to replay (default: the one built into toolnorm)")
+	maxFileSizeFlag(cmd.Flags())
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(render.Formats, cobra.ShellCompDirectiveNoFileComp))
+	return cmd
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// loadVectors loads a corpus directory, or the built-in corpus.
+func loadVectors(ctx context.Context, dir string) ([]*corpus.Vector, error) {
+	fsys := corpus.Embedded()
+	if dir != "" {
+		if !isDir(filepath.Join(dir, "vectors")) {
+			return nil, startError{fmt.Errorf("--corpus %s: not a corpus: no vectors/ directory", dir)}
+		}
+		fsys = corpus.DirFS(dir, readLimit())
+	} else {
+		dir = "(built in)"
+	}
+	vectors, err := corpus.LoadContext(ctx, fsys)
+	if err != nil {
+		return nil, startError{corpusError(dir, err)}
+	}
+	return vectors, nil
+}
+
+func newFuzzCmd() *cobra.Command {
+	var (
+		f        implFlags
+		duration time.Duration
+		dir      string
+		seed     uint64
+	)
+	cmd := &cobra.Command{
+		Use:   "fuzz [--impl CMD] --duration D --corpus DIR",
+		Short: "Fuzz an implementation against the reference, writing each new failure into a corpus",
+		Long: `Fuzz compares the implementation with the reference on generated cases and on
+mutations of corpus vectors (the built-in corpus and DIR's), for the given
+duration. Every new failure is minimized and written into DIR as a vector, at
+once and atomically; failures are bucketed by how they differ and the shape of
+the minimal case, so one bug found a thousand times is one finding. Ctrl-C
+stops it without losing a finding; running it again on DIR resumes (known
+buckets are not reported again). Several runners may share DIR.`,
+		Example: `  toolnorm fuzz --impl 'python3 examples/python/adapter.py' --duration 10m --corpus findings`,
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if dir == "" {
+				return usagef("--corpus is required")
+			}
+			if duration <= 0 {
+				return usagef("--duration must be positive")
+			}
+			if err := os.MkdirAll(filepath.Join(dir, "vectors"), 0o755); err != nil {
+				return err
+			}
+			existing, err := corpus.Load(corpus.DirFS(dir, readLimit()))
+			if err != nil {
+				return corpusError(dir, err)
+			}
+			builtin, _ := corpus.Load(corpus.Embedded())
+			known := map[string]bool{}
+			for _, v := range existing {
+				for _, b := range check.Buckets(v.Tags) {
+					known[b] = true
+				}
+			}
+			im, closeImpl, err := f.open()
+			if err != nil {
+				return err
+			}
+			defer closeImpl()
+			out := cmd.OutOrStdout()
+			fz := &check.Fuzzer{Impl: im, Command: f.command, Seeds: append(builtin, existing...), Known: known,
+				OnFinding: func(fd check.Finding) error {
+					file, added, err := corpus.Add(dir, existing, fd.Vector)
+					if err != nil {
+						return corpusError(dir, err)
+					}
+					if added {
+						existing = append(existing, fd.Vector)
+						fmt.Fprintf(out, "finding %s: %s\n  written to %s\n  reproduce: %s\n", fd.Bucket, fd.Message, filepath.Join(dir, file), fd.Command)
+					}
+					return nil
+				}}
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+			defer stop()
+			if seed == 0 {
+				seed = uint64(time.Now().UnixNano())
+			}
+			st := newStatus(cmd.ErrOrStderr())
+			fmt.Fprintf(out, "fuzzing %s for %v (seed %d, %d known buckets in %s)\n", im.Name(), duration, seed, len(known), dir)
+			start := time.Now()
+			err = fz.Run(ctx, seed, start.Add(duration), func(s check.Stats) {
+				st.show("%d cases, %.0f/s, %d new findings", s.Cases, float64(s.Cases)/max(s.Elapsed.Seconds(), 1e-9), s.Findings)
+			})
+			st.done()
+			elapsed := time.Since(start)
+			fmt.Fprintf(out, "%d cases in %v (%.0f/s), %d new findings in %s\n", fz.Cases, elapsed.Round(time.Second), float64(fz.Cases)/max(elapsed.Seconds(), 1e-9), len(fz.Findings), dir)
+			if err != nil {
+				return err
+			}
+			if len(fz.Findings) > 0 {
+				return violationsFound
+			}
+			return nil
+		},
+	}
+	f.register(cmd)
+	cmd.Flags().DurationVar(&duration, "duration", time.Minute, "how long to fuzz")
+	cmd.Flags().StringVar(&dir, "corpus", "", "the corpus directory findings are written into (created if missing)")
+	maxFileSizeFlag(cmd.Flags())
+	cmd.Flags().Uint64Var(&seed, "seed", 0, "seed (0: from the clock)")
+	return cmd
+}

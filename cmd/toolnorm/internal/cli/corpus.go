@@ -1,0 +1,605 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/toolnorm/toolnorm/check"
+	"github.com/toolnorm/toolnorm/cmd/toolnorm/internal/render"
+	"github.com/toolnorm/toolnorm/corpus"
+	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/internal/display"
+	"github.com/toolnorm/toolnorm/internal/jsonvalue"
+)
+
+func newCorpusCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "corpus",
+		Short: "Check, replay and grow the shared regression corpus",
+		Long: `The corpus is one JSON file per vector under DIR/vectors/, in a format any
+language can replay (see corpus/README.md). Every subcommand works on the
+directory given as its last argument; without one, on ./corpus, or, where there
+is none, on the corpus built into toolnorm (read-only).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return usagef("no subcommand given")
+		},
+	}
+	cmd.AddCommand(newCorpusLsCmd(), newCorpusStatsCmd(), newCorpusLintCmd(), newCorpusReplayCmd(), newCorpusAddCmd(), newCorpusExportCmd(), newCorpusImportCmd())
+	maxFileSizeFlag(cmd.PersistentFlags())
+	return cmd
+}
+
+// corpusDir opens the corpus a subcommand works on: the directory given,
+// else ./corpus, else (when writable is false) the embedded one.
+func corpusDir(args []string, writable bool) (dir string, fsys fs.FS, err error) {
+	switch {
+	case len(args) > 0:
+		dir = args[len(args)-1]
+	case isDir(filepath.Join("corpus", "vectors")):
+		dir = "corpus"
+	case writable:
+		return "", nil, usagef("no ./corpus directory: give the corpus directory as the last argument")
+	default:
+		return "(built in)", corpus.Embedded(), nil
+	}
+	if !isDir(filepath.Join(dir, "vectors")) {
+		return "", nil, fmt.Errorf("%s: not a corpus: no vectors/ directory", dir)
+	}
+	return dir, corpus.DirFS(dir, readLimit()), nil
+}
+
+// maxFileSize is the --max-file-size of the command running: corpus
+// readers read no file larger.
+var maxFileSize int64
+
+func maxFileSizeFlag(fl *pflag.FlagSet) {
+	fl.Int64Var(&maxFileSize, "max-file-size", corpus.DefaultMaxFileSize, "read no corpus or import file larger than this many bytes")
+}
+
+func readLimit() corpus.ReadOption { return corpus.MaxFileSize(maxFileSize) }
+
+func isDir(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
+}
+
+func loadCorpus(args []string) (string, []*corpus.Vector, error) {
+	dir, fsys, err := corpusDir(args, false)
+	if err != nil {
+		return "", nil, err
+	}
+	vectors, err := corpus.Load(fsys)
+	if err != nil {
+		return "", nil, corpusError(dir, err)
+	}
+	return dir, vectors, nil
+}
+
+// corpusError names the files a load error is about, one per line, each
+// relative to dir ("": as they are).
+func corpusError(dir string, err error) error {
+	var lines []string
+	for _, e := range unjoin(err) {
+		var fe *corpus.FileError
+		switch {
+		case errors.As(e, &fe):
+			name := fe.File
+			if dir != "" {
+				name = filepath.Join(dir, name)
+			}
+			lines = append(lines, display.Text(name)+": "+display.Text(fe.Err.Error()))
+		case dir != "":
+			lines = append(lines, display.Text(dir)+": "+display.Text(e.Error()))
+		default:
+			lines = append(lines, display.Text(e.Error()))
+		}
+	}
+	return errors.New(strings.Join(lines, "\ntoolnorm: "))
+}
+
+func unjoin(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
+}
+
+func newCorpusLsCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "ls [DIR]",
+		Short: "List the vectors: id, file, clause, description",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			_, vectors, err := loadCorpus(args)
+			if err != nil {
+				return err
+			}
+			w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
+			for _, v := range vectors {
+				// All of it from the corpus: shown as display shows text.
+				fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", display.Text(v.ID), display.Text(strings.TrimPrefix(v.File, "vectors/")), display.Text(v.Clause), display.Text(v.Description))
+			}
+			return w.Flush()
+		},
+	}
+}
+
+func newCorpusStatsCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "stats [DIR]",
+		Short: "Count the vectors by clause, tag, origin and group",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dir, vectors, err := loadCorpus(args)
+			if err != nil {
+				return err
+			}
+			counts := map[string]map[string]int{"clause": {}, "tag": {}, "origin": {}, "group": {}}
+			for _, v := range vectors {
+				counts["clause"][v.Clause]++
+				counts["origin"][v.Origin]++
+				counts["group"][v.Group()]++
+				for _, t := range v.Tags {
+					counts["tag"][t]++
+				}
+			}
+			out := cmd.OutOrStdout()
+			fmt.Fprintf(out, "%d vectors in %s\n", len(vectors), dir)
+			for _, by := range []string{"clause", "origin", "group", "tag"} {
+				fmt.Fprintf(out, "\nby %s:\n", by)
+				keys := make([]string, 0, len(counts[by]))
+				for k := range counts[by] {
+					keys = append(keys, k)
+				}
+				sort.Strings(keys)
+				for _, k := range keys {
+					fmt.Fprintf(out, "  %-24s %5d\n", k, counts[by][k])
+				}
+			}
+			return nil
+		},
+	}
+}
+
+func newCorpusLintCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "lint [DIR]",
+		Short: "Check every vector: format, id, place, and that the reference gives what it expects",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dir, vectors, err := loadCorpus(args)
+			if err != nil {
+				return err
+			}
+			problems := corpus.Lint(vectors, corpus.Reference)
+			for _, p := range problems {
+				fmt.Fprintf(cmd.ErrOrStderr(), "%s: %s\n", display.Text(filepath.Join(dir, p.File)), display.Text(p.Msg))
+			}
+			if len(problems) > 0 {
+				return fmt.Errorf("corpus lint: %d problems in %d vectors", len(problems), len(vectors))
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "%d vectors, no problems\n", len(vectors))
+			return nil
+		},
+	}
+}
+
+func newCorpusReplayCmd() *cobra.Command {
+	var (
+		verbose bool
+		f       implFlags
+		only    []string
+	)
+	cmd := &cobra.Command{
+		Use:   "replay [--impl CMD] [--only ID...] [DIR | FILE... | -]",
+		Short: "Replay vectors on an implementation (default: the built-in reference)",
+		Long: `Replay runs vectors on the implementation and compares each result with the
+expected one, as JSON values; for each that differs it shows the input, what
+was expected and what came. The vectors are a corpus directory's (default:
+./corpus, or the one built into toolnorm), or the vector files given, or,
+with -, the vectors on standard input (one JSON object each, as a vector
+file holds it). The exit status is 1 while any vector fails.
+
+An implementation behind the protocol runs in the one configuration it
+declares: a vector for other options that means something else under its
+own is skipped, as is one whose input no JSON line can carry; the summary
+counts them.`,
+		Example: `  toolnorm corpus replay --impl 'python3 my_adapter.py'
+  toolnorm corpus replay --impl 'python3 my_adapter.py' corpus/vectors/rule/a-stringified-array-is-decoded.json
+  printf '%s\n' '{"id":"x","description":"d","clause":"found","origin":"found","schema":{},"arguments":{"a":"&amp;"},"expected":{"a":"&"}}' | toolnorm corpus replay -`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			vectors, err := replayVectors(cmd, args)
+			if err != nil {
+				return err
+			}
+			if len(only) > 0 {
+				pick := func(vectors []*corpus.Vector) (picked []*corpus.Vector) {
+					for _, v := range vectors {
+						if contains(only, v.ID) {
+							picked = append(picked, v)
+						}
+					}
+					return picked
+				}
+				picked := pick(vectors)
+				if len(picked) == 0 && len(args) == 0 {
+					// The ids a check prints for the corpus built into
+					// toolnorm: a ./corpus of another project lacks them.
+					builtin, err := corpus.Load(corpus.Embedded())
+					if err != nil {
+						return err
+					}
+					picked = pick(builtin)
+				}
+				if len(picked) == 0 {
+					return fmt.Errorf("corpus replay: no vector with id %s", strings.Join(only, ", "))
+				}
+				vectors = picked
+			}
+			im, closeImpl, err := f.open()
+			if err != nil {
+				return err
+			}
+			defer closeImpl()
+			res := check.Replay(cmd.Context(), check.Config{Impl: im, Command: f.command, Vectors: vectors})
+			out := cmd.OutOrStdout()
+			for _, v := range res.Failures {
+				fmt.Fprintf(out, "FAIL %s: %s\n", display.Text(v.Label()), display.Text(v.Description))
+				writeExchange(out, v)
+			}
+			for _, v := range res.ErrorList {
+				fmt.Fprintf(out, "ERROR %s: %s: the implementation failed (a failure of the program, not judged)\n", display.Text(v.Label()), display.Text(v.Description))
+				writeExchange(out, v)
+			}
+			if verbose {
+				for _, v := range vectors {
+					fmt.Fprintf(out, "%s %s\n", display.Text(v.ID), display.Text(v.File))
+				}
+			}
+			fmt.Fprintf(out, "%s: %s\n", im.Name(), render.CorpusSummary(res))
+			if res.Failed > 0 || res.Errors > 0 {
+				return violationsFound
+			}
+			return nil
+		},
+	}
+	f.register(cmd)
+	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "also list every vector replayed")
+	cmd.Flags().StringSliceVar(&only, "only", nil, "replay only the vectors with these ids")
+	return cmd
+}
+
+// writeExchange shows a vector's input, what it expects and what came,
+// each on its own line and shown exactly.
+func writeExchange(w io.Writer, v check.VectorFailure) {
+	fmt.Fprintf(w, "  schema:    %s\n  arguments: %s\n", v.Schema, v.Arguments)
+	if v.Options != "" {
+		fmt.Fprintf(w, "  options:   %s\n", v.Options)
+	}
+	fmt.Fprintf(w, "  want:      %s\n  got:       %s\n", v.Want, v.Got)
+}
+
+// replayVectors reads the vectors replay runs: a corpus directory (the
+// default one without arguments), vector files, or - for vectors on
+// standard input.
+func replayVectors(cmd *cobra.Command, args []string) ([]*corpus.Vector, error) {
+	if len(args) == 0 || len(args) == 1 && args[0] != "-" && isDir(args[0]) {
+		_, vectors, err := loadCorpus(args)
+		return vectors, err
+	}
+	var vectors []*corpus.Vector
+	for _, a := range args {
+		if a == "-" {
+			vs, err := corpus.DecodeStream(cmd.InOrStdin())
+			if err != nil {
+				return nil, fmt.Errorf("standard input: %w", err)
+			}
+			vectors = append(vectors, vs...)
+			continue
+		}
+		if isDir(a) {
+			return nil, usagef("%s is a directory: give one corpus directory, or vector files", a)
+		}
+		data, err := corpus.ReadFile(a, readLimit())
+		if err != nil {
+			return nil, fileError(a, err)
+		}
+		v, err := corpus.Decode(data)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", a, err)
+		}
+		v.File = a
+		vectors = append(vectors, v)
+	}
+	return vectors, nil
+}
+
+func newCorpusAddCmd() *cobra.Command {
+	var (
+		schemaFile, argsFile, description, clause, profile string
+		expectFile, expectError                            string
+		tags                                               []string
+		maxPasses, maxDepth                                int
+		f                                                  implFlags
+	)
+	cmd := &cobra.Command{
+		Use:   "add --schema FILE --args FILE --description TEXT --clause CLAUSE [--impl CMD] [DIR]",
+		Short: "Add a case as a vector, its expected result computed by the reference",
+		Long: `Add turns a (schema, arguments) pair into a vector: it computes the expected
+result with the reference normalizer, derives the id from the content, and
+writes the file atomically under DIR/vectors/<group>/, never replacing a file.
+A case already in the corpus with the same expected result is not written
+again; one with another expected result is an error.
+
+With --impl, the case is one an implementation fails: add first minimizes it
+(fewer members, shorter strings, a smaller schema) while the implementation
+still fails it the same way, and the vector's origin is "found".`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if schemaFile == "" || argsFile == "" || description == "" || clause == "" {
+				return usagef("--schema, --args, --description and --clause are required")
+			}
+			if err := corpus.CheckClause(clause); err != nil {
+				return usagef("--clause: %v", err)
+			}
+			dir, _, err := corpusDir(args, true)
+			if err != nil {
+				return err
+			}
+			schema, err := os.ReadFile(schemaFile)
+			if err != nil {
+				return fileError(schemaFile, err)
+			}
+			a, err := os.ReadFile(argsFile)
+			if err != nil {
+				return fileError(argsFile, err)
+			}
+			existing, err := corpus.Load(corpus.DirFS(dir, readLimit()))
+			if err != nil {
+				return corpusError(dir, err)
+			}
+			o := corpus.Options{MaxPasses: maxPasses, MaxDepth: maxDepth}
+			if err := o.Profile.UnmarshalText([]byte(profile)); err != nil {
+				return usagef("--profile: want text or attribute, not %q", profile)
+			}
+			var v *corpus.Vector
+			if f.command == "" {
+				v = corpus.New(description, clause, "hand", tags, schema, a, o, corpus.Reference)
+			} else {
+				// A failing case: shrink it while the implementation still
+				// fails it the same way.
+				im, closeImpl, err := f.open()
+				if err != nil {
+					return err
+				}
+				defer closeImpl()
+				if c, ok := im.(impl.Configured); ok {
+					o = c.Options()
+				}
+				if v = corpus.NewFinding(cmd.Context(), im, corpus.Reference, description, clause, "found", tags, schema, a, o); v == nil {
+					return fmt.Errorf("corpus add: %s gives the reference's result on this case: nothing to add", im.Name())
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "minimized to %d bytes of schema and %d of arguments\n", len(v.SchemaText()), len(v.ArgumentsText()))
+			}
+			if err := checkExpectation(v, expectFile, expectError); err != nil {
+				return err
+			}
+			file, added, err := corpus.Add(dir, existing, v)
+			if err != nil {
+				return corpusError(dir, err)
+			}
+			if added {
+				fmt.Fprintf(cmd.OutOrStdout(), "added %s %s\n", v.ID, filepath.Join(dir, file))
+			} else {
+				fmt.Fprintf(cmd.OutOrStdout(), "already there: %s %s\n", v.ID, filepath.Join(dir, file))
+			}
+			return nil
+		},
+	}
+	f.register(cmd)
+	fl := cmd.Flags()
+	fl.StringVar(&schemaFile, "schema", "", "the tool's input schema")
+	fl.StringVar(&argsFile, "args", "", "the arguments as sent")
+	fl.StringVar(&description, "description", "", "what the case shows, in one line")
+	fl.StringVar(&clause, "clause", "", "rule/1..rule/5, reading/1..reading/8, or found")
+	fl.StringSliceVar(&tags, "tags", nil, "tags, comma-separated")
+	fl.StringVar(&expectFile, "expect", "", "the arguments the tool must receive: add fails unless the reference gives them")
+	fl.StringVar(&expectError, "expect-error", "", "the error expected instead: invalid-json, not-object, too-deep or invalid-schema")
+	fl.StringVar(&profile, "profile", "text", "text or attribute")
+	fl.IntVar(&maxPasses, "max-passes", 0, "pass bound (0: none)")
+	fl.IntVar(&maxDepth, "max-depth", 0, "nesting limit (0: the default)")
+	return cmd
+}
+
+// checkExpectation holds a hand-written case to what its author expects:
+// the reference must give it, so that a vector's expected result is
+// written by a person and checked, not assumed.
+func checkExpectation(v *corpus.Vector, expectFile, expectError string) error {
+	switch {
+	case expectFile != "" && expectError != "":
+		return usagef("--expect and --expect-error exclude each other")
+	case expectError != "":
+		if string(v.Error) != expectError {
+			return fmt.Errorf("corpus add: the reference gives %s, not error %s", describeExpected(v), expectError)
+		}
+	case expectFile != "":
+		want, err := os.ReadFile(expectFile)
+		if err != nil {
+			return fileError(expectFile, err)
+		}
+		if v.Error != "" {
+			return fmt.Errorf("corpus add: the reference gives %s, not %s", describeExpected(v), bytes.TrimSpace(want))
+		}
+		eq, err := jsonvalue.EqualJSON(v.ExpectedText(), want)
+		if err != nil {
+			return fileError(expectFile, err)
+		}
+		if !eq {
+			return fmt.Errorf("corpus add: the reference gives %s, not %s", describeExpected(v), bytes.TrimSpace(want))
+		}
+	}
+	return nil
+}
+
+func describeExpected(v *corpus.Vector) string {
+	if v.Error != "" {
+		return "error " + string(v.Error)
+	}
+	return string(v.ExpectedText())
+}
+
+func newCorpusExportCmd() *cobra.Command {
+	var format, out string
+	cmd := &cobra.Command{
+		Use:   "export --format gofuzz|jsonl|ossfuzz --out PATH [DIR]",
+		Short: "Write the vectors as fuzz seeds (go test, OSS-Fuzz) or as JSON Lines",
+		Long: `Export writes the vectors in another form:
+  gofuzz   PATH/<Target>/<id> in the "go test fuzz v1" encoding, for each native
+           fuzz target that takes a case (copy into fuzz/testdata/fuzz/)
+  ossfuzz  PATH/<binary>_seed_corpus.zip for every libFuzzer binary of
+           .clusterfuzzlite/build.sh, inputs as go-118-fuzz-build reads them
+           for its arguments (OSS-Fuzz ignores f.Add seeds)
+  jsonl    one vector per line, to PATH ("-": standard output)
+Vectors that need an option a fuzz target cannot take (a nesting limit, a pass
+bound past 2) are skipped by gofuzz and ossfuzz, and counted.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if out == "" {
+				return usagef("--out is required")
+			}
+			dir, vectors, err := loadCorpus(args)
+			if err != nil {
+				return err
+			}
+			var written, skipped int
+			switch format {
+			case "gofuzz":
+				written, skipped, err = corpus.ExportGoFuzz(vectors, out)
+			case "ossfuzz":
+				written, skipped, err = corpus.ExportOSSFuzz(vectors, out)
+			case "jsonl":
+				written = len(vectors)
+				if out == "-" {
+					return corpus.ExportJSONL(vectors, cmd.OutOrStdout())
+				}
+				var f *os.File
+				if f, err = os.Create(out); err == nil {
+					err = corpus.ExportJSONL(vectors, f)
+					if cerr := f.Close(); err == nil {
+						err = cerr
+					}
+				}
+			default:
+				return usagef("--format: want gofuzz, jsonl or ossfuzz, not %q", format)
+			}
+			if err != nil {
+				return corpusError(dir, err)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "exported %d vectors as %s to %s (%d skipped)\n", written, format, out, skipped)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "gofuzz", "gofuzz, jsonl or ossfuzz")
+	cmd.Flags().StringVar(&out, "out", "", "where to write")
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"gofuzz", "jsonl", "ossfuzz"}, cobra.ShellCompDirectiveNoFileComp))
+	return cmd
+}
+
+// byGroup counts vector files by the group they were written under:
+// " (found 3, rule 1)", or "" for none.
+func byGroup(files []string) string {
+	n := map[string]int{}
+	for _, f := range files {
+		g := strings.TrimPrefix(filepath.ToSlash(filepath.Dir(f)), "vectors/")
+		n[g]++
+	}
+	if len(n) == 0 {
+		return ""
+	}
+	groups := make([]string, 0, len(n))
+	for g := range n {
+		groups = append(groups, g)
+	}
+	sort.Strings(groups)
+	for i, g := range groups {
+		groups[i] = fmt.Sprintf("%s %d", g, n[g])
+	}
+	return " (" + strings.Join(groups, ", ") + ")"
+}
+
+func newCorpusImportCmd() *cobra.Command {
+	var (
+		format  string
+		from    []string
+		verbose bool
+	)
+	cmd := &cobra.Command{
+		Use:   "import --from PATH [--from PATH...] [--format gofuzz|libfuzzer|jsonl] [DIR]",
+		Short: "Add cases from fuzzing or from another team's corpus",
+		Long: `Import adds cases to the corpus, each as 'corpus add' would:
+  gofuzz     "go test fuzz v1" files (what go test -fuzz leaves in testdata/fuzz),
+             a file or a directory of them
+  libfuzzer  libFuzzer inputs of our targets (OSS-Fuzz crash files), a file or a
+             directory
+  jsonl      vectors, one per line (from 'corpus export --format jsonl')
+All or nothing: if any case is malformed, contradicts another or (for jsonl)
+does not give its expected result on the reference, nothing is written.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(from) == 0 {
+				return usagef("--from is required")
+			}
+			read := map[string]func(string, ...corpus.ReadOption) ([]corpus.Source, error){
+				"gofuzz": corpus.ReadGoFuzz, "libfuzzer": corpus.ReadLibFuzzer, "jsonl": corpus.ReadJSONL,
+			}[format]
+			if read == nil {
+				return usagef("--format: want gofuzz, libfuzzer or jsonl, not %q", format)
+			}
+			dir, _, err := corpusDir(args, true)
+			if err != nil {
+				return err
+			}
+			var sources []corpus.Source
+			for _, p := range from {
+				s, err := read(p, readLimit())
+				if err != nil {
+					return corpusError("", err)
+				}
+				sources = append(sources, s...)
+			}
+			existing, err := corpus.Load(corpus.DirFS(dir, readLimit()))
+			if err != nil {
+				return corpusError(dir, err)
+			}
+			files, already, err := corpus.Import(dir, existing, sources, corpus.Reference)
+			if err != nil {
+				return corpusError("", err)
+			}
+			out := cmd.OutOrStdout()
+			if verbose {
+				for _, f := range files {
+					fmt.Fprintf(out, "added %s\n", filepath.Join(dir, f))
+				}
+			}
+			fmt.Fprintf(out, "imported %d cases into %s: %d added%s, %d already in the corpus\n", len(sources), dir, len(files), byGroup(files), already)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "list every file added")
+	cmd.Flags().StringVar(&format, "format", "gofuzz", "gofuzz, libfuzzer or jsonl")
+	cmd.Flags().StringArrayVar(&from, "from", nil, "a file or directory to import")
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"gofuzz", "libfuzzer", "jsonl"}, cobra.ShellCompDirectiveNoFileComp))
+	return cmd
+}

@@ -1,0 +1,193 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/normalize"
+)
+
+func newNormalizeCmd() *cobra.Command {
+	var (
+		schemaFile, argsFile, profile string
+		maxPasses, maxDepth           int
+		explain                       bool
+		f                             implFlags
+		sf                            schemaFlags
+	)
+	cmd := &cobra.Command{
+		Use:   "normalize --schema FILE [--args FILE]",
+		Short: "Normalize one set of tool arguments against a schema",
+		Long: `Normalize reads a tool's input schema and the arguments a model sent
+(from --args FILE, or standard input when --args is absent or "-"), and prints
+the normalized arguments on standard output.
+
+Bad input (invalid JSON, arguments that are not an object, a broken schema)
+exits with status 1 and one line on standard error:
+  toolnorm: FILE: WHAT at WHERE`,
+		Example: `  toolnorm normalize --schema examples/basic/schema.json --args examples/basic/args.json
+  echo '{"title":"Ember &amp;amp; Oak"}' | toolnorm normalize --schema schema.json --explain`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if schemaFile == "" {
+				return usagef("--schema is required")
+			}
+			p, err := normalize.ParseProfile(profile)
+			if err != nil {
+				return usagef("--profile: want text or attribute, not %q", profile)
+			}
+			if maxPasses < 0 {
+				return usagef("--max-passes must be 0 (no bound) or more")
+			}
+			if maxDepth < 1 {
+				return usagef("--max-depth must be 1 or more")
+			}
+			resolve, err := sf.options()
+			if err != nil {
+				return err
+			}
+			schema, err := os.ReadFile(schemaFile)
+			if err != nil {
+				return fileError(schemaFile, err)
+			}
+			s, err := normalize.Compile(schema, normalize.WithProfile(p), normalize.WithMaxPasses(maxPasses), normalize.WithMaxDepth(maxDepth), resolve[0], resolve[1])
+			if err != nil {
+				return fileError(schemaFile, err)
+			}
+			name := argsFile
+			var args []byte
+			if argsFile == "" || argsFile == "-" {
+				name = "stdin"
+				args, err = io.ReadAll(cmd.InOrStdin())
+			} else {
+				args, err = os.ReadFile(argsFile)
+			}
+			if err != nil {
+				return fileError(name, err)
+			}
+			if f.command != "" {
+				return normalizeWith(cmd, &f, schema, args, explain)
+			}
+			out, repairs, err := s.NormalizeReport(args)
+			if err != nil {
+				return fileError(name, err)
+			}
+			if explain {
+				if len(repairs) == 0 {
+					fmt.Fprintln(cmd.ErrOrStderr(), "no repairs")
+				}
+				for _, r := range repairs {
+					fmt.Fprintln(cmd.ErrOrStderr(), r)
+				}
+			}
+			w := cmd.OutOrStdout()
+			if len(out) == 0 || out[len(out)-1] != '\n' {
+				out = append(out, '\n')
+			}
+			_, err = w.Write(out)
+			return err
+		},
+	}
+	f.register(cmd)
+	fl := cmd.Flags()
+	fl.StringVar(&schemaFile, "schema", "", "the tool's input schema (JSON Schema)")
+	fl.StringVar(&argsFile, "args", "", `the arguments (default, or "-": standard input)`)
+	fl.StringVar(&profile, "profile", "text", "how references decode: text (the rule) or attribute (keeps &region= in URLs)")
+	fl.IntVar(&maxPasses, "max-passes", 0, "bound on decoding passes per string (0: until nothing changes)")
+	fl.IntVar(&maxDepth, "max-depth", normalize.DefaultMaxDepth, "how deeply arrays and objects may nest")
+	sf.register(fl)
+	fl.BoolVar(&explain, "explain", false, "list each repair on standard error (with --impl: the reference's result, if it differs)")
+	_ = cmd.RegisterFlagCompletionFunc("profile", cobra.FixedCompletions([]string{"text", "attribute"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.MarkFlagFilename("schema", "json")
+	_ = cmd.MarkFlagFilename("args", "json")
+	return cmd
+}
+
+// fileError turns err into the one line toolnorm prints for bad input:
+// "FILE: WHAT at WHERE".
+func fileError(file string, err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %v", file, pe.Err)
+	}
+	return fmt.Errorf("%s: %s", file, strings.TrimPrefix(err.Error(), "normalize: "))
+}
+
+// normalizeWith runs one case on an implementation behind the protocol and
+// prints what it gives; with explain, also how that differs from the
+// reference in the configuration the implementation declares.
+func normalizeWith(cmd *cobra.Command, f *implFlags, schema, args []byte, explain bool) error {
+	im, closeImpl, err := f.open()
+	if err != nil {
+		return err
+	}
+	defer closeImpl()
+	opts := impl.Options{}
+	if c, ok := im.(impl.Configured); ok {
+		opts = c.Options()
+	}
+	c := impl.Case{Schema: schema, Args: args, Options: opts}
+	got := im.Normalize(cmd.Context(), c)
+	if explain {
+		want := impl.Reference.Normalize(cmd.Context(), c)
+		if d := impl.Compare(got, want); !d.Same() {
+			why := d.Diff
+			if d.Failure != nil {
+				why = "it failed: " + got.String()
+			}
+			fmt.Fprintf(cmd.ErrOrStderr(), "%s differs from the reference (%s); the reference gives: %s\n", im.Name(), why, want)
+		} else {
+			fmt.Fprintf(cmd.ErrOrStderr(), "%s agrees with the reference\n", im.Name())
+		}
+	}
+	if !got.Answered() {
+		return fmt.Errorf("%s: %s", im.Name(), got)
+	}
+	out := got.Output
+	if len(out) == 0 || out[len(out)-1] != '\n' {
+		out = append(out, '\n')
+	}
+	_, err = cmd.OutOrStdout().Write(out)
+	return err
+}
+
+// schemaFlags are the flags that say how a schema's references resolve:
+// the documents they may name, and the draft of a schema that names none.
+type schemaFlags struct {
+	refDocs []string
+	draft   string
+}
+
+func (f *schemaFlags) register(fl *pflag.FlagSet) {
+	fl.StringArrayVar(&f.refDocs, "ref-doc", nil, "a document the schema's references may name, as URI=FILE (repeatable; a URI relative to the schema's base, or absolute)")
+	fl.StringVar(&f.draft, "draft", "2020-12", "the JSON Schema draft of a schema whose $schema names none: 4, 6, 7, 2019-09 or 2020-12")
+}
+
+// options reads the flags' documents: the options WithDraft and
+// WithDocuments, in that order.
+func (f *schemaFlags) options() ([]normalize.Option, error) {
+	d, err := normalize.ParseDraft(f.draft)
+	if err != nil {
+		return nil, usagef("--draft: want 4, 6, 7, 2019-09 or 2020-12, not %q", f.draft)
+	}
+	docs := map[string][]byte{}
+	for _, rd := range f.refDocs {
+		uri, file, ok := strings.Cut(rd, "=")
+		if !ok || uri == "" || file == "" {
+			return nil, usagef("--ref-doc: want URI=FILE, not %q", rd)
+		}
+		b, err := os.ReadFile(file)
+		if err != nil {
+			return nil, fileError(file, err)
+		}
+		docs[uri] = b
+	}
+	return []normalize.Option{normalize.WithDraft(d), normalize.WithDocuments(docs)}, nil
+}

@@ -1,0 +1,227 @@
+package render
+
+import (
+	"encoding/xml"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/toolnorm/toolnorm/check"
+	"github.com/toolnorm/toolnorm/internal/display"
+)
+
+// The JUnit XML report, as Jenkins, GitLab and GitHub's test reporters
+// read it (the schema is testdata/junit.xsd): one <testsuite> each for the
+// corpus, the properties and the fuzzing; one <testcase> per vector, per
+// property, and per fuzzing bucket, with the cases that agreed and the
+// failures of the program as cases of their own. Every count is the count
+// of its elements: a violation is a <failure>, a failure of the program an
+// <error>, a vector or property that does not apply or did not run
+// <skipped>.
+
+type junitSuites struct {
+	XMLName  xml.Name     `xml:"testsuites"`
+	Name     string       `xml:"name,attr"`
+	Tests    int          `xml:"tests,attr"`
+	Failures int          `xml:"failures,attr"`
+	Errors   int          `xml:"errors,attr"`
+	Skipped  int          `xml:"skipped,attr"`
+	Time     string       `xml:"time,attr"`
+	Suites   []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name       string      `xml:"name,attr"`
+	Tests      int         `xml:"tests,attr"`
+	Failures   int         `xml:"failures,attr"`
+	Errors     int         `xml:"errors,attr"`
+	Skipped    int         `xml:"skipped,attr"`
+	Time       string      `xml:"time,attr"`
+	Timestamp  string      `xml:"timestamp,attr,omitempty"`
+	Properties *junitProps `xml:"properties,omitempty"`
+	Cases      []junitCase `xml:"testcase"`
+}
+
+type junitProps struct {
+	Props []junitProp `xml:"property"`
+}
+
+type junitProp struct {
+	Name  string `xml:"name,attr"`
+	Value string `xml:"value,attr"`
+}
+
+type junitCase struct {
+	Name      string        `xml:"name,attr"`
+	Classname string        `xml:"classname,attr"`
+	Time      string        `xml:"time,attr,omitempty"`
+	Skipped   *junitSkipped `xml:"skipped,omitempty"`
+	Error     *junitFailure `xml:"error,omitempty"`
+	Failure   *junitFailure `xml:"failure,omitempty"`
+}
+
+type junitSkipped struct {
+	Message string `xml:"message,attr,omitempty"`
+}
+
+type junitFailure struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr"`
+	Text    string `xml:",chardata"`
+}
+
+// add appends a case and counts what it holds.
+func (s *junitSuite) add(c junitCase) {
+	s.Cases = append(s.Cases, c)
+	s.Tests++
+	switch {
+	case c.Failure != nil:
+		s.Failures++
+	case c.Error != nil:
+		s.Errors++
+	case c.Skipped != nil:
+		s.Skipped++
+	}
+}
+
+func seconds(s float64) string { return fmt.Sprintf("%.3f", s) }
+
+// classname is a clause as a JUnit class name: toolnorm.corpus.rule.4.
+func classname(kind, clause string) string {
+	if clause == "" {
+		return "toolnorm." + kind
+	}
+	return "toolnorm." + kind + "." + strings.ReplaceAll(clause, "/", ".")
+}
+
+// junitMessage is a message for an attribute: one line, cut.
+func junitMessage(s string) string { return display.Clip(display.Text(s), 500) }
+
+func writeReportJUnit(r *check.Report, w io.Writer) error {
+	stamp := ""
+	if !r.Started.IsZero() {
+		stamp = r.Started.UTC().Format(time.RFC3339)
+	}
+	corp := junitSuite{Name: "corpus", Time: seconds(r.Corpus.Seconds), Timestamp: stamp}
+	byFile := map[string]check.VectorFailure{}
+	for _, f := range append(append([]check.VectorFailure(nil), r.Corpus.Failures...), r.Corpus.ErrorList...) {
+		byFile[f.ID] = f
+	}
+	for _, o := range r.Corpus.Outcomes {
+		c := junitCase{Name: orDash(o.File), Classname: classname("corpus", o.Clause)}
+		if c.Name == "—" {
+			c.Name = o.ID
+		}
+		f := byFile[o.ID]
+		detail := fmt.Sprintf("%s\nschema:    %s\narguments: %s\nwant:      %s\ngot:       %s\nreproduce: %s\n", display.Text(f.Description), f.Schema, f.Arguments, f.Want, f.Got, f.Command)
+		switch o.Outcome {
+		case check.OutcomeFailed:
+			c.Failure = &junitFailure{Message: junitMessage(o.Reason), Type: "violation", Text: detail}
+		case check.OutcomeError:
+			c.Error = &junitFailure{Message: junitMessage(o.Reason), Type: "failure of the program", Text: detail}
+		case check.OutcomeSkipped, check.OutcomeNotRun, check.OutcomeUnimplemented:
+			c.Skipped = &junitSkipped{Message: junitMessage(string(o.Outcome) + ": " + o.Reason)}
+		}
+		corp.add(c)
+	}
+	if r.NotImplemented != "" {
+		// Said once, as what it is: a clause not implemented.
+		corp.add(junitCase{Name: r.NotImplemented, Classname: "toolnorm.corpus",
+			Failure: &junitFailure{Message: junitMessage(fmt.Sprintf("not implemented, as declared: %d vectors need it", r.Corpus.Unimplemented)), Type: "not implemented"}})
+	}
+
+	props := junitSuite{Name: "properties", Timestamp: stamp}
+	total := 0.0
+	for _, p := range r.Properties {
+		total += p.Seconds
+		c := junitCase{Name: p.ID, Classname: classname("properties", p.Clause), Time: seconds(p.Seconds)}
+		switch v := p.Violation; {
+		case v != nil:
+			c.Failure = &junitFailure{Message: junitMessage(v.Message), Type: "violation", Text: issueText(findingIssue(*v))}
+		case p.Status == check.StatusNotApplicable:
+			c.Skipped = &junitSkipped{Message: junitMessage("not applicable: " + p.Reason)}
+		case p.Status == check.StatusNotChecked && p.Failures > 0:
+			c.Error = &junitFailure{Message: junitMessage("not checked: " + p.Reason), Type: "failure of the program"}
+		case p.Status == check.StatusNotChecked:
+			c.Skipped = &junitSkipped{Message: junitMessage("not checked: " + p.Reason)}
+		}
+		props.add(c)
+	}
+	props.Time = seconds(total)
+
+	fz := junitSuite{Name: "fuzzing", Time: seconds(r.Fuzz.Seconds), Timestamp: stamp}
+	fz.add(junitCase{Name: fmt.Sprintf("%s agreed with the reference", plural(r.Fuzz.Agreed(), "case")), Classname: "toolnorm.fuzzing"})
+	for _, f := range r.Fuzz.Findings {
+		fz.add(junitCase{Name: "bucket " + f.Bucket, Classname: classname("fuzzing", f.Clause),
+			Failure: &junitFailure{Message: junitMessage(f.Message), Type: "violation", Text: issueText(findingIssue(f))}})
+	}
+	if n := r.Fuzz.Failures; n > 0 {
+		fz.add(junitCase{Name: fmt.Sprintf("%s the implementation failed on", plural(n, "case")), Classname: "toolnorm.fuzzing",
+			Error: &junitFailure{Message: fmt.Sprintf("%s of the program (not judged)", plural(n, "failure")), Type: "failure of the program"}})
+	}
+	suites := []junitSuite{corp, props, fz}
+	if n := r.Failures(); n > 0 {
+		// Whenever failures of the program make the verdict fail, one
+		// <error> says so, with each failure the harness saw: a CI test
+		// report is never all green while toolnorm exits 1.
+		var b strings.Builder
+		fmt.Fprintf(&b, "corpus: %d vectors; fuzzing: %d cases\n", r.Corpus.Errors, r.Fuzz.Failures)
+		for _, p := range r.Properties {
+			if p.Failures > 0 {
+				fmt.Fprintf(&b, "property %s: %d of %d cases\n", p.ID, p.Failures, p.Cases)
+			}
+		}
+		for _, e := range r.Events {
+			fmt.Fprintf(&b, "%s\n", eventLine(e))
+		}
+		prog := junitSuite{Name: "program", Time: seconds(0), Timestamp: stamp}
+		prog.add(junitCase{Name: "failures of the program", Classname: "toolnorm.program",
+			Error: &junitFailure{Message: fmt.Sprintf("%s of the program (timeouts, crashes, protocol errors; not violations), %s", plural(n, "failure"), plural(r.Restarts, "restart")),
+				Type: "failure of the program", Text: b.String()}})
+		suites = append(suites, prog)
+	}
+	doc := junitSuites{Name: "toolnorm check: " + display.Text(r.Implementation), Time: seconds(r.Seconds), Suites: suites}
+	if r.Repeat != "" {
+		corp := &doc.Suites[0]
+		corp.Properties = &junitProps{Props: []junitProp{{"seed", fmt.Sprint(r.Seed)}, {"checks", fmt.Sprint(r.Checks)}, {"repeat", r.Repeat}, {"verdict", string(r.Verdict)}}}
+	}
+	return writeJUnit(w, doc)
+}
+
+func writeJUnit(w io.Writer, doc junitSuites) error {
+	for _, s := range doc.Suites {
+		doc.Tests += s.Tests
+		doc.Failures += s.Failures
+		doc.Errors += s.Errors
+		doc.Skipped += s.Skipped
+	}
+	if doc.Time == "" {
+		doc.Time = seconds(0)
+	}
+	io.WriteString(w, xml.Header)
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(doc); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
+// issueText is an issue as plain text, for a <failure>'s body.
+func issueText(is Issue) string {
+	var b strings.Builder
+	writeIssue(&b, is)
+	return b.String()
+}
+
+// WriteJUnitError writes a JUnit document that says the check could not
+// run at all (an adapter that does not start): one suite, one test case,
+// one <error>, so that a CI test report shows why instead of nothing.
+func WriteJUnitError(w io.Writer, implementation string, err error) error {
+	s := junitSuite{Name: "toolnorm check", Time: seconds(0)}
+	s.add(junitCase{Name: "start the implementation", Classname: "toolnorm.check",
+		Error: &junitFailure{Message: junitMessage(err.Error()), Type: "cannot run", Text: err.Error()}})
+	return writeJUnit(w, junitSuites{Name: "toolnorm check: " + implementation, Suites: []junitSuite{s}})
+}

@@ -1,0 +1,240 @@
+package render
+
+import (
+	"github.com/toolnorm/toolnorm/check"
+	"github.com/toolnorm/toolnorm/internal/display"
+
+	"fmt"
+	"io"
+	"strings"
+)
+
+// The one Markdown writer: check --format markdown and toolnorm report
+// both write through it, so that a value is escaped the same way in
+// each. GitHub decodes character references and markup outside code, so
+// every value is written either as escaped text (mdText) or as code
+// (mdCode), never raw: {"x&amp;y":"[1]"} must not display as x&y.
+
+// mdText escapes text for a Markdown table cell or list item: nothing in it
+// is markup, character references included, and it stays on one line.
+var mdText = strings.NewReplacer(
+	"&", "&amp;", "<", "&lt;", ">", "&gt;",
+	`\`, `\\`, "|", `\|`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`, "~", `\~`, "#", `\#`,
+	"\r\n", " ", "\n", " ", "\r", " ",
+).Replace
+
+// mdCode is s as inline code, shown exactly: fenced by more backticks
+// than any run in s. In a table cell, where a '|' would end the cell
+// even inside code, or for text over several lines, it is escaped text.
+func mdCode(s string, inTable bool) string {
+	if s == "" || strings.ContainsAny(s, "\r\n") || inTable && strings.Contains(s, "|") {
+		return mdText(s)
+	}
+	fence := strings.Repeat("`", longestRun(s, '`')+1)
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") || strings.HasPrefix(s, " ") && strings.HasSuffix(s, " ") {
+		return fence + " " + s + " " + fence
+	}
+	return fence + s + fence
+}
+
+// mdBlock is s as a fenced code block, indented for a list item.
+func mdBlock(s, lang, indent string) string {
+	fence := strings.Repeat("`", max(3, longestRun(s, '`')+1))
+	body := strings.ReplaceAll(strings.ReplaceAll(s, "\r", ""), "\n", "\n"+indent)
+	return "\n" + indent + fence + lang + "\n" + indent + body + "\n" + indent + fence + "\n\n"
+}
+
+func longestRun(s string, c rune) int {
+	longest, run := 0, 0
+	for _, r := range s {
+		if r == c {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	return longest
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
+// verdictStatus is a verdict as a cell's status, for its symbol.
+func verdictStatus(v check.Verdict) Status {
+	switch v {
+	case check.Pass:
+		return Holds
+	case check.Fail:
+		return Broken
+	}
+	return NotRun
+}
+
+// mdCell is a cell in the Markdown table: its symbol and words, and the
+// number of its note.
+func mdCell(c Cell, note int) string {
+	s := c.Status.Icon() + " " + mdText(c.Text())
+	if note > 0 {
+		s += fmt.Sprintf(" [%d]", note)
+	}
+	return s
+}
+
+// WriteMarkdown renders the matrix as GitHub-flavoured Markdown: a table of
+// the implementations, the matrix, and numbered notes with each broken
+// cell's issues and reproduction commands.
+func (t *Table) WriteMarkdown(w io.Writer) error {
+	var b strings.Builder
+	b.WriteString("# toolnorm compliance matrix: RT-TOOL-8\n\n")
+	fmt.Fprintf(&b, "%s. ✅ holds, ❌ broken, — not run. Declared choices are the reading an implementation says it implements: it is compared with the reference configured the same way, and they are not violations.\n\n",
+		plural(len(t.Columns), "implementation"))
+	b.WriteString("| implementation | language | version | declared choices | verdict | seed | budget |\n| --- | --- | --- | --- | --- | --- | --- |\n")
+	for _, c := range t.Columns {
+		choices := "none"
+		if len(c.Choices) > 0 {
+			choices = mdText(strings.Join(c.Choices, ", "))
+		}
+		verdict := verdictStatus(c.Verdict).Icon() + " " + mdText(orDash(string(c.Verdict)))
+		if c.Failures > 0 {
+			verdict += fmt.Sprintf(" (%s, %s)", plural(c.Failures, "failure")+" of the program", plural(c.Restarts, "restart"))
+		}
+		if c.NotImplemented != "" {
+			verdict += " (not implemented: " + mdText(c.NotImplemented) + ")"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | `%d` | %s |\n", mdText(c.Name), mdText(orDash(c.Language)), mdText(orDash(c.Version)), choices, verdict, c.Seed, mdText(orDash(c.Budget)))
+	}
+	b.WriteString("\n")
+	t.writeMarkdownBody(&b)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// writeMarkdownBody writes the matrix and its notes.
+func (t *Table) writeMarkdownBody(b *strings.Builder) {
+	b.WriteString("| property | clause |")
+	for _, c := range t.Columns {
+		fmt.Fprintf(b, " %s |", mdText(c.Name))
+	}
+	b.WriteString("\n| --- | --- |")
+	b.WriteString(strings.Repeat(" --- |", len(t.Columns)))
+	b.WriteString("\n")
+	var notes strings.Builder
+	note := 0
+	for _, s := range t.Sections {
+		fmt.Fprintf(b, "| **%s** | |%s\n", mdText(s.Title), strings.Repeat(" |", len(t.Columns)))
+		for _, r := range s.Rows {
+			fmt.Fprintf(b, "| %s: %s | %s |", mdCode(r.ID, true), mdText(r.Statement), mdText(orDash(r.Clause)))
+			for i, c := range r.Cells {
+				n := 0
+				if c.Status == Broken && len(c.Issues) > 0 {
+					note++
+					n = note
+					writeNote(&notes, note, t.Columns[i].Name, r, c)
+				}
+				fmt.Fprintf(b, " %s |", mdCell(c, n))
+			}
+			b.WriteString("\n")
+		}
+	}
+	if notes.Len() > 0 {
+		b.WriteString("\n## Broken, with commands that reproduce it\n\n")
+		b.WriteString(notes.String())
+	}
+	if t.Made != "" {
+		fmt.Fprintf(b, "\n<sub>Made by %s.</sub>\n", mdText(t.Made))
+	}
+}
+
+func writeNote(b *strings.Builder, n int, impl string, r Row, c Cell) {
+	row := mdCode(r.ID, false)
+	if r.Clause != "" {
+		row += " (" + mdText(r.Clause) + ")"
+	}
+	fmt.Fprintf(b, "%d. **%s**, %s:\n", n, mdText(impl), row)
+	for _, is := range c.Issues {
+		writeMarkdownIssue(b, is)
+	}
+	if c.More > 0 {
+		fmt.Fprintf(b, "   - and %d more\n", c.More)
+	}
+}
+
+// writeMarkdownIssue writes one issue as a list item: its title and
+// message as text, its file, case and command as code.
+func writeMarkdownIssue(b *strings.Builder, is Issue) {
+	b.WriteString("   - ")
+	if is.What != "" {
+		b.WriteString(mdCode(is.What, false) + ": ")
+	}
+	if is.Title != "" {
+		// The message is a paragraph of its own: a title may end the way
+		// a message begins ("...: wrong output").
+		b.WriteString(mdText(is.Title) + "\n\n     ")
+	}
+	b.WriteString(mdText(is.Message) + "\n")
+	for _, f := range is.Case {
+		fmt.Fprintf(b, "     - %s: %s\n", f.Name, mdCode(f.Value, false))
+	}
+	if is.Cut {
+		b.WriteString("     - the budget stopped its minimizing: a repeat may give a smaller case\n")
+	}
+	if is.Command != "" {
+		b.WriteString(mdBlock(is.Command, "sh", "     "))
+	}
+}
+
+// writeMarkdown is check --format markdown: the verdict, the counts, and
+// the report as a matrix of one implementation, with its notes.
+func writeMarkdown(r *check.Report, w io.Writer) error {
+	var b strings.Builder
+	v := verdictStatus(r.Verdict)
+	fmt.Fprintf(&b, "## toolnorm check: %s: %s %s\n\n", mdText(display.Text(r.Implementation)), v.Icon(), mdText(strings.ToUpper(string(r.Verdict))+verdictNote(r)))
+	if r.NotImplemented != "" {
+		fmt.Fprintf(&b, "Not implemented, as declared: %s. Not conformant; the rest is checked in full against the reference doing the same.\n\n", mdText(r.NotImplemented))
+	}
+	if len(r.Choices) > 0 {
+		fmt.Fprintf(&b, "Declared choices (not violations): %s.\n\n", mdText(strings.Join(r.Choices, ", ")))
+	}
+	if r.Stopped != "" {
+		fmt.Fprintf(&b, "Stopped early: %s.\n\n", mdText(r.Stopped))
+	}
+	budget := "no time limit"
+	if r.Budget != "" {
+		budget = "budget " + r.Budget
+	}
+	fmt.Fprintf(&b, "Seed `%d`, %s of each property and of fuzzing, %s, %.1f s. Repeat exactly:\n%s", r.Seed, plural(r.Checks, "case"), mdText(budget), r.Seconds, mdBlock(r.Repeat, "sh", ""))
+	c := r.Corpus
+	b.WriteString("| | passed | failed | failures of the program | skipped | not run | in all |\n| --- | --- | --- | --- | --- | --- | --- |\n")
+	skipped := fmt.Sprint(c.Skipped)
+	if c.Unimplemented > 0 {
+		skipped += fmt.Sprintf(" (and %d needing a repair not implemented)", c.Unimplemented)
+	}
+	fmt.Fprintf(&b, "| corpus vectors | %d | %d | %d | %s | %d | %d |\n", c.Passed, c.Failed, c.Errors, skipped, c.NotRun, c.Vectors)
+	n := map[check.Status]int{}
+	for _, p := range r.Properties {
+		n[p.Status]++
+	}
+	fmt.Fprintf(&b, "| properties | %s | %d broken | | %d not applicable | %d not checked | %d |\n", holds(n[check.StatusHolds]), n[check.StatusViolated], n[check.StatusNotApplicable], n[check.StatusNotChecked], len(r.Properties))
+	fmt.Fprintf(&b, "| fuzzing cases | %d agreed | %d differed (%s) | %d | | | %d |\n\n", r.Fuzz.Agreed(), r.Fuzz.Differed, plural(len(r.Fuzz.Findings), "finding"), r.Fuzz.Failures, r.Fuzz.Cases)
+	if len(r.Events) > 0 {
+		fmt.Fprintf(&b, "%s of the program (timeouts, crashes, protocol errors; not violations), %s:\n\n", plural(r.Failures(), "failure"), plural(r.Restarts, "restart"))
+		for i, e := range r.Events {
+			if i == 10 {
+				fmt.Fprintf(&b, "- and %d more\n", len(r.Events)-10)
+				break
+			}
+			fmt.Fprintf(&b, "- %s\n", mdText(eventLine(e)))
+		}
+		b.WriteString("\n")
+	}
+	t := Matrix([]*check.Report{r})
+	t.Made = made(r)
+	t.writeMarkdownBody(&b)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
