@@ -200,13 +200,18 @@ func (a *Adapter) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result
 		lines[i] = line
 		todo = append(todo, i)
 	}
-	// After a failure among requests in flight together, the request that
-	// caused it is not known (an adapter may buffer its answers), so they
-	// are sent again one at a time; a request that fails alone is sent once
-	// more, to a fresh start of the adapter, before the failure is put on
-	// it.
+	// An answer line that breaks the protocol but names its request's id
+	// (a line with Infinity in it) is that request's failure: the lines
+	// are intact, so the adapter goes on. After any other failure among
+	// requests in flight together, the request that caused it is not
+	// known (an adapter may buffer its answers), so they are sent again one
+	// at a time, the first without an answer to a fresh start of the
+	// adapter: if it fails there too, the failure is put on it. A request
+	// that fails alone on a run of the adapter that answered others first
+	// is sent once more, to a fresh start, before the failure is put on it.
 	serial := 0
-	resent := false // the request at todo[0] failed alone once already
+	resent := false  // the request at todo[0] failed alone, and is sent again to a fresh start
+	suspect := false // the request at todo[0] was the first without an answer when requests in flight together failed
 	a.inARow = 0
 	for len(todo) > 0 {
 		if err := ctx.Err(); err != nil {
@@ -253,7 +258,22 @@ func (a *Adapter) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result
 		go a.proc.write(batch.Bytes())
 		done := 0
 		for _, i := range window {
-			r, ok := a.receive(ctx, ids[i])
+			r, ok, named := a.receive(ctx, ids[i])
+			if named {
+				// Its own: no restart, and the answers behind it are read.
+				if !resent {
+					a.record(r, ids[i])
+				}
+				resent, suspect = false, false
+				results[i] = r
+				done++
+				a.inARow++
+				if serial > 0 {
+					serial--
+				}
+				a.proc.answered++
+				continue
+			}
 			if ok {
 				results[i] = r
 				done++
@@ -264,8 +284,9 @@ func (a *Adapter) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result
 				}
 				if resent {
 					a.events[len(a.events)-1].Answered = true
-					resent = false
 				}
+				resent, suspect = false, false
+				a.proc.answered++
 				continue
 			}
 			if r.Kind() == impl.KindNotRun {
@@ -276,14 +297,21 @@ func (a *Adapter) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result
 				break // the loop's first check ends the batch
 			}
 			switch {
-			case len(window) > 1:
+			case len(window) > 1 && done < len(window)-1:
+				// The first without an answer goes alone to a fresh start,
+				// then the others one at a time.
 				serial = len(window) - done
-			case !resent && r.Kind() != impl.KindTimeout:
-				// Alone, once: send it again to a fresh start. A timeout
-				// is not sent again: it would cost the whole limit twice.
+				suspect = true
+			case !suspect && !resent && r.Kind() != impl.KindTimeout && a.proc.answered > 0:
+				// Alone, once, on a run that answered others: send it again
+				// to a fresh start. A timeout is not sent again: it would
+				// cost the whole limit twice.
 				resent = true
 				a.record(r, ids[i])
 			default:
+				// Alone on a fresh start (after failing among others, or
+				// first there), sent again there, or a timeout: its own.
+				suspect = false
 				if !resent {
 					a.record(r, ids[i])
 				}
@@ -305,25 +333,29 @@ func (a *Adapter) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result
 }
 
 // receive waits for the answer to request id, until the time limit or
-// until ctx is done.
-func (a *Adapter) receive(ctx context.Context, id int) (impl.Result, bool) {
+// until ctx is done. It reports whether it is an answer (ok), and whether
+// a line that breaks the protocol names id as its request's (named).
+func (a *Adapter) receive(ctx context.Context, id int) (r impl.Result, ok, named bool) {
 	timer := time.NewTimer(a.cfg.Timeout)
 	defer timer.Stop()
 	select {
 	case l := <-a.proc.lines:
 		switch {
 		case errors.Is(l.err, errTooLong):
-			return protocolError("the answer is longer than %d bytes (the limit for this request)", a.proc.limit.Load()), false
+			return protocolError("the answer is longer than %d bytes (the limit for this request)", a.proc.limit.Load()), false, false
 		case l.err != nil:
-			return impl.Fail(impl.ErrCrash, a.proc.exitDetail()), false
+			return impl.Fail(impl.ErrCrash, a.proc.exitDetail()), false, false
 		}
 		a.traceLines("< ", append(l.data, '\n'))
 		r := parseAnswer(l.data, id)
-		return r, !r.Failed() || r.Kind() == impl.KindNotSendable // an answer all the same
+		if r.Kind() == impl.KindProtocol {
+			return r, false, namesID(l.data, id)
+		}
+		return r, !r.Failed() || r.Kind() == impl.KindNotSendable, false // an answer all the same
 	case <-timer.C:
-		return impl.Fail(impl.ErrTimeout, fmt.Sprintf("no answer within %v", a.cfg.Timeout)), false
+		return impl.Fail(impl.ErrTimeout, fmt.Sprintf("no answer within %v", a.cfg.Timeout)), false, false
 	case <-ctx.Done():
-		return impl.Fail(impl.ErrNotRun, "the check stopped: "+ctx.Err().Error()), false
+		return impl.Fail(impl.ErrNotRun, "the check stopped: "+ctx.Err().Error()), false, false
 	}
 }
 
@@ -444,8 +476,11 @@ type process struct {
 	exited chan struct{}
 	quit   chan struct{} // closed by kill: the reader stops
 	limit  atomic.Int64  // the longest answer line accepted now
-	wmu    sync.Mutex
-	err    error // the exit error, once exited is closed
+	// answered counts the lines read for requests in this run: 0 while it
+	// is a fresh start.
+	answered int
+	wmu      sync.Mutex
+	err      error // the exit error, once exited is closed
 }
 
 type line struct {

@@ -1,10 +1,12 @@
 package harness
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -39,7 +41,7 @@ func (m misbehaving) Normalize(ctx context.Context, c impl.Case) impl.Result {
 	}
 	if bytes.Contains(args, []byte(`"trigger"`)) {
 		switch m.mode {
-		case "crash":
+		case "crash", "crash-flushing":
 			fmt.Fprintln(os.Stderr, "panic: the adapter fell over")
 			os.Exit(3)
 		case "hang":
@@ -48,6 +50,8 @@ func (m misbehaving) Normalize(ctx context.Context, c impl.Case) impl.Result {
 			fmt.Println("Traceback (most recent call last):")
 		case "wrong-id":
 			fmt.Println(`{"id":999999,"arguments":{}}`)
+		case "infinity":
+			return impl.OK([]byte(`{"x":"INFINITY"}`)) // written as {"x":Infinity}: see testAdapter
 		case "huge":
 			fmt.Println(`{"id":0,"arguments":"` + strings.Repeat("x", 3<<20) + `"}`)
 		case "stderr-flood":
@@ -84,11 +88,42 @@ func testAdapter(mode string) int {
 		return 0
 	}
 	info := Info{Name: "test adapter", Language: "Go"}
-	if err := Serve(os.Stdin, os.Stdout, os.Stderr, misbehaving{mode}, info, Declares{}); err != nil {
+	var in io.Reader = os.Stdin
+	var out io.Writer = os.Stdout
+	switch mode {
+	case "infinity":
+		out = infinityWriter{os.Stdout}
+	case "crash-flushing":
+		in = lineReader{bufio.NewReader(os.Stdin)} // Serve flushes each answer
+	}
+	if err := Serve(in, out, os.Stderr, misbehaving{mode}, info, Declares{}); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
 	return 0
+}
+
+// lineReader reads at most one line at a time: Serve, which flushes its
+// answers when nothing more is buffered, writes each before reading on.
+type lineReader struct{ r *bufio.Reader }
+
+func (lr lineReader) Read(p []byte) (int, error) {
+	line, err := lr.r.ReadSlice('\n')
+	n := copy(p, line)
+	if n < len(line) {
+		return n, errors.New("lineReader: line longer than the buffer")
+	}
+	return n, err
+}
+
+// infinityWriter writes "INFINITY" (quotes included) as Infinity, as
+// Python's json.dumps writes an infinite float: an answer line that is not
+// JSON, with its id intact.
+type infinityWriter struct{ w io.Writer }
+
+func (iw infinityWriter) Write(b []byte) (int, error) {
+	_, err := iw.w.Write(bytes.ReplaceAll(b, []byte(`"INFINITY"`), []byte("Infinity")))
+	return len(b), err
 }
 
 func adapterCommand(mode string) string {
@@ -158,9 +193,11 @@ func TestAdapterMisbehaves(t *testing.T) {
 		detail string
 	}{
 		{"crash", impl.KindCrash, "exit status 3"},
+		{"crash-flushing", impl.KindCrash, "exit status 3"},
 		{"hang", impl.KindTimeout, "no answer within"},
 		{"not-json", impl.KindProtocol, "not a JSON object"},
 		{"wrong-id", impl.KindProtocol, "has id 999999"},
+		{"infinity", impl.KindProtocol, "not a JSON object"},
 		{"huge", impl.KindProtocol, "longer than"},
 	}
 	for _, tt := range tests {
@@ -179,11 +216,21 @@ func TestAdapterMisbehaves(t *testing.T) {
 				}
 			}
 			events := a.Events()
-			// One restart after the requests in flight failed together,
-			// one after the culprit failed alone, one after it failed
-			// again on a fresh start (a timeout is not sent again).
+			// This adapter buffers its answers: one restart after the
+			// requests in flight failed together, with no answer to the
+			// culprit's predecessors; one after the culprit failed alone
+			// on a run that answered those; one after it failed again on
+			// a fresh start. A timeout is not sent again. An answer that
+			// names its request costs none.
 			restarts := 3
-			if tt.kind == impl.KindTimeout {
+			switch {
+			case tt.kind == impl.KindTimeout:
+				restarts = 2
+			case tt.mode == "infinity":
+				restarts = 0
+			case tt.mode == "crash-flushing":
+				// It answers as it goes: the culprit was the first
+				// without an answer, and fails alone on a fresh start.
 				restarts = 2
 			}
 			if len(events) != 1 || events[0].Kind != tt.kind.String() || events[0].Request == 0 || events[0].Answered || a.Restarts() != restarts {

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/toolnorm/toolnorm/impl"
@@ -314,4 +316,17 @@ func keyAsIs(b []byte, i int) (int, bool) {
 		return 0, false
 	}
 	return end + 1, true
+}
+
+// namedID matches the start of an answer line whose first member is its
+// id, whether or not the rest is JSON.
+var namedID = regexp.MustCompile(`^[ \t]*\{[ \t]*"id"[ \t]*:[ \t]*(-?[0-9]+)[ \t]*[,}]`)
+
+// namesID reports whether line, an answer that breaks the protocol, says
+// it is the answer to request id: it starts as a JSON object whose first
+// member is "id" with id's text (a line such as {"id": 7, "arguments":
+// {"x": Infinity}}). Such a line is that request's: the lines are intact.
+func namesID(line []byte, id int) bool {
+	m := namedID.FindSubmatch(line)
+	return m != nil && string(m[1]) == strconv.Itoa(id)
 }
