@@ -105,6 +105,25 @@ type Adapter struct {
 	gaveUp   error
 	events   []Event
 	trace    sync.Mutex
+	// spare, once the adapter was restarted, is the next run being started
+	// while the current one works, so that the next restart does not wait
+	// for the program to start; nil when none is under way.
+	spare     chan spareRun
+	closing   chan struct{} // closed by Close: a start under way stops
+	closeOnce sync.Once
+}
+
+// spareRun is a run of the adapter started ahead of need.
+type spareRun struct {
+	p     *process
+	info  Info
+	err   error
+	trace []traced // its start, traced when it is taken into use
+}
+
+type traced struct {
+	prefix string
+	b      []byte
 }
 
 // Start starts the adapter and reads its answer to start. It fails, with
@@ -115,7 +134,7 @@ func Start(cfg Config) (*Adapter, error) {
 	if strings.TrimSpace(cfg.Command) == "" {
 		return nil, errors.New("harness: no command")
 	}
-	a := &Adapter{cfg: cfg}
+	a := &Adapter{cfg: cfg, closing: make(chan struct{})}
 	p, info, declares, err := a.launch()
 	if err != nil {
 		return nil, err
@@ -384,10 +403,38 @@ func (a *Adapter) outcome(failed bool) {
 	a.next++
 }
 
-// restart starts the adapter again and replays start.
+// restart starts the adapter again and replays start: it takes the
+// spare run if one was started (and is still running), and starts the
+// next spare.
 func (a *Adapter) restart() error {
 	a.restarts++
-	p, info, _, err := a.launch()
+	var p *process
+	var info Info
+	var err error
+	if a.spare != nil {
+		r := <-a.spare
+		a.spare = nil
+		p, info, err = r.p, r.info, r.err
+		for _, t := range r.trace {
+			a.traceLines(t.prefix, t.b)
+		}
+		if p != nil && p.hasExited() {
+			p.kill()
+			p = nil
+		}
+	}
+	if p == nil && err == nil {
+		p, info, _, err = a.launch()
+	}
+	next := make(chan spareRun, 1)
+	a.spare = next
+	go func() {
+		var lines []traced
+		p, info, _, err := a.launchTraced(func(prefix string, b []byte) {
+			lines = append(lines, traced{prefix, bytes.Clone(b)})
+		})
+		next <- spareRun{p, info, err, lines}
+	}()
 	if err != nil {
 		return fmt.Errorf("restart %d failed: %v", a.restarts, err)
 	}
@@ -401,12 +448,17 @@ func (a *Adapter) restart() error {
 
 // launch starts the program and reads its answer to start.
 func (a *Adapter) launch() (*process, Info, Declares, error) {
+	return a.launchTraced(a.traceLines)
+}
+
+// launchTraced is launch with the start's lines traced by trace.
+func (a *Adapter) launchTraced(trace func(prefix string, b []byte)) (*process, Info, Declares, error) {
 	p, err := startProcess(a.cfg)
 	if err != nil {
 		return nil, Info{}, Declares{}, fmt.Errorf("harness: cannot start %q: %v", a.cfg.Command, err)
 	}
 	start := fmt.Appendf(nil, `{"cmd":"start","version":%d}`+"\n", Version)
-	a.traceLines("> ", start)
+	trace("> ", start)
 	go p.write(start)
 	timer := time.NewTimer(a.cfg.StartTimeout)
 	defer timer.Stop()
@@ -419,11 +471,13 @@ func (a *Adapter) launch() (*process, Info, Declares, error) {
 		return nil, Info{}, Declares{}, fmt.Errorf("harness: %q: %s", a.cfg.Command, msg)
 	}
 	select {
+	case <-a.closing:
+		return fail("the adapter was closed while it started")
 	case l := <-p.lines:
 		if l.err != nil {
 			return fail("no answer to start: %s", p.exitDetail())
 		}
-		a.traceLines("< ", append(l.data, '\n'))
+		trace("< ", append(l.data, '\n'))
 		info, declares, err := parseStart(l.data)
 		if err != nil {
 			return fail("%v", err)
@@ -450,8 +504,15 @@ func (a *Adapter) traceLines(prefix string, b []byte) {
 // Close asks the adapter to stop, and kills it if it does not within a
 // second.
 func (a *Adapter) Close() error {
+	a.closeOnce.Do(func() { close(a.closing) })
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	if a.spare != nil {
+		if r := <-a.spare; r.p != nil {
+			r.p.kill()
+		}
+		a.spare = nil
+	}
 	if a.proc == nil {
 		return nil
 	}
@@ -590,6 +651,16 @@ func (p *process) kill() {
 	select {
 	case <-p.exited:
 	case <-time.After(5 * time.Second):
+	}
+}
+
+// hasExited reports whether the program has ended already.
+func (p *process) hasExited() bool {
+	select {
+	case <-p.exited:
+		return true
+	default:
+		return false
 	}
 }
 
