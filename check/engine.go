@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/toolnorm/toolnorm/corpus"
@@ -48,6 +49,7 @@ type run struct {
 	deadline time.Time // zero: no time limit
 	hard     time.Time // past it, a case under way is stopped
 	stopped  string
+	stopMu   sync.Mutex // for stopped, within a round (Jobs > 1)
 }
 
 // Run checks cfg.Impl and returns the report. When ctx is done (an
@@ -132,6 +134,8 @@ func (e *run) over(until time.Time) bool {
 // given up on.
 func (e *run) giveUp(res impl.Result) bool {
 	if errors.Is(res.Failure, impl.ErrGaveUp) {
+		e.stopMu.Lock()
+		defer e.stopMu.Unlock()
 		if e.stopped == "" {
 			// The detail can hold the adapter's raw stderr: one line, cut.
 			e.stopped = "the implementation was given up on: " + display.Clip(display.Text(res.Detail), 500)
@@ -295,16 +299,37 @@ func (e *run) rounds() {
 		if e.cfg.Checks > 0 {
 			n = min(n, e.cfg.Checks-done)
 		}
+		// With Jobs > 1, the properties' rounds and the fuzzer's run at
+		// once: each has its own cases and results, so the report is the
+		// same whatever Jobs is.
+		var wg sync.WaitGroup
+		slots := make(chan struct{}, max(e.cfg.Jobs, 1))
+		do := func(f func()) {
+			if e.cfg.Jobs <= 1 {
+				f()
+				return
+			}
+			slots <- struct{}{}
+			wg.Go(func() {
+				defer func() { <-slots }()
+				f()
+			})
+		}
 		for i, p := range all {
 			if pr := results[i]; pr.Status != StatusNotApplicable && pr.Violation == nil {
-				t := time.Now()
-				e.propertyRound(p, pr, done, n)
-				pr.Seconds += time.Since(t).Seconds()
+				do(func() {
+					t := time.Now()
+					e.propertyRound(p, pr, done, n)
+					pr.Seconds += time.Since(t).Seconds()
+				})
 			}
 		}
-		t := time.Now()
-		e.fuzzRound(fz, done, n)
-		fuzzSeconds += time.Since(t).Seconds()
+		do(func() {
+			t := time.Now()
+			e.fuzzRound(fz, done, n)
+			fuzzSeconds += time.Since(t).Seconds()
+		})
+		wg.Wait()
 		done += n
 		if e.over(e.hard) {
 			break

@@ -340,7 +340,11 @@ func mutate(rng *rand.Rand, v *corpus.Vector) impl.Case {
 
 // fuzzRound is the fuzzing of one round of a check.
 func (e *run) fuzzRound(fz *fuzzer, from, n int) {
-	if err := fz.step(e.ctx, from, n); errors.Is(err, impl.ErrGaveUp) && e.stopped == "" {
-		e.stopped = "the implementation was given up on: " + err.Error()
+	if err := fz.step(e.ctx, from, n); errors.Is(err, impl.ErrGaveUp) {
+		e.stopMu.Lock()
+		defer e.stopMu.Unlock()
+		if e.stopped == "" {
+			e.stopped = "the implementation was given up on: " + err.Error()
+		}
 	}
 }

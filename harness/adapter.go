@@ -280,8 +280,10 @@ func (a *Adapter) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result
 			r, ok, named := a.receive(ctx, ids[i])
 			if named {
 				// Its own: no restart, and the answers behind it are read.
+				// Its line says it all: standard error, which the run
+				// may be writing for the requests behind it, is not kept.
 				if !resent {
-					a.record(r, ids[i])
+					a.recordLine(r, ids[i])
 				}
 				resent, suspect = false, false
 				results[i] = r
@@ -383,7 +385,16 @@ func (a *Adapter) record(r impl.Result, id int) {
 	if a.proc != nil {
 		stderr = a.proc.stderr.String()
 	}
-	a.events = append(a.events, Event{Kind: r.Kind().String(), Request: id, Detail: r.Detail, Stderr: stderr})
+	a.recordEvent(Event{Kind: r.Kind().String(), Request: id, Detail: r.Detail, Stderr: stderr})
+}
+
+// recordLine records a failure shown by its answer line alone.
+func (a *Adapter) recordLine(r impl.Result, id int) {
+	a.recordEvent(Event{Kind: r.Kind().String(), Request: id, Detail: r.Detail})
+}
+
+func (a *Adapter) recordEvent(e Event) {
+	a.events = append(a.events, e)
 	a.outcome(true)
 	if a.failures >= a.cfg.MaxFailures && a.gaveUp == nil {
 		a.gaveUp = fmt.Errorf("%w: %w: %d of the last %d requests failed, so nothing more was sent to the adapter", impl.ErrCrash, impl.ErrGaveUp, a.failures, min(a.next, len(a.recent)))

@@ -10,6 +10,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -393,5 +394,50 @@ func TestAnswerLimitFollowsRequest(t *testing.T) {
 	r := a.RunBatch(context.Background(), []impl.Case{{Schema: []byte(`{}`), Args: []byte(`{"t":"` + text + `"}`)}})[0]
 	if !r.Answered() || len(r.Output) != len(text)+8 {
 		t.Fatalf("a %d-byte request: %s", len(text)+8, r.String()[:min(len(r.String()), 300)])
+	}
+}
+
+// TestPool sends batches through two runs of the adapter, from two
+// goroutines at once: every result in the order of its case, the culprit
+// blamed as with one run, and both runs used.
+func TestPool(t *testing.T) {
+	p, err := StartPool(Config{Command: adapterCommand("crash"), Timeout: 10 * time.Second}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	if p.Size() != 2 || p.Name() != "test adapter (Go)" {
+		t.Fatalf("size %d, name %q", p.Size(), p.Name())
+	}
+	var wg sync.WaitGroup
+	for g := range 2 {
+		wg.Go(func() {
+			trigger := -1
+			if g == 0 {
+				trigger = 70
+			}
+			results := p.RunBatch(context.Background(), cases(100, trigger))
+			for i, r := range results {
+				if i == trigger {
+					if r.Kind() != impl.KindCrash {
+						t.Errorf("goroutine %d, request %d = %+v, want a crash", g, i, r)
+					}
+					continue
+				}
+				want := fmt.Sprintf(`{"i":%d,"t":"Ember & Oak"}`, i)
+				if string(r.Output) != want {
+					t.Errorf("goroutine %d, request %d = %+v, want %s", g, i, r, want)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if n := len(p.Events()); n != 1 || p.Restarts() == 0 {
+		t.Errorf("%d events, %d restarts; want the one crash", n, p.Restarts())
+	}
+	for i, a := range p.adapters {
+		if a.nextID == 0 {
+			t.Errorf("run %d got no request", i)
+		}
 	}
 }

@@ -248,12 +248,14 @@ counts them.`,
 				}
 				vectors = picked
 			}
+			ctx, stop := signalContext(cmd)
+			defer stop()
 			im, closeImpl, err := f.open()
 			if err != nil {
 				return err
 			}
 			defer closeImpl()
-			res := check.Replay(cmd.Context(), check.Config{Impl: im, Command: f.command, Vectors: vectors})
+			res := check.Replay(ctx, check.Config{Impl: im, Command: f.command, Vectors: vectors})
 			out := cmd.OutOrStdout()
 			for _, v := range res.Failures {
 				fmt.Fprintf(out, "FAIL %s: %s\n", display.Text(v.Label()), display.Text(v.Description))
@@ -269,6 +271,10 @@ counts them.`,
 				}
 			}
 			fmt.Fprintf(out, "%s: %s\n", im.Name(), render.CorpusSummary(res))
+			if ctx.Err() != nil {
+				fmt.Fprintln(out, "interrupted")
+				return errInterrupted
+			}
 			if res.Failed > 0 || res.Errors > 0 {
 				return violationsFound
 			}
