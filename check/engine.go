@@ -242,18 +242,21 @@ func (e *run) replay() CorpusResult {
 				continue
 			}
 			o := corpus.Judge(v, got)
-			vf := VectorFailure{File: v.File, ID: v.ID, Description: v.Description, Clause: v.Clause, Message: o.Msg, Command: e.command(v),
-				Schema: display.Clip(display.JSON(c.Schema), MaxShown), Arguments: display.Clip(display.JSON(c.Args), MaxShown),
-				Options: strings.Join(c.Options.Choices(), ", "), Want: display.Clip(v.Want().String(), MaxShown), Got: display.Clip(got.String(), MaxShown)}
+			// Shown only for a vector that did not pass: most do.
+			vf := func() VectorFailure {
+				return VectorFailure{File: v.File, ID: v.ID, Description: v.Description, Clause: v.Clause, Message: o.Msg, Command: e.command(v),
+					Schema: display.Clip(display.JSON(c.Schema), MaxShown), Arguments: display.Clip(display.JSON(c.Args), MaxShown),
+					Options: strings.Join(c.Options.Choices(), ", "), Want: display.Clip(v.Want().String(), MaxShown), Got: display.Clip(got.String(), MaxShown)}
+			}
 			adapted := !c.Options.Same(v.Options)
 			switch {
 			case o.Failure != nil:
 				res.count(v, OutcomeError, o.Msg)
-				res.ErrorList = append(res.ErrorList, vf)
+				res.ErrorList = append(res.ErrorList, vf())
 				adapted = false // Adapted counts among passed and failed only
 			case !o.Pass:
 				res.count(v, OutcomeFailed, o.Msg)
-				res.Failures = append(res.Failures, vf)
+				res.Failures = append(res.Failures, vf())
 			default:
 				res.count(v, OutcomePassed, "")
 			}
