@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"io"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -19,14 +20,18 @@ import (
 // what it measures is toolnorm's own cost per case (drawing, the
 // reference's answer, comparing, bookkeeping).
 func BenchmarkCheckReference(b *testing.B) {
-	benchCheck(b, "--checks", "1024")
+	for _, jobs := range []string{"1", strconv.Itoa(runtime.NumCPU())} {
+		b.Run("jobs="+jobs, func(b *testing.B) { benchCheck(b, "--checks", "1024", "--jobs", jobs) })
+	}
 }
 
 // BenchmarkCheckServe checks the reference served by toolnorm serve: the
 // protocol's round trip (encoding, a pipe each way, decoding) on top of
 // BenchmarkCheckReference.
 func BenchmarkCheckServe(b *testing.B) {
-	benchCheck(b, "--impl", "toolnorm serve", "--checks", "256")
+	for _, jobs := range []string{"1", strconv.Itoa(runtime.NumCPU())} {
+		b.Run("jobs="+jobs, func(b *testing.B) { benchCheck(b, "--impl", "toolnorm serve", "--checks", "256", "--jobs", jobs) })
+	}
 }
 
 func benchCheck(b *testing.B, args ...string) {
