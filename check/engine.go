@@ -291,7 +291,11 @@ func (e *run) rounds() {
 	}
 	done := 0 // cases of each, in all
 	fuzzSeconds := 0.0
-	for round := 0; total == 0 || round < total; round++ {
+	apart := e.cfg.Checks > 0 && e.cfg.Jobs > 1
+	if apart {
+		done, fuzzSeconds = e.apart(all, results, fz, total)
+	}
+	for round := 0; !apart && (total == 0 || round < total); round++ {
 		e.progress(Progress{Phase: "properties", Done: round, Total: total, Cases: e.casesRun(results, fz)})
 		// Between rounds the budget is kept exactly; within one, only the
 		// hard deadline stops a case under way.
@@ -357,6 +361,63 @@ func (e *run) rounds() {
 		e.r.Properties = append(e.r.Properties, *pr)
 	}
 	e.r.Fuzz = FuzzResult{Cases: fz.cases, Failures: fz.failures, Differed: fz.differed, Findings: fz.findings, Seconds: fuzzSeconds}
+}
+
+// apart runs every round of each property, and of the fuzzer, as one
+// task, Jobs tasks at once: with Checks set, no round waits for the
+// others' (nothing is decided between rounds but whether the check was
+// interrupted). It returns the cases of each run, as rounds does, and the
+// fuzzer's seconds.
+func (e *run) apart(all []properties.Property, results []*PropResult, fz *fuzzer, total int) (done int, fuzzSeconds float64) {
+	var (
+		wg       sync.WaitGroup
+		mu       sync.Mutex // for ran and the progress display
+		ran      = total    // rounds run by every task
+		cases    int
+		finished int
+	)
+	slots := make(chan struct{}, e.cfg.Jobs)
+	task := func(round func(from, n int) bool) {
+		slots <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			r := 0
+			for ; r < total && e.ctx.Err() == nil; r++ {
+				n := min(roundSize, e.cfg.Checks-r*roundSize)
+				if !round(r*roundSize, n) {
+					r = total // broken, or given up on: its count is kept
+					break
+				}
+				mu.Lock()
+				cases += n
+				mu.Unlock()
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			ran = min(ran, r)
+			finished++
+			e.progress(Progress{Phase: "properties", Done: finished * total / (len(all) + 1), Total: total, Cases: cases})
+		})
+	}
+	for i, p := range all {
+		if pr := results[i]; pr.Status != StatusNotApplicable {
+			task(func(from, n int) bool {
+				t := time.Now()
+				e.propertyRound(p, pr, from, n)
+				pr.Seconds += time.Since(t).Seconds()
+				return pr.Violation == nil
+			})
+		}
+	}
+	task(func(from, n int) bool {
+		t := time.Now()
+		e.fuzzRound(fz, from, n)
+		fuzzSeconds += time.Since(t).Seconds()
+		return true
+	})
+	wg.Wait()
+	e.over(time.Time{}) // records an interrupt
+	return min(ran*roundSize, e.cfg.Checks), fuzzSeconds
 }
 
 func (e *run) casesRun(results []*PropResult, fz *fuzzer) int {
