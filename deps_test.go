@@ -16,6 +16,8 @@ var layers = [][]string{
 	// the second opinions (oracle), which share nothing with the reference
 	// they judge but the one definition of which patterns are valid.
 	{"internal/word", "internal/jsonraw", "internal/display", "internal/ecma", "oracle < internal/ecma"},
+	// The adapter kits, files embedded for toolnorm init to write out.
+	{"kits"},
 	{"internal/entity < internal/word", "internal/jsonvalue < internal/jsonraw"},
 	// The library MCP servers link, and the one minimizer of findings.
 	{"normalize", "internal/minimize"},
@@ -27,8 +29,9 @@ var layers = [][]string{
 	{"properties", "corpus/internal/genhtml5lib"},
 	// The engine and its report model, after everything it runs.
 	{"check"},
-	// The command's internals: rendering reads the report model only.
-	{"cmd/toolnorm/internal/render", "cmd/toolnorm/internal/faults"},
+	// The command's internals: rendering reads the report model only;
+	// init writes the kits and the corpus into an implementer's repository.
+	{"cmd/toolnorm/internal/render", "cmd/toolnorm/internal/faults", "cmd/toolnorm/internal/initcmd"},
 	{"cmd/toolnorm/internal/cli"},
 	{"cmd/toolnorm", "implementations"},
 }
@@ -51,10 +54,11 @@ var forbidden = map[string]struct {
 // imports none (its ECMA-262 patterns are internal/ecma, which has a
 // deterministic step budget); nothing but the command imports cobra.
 var thirdParty = map[string][]string{
-	"oracle":                    {"github.com/dlclark/regexp2/v2", "golang.org/x/net/html"},
-	"properties":                {"pgregory.net/rapid"},
-	"check":                     {"pgregory.net/rapid"}, // the fuzzer draws cases with the properties' generators
-	"cmd/toolnorm/internal/cli": {"github.com/spf13/cobra", "github.com/spf13/pflag", "golang.org/x/term"},
+	"oracle":                        {"golang.org/x/net/html"},
+	"properties":                    {"pgregory.net/rapid"},
+	"check":                         {"pgregory.net/rapid"}, // the fuzzer draws cases with the properties' generators
+	"cmd/toolnorm/internal/cli":     {"github.com/spf13/cobra", "github.com/spf13/pflag", "golang.org/x/term"},
+	"cmd/toolnorm/internal/initcmd": {"github.com/spf13/cobra"}, // its command, which cli adds to the root
 }
 
 const module = "github.com/toolnorm/toolnorm/"

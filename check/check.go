@@ -1,11 +1,13 @@
-// Package check runs toolnorm's checks of an implementation and renders
-// what they found: it replays the corpus, runs every property and fuzzes
-// the implementation against the reference, within a time budget or for
-// an exact number of cases, and writes the report as text, JSON, JUnit XML
-// or Markdown, or several reports as a compliance matrix.
+// Package check runs toolnorm's checks of an implementation: it replays
+// the corpus, runs every property and fuzzes the implementation against
+// the reference, within a time budget or for an exact number of cases,
+// and returns what it found as a Report (this file), the model every
+// report format is written from. A Go implementation can run the whole
+// check from its own go test (see the example of Run).
 //
-// Running (this file, engine.go, fuzz.go) and rendering (render.go,
-// matrix.go) meet only in the Report.
+// Running is engine.go and fuzz.go. Writing a report in a format is the
+// command's (cmd/toolnorm/internal/render), which this package never
+// imports; a Report read back from its JSON (ParseReport) is the same.
 package check
 
 import (
@@ -48,12 +50,22 @@ type Config struct {
 	// Version is the version of toolnorm running the check, for the report.
 	Version string
 	// Timeout is the adapter's time limit per request, for the repeat
-	// command (0 or DefaultTimeout: not written).
+	// command (written when a request timed out and it is not
+	// DefaultTimeout).
 	Timeout time.Duration
 }
 
 // DefaultTimeout is the per-request time limit of toolnorm check.
 const DefaultTimeout = 10 * time.Second
+
+// RequestTimeout is the per-request time limit of a check with a budget
+// and no --timeout: a tenth of the budget, at least a second, at most
+// DefaultTimeout. A request that hangs is then a timeout well inside the
+// budget, sent alone again and put on its case, rather than a wait that
+// spends the budget.
+func RequestTimeout(budget time.Duration) time.Duration {
+	return min(DefaultTimeout, max(budget/10, time.Second))
+}
 
 // Progress is a moment of a check, for a progress display.
 type Progress struct {
@@ -68,7 +80,7 @@ type Progress struct {
 
 // FormatVersion is the version of the report's JSON form; it changes when
 // a member changes meaning or goes away.
-const FormatVersion = 2
+const FormatVersion = 3
 
 // Report is the outcome of a check; its JSON form is what toolnorm report
 // reads.
@@ -87,7 +99,12 @@ type Report struct {
 	// Stopped says why the check ended before it ran everything it would
 	// have ("" when it did not): its budget, an interrupt, or an
 	// implementation given up on.
-	Stopped    string          `json:"stopped,omitempty"`
+	Stopped string `json:"stopped,omitempty"`
+	// Incomplete says what did not run, and what would run it, when the
+	// check is short of complete: some of the corpus that applies not
+	// replayed, or a property that applies, or fuzzing, short of a full
+	// round (nil when complete). Repeat then runs it all, more than ran.
+	Incomplete *Shortfall      `json:"incomplete,omitempty"`
 	Started    time.Time       `json:"started"`
 	Seconds    float64         `json:"seconds"`
 	Corpus     CorpusResult    `json:"corpus"`
@@ -100,10 +117,11 @@ type Report struct {
 	// the implementation is checked in full on what it does, and is not
 	// conformant.
 	NotImplemented string `json:"not_implemented,omitempty"`
-	// Verdict is "pass" (no violation, no failure of the program, both
-	// repairs done), "fail" (violations of the rule, or failures of the
-	// program, or a repair not implemented), "interrupted", or "nothing
-	// checked".
+	// Verdict is "pass" (complete, with no violation, no failure of the
+	// program, both repairs done), "fail" (violations of the rule, or
+	// failures of the program, or a repair not implemented, complete or
+	// not), "incomplete" (nothing of that found, but not complete: see
+	// Incomplete), or "nothing checked" (complete, and nothing judged).
 	Verdict Verdict `json:"verdict"`
 }
 
@@ -113,10 +131,38 @@ type Verdict string
 // The verdicts.
 const (
 	Pass           Verdict = "pass"
-	Fail                   = "fail"
-	Interrupted            = "interrupted"
-	NothingChecked         = "nothing checked"
+	Fail           Verdict = "fail"
+	Incomplete     Verdict = "incomplete"
+	NothingChecked Verdict = "nothing checked"
+	// Interrupted is no longer given (an interrupted check is incomplete),
+	// but reports of format version 2 may carry it.
+	Interrupted Verdict = "interrupted"
 )
+
+// Shortfall is what a check short of complete did not run.
+type Shortfall struct {
+	// Vectors counts the vectors that apply and were not replayed.
+	Vectors int `json:"vectors"`
+	// Properties are the properties that apply and ran less than a full
+	// round without breaking; Fuzzing is true when fuzzing did too.
+	Properties []string `json:"properties,omitempty"`
+	Fuzzing    bool     `json:"fuzzing,omitempty"`
+	// Round is a full round's cases: 16, or the --checks asked.
+	Round int `json:"round"`
+	// InFlight is the request under way when the check stopped, if any.
+	InFlight *InFlight `json:"in_flight,omitempty"`
+	// Budget is the smallest --budget this run's speed suggests would run
+	// it all (an estimate; "" when nothing ran to estimate from), and
+	// Checks the --checks that does, with no time limit (Report.Repeat).
+	Budget string `json:"budget,omitempty"`
+	Checks int    `json:"checks"`
+}
+
+// InFlight is a request sent and still unanswered when the check stopped.
+type InFlight struct {
+	Case   string  `json:"case"` // "vector ID FILE", "a case of property ID", "a fuzzing case"
+	Waited float64 `json:"waited_seconds"`
+}
 
 // CorpusResult is the corpus replay. Passed, Failed, Errors, Skipped,
 // Unimplemented and NotRun add up to Vectors.
@@ -237,16 +283,16 @@ type PropResult struct {
 	Required  bool   `json:"required"`
 	Status    Status `json:"status"`
 	Reason    string `json:"reason,omitempty"`
-	// Checks is how many cases were judged; Cases how many ran, and
-	// Failures how many of those the implementation failed on (not
-	// judged).
-	Checks   int `json:"checks"`
-	Cases    int `json:"cases"`
-	Failures int `json:"failures,omitempty"`
-	// Unsent counts the cases that did not reach the implementation: not
-	// sendable, or answered unsupported by its adapter (not in Cases).
+	// Cases counts the cases drawn: Checks (judged, and held), Failures
+	// (the implementation failed on them: not judged), Moot (run, but no
+	// longer meeting the premise: not judged), Unsent (they did not reach
+	// the implementation: not sendable, or answered unsupported by its
+	// adapter) and the one that broke it, if it broke, add up to it.
+	Checks    int      `json:"checks"`
+	Cases     int      `json:"cases"`
+	Failures  int      `json:"failures,omitempty"`
+	Moot      int      `json:"moot,omitempty"`
 	Unsent    int      `json:"unsent,omitempty"`
-	moot      int      // cases run that no longer met the premise
 	Violation *Finding `json:"violation,omitempty"`
 	Seconds   float64  `json:"seconds"` // wall time of its cases, minimizing included
 }
@@ -265,19 +311,20 @@ type Finding struct {
 }
 
 // FuzzResult is the fuzzing against the reference.
-// Cases counts the cases run: those that agreed with the reference,
-// Differed, and Failures add up to it. Findings are the differences,
-// minimized, one per bucket.
+// Cases counts the cases drawn: those that agreed with the reference,
+// Differed, Failures and Unsupported add up to it. Findings are the
+// differences, minimized, one per bucket.
 type FuzzResult struct {
-	Cases    int       `json:"cases"`
-	Differed int       `json:"differed"`           // gave an answer other than the reference's
-	Failures int       `json:"failures,omitempty"` // the implementation failed on (not judged)
-	Findings []Finding `json:"findings,omitempty"`
-	Seconds  float64   `json:"seconds"` // wall time, minimizing included
+	Cases       int       `json:"cases"`
+	Differed    int       `json:"differed"`              // gave an answer other than the reference's
+	Failures    int       `json:"failures,omitempty"`    // the implementation failed on (not judged)
+	Unsupported int       `json:"unsupported,omitempty"` // did not reach it: not sendable, or answered unsupported
+	Findings    []Finding `json:"findings,omitempty"`
+	Seconds     float64   `json:"seconds"` // wall time, minimizing included
 }
 
 // Agreed counts the cases that gave the reference's answer.
-func (f FuzzResult) Agreed() int { return f.Cases - f.Differed - f.Failures }
+func (f FuzzResult) Agreed() int { return f.Cases - f.Differed - f.Failures - f.Unsupported }
 
 // Violations counts the violations of the rule the check found: vectors
 // failed, properties broken, fuzzing findings.
@@ -302,7 +349,7 @@ func (r *Report) Failures() int {
 
 // Judged counts the cases and vectors judged.
 func (r *Report) Judged() int {
-	n := r.Corpus.Passed + r.Corpus.Failed + r.Fuzz.Cases - r.Fuzz.Failures
+	n := r.Corpus.Passed + r.Corpus.Failed + r.Fuzz.Cases - r.Fuzz.Failures - r.Fuzz.Unsupported
 	for _, p := range r.Properties {
 		n += p.Checks
 	}

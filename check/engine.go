@@ -2,16 +2,13 @@ package check
 
 import (
 	"bytes"
-
-	"encoding/json"
-	"path/filepath"
-
-	"github.com/toolnorm/toolnorm/internal/display"
-
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -19,6 +16,8 @@ import (
 	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/harness"
 	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/internal/display"
+	"github.com/toolnorm/toolnorm/normalize"
 	"github.com/toolnorm/toolnorm/properties"
 )
 
@@ -42,19 +41,24 @@ type run struct {
 	// ctx is done when the check must stop what is under way: on an
 	// interrupt, at the hard deadline, or when the implementation was
 	// given up on (cancel).
-	ctx      context.Context
-	cancel   context.CancelFunc
-	r        *Report
-	start    time.Time
-	deadline time.Time // zero: no time limit
-	hard     time.Time // past it, a case under way is stopped
-	stopped  string
-	stopMu   sync.Mutex // for stopped, within a round (Jobs > 1)
+	ctx         context.Context
+	cancel      context.CancelFunc
+	r           *Report
+	start       time.Time
+	deadline    time.Time // zero: no time limit
+	hard        time.Time // past it, a case under way is stopped
+	stopped     string
+	inFlight    *InFlight  // the request under way when the check stopped
+	applies     int        // vectors that apply
+	answered    int        // of them, answered or failed on (not run, not skipped)
+	wholeRounds int        // whole rounds run
+	roundSec    float64    // their wall time
+	stopMu      sync.Mutex // for stopped and inFlight, within a round (Jobs > 1)
 }
 
 // Run checks cfg.Impl and returns the report. When ctx is done (an
 // interrupt), it stops as soon as it can and reports what ran, with the
-// verdict Interrupted.
+// verdict Incomplete (or Fail, when it found something before).
 func Run(ctx context.Context, cfg Config) *Report {
 	if cfg.Seed == 0 {
 		cfg.Seed = rand.Uint64()>>1 | 1
@@ -90,15 +94,16 @@ func Run(ctx context.Context, cfg Config) *Report {
 	}
 	e.r.Seconds = time.Since(e.start).Seconds()
 	e.r.Stopped = e.stopped
+	e.r.Incomplete = e.incomplete()
 	e.r.Repeat = e.repeat()
-	if o, ok := impl.OptionsOf(cfg.Impl); ok && o.Repairs != impl.BothRepairs {
+	if o, ok := impl.OptionsOf(cfg.Impl); ok && o.Repairs != normalize.AllRepairs {
 		e.r.NotImplemented = o.Repairs.Missing()
 	}
 	switch {
 	case e.r.Violations() > 0 || e.r.Failures() > 0 || e.r.NotImplemented != "":
 		e.r.Verdict = Fail
-	case e.stopped == "interrupted":
-		e.r.Verdict = Interrupted
+	case e.r.Incomplete != nil:
+		e.r.Verdict = Incomplete
 	case e.r.Judged() == 0:
 		e.r.Verdict = NothingChecked
 	default:
@@ -187,8 +192,8 @@ func (e *run) applicable(res *CorpusResult) ([]*corpus.Vector, []impl.Case) {
 				// which the implementation does not do), or of another
 				// choice.
 				both := own
-				both.Repairs = impl.BothRepairs
-				if own.Repairs != impl.BothRepairs && (both.Same(v.Options) || impl.Compare(impl.Reference.Normalize(e.ctx, impl.Case{Schema: v.SchemaText(), Args: v.ArgumentsText(), Options: both}), v.Want()).Same()) {
+				both.Repairs = normalize.AllRepairs
+				if own.Repairs != normalize.AllRepairs && (both.Same(v.Options) || impl.Compare(impl.Reference.Normalize(e.ctx, impl.Case{Schema: v.SchemaText(), Args: v.ArgumentsText(), Options: both}), v.Want()).Same()) {
 					res.count(v, OutcomeUnimplemented, "needs "+own.Repairs.Missing()+", which the implementation declares it does not do")
 				} else {
 					res.count(v, OutcomeSkipped, "written for "+v.Options.String()+", and meaning something else under the declared "+own.String())
@@ -208,6 +213,7 @@ func (e *run) replay() CorpusResult {
 	start := time.Now()
 	res := CorpusResult{Vectors: len(e.cfg.Vectors)}
 	vs, cs := e.applicable(&res)
+	e.applies = len(vs)
 	var until time.Time
 	if !e.deadline.IsZero() {
 		until = e.start.Add(e.cfg.Budget / 2)
@@ -231,6 +237,7 @@ func (e *run) replay() CorpusResult {
 			v, c := vs[lo+i], cs[lo+i]
 			switch got.Kind() {
 			case impl.KindNotRun:
+				e.noteInFlight(got, "vector "+VectorFailure{File: e.file(v), ID: v.ID}.Label())
 				res.count(v, OutcomeNotRun, display.Text(got.Detail))
 				continue
 			case impl.KindNotSendable:
@@ -241,6 +248,7 @@ func (e *run) replay() CorpusResult {
 				res.count(v, OutcomeNotRun, e.stopped)
 				continue
 			}
+			e.answered++
 			o := corpus.Judge(v, got)
 			// Shown only for a vector that did not pass: most do.
 			vf := func() VectorFailure {
@@ -306,6 +314,7 @@ func (e *run) rounds() {
 		if e.cfg.Checks > 0 {
 			n = min(n, e.cfg.Checks-done)
 		}
+		roundStart := time.Now()
 		// With Jobs > 1, the properties' rounds and the fuzzer's run at
 		// once: each has its own cases and results, so the report is the
 		// same whatever Jobs is.
@@ -338,6 +347,10 @@ func (e *run) rounds() {
 		})
 		wg.Wait()
 		done += n
+		if e.stopped == "" && e.ctx.Err() == nil {
+			e.wholeRounds++ // a whole one
+			e.roundSec += time.Since(roundStart).Seconds()
+		}
 		if e.over(e.hard) {
 			break
 		}
@@ -348,10 +361,10 @@ func (e *run) rounds() {
 		case pr.Status == StatusNotApplicable || pr.Violation != nil:
 		case pr.Checks > 0:
 			pr.Status, pr.Reason = StatusHolds, ""
-		case pr.Failures > 0:
+		case pr.Failures > 0 && pr.Failures == pr.Cases:
 			pr.Reason = fmt.Sprintf("the implementation failed on all %d cases", pr.Failures)
-		case pr.Unsent+pr.moot > 0:
-			pr.Reason = fmt.Sprintf("no case was judged: %d did not reach the implementation (not sendable, or unsupported by the adapter), %d no longer met the property's premise", pr.Unsent, pr.moot)
+		case pr.Cases > 0:
+			pr.Reason = fmt.Sprintf("no case was judged: the implementation failed on %d, %d did not reach it (not sendable, or unsupported by the adapter), %d no longer met the property's premise", pr.Failures, pr.Unsent, pr.Moot)
 		default:
 			pr.Reason = "no case ran"
 			if e.stopped != "" {
@@ -360,7 +373,7 @@ func (e *run) rounds() {
 		}
 		e.r.Properties = append(e.r.Properties, *pr)
 	}
-	e.r.Fuzz = FuzzResult{Cases: fz.cases, Failures: fz.failures, Differed: fz.differed, Findings: fz.findings, Seconds: fuzzSeconds}
+	e.r.Fuzz = FuzzResult{Cases: fz.Cases, Failures: fz.Failures, Differed: fz.differed, Unsupported: fz.Unsupported, Findings: fz.Findings, Seconds: fuzzSeconds}
 }
 
 // apart runs every round of each property, and of the fuzzer, as one
@@ -368,7 +381,7 @@ func (e *run) rounds() {
 // others' (nothing is decided between rounds but whether the check was
 // interrupted). It returns the cases of each run, as rounds does, and the
 // fuzzer's seconds.
-func (e *run) apart(all []properties.Property, results []*PropResult, fz *fuzzer, total int) (done int, fuzzSeconds float64) {
+func (e *run) apart(all []properties.Property, results []*PropResult, fz *Fuzzer, total int) (done int, fuzzSeconds float64) {
 	var (
 		wg       sync.WaitGroup
 		mu       sync.Mutex // for ran and the progress display
@@ -376,6 +389,7 @@ func (e *run) apart(all []properties.Property, results []*PropResult, fz *fuzzer
 		cases    int
 		finished int
 	)
+	start := time.Now()
 	slots := make(chan struct{}, e.cfg.Jobs)
 	task := func(round func(from, n int) bool) {
 		slots <- struct{}{}
@@ -416,12 +430,14 @@ func (e *run) apart(all []properties.Property, results []*PropResult, fz *fuzzer
 		return true
 	})
 	wg.Wait()
-	e.over(time.Time{}) // records an interrupt
+	if !e.over(time.Time{}) { // records an interrupt
+		e.wholeRounds, e.roundSec = ran, time.Since(start).Seconds()
+	}
 	return min(ran*roundSize, e.cfg.Checks), fuzzSeconds
 }
 
-func (e *run) casesRun(results []*PropResult, fz *fuzzer) int {
-	n := fz.cases
+func (e *run) casesRun(results []*PropResult, fz *Fuzzer) int {
+	n := fz.Cases
 	for _, pr := range results {
 		n += pr.Cases
 	}
@@ -439,14 +455,18 @@ func (e *run) propertyRound(p properties.Property, pr *PropResult, from, n int) 
 	}
 	got := impl.Run(e.ctx, e.cfg.Impl, first)
 	for j, c := range cases {
-		if got[j].Kind() == impl.KindNotRun || e.giveUp(got[j]) {
+		if got[j].Kind() == impl.KindNotRun {
+			e.noteInFlight(got[j], "a case of property "+p.ID)
 			return
 		}
+		if e.giveUp(got[j]) {
+			return
+		}
+		pr.Cases++
 		if got[j].Kind() == impl.KindNotSendable {
 			pr.Unsent++ // it did not reach the implementation
 			continue
 		}
-		pr.Cases++
 		out := p.Judge(e.ctx, e.cfg.Impl, c, &got[j])
 		switch {
 		case out.Failure != nil:
@@ -455,7 +475,7 @@ func (e *run) propertyRound(p properties.Property, pr *PropResult, from, n int) 
 				return
 			}
 		case out.Moot:
-			pr.moot++
+			pr.Moot++
 		case out.Message == "":
 			pr.Checks++
 		default:
@@ -474,13 +494,103 @@ func (e *run) repeat() string {
 	if e.cfg.Command != "" {
 		s += " --impl " + shellQuote(e.cfg.Command)
 	}
-	if e.cfg.Timeout > 0 && e.cfg.Timeout != DefaultTimeout {
+	if e.cfg.Timeout > 0 && e.cfg.Timeout != DefaultTimeout && e.timedOut() {
 		s += " --timeout " + e.cfg.Timeout.String()
 	}
 	if e.cfg.CorpusDir != "" {
 		s += " --corpus " + shellQuote(e.cfg.CorpusDir) // the fuzzer's seeds come from it too
 	}
-	return fmt.Sprintf("%s --seed %d --checks %d", s, e.cfg.Seed, max(e.r.Checks, 1))
+	checks := max(e.r.Checks, 1)
+	if e.r.Incomplete != nil {
+		checks = e.r.Incomplete.Checks
+	}
+	return fmt.Sprintf("%s --seed %d --checks %d", s, e.cfg.Seed, checks)
+}
+
+// file is where a vector is, as a reproduction command names it.
+func (e *run) file(v *corpus.Vector) string {
+	if v.File != "" && e.cfg.CorpusDir != "" {
+		return filepath.Join(e.cfg.CorpusDir, v.File)
+	}
+	return v.File
+}
+
+// noteInFlight records the request under way when the check stopped, the
+// first one met.
+func (e *run) noteInFlight(res impl.Result, what string) {
+	e.stopMu.Lock()
+	defer e.stopMu.Unlock()
+	var f *impl.InFlight
+	if e.inFlight == nil && errors.As(res.Failure, &f) {
+		e.inFlight = &InFlight{Case: what, Waited: f.Waited.Seconds()}
+	}
+}
+
+// full is a full round's cases: a round, or the --checks asked.
+func (e *run) full() int {
+	if e.cfg.Checks > 0 {
+		return e.cfg.Checks
+	}
+	return roundSize
+}
+
+// incomplete says what the check did not run, when it is short of
+// complete: the corpus that applies not all replayed, or a property that
+// applies and did not break, or fuzzing, short of a full round.
+func (e *run) incomplete() *Shortfall {
+	in := &Shortfall{Vectors: e.r.Corpus.NotRun, Round: e.full(), InFlight: e.inFlight}
+	for _, p := range e.r.Properties {
+		if p.Status != StatusNotApplicable && p.Violation == nil && p.Cases < in.Round {
+			in.Properties = append(in.Properties, p.ID)
+		}
+	}
+	in.Fuzzing = e.r.Fuzz.Cases < in.Round
+	if in.Vectors == 0 && len(in.Properties) == 0 && !in.Fuzzing {
+		return nil
+	}
+	in.Checks = max(e.r.Checks, in.Round)
+	if b := e.budgetNeeded(); b > 0 {
+		in.Budget = b.String()
+	}
+	return in
+}
+
+// budgetNeeded estimates, from this run's speed, the smallest budget that
+// replays the corpus that applies (in the half of the budget it gets) and
+// runs a full round after it: 0 when nothing ran to estimate from.
+func (e *run) budgetNeeded() time.Duration {
+	var perVector, round float64 // seconds
+	if e.answered > 0 {
+		perVector = e.r.Corpus.Seconds / float64(e.answered)
+	}
+	switch applicable := 0; {
+	case e.wholeRounds > 0:
+		round = e.roundSec / float64(e.wholeRounds) * float64(e.full()) / roundSize
+	case perVector > 0:
+		for _, p := range e.r.Properties {
+			if p.Status != StatusNotApplicable {
+				applicable++
+			}
+		}
+		// A property's case runs the implementation about twice.
+		round = perVector * float64(e.full()*(2*applicable+1))
+	default:
+		return 0
+	}
+	corpus := perVector * float64(e.applies)
+	need := max(2*corpus, corpus+round) * 1.25
+	return max(time.Duration(math.Ceil(need))*time.Second, time.Second)
+}
+
+// timedOut reports whether a request timed out: only then does the repeat
+// command need the time limit.
+func (e *run) timedOut() bool {
+	for _, ev := range e.r.Events {
+		if ev.Kind == impl.KindTimeout.String() {
+			return true
+		}
+	}
+	return false
 }
 
 // command is a POSIX shell command that replays a vector on the

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/normalize"
 )
 
 // slowed is the reference, each answer taking d. The tests that use it
@@ -41,13 +43,14 @@ func vectors(t *testing.T) []*corpus.Vector {
 // with a 20 s budget: the check stops on time, between cases, and finds
 // nothing, since no answer is ever taken from anyone but the
 // implementation (the deadline used to hand the second run of a case to
-// the reference).
+// the reference); and it says it is incomplete: the corpus was not all
+// replayed.
 func TestSlowedNoFalseViolation(t *testing.T) {
 	vs := vectors(t)
 	synctest.Test(t, func(t *testing.T) {
 		start := time.Now()
 		r := Run(context.Background(), Config{Impl: slowed(3 * time.Millisecond), Vectors: vs, Budget: 20 * time.Second, Seed: 5})
-		if r.Verdict != Pass || r.Violations() != 0 {
+		if r.Verdict != Incomplete || r.Violations() != 0 {
 			t.Fatalf("verdict %s with %d violations: %+v", r.Verdict, r.Violations(), r.Properties)
 		}
 		if r.Stopped != "the budget was spent" || r.Corpus.NotRun == 0 {
@@ -79,7 +82,7 @@ func TestHardDeadline(t *testing.T) {
 			if took := time.Since(start); took != tt.end {
 				t.Errorf("budget %v: the check took %v, want %v", tt.budget, took, tt.end)
 			}
-			if r.Stopped != "the budget was spent" || r.Corpus.NotRun != r.Corpus.Vectors-r.Corpus.Skipped || r.Verdict != NothingChecked {
+			if r.Stopped != "the budget was spent" || r.Corpus.NotRun != r.Corpus.Vectors-r.Corpus.Skipped || r.Verdict != Incomplete {
 				t.Errorf("budget %v: stopped %q, verdict %s, corpus %+v", tt.budget, r.Stopped, r.Verdict, r.Corpus)
 			}
 		})
@@ -217,7 +220,7 @@ func TestInterrupt(t *testing.T) {
 		return impl.Reference.Normalize(ctx, impl.Case{Schema: schema, Args: args, Options: o})
 	})
 	r := Run(ctx, Config{Impl: im, Vectors: vectors(t), Checks: 1000, Seed: 1})
-	if r.Verdict != Interrupted || r.Stopped != "interrupted" || r.Corpus.Passed == 0 || r.Corpus.NotRun == 0 {
+	if r.Verdict != Incomplete || r.Stopped != "interrupted" || r.Corpus.Passed == 0 || r.Corpus.NotRun == 0 {
 		t.Errorf("verdict %s, stopped %q, corpus %+v", r.Verdict, r.Stopped, r.Corpus)
 	}
 	c := r.Corpus
@@ -229,7 +232,7 @@ func TestInterrupt(t *testing.T) {
 // halfImpl does one repair and declares it, with a bug of its own.
 type halfImpl struct {
 	name    string
-	repairs impl.Repairs
+	repairs normalize.Repairs
 	bug     func(impl.Options) impl.Options // how it runs the reference
 }
 
@@ -253,9 +256,9 @@ func TestHalfImplementations(t *testing.T) {
 		missing  string
 		inapplic string // the property about the missing repair
 	}{
-		{halfImpl{"JSON only, top level only", impl.JSONOnly, func(o impl.Options) impl.Options { o.Depth = impl.Top; return o }},
+		{halfImpl{"JSON only, top level only", normalize.JSONRepair, func(o impl.Options) impl.Options { o.Depth = normalize.TopLevel; return o }},
 			"the entity repair (rule/4)", "leaves-are-fixpoints"},
-		{halfImpl{"entities only, one pass", impl.EntitiesOnly, func(o impl.Options) impl.Options { o.MaxPasses = 1; return o }},
+		{halfImpl{"entities only, one pass", normalize.EntityRepair, func(o impl.Options) impl.Options { o.MaxPasses = 1; return o }},
 			"the JSON repair (rule/2, rule/3)", "shape-match-decoded"},
 	}
 	for _, tt := range tests {
@@ -293,4 +296,162 @@ func TestHalfImplementations(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestDeclaredRepairsDecideWhatIsJudged: an implementation that does one
+// repair, and does it right, is judged on nothing the other repair does:
+// an entity decoder never reads the schema, so the vectors about broken
+// schemas need the JSON repair; a JSON repair never decodes references.
+// Those vectors are counted as needing the repair not implemented.
+func TestDeclaredRepairsDecideWhatIsJudged(t *testing.T) {
+	vs := vectors(t)
+	tests := []struct {
+		name    string
+		repairs normalize.Repairs
+		run     func(ctx context.Context, c impl.Case) impl.Result
+		need    func(v *corpus.Vector) bool // vectors that must count as needing the other repair
+	}{
+		{"entity decoder that never reads the schema", normalize.EntityRepair,
+			func(ctx context.Context, c impl.Case) impl.Result {
+				return impl.Reference.Normalize(ctx, impl.Case{Schema: []byte(`{}`), Args: c.Args, Options: impl.Options{Repairs: normalize.EntityRepair}})
+			},
+			func(v *corpus.Vector) bool { return string(v.Error) == string(impl.ErrInvalidSchema) }},
+		{"JSON repair that never decodes a reference", normalize.JSONRepair,
+			func(ctx context.Context, c impl.Case) impl.Result {
+				return impl.Reference.Normalize(ctx, impl.Case{Schema: c.Schema, Args: c.Args, Options: impl.Options{Repairs: normalize.JSONRepair}})
+			},
+			func(v *corpus.Vector) bool { return false }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			im := halfImpl{tt.name, tt.repairs, nil}
+			r := Run(context.Background(), Config{Impl: declared{im, tt.run}, Vectors: vs, Checks: 32, Seed: 4})
+			if r.Violations() != 0 || r.Failures() != 0 {
+				t.Errorf("%d violations, %d failures of the program", r.Violations(), r.Failures())
+				for _, f := range r.Corpus.Failures {
+					t.Logf("judged on %s (%s): %s", f.File, f.Clause, f.Message)
+				}
+			}
+			byID := map[string]Outcome{}
+			for _, o := range r.Corpus.Outcomes {
+				byID[o.ID] = o.Outcome
+			}
+			for _, v := range vs {
+				if tt.need(v) && byID[v.ID] != OutcomeUnimplemented {
+					t.Errorf("%s: %s, want %s", v.File, byID[v.ID], OutcomeUnimplemented)
+				}
+			}
+			if r.Corpus.Unimplemented == 0 || r.Verdict != Fail {
+				t.Errorf("%d needing the other repair, verdict %s", r.Corpus.Unimplemented, r.Verdict)
+			}
+		})
+	}
+}
+
+// declared is halfImpl's declaration with a function of its own.
+type declared struct {
+	halfImpl
+	run func(ctx context.Context, c impl.Case) impl.Result
+}
+
+func (d declared) Normalize(ctx context.Context, c impl.Case) impl.Result { return d.run(ctx, c) }
+
+// TestCountsAddUp: every case drawn is counted once: a property's cases
+// are its checks, failures, cases that lost the premise, cases that did not
+// reach the implementation and the one that broke it; fuzzing's are those
+// that agreed, differed, failed and were answered unsupported.
+func TestCountsAddUp(t *testing.T) {
+	var mu sync.Mutex
+	n := 0
+	im := impl.Func("unsupported now and then", func(ctx context.Context, c impl.Case) impl.Result {
+		mu.Lock()
+		defer mu.Unlock()
+		switch n++; n % 7 {
+		case 3:
+			return impl.Fail(impl.ErrNotSendable, "unsupported: the language cannot hold it")
+		case 5:
+			return impl.Fail(impl.ErrCrash, "exit status 1")
+		}
+		return impl.Reference.Normalize(ctx, c)
+	})
+	const checks = 48
+	r := Run(context.Background(), Config{Impl: im, Vectors: vectors(t)[:40], Checks: checks, Seed: 6})
+	if f := r.Fuzz; f.Cases != checks || f.Unsupported == 0 || f.Agreed()+f.Differed+f.Failures+f.Unsupported != f.Cases {
+		t.Errorf("fuzzing: %d cases of %d drawn: %+v", f.Cases, checks, f)
+	}
+	for _, p := range r.Properties {
+		violated := 0
+		if p.Violation != nil {
+			violated = 1
+		}
+		if p.Checks+p.Failures+p.Moot+p.Unsent+violated != p.Cases || p.Violation == nil && p.Cases != checks {
+			t.Errorf("%s: %d cases of %d drawn; %d checks + %d failures + %d moot + %d unsent + %d violated", p.ID, p.Cases, checks, p.Checks, p.Failures, p.Moot, p.Unsent, violated)
+		}
+	}
+	c := r.Corpus
+	if c.Passed+c.Failed+c.Errors+c.Skipped+c.Unimplemented+c.NotRun != c.Vectors {
+		t.Errorf("corpus: %+v", c)
+	}
+}
+
+// TestTinyBudgetIncomplete: the reference slowed by 3 ms an answer, with a
+// budget too small to replay the corpus and run a round, finds nothing and
+// is not passed: it is incomplete, and the report says what did not run
+// and what would run it; the budget it names suffices.
+func TestTinyBudgetIncomplete(t *testing.T) {
+	vs := vectors(t)
+	var need time.Duration
+	synctest.Test(t, func(t *testing.T) {
+		r := Run(context.Background(), Config{Impl: slowed(3 * time.Millisecond), Vectors: vs, Budget: time.Second, Seed: 5})
+		in := r.Incomplete
+		if r.Verdict != Incomplete || in == nil || r.Violations() != 0 {
+			t.Fatalf("verdict %s, incomplete %+v", r.Verdict, in)
+		}
+		if in.Vectors != r.Corpus.NotRun || in.Vectors == 0 || in.Round != roundSize {
+			t.Errorf("incomplete %+v, corpus %+v", in, r.Corpus)
+		}
+		// 3 ms a vector, ~5,000 vectors in half the budget: 30 s or more.
+		var err error
+		need, err = time.ParseDuration(in.Budget)
+		if err != nil || need < 30*time.Second || need > 2*time.Minute {
+			t.Errorf("budget needed %q (%v)", in.Budget, err)
+		}
+		if in.Checks != roundSize || !strings.HasSuffix(r.Repeat, " --seed 5 --checks 16") {
+			t.Errorf("checks %d, repeat %q", in.Checks, r.Repeat)
+		}
+	})
+	synctest.Test(t, func(t *testing.T) {
+		r := Run(context.Background(), Config{Impl: slowed(3 * time.Millisecond), Vectors: vs, Budget: need, Seed: 5})
+		if r.Verdict != Pass || r.Incomplete != nil {
+			t.Errorf("with --budget %v: verdict %s, incomplete %+v", need, r.Verdict, r.Incomplete)
+		}
+	})
+}
+
+// TestHangInFlight: an implementation that never answers one vector, as
+// the harness reports it (in flight, for so long) when the check's time is
+// up: the check is incomplete, never PASS, and says which request was in
+// flight and for how long, in virtual time.
+func TestHangInFlight(t *testing.T) {
+	vs := vectors(t)
+	synctest.Test(t, func(t *testing.T) {
+		hang := vs[100]
+		im := impl.Func("hangs on one", func(ctx context.Context, c impl.Case) impl.Result {
+			if !bytes.Equal(c.Args, hang.ArgumentsText()) {
+				return impl.Reference.Normalize(ctx, c)
+			}
+			start := time.Now()
+			<-ctx.Done()
+			return impl.Fail(&impl.InFlight{Waited: time.Since(start)}, "in flight")
+		})
+		r := Run(context.Background(), Config{Impl: im, Vectors: vs, Budget: 10 * time.Second, Seed: 5})
+		in := r.Incomplete
+		if r.Verdict != Incomplete || in == nil || in.InFlight == nil {
+			t.Fatalf("verdict %s, incomplete %+v", r.Verdict, in)
+		}
+		// It waited from its start to the hard deadline, 11 s.
+		if f := in.InFlight; !strings.HasPrefix(f.Case, "vector "+hang.ID+" ") || f.Waited != 11 {
+			t.Errorf("in flight: %+v", f)
+		}
+	})
 }

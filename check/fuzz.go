@@ -1,14 +1,11 @@
 package check
 
 import (
-	"fmt"
-
-	"github.com/toolnorm/toolnorm/internal/display"
-
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"time"
@@ -17,6 +14,7 @@ import (
 
 	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/internal/display"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 	"github.com/toolnorm/toolnorm/properties"
 )
@@ -31,15 +29,25 @@ type Fuzzer struct {
 	Command string           // the --impl command line, for reproduction commands
 	Seeds   []*corpus.Vector // vectors to mutate
 	// Known holds the buckets found before (when resuming): they are not
-	// reported again.
+	// reported again. The run adds the buckets it reports.
 	Known map[string]bool
 	// OnFinding is called with each new finding, as soon as it is found
 	// (to write it: nothing is lost if the run is stopped).
 	OnFinding func(Finding) error
 
-	Cases    int // cases run
-	Failures int // of which the implementation failed on
-	Findings []Finding
+	Cases       int // cases run
+	Failures    int // of which the implementation failed on
+	Unsupported int // of which did not reach it: not sendable, or answered unsupported
+	Findings    []Finding
+
+	// Case i of a run is drawn from the run's seed alone, so that a run
+	// of N cases is the first N of any longer one.
+	seed     uint64
+	gen      *rapid.Generator[impl.Case]
+	usable   []*corpus.Vector // the Seeds the implementation can take
+	seen     map[string]bool  // buckets of unminimized cases met
+	differed int              // cases whose result differed, before bucketing
+	inFlight impl.Result      // the request under way when the check stopped
 }
 
 // Stats is a moment of a fuzzing run.
@@ -77,11 +85,7 @@ func Buckets(tags []string) []string {
 // Run fuzzes until the deadline or until ctx is done, calling tick after
 // each batch. The same seed gives the same cases.
 func (f *Fuzzer) Run(ctx context.Context, seed uint64, deadline time.Time, tick func(Stats)) error {
-	fz := newFuzzer(f.Impl, f.Command, f.Seeds, seed)
-	if f.Known != nil {
-		fz.known = f.Known
-	}
-	fz.onFinding = f.OnFinding
+	f.start(seed)
 	start := time.Now()
 	batch := 64
 	if _, ok := f.Impl.(impl.Batcher); ok {
@@ -89,44 +93,39 @@ func (f *Fuzzer) Run(ctx context.Context, seed uint64, deadline time.Time, tick 
 	}
 	var err error
 	for i := 0; ctx.Err() == nil && time.Now().Before(deadline); i += batch {
-		if err = fz.step(ctx, i, batch); err != nil {
+		if err = f.step(ctx, i, batch); err != nil {
 			break
 		}
 		if tick != nil {
-			tick(Stats{fz.cases, len(fz.findings), time.Since(start)})
+			tick(Stats{f.Cases, len(f.Findings), time.Since(start)})
 		}
 	}
-	f.Cases, f.Failures, f.Findings = fz.cases, fz.failures, fz.findings
 	return err
 }
 
-// fuzzer draws case i of a run from the run's seed alone, so that a run of
-// N cases is the first N of any longer one.
-type fuzzer struct {
-	im        impl.Impl
-	command   string
-	seeds     []*corpus.Vector
-	seed      uint64
-	gen       *rapid.Generator[impl.Case]
-	known     map[string]bool // buckets reported
-	seen      map[string]bool // buckets of unminimized cases met
-	onFinding func(Finding) error
-
-	cases, failures, differed int
-	findings                  []Finding
+// newFuzzer is a Fuzzer of the engine's, started from seed.
+func newFuzzer(im impl.Impl, command string, vectors []*corpus.Vector, seed uint64) *Fuzzer {
+	f := &Fuzzer{Impl: im, Command: command, Seeds: vectors}
+	f.start(seed)
+	return f
 }
 
-func newFuzzer(im impl.Impl, command string, vectors []*corpus.Vector, seed uint64) *fuzzer {
-	return &fuzzer{im: im, command: command, seeds: usable(im, vectors), seed: seed, gen: properties.Cases(im),
-		known: map[string]bool{}, seen: map[string]bool{}}
+// start readies f for a run from seed, its counts at zero.
+func (f *Fuzzer) start(seed uint64) {
+	f.seed, f.gen, f.usable = seed, properties.Cases(f.Impl), usable(f.Impl, f.Seeds)
+	if f.Known == nil {
+		f.Known = map[string]bool{}
+	}
+	f.seen = map[string]bool{}
+	f.Cases, f.Failures, f.Unsupported, f.differed, f.Findings = 0, 0, 0, 0, nil
 }
 
 // draw is case i.
-func (f *fuzzer) draw(i int) impl.Case {
+func (f *Fuzzer) draw(i int) impl.Case {
 	s := properties.CaseSeed(f.seed, "fuzz", i)
 	rng := rand.New(rand.NewPCG(s, s^0x9e3779b97f4a7c15))
-	if len(f.seeds) > 0 && rng.IntN(3) == 0 {
-		return mutate(rng, f.seeds[rng.IntN(len(f.seeds))])
+	if len(f.usable) > 0 && rng.IntN(3) == 0 {
+		return mutate(rng, f.usable[rng.IntN(len(f.usable))])
 	}
 	return f.gen.Example(int(rng.Int64() >> 1))
 }
@@ -134,24 +133,27 @@ func (f *fuzzer) draw(i int) impl.Case {
 // step runs cases from..from+n-1 as one batch and judges each against the
 // reference; when ctx is done, the minimizing of what it finds stops with
 // what it has.
-func (f *fuzzer) step(ctx context.Context, from, n int) error {
+func (f *Fuzzer) step(ctx context.Context, from, n int) error {
 	cases := make([]impl.Case, n)
 	for j := range cases {
 		cases[j] = f.draw(from + j)
 	}
-	got := impl.Run(ctx, f.im, cases)
+	got := impl.Run(ctx, f.Impl, cases)
 	for j, c := range cases {
 		switch {
 		case got[j].Kind() == impl.KindNotRun:
+			f.inFlight = got[j]
 			return nil
-		case got[j].Kind() == impl.KindNotSendable:
-			continue // not counted against the implementation
 		case errors.Is(got[j].Failure, impl.ErrGaveUp):
 			return errGaveUp
 		}
-		f.cases++
+		f.Cases++
+		if got[j].Kind() == impl.KindNotSendable {
+			f.Unsupported++ // not counted against the implementation
+			continue
+		}
 		if got[j].Failed() {
-			f.failures++
+			f.Failures++
 			continue
 		}
 		want := impl.Reference.Normalize(ctx, c)
@@ -175,14 +177,14 @@ func (f *fuzzer) step(ctx context.Context, from, n int) error {
 }
 
 // found minimizes a failing case and reports it if its bucket is new.
-func (f *fuzzer) found(ctx context.Context, c impl.Case, got impl.Result) error {
+func (f *Fuzzer) found(ctx context.Context, c impl.Case, got impl.Result) error {
 	prop, _ := properties.ByID(fuzzProperty)
 	schema, args := c.Schema, c.Args
-	if v := corpus.NewFinding(ctx, f.im, impl.Reference, "", "found", "found", nil, c.Schema, c.Args, c.Options); v != nil {
+	if v := corpus.NewFinding(ctx, f.Impl, impl.Reference, "", "found", "found", nil, c.Schema, c.Args, c.Options); v != nil {
 		// The minimal case, if it still fails (a flaky implementation can
 		// make it pass).
 		m := impl.Case{Schema: v.SchemaText(), Args: v.ArgumentsText(), Options: c.Options}
-		g := f.im.Normalize(ctx, m)
+		g := f.Impl.Normalize(ctx, m)
 		if impl.Compare(g, impl.Reference.Normalize(ctx, m)).Violation() {
 			schema, args, got = v.SchemaText(), v.ArgumentsText(), g
 		}
@@ -190,18 +192,18 @@ func (f *fuzzer) found(ctx context.Context, c impl.Case, got impl.Result) error 
 	want := impl.Reference.Normalize(ctx, impl.Case{Schema: schema, Args: args, Options: c.Options})
 	diff := impl.Compare(got, want).Diff
 	bucket := Bucket(diff, args, got, want)
-	if f.known[bucket] {
+	if f.Known[bucket] {
 		return nil
 	}
-	f.known[bucket] = true
+	f.Known[bucket] = true
 	msg := impl.Compare(got, want).Message(got, want, "the reference gives")
 	// The description names the bucket, so that it is unique and a rerun
 	// of the same bug dedupes by it too.
 	v := corpus.New("Fuzzing finding "+bucket+": "+display.Clip(diff, 80), "found", "found", []string{fuzzProperty, BucketTag(bucket)}, schema, args, c.Options, impl.Reference)
-	fd := Finding{Property: fuzzProperty, Clause: prop.Clause, Message: msg, Bucket: bucket, Vector: v, Command: replayCommand(f.command, "", v), Cut: ctx.Err() != nil}
-	f.findings = append(f.findings, fd)
-	if f.onFinding != nil {
-		return f.onFinding(fd)
+	fd := Finding{Property: fuzzProperty, Clause: prop.Clause, Message: msg, Bucket: bucket, Vector: v, Command: replayCommand(f.Command, "", v), Cut: ctx.Err() != nil}
+	f.Findings = append(f.Findings, fd)
+	if f.OnFinding != nil {
+		return f.OnFinding(fd)
 	}
 	return nil
 }
@@ -339,12 +341,13 @@ func mutate(rng *rand.Rand, v *corpus.Vector) impl.Case {
 }
 
 // fuzzRound is the fuzzing of one round of a check.
-func (e *run) fuzzRound(fz *fuzzer, from, n int) {
+func (e *run) fuzzRound(fz *Fuzzer, from, n int) {
 	if err := fz.step(e.ctx, from, n); errors.Is(err, impl.ErrGaveUp) {
 		e.stopMu.Lock()
-		defer e.stopMu.Unlock()
 		if e.stopped == "" {
 			e.stopped = "the implementation was given up on: " + err.Error()
 		}
+		e.stopMu.Unlock()
 	}
+	e.noteInFlight(fz.inFlight, "a fuzzing case")
 }

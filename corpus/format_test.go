@@ -21,6 +21,7 @@ import (
 	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/impl"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
+	"github.com/toolnorm/toolnorm/normalize"
 )
 
 // vectorSchema compiles vector.schema.json.
@@ -130,7 +131,7 @@ func TestSchemaAgreesWithCheck(t *testing.T) {
 		"error":    corpus.New("error", "reading/8", "hand", nil, obj, []byte(`[1]`), corpus.Options{}, ref),
 		"raw":      corpus.New("raw", "reading/7", "found", nil, []byte(`{}`), []byte(`{"a":1,"a":12345678901234567890}`), corpus.Options{}, ref),
 		"not json": corpus.New("not json", "reading/8", "imported", nil, []byte(`{"type":`), []byte(`{}`), corpus.Options{}, ref),
-		"options":  corpus.New("options", "reading/3", "html5lib", []string{"html5lib"}, []byte(`{}`), []byte(`{"s":"&not=1"}`), corpus.Options{Profile: impl.Attribute, MaxPasses: 1, MaxDepth: 5}, ref),
+		"options":  corpus.New("options", "reading/3", "html5lib", []string{"html5lib"}, []byte(`{}`), []byte(`{"s":"&not=1"}`), corpus.Options{Profile: normalize.Attribute, MaxPasses: 1, MaxDepth: 5}, ref),
 	}
 	if valid["error"].Error == "" || valid["raw"].ArgumentsRaw == nil || valid["raw"].ExpectedRaw == nil || valid["not json"].SchemaRaw == nil {
 		t.Fatal("the valid vectors do not have the forms this test is about")
@@ -267,7 +268,7 @@ func TestReplayScriptReplays(t *testing.T) {
 		corpus.New("error", "reading/8", "hand", nil, obj, []byte(`[1]`), corpus.Options{}, ref),
 		corpus.New("bad schema", "reading/8", "hand", nil, []byte(`{"type":`), []byte(`{}`), corpus.Options{}, ref),
 		corpus.New("raw", "reading/7", "hand", nil, obj, []byte(`{"a":"[12345678901234567890]","a":"\ud800 &amp;"}`), corpus.Options{}, ref),
-		corpus.New("attribute", "reading/3", "hand", nil, []byte(`{}`), []byte(`{"u":"?a=1&not=2&amp;x"}`), corpus.Options{Profile: impl.Attribute}, ref),
+		corpus.New("attribute", "reading/3", "hand", nil, []byte(`{}`), []byte(`{"u":"?a=1&not=2&amp;x"}`), corpus.Options{Profile: normalize.Attribute}, ref),
 		corpus.New("bounded", "reading/2", "hand", nil, []byte(`{}`), []byte(`{"t":"&amp;amp;"}`), corpus.Options{MaxPasses: 1}, ref),
 		wrong,
 	}

@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/normalize"
 )
 
 // FuzzTargets are the native fuzz targets, in package fuzz, whose
@@ -33,14 +33,14 @@ func (v *Vector) FuzzInput() (FuzzInput, bool) {
 	if v.Options.MaxDepth != 0 || v.Options.MaxPasses > 2 {
 		return FuzzInput{}, false
 	}
-	return FuzzInput{v.SchemaText(), v.ArgumentsText(), v.Options.Profile == impl.Attribute, uint8(v.Options.MaxPasses)}, true
+	return FuzzInput{v.SchemaText(), v.ArgumentsText(), v.Options.Profile == normalize.Attribute, uint8(v.Options.MaxPasses)}, true
 }
 
 // Options returns the options of a case given as a fuzz input.
 func (in FuzzInput) Options() Options {
 	o := Options{MaxPasses: int(in.Bound % 3)}
 	if in.Attribute {
-		o.Profile = impl.Attribute
+		o.Profile = normalize.Attribute
 	}
 	return o
 }

@@ -13,8 +13,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/toolnorm/toolnorm/impl"
 	"github.com/toolnorm/toolnorm/internal/display"
+	"github.com/toolnorm/toolnorm/normalize"
 )
 
 //go:embed vectors
@@ -157,7 +157,7 @@ func (v *Vector) Group() string {
 	switch {
 	case v.Origin == "html5lib":
 		return "html5lib"
-	case v.Options.Profile == impl.Attribute:
+	case v.Options.Profile == normalize.Attribute:
 		return "optional/attribute"
 	case v.Options.MaxPasses > 0:
 		return "optional/max-passes"

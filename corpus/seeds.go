@@ -64,6 +64,21 @@ var SeedTargets = []SeedTarget{
 		}
 		return seeds
 	}},
+	{"ecma_FuzzPattern", []string{"string", "string"}, func(_ *Vector, in FuzzInput) [][]any {
+		// Each pattern of the schema, on each key of the arguments (what
+		// patternProperties matches), or on "" when there is none.
+		var seeds [][]any
+		keys := topKeys(in.Args)
+		if len(keys) == 0 {
+			keys = []string{""}
+		}
+		for _, p := range schemaPatterns(in.Schema) {
+			for _, k := range keys {
+				seeds = append(seeds, []any{p, k})
+			}
+		}
+		return seeds
+	}},
 	{"corpus_FuzzLoad", []string{"[]byte"}, func(v *Vector, _ FuzzInput) [][]any {
 		// The bytes make a corpus directory (corpus/fuzz_test.go's
 		// encodeTree): one file, the vector's, where it lies.
@@ -130,6 +145,60 @@ func referenceLeaves(args []byte) []string {
 	}
 	walk(v)
 	return out
+}
+
+// decodeJSON decodes text as encoding/json does, numbers as json.Number;
+// nil if it is not JSON.
+func decodeJSON(text []byte) any {
+	dec := json.NewDecoder(bytes.NewReader(text))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return nil
+	}
+	return v
+}
+
+// topKeys returns the keys of args, a JSON object, sorted.
+func topKeys(args []byte) []string {
+	m, _ := decodeJSON(args).(map[string]any)
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// schemaPatterns returns the patterns of a schema, each once, sorted: the
+// values of "pattern" and the keys of "patternProperties", wherever they
+// are.
+func schemaPatterns(schema []byte) []string {
+	var out []string
+	var walk func(any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		case map[string]any:
+			if p, ok := x["pattern"].(string); ok {
+				out = append(out, p)
+			}
+			if pp, ok := x["patternProperties"].(map[string]any); ok {
+				for k := range pp {
+					out = append(out, k)
+				}
+			}
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	walk(decodeJSON(schema))
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // maxSeedString is how far into an input go-fuzz-headers reads a string

@@ -11,9 +11,9 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	"github.com/toolnorm/toolnorm/impl"
 	"github.com/toolnorm/toolnorm/internal/jsonraw"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
+	"github.com/toolnorm/toolnorm/normalize"
 )
 
 // Vector is one case: a schema, the arguments a model sent, and what the
@@ -97,10 +97,10 @@ func text(embedded json.RawMessage, raw, b64 *string) []byte {
 func ComputeID(schema, args []byte, o Options) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "toolnorm corpus v1\x00%s\x00%d\x00%d\x00", o.Profile, o.MaxPasses, o.MaxDepth)
-	if o.Depth != impl.All { // absent before depth was an option: ids stay
+	if o.Depth != normalize.EveryDepth { // absent before depth was an option: ids stay
 		fmt.Fprintf(h, "depth %s\x00", o.Depth)
 	}
-	if o.Repairs != impl.BothRepairs { // likewise
+	if o.Repairs != normalize.AllRepairs { // likewise
 		fmt.Fprintf(h, "repairs %s\x00", o.Repairs)
 	}
 	h.Write(canonical(schema))

@@ -6,6 +6,7 @@ import (
 	"regexp"
 
 	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/normalize"
 	"github.com/toolnorm/toolnorm/oracle"
 )
 
@@ -22,7 +23,7 @@ func Differ(schema, args []byte, o impl.Options) error {
 		return nil
 	}
 	fast := impl.Reference.Normalize(context.Background(), impl.Case{Schema: schema, Args: args, Options: o})
-	out, err := oracle.Normalize(schema, args, oracle.Options{Attribute: o.Profile == impl.Attribute, MaxPasses: o.MaxPasses, MaxDepth: o.MaxDepth})
+	out, err := oracle.Normalize(schema, args, oracle.Options{Attribute: o.Profile == normalize.Attribute, MaxPasses: o.MaxPasses, MaxDepth: o.MaxDepth})
 	slow := impl.Result{Output: out}
 	if err != nil {
 		slow = impl.Reject(impl.ErrUnspecified, err.Error())

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/normalize"
 )
 
 var differentialN = flag.Int("differential.n", 3000, "random cases TestDifferential compares")
@@ -155,7 +156,7 @@ func quote(s string) string {
 func differ(schema, args []byte, attribute bool, maxPasses, maxDepth int) error {
 	o := impl.Options{MaxPasses: maxPasses, MaxDepth: maxDepth}
 	if attribute {
-		o.Profile = impl.Attribute
+		o.Profile = normalize.Attribute
 	}
 	return Differ(schema, args, o)
 }

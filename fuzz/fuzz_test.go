@@ -122,7 +122,7 @@ func FuzzStructured(f *testing.F) {
 		schema, args := s.Render()
 		o := impl.Options{MaxPasses: int(s.Bound % 3)}
 		if s.Attribute {
-			o.Profile = impl.Attribute
+			o.Profile = normalize.Attribute
 		}
 		if err := Differ(schema, args, o); err != nil {
 			t.Fatal(err)

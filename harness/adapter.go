@@ -315,6 +315,8 @@ func (a *Adapter) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result
 				// of the next batch: this run of the adapter ends here.
 				a.proc.kill()
 				a.proc = nil
+				results[i] = r // in flight, for so long
+				done++
 				break // the loop's first check ends the batch
 			}
 			switch {
@@ -354,9 +356,13 @@ func (a *Adapter) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result
 }
 
 // receive waits for the answer to request id, until the time limit or
-// until ctx is done. It reports whether it is an answer (ok), and whether
-// a line that breaks the protocol names id as its request's (named).
+// until ctx is done (so never past the check's deadline). A request ctx
+// stops is in flight: its result says how long it had waited (since the
+// answer before it, the requests being pipelined). It reports whether it
+// is an answer (ok), and whether a line that breaks the protocol names id
+// as its request's (named).
 func (a *Adapter) receive(ctx context.Context, id int) (r impl.Result, ok, named bool) {
+	start := time.Now()
 	timer := time.NewTimer(a.cfg.Timeout)
 	defer timer.Stop()
 	select {
@@ -376,7 +382,8 @@ func (a *Adapter) receive(ctx context.Context, id int) (r impl.Result, ok, named
 	case <-timer.C:
 		return impl.Fail(impl.ErrTimeout, fmt.Sprintf("no answer within %v", a.cfg.Timeout)), false, false
 	case <-ctx.Done():
-		return impl.Fail(impl.ErrNotRun, "the check stopped: "+ctx.Err().Error()), false, false
+		waited := time.Since(start)
+		return impl.Fail(&impl.InFlight{Waited: waited}, fmt.Sprintf("in flight for %v when the check stopped (%v)", waited.Round(time.Millisecond), context.Cause(ctx))), false, false
 	}
 }
 

@@ -299,6 +299,20 @@ func TestAdapterStops(t *testing.T) {
 			t.Errorf("request %d = %v", i, r)
 		}
 	}
+	// The one waited on is in flight, and says for how long; the others
+	// were not run.
+	inFlight := 0
+	for i, r := range results {
+		var f *impl.InFlight
+		if errors.As(r.Failure, &f) {
+			if inFlight++; f.Waited <= 0 || !strings.Contains(r.Detail, "in flight for ") {
+				t.Errorf("request %d in flight: waited %v, %q", i, f.Waited, r.Detail)
+			}
+		}
+	}
+	if inFlight != 1 {
+		t.Errorf("%d requests in flight, want 1", inFlight)
+	}
 	if len(a.Events()) != 0 {
 		t.Errorf("stopping is no failure of the adapter: %+v", a.Events())
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/toolnorm/toolnorm/impl"
 	"github.com/toolnorm/toolnorm/internal/jsonraw"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
+	"github.com/toolnorm/toolnorm/normalize"
 )
 
 // Version is the protocol version this package speaks. Adapters that speak
@@ -30,9 +31,9 @@ type Info struct {
 // harness compares it with the reference configured the same way. Its
 // members are those of impl.Options that an adapter may choose.
 type Declares struct {
-	Profile   impl.Profile `json:"profile,omitempty"`    // text (default) or attribute
-	MaxPasses int          `json:"max_passes,omitempty"` // 0: unbounded (default)
-	Depth     impl.Depth   `json:"depth,omitempty"`      // all (default) or top
+	Profile   normalize.Profile `json:"profile,omitempty"`    // text (default) or attribute
+	MaxPasses int               `json:"max_passes,omitempty"` // 0: unbounded (default)
+	Depth     normalize.Depth   `json:"depth,omitempty"`      // all (default) or top
 	// Repairs lists the repairs the implementation does: "json" (clauses
 	// 2 and 3), "entities" (clause 4); absent, both (the default).
 	Repairs []string `json:"repairs,omitempty"`
@@ -47,20 +48,20 @@ func (d Declares) Options() impl.Options {
 }
 
 // DeclareRepairs is the declares.repairs list of r: nil for both.
-func DeclareRepairs(r impl.Repairs) []string {
+func DeclareRepairs(r normalize.Repairs) []string {
 	switch r {
-	case impl.JSONOnly:
+	case normalize.JSONRepair:
 		return []string{"json"}
-	case impl.EntitiesOnly:
+	case normalize.EntityRepair:
 		return []string{"entities"}
 	}
 	return nil
 }
 
 // repairsOf reads a declares.repairs list.
-func repairsOf(list []string) (impl.Repairs, error) {
+func repairsOf(list []string) (normalize.Repairs, error) {
 	if list == nil {
-		return impl.BothRepairs, nil
+		return normalize.AllRepairs, nil
 	}
 	var json, entities bool
 	for _, r := range list {
@@ -77,11 +78,11 @@ func repairsOf(list []string) (impl.Repairs, error) {
 	}
 	switch {
 	case json && entities:
-		return impl.BothRepairs, nil
+		return normalize.AllRepairs, nil
 	case json:
-		return impl.JSONOnly, nil
+		return normalize.JSONRepair, nil
 	case entities:
-		return impl.EntitiesOnly, nil
+		return normalize.EntityRepair, nil
 	}
 	return 0, errors.New(`repairs: empty: an implementation does "json", "entities" or both`)
 }

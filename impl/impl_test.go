@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/normalize"
 )
 
 func TestCompare(t *testing.T) {
@@ -81,8 +82,8 @@ func TestOptions(t *testing.T) {
 	}{
 		{`{}`, impl.Options{}, false},
 		{`{"profile":"text","depth":"all"}`, impl.Options{}, false},
-		{`{"profile":"attribute","max_passes":2}`, impl.Options{Profile: impl.Attribute, MaxPasses: 2}, false},
-		{`{"depth":"top"}`, impl.Options{Depth: impl.Top}, false},
+		{`{"profile":"attribute","max_passes":2}`, impl.Options{Profile: normalize.Attribute, MaxPasses: 2}, false},
+		{`{"depth":"top"}`, impl.Options{Depth: normalize.TopLevel}, false},
 		{`{"profile":"Attribute"}`, impl.Options{}, true},
 		{`{"depth":"nested"}`, impl.Options{}, true},
 	} {
@@ -92,7 +93,7 @@ func TestOptions(t *testing.T) {
 			t.Errorf("%s: %+v, %v", tt.json, o, err)
 		}
 	}
-	b, _ := json.Marshal(impl.Options{Profile: impl.Attribute, Depth: impl.Top})
+	b, _ := json.Marshal(impl.Options{Profile: normalize.Attribute, Depth: normalize.TopLevel})
 	if string(b) != `{"profile":"attribute","depth":"top"}` {
 		t.Errorf("Marshal = %s", b)
 	}
@@ -106,30 +107,30 @@ func TestOptions(t *testing.T) {
 	if err := (impl.Options{MaxPasses: -1}).Validate(); err == nil {
 		t.Error("a negative pass bound is valid")
 	}
-	if got := (impl.Options{Profile: impl.Attribute, MaxPasses: 1, Depth: impl.Top, Repairs: impl.JSONOnly}).String(); got != "profile attribute, max_passes 1, depth top, repairs json" {
+	if got := (impl.Options{Profile: normalize.Attribute, MaxPasses: 1, Depth: normalize.TopLevel, Repairs: normalize.JSONRepair}).String(); got != "profile attribute, max_passes 1, depth top, repairs json" {
 		t.Errorf("String = %q", got)
 	}
 	// Repairs: text forms, and both as the zero value that vectors omit.
 	for _, tt := range []struct {
 		text string
-		r    impl.Repairs
-	}{{"", impl.BothRepairs}, {"json+entities", impl.BothRepairs}, {"json", impl.JSONOnly}, {"entities", impl.EntitiesOnly}} {
-		var r impl.Repairs
+		r    normalize.Repairs
+	}{{"", normalize.AllRepairs}, {"json+entities", normalize.AllRepairs}, {"json", normalize.JSONRepair}, {"entities", normalize.EntityRepair}} {
+		var r normalize.Repairs
 		if err := r.UnmarshalText([]byte(tt.text)); err != nil || r != tt.r {
 			t.Errorf("UnmarshalText(%q) = %v, %v; want %v", tt.text, r, err, tt.r)
 		}
 	}
-	var r impl.Repairs
+	var r normalize.Repairs
 	if err := r.UnmarshalText([]byte("html")); err == nil {
 		t.Error("repairs html is accepted")
 	}
-	if b, _ := json.Marshal(impl.Options{Repairs: impl.EntitiesOnly}); string(b) != `{"repairs":"entities"}` {
+	if b, _ := json.Marshal(impl.Options{Repairs: normalize.EntityRepair}); string(b) != `{"repairs":"entities"}` {
 		t.Errorf("Marshal = %s", b)
 	}
 	if err := (impl.Options{Repairs: 7}).Validate(); err == nil {
 		t.Error("repairs 7 is valid")
 	}
-	if !impl.JSONOnly.JSON() || impl.JSONOnly.Entities() || impl.EntitiesOnly.JSON() || !impl.BothRepairs.JSON() || !impl.BothRepairs.Entities() {
+	if !normalize.JSONRepair.JSON() || normalize.JSONRepair.Entities() || normalize.EntityRepair.JSON() || !normalize.AllRepairs.JSON() || !normalize.AllRepairs.Entities() {
 		t.Error("JSON and Entities say the wrong repairs")
 	}
 }
@@ -155,7 +156,7 @@ func TestRunStopsBetweenCases(t *testing.T) {
 }
 
 func TestReference(t *testing.T) {
-	r := impl.Reference.Normalize(context.Background(), impl.Case{Schema: []byte(`{"properties":{"t":{"type":"array"}}}`), Args: []byte(`{"t":"[&quot;a&quot;]","u":"?a&region=1"}`), Options: impl.Options{Profile: impl.Attribute}})
+	r := impl.Reference.Normalize(context.Background(), impl.Case{Schema: []byte(`{"properties":{"t":{"type":"array"}}}`), Args: []byte(`{"t":"[&quot;a&quot;]","u":"?a&region=1"}`), Options: impl.Options{Profile: normalize.Attribute}})
 	if string(r.Output) != `{"t":["a"],"u":"?a&region=1"}` || !r.Answered() {
 		t.Fatalf("Reference = %+v", r)
 	}

@@ -1,10 +1,11 @@
 package impl
 
 import (
-	"github.com/toolnorm/toolnorm/internal/display"
-
 	"errors"
 	"fmt"
+	"time"
+
+	"github.com/toolnorm/toolnorm/internal/display"
 )
 
 // ErrorKind is the kind of error an implementation reports for input it
@@ -38,6 +39,15 @@ var (
 	// on a program that keeps failing: nothing more is sent to it.
 	ErrGaveUp = errors.New("given up")
 )
+
+// InFlight is the failure of a case that was sent and still had no answer
+// when the check stopped (its budget spent, an interrupt): it wraps
+// ErrNotRun, and says how long the case had waited.
+type InFlight struct{ Waited time.Duration }
+
+func (e *InFlight) Error() string { return fmt.Sprintf("%v: in flight for %v", ErrNotRun, e.Waited) }
+
+func (e *InFlight) Unwrap() error { return ErrNotRun }
 
 // Kind is what became of a case.
 type Kind uint8

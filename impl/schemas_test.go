@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/toolnorm/toolnorm/normalize"
 )
 
 // TestReferenceCachesRightly asks the reference the same schemas under
@@ -27,7 +29,7 @@ func TestReferenceCachesRightly(t *testing.T) {
 		{long, `{"a":"&amp;"}`}, // too long to keep
 		{long, `{"a":"&amp;amp;"}`},
 	}
-	options := []Options{{}, {MaxPasses: 1}, {Profile: Attribute}, {Depth: Top}, {Repairs: JSONOnly}, {Repairs: EntitiesOnly}}
+	options := []Options{{}, {MaxPasses: 1}, {Profile: normalize.Attribute}, {Depth: normalize.TopLevel}, {Repairs: normalize.JSONRepair}, {Repairs: normalize.EntityRepair}}
 	c := &schemas{}
 	for round := range 2 {
 		for _, o := range options {

@@ -27,6 +27,10 @@ var Adapters = []struct{ Dir, Args, Known string }{
 	{"typescript-openclaw-ai", "validate", "known-findings.validate.json"},
 	{"typescript-mastra-core", "coerce", "known-findings.coerce.json"},
 	{"typescript-mastra-core", "validate", "known-findings.validate.json"},
+	{"typescript-qwen-code", "", "known-findings.json"},
+	{"typescript-n8n-mcp", "", "known-findings.json"},
+	{"typescript-ai-sdk-tool-parser", "", "known-findings.json"},
+	{"typescript-notion-mcp-server", "", "known-findings.json"},
 }
 
 // Known is what toolnorm finds in an implementation at a fixed seed and

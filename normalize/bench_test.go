@@ -13,8 +13,9 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/toolnorm/toolnorm/internal/jsonraw"
 	"golang.org/x/net/html"
+
+	"github.com/toolnorm/toolnorm/internal/jsonraw"
 )
 
 var (

@@ -40,7 +40,7 @@ func DecodeEntitiesWith(s string, opts ...Option) (string, Decoding) {
 	// as decoding it: entity.Decode only reads its argument, and the
 	// buffer it returns, when something changed, is new and never written
 	// again.
-	out, res := entity.Decode(unsafe.Slice(unsafe.StringData(s), len(s)), cfg.profile.mode(), cfg.maxPasses)
+	out, res := entity.Decode(unsafe.Slice(unsafe.StringData(s), len(s)), cfg.profile, cfg.maxPasses)
 	if res.Passes == 0 {
 		return s, Decoding{Fixpoint: true}
 	}

@@ -1,14 +1,13 @@
 package normalize
 
 import (
-	"github.com/toolnorm/toolnorm/internal/display"
-
 	"bytes"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
+	"github.com/toolnorm/toolnorm/internal/display"
 	"github.com/toolnorm/toolnorm/internal/entity"
 	"github.com/toolnorm/toolnorm/internal/jsonraw"
 )
@@ -344,13 +343,13 @@ func (w *walker) textOnly(b []byte, lo, hi int, flags jsonraw.Flags) bool {
 		return false
 	}
 	if len(b) != len(w.args) || &b[0] != &w.args[0] {
-		return rawIsText(b[lo:hi], w.cfg.profile.mode())
+		return rawIsText(b[lo:hi], w.cfg.profile)
 	}
 	if w.nextAmp < lo {
 		w.nextAmp = nextAmp(b, lo)
 	}
 	for w.nextAmp < hi {
-		if !ampIsText(b[lo:hi], w.nextAmp-lo, flags&jsonraw.Escaped != 0, w.cfg.profile.mode()) {
+		if !ampIsText(b[lo:hi], w.nextAmp-lo, flags&jsonraw.Escaped != 0, w.cfg.profile) {
 			return false
 		}
 		w.nextAmp = nextAmp(b, w.nextAmp+1)
@@ -372,11 +371,11 @@ func nextAmp(b []byte, i int) int {
 // JSON-decode the result where it now qualifies.
 func (w *walker) str(b []byte, i, end int, flags jsonraw.Flags, n *node, at *step) (int, error) {
 	shapes := jsonShapes(n)
-	if w.cfg.topLevelOnly && (at == nil || at.up != nil) || w.cfg.repairs&JSONRepair == 0 {
+	if w.cfg.depth == TopLevel && (at == nil || at.up != nil) || !w.cfg.repairs.JSON() {
 		shapes = 0 // not a top-level parameter, or no JSON repair
 	}
 	v := b[i+1 : end-1]
-	if shapes == 0 && (w.cfg.repairs&EntityRepair == 0 || flags&jsonraw.EscapedAmp == 0 && rawIsText(v, w.cfg.profile.mode())) {
+	if shapes == 0 && (!w.cfg.repairs.Entities() || flags&jsonraw.EscapedAmp == 0 && rawIsText(v, w.cfg.profile)) {
 		return end, nil // nothing in it can change
 	}
 	w.begin(b, i)
@@ -396,10 +395,10 @@ func (w *walker) str(b []byte, i, end int, flags jsonraw.Flags, n *node, at *ste
 		}
 		return end, err
 	}
-	if w.cfg.repairs&EntityRepair == 0 || bytes.IndexByte(v, '&') < 0 {
+	if !w.cfg.repairs.Entities() || bytes.IndexByte(v, '&') < 0 {
 		return end, nil
 	}
-	d, res := entity.DecodeTo(w.decoded[:0], v, w.cfg.profile.mode(), w.cfg.maxPasses)
+	d, res := entity.DecodeTo(w.decoded[:0], v, w.cfg.profile, w.cfg.maxPasses)
 	if res.Passes == 0 {
 		return end, nil
 	}
@@ -430,7 +429,7 @@ func (w *walker) str(b []byte, i, end int, flags jsonraw.Flags, n *node, at *ste
 // rawIsText reports whether every '&' in raw, a string's text as sent,
 // stays text, without unquoting the whole string (see ampIsText). An '&'
 // escaped as \u0026 is not seen: the caller checks for it.
-func rawIsText(raw []byte, mode entity.Mode) bool {
+func rawIsText(raw []byte, mode Profile) bool {
 	for i := 0; ; {
 		j := bytes.IndexByte(raw[i:], '&')
 		if j < 0 {
@@ -448,7 +447,7 @@ func rawIsText(raw []byte, mode entity.Mode) bool {
 // decision reads the [entity.Window] bytes of the value from the '&',
 // which are the raw bytes when they hold none, else a few unquoted on the
 // stack.
-func ampIsText(raw []byte, q int, escaped bool, mode entity.Mode) bool {
+func ampIsText(raw []byte, q int, escaped bool, mode Profile) bool {
 	win := raw[q:min(len(raw), q+entity.Window)]
 	if escaped && bytes.IndexByte(win, '\\') >= 0 {
 		var buf [entity.Window + 8]byte

@@ -195,6 +195,10 @@ var normCases = []normCase{
 		args: `{"tags":"[&quot;a&amp;amp;b&quot;]","t":"&lt;"}`, want: `{"tags":"[\"a&b\"]","t":"<"}`},
 	{name: "repairs/entities-only-keeps-json", schema: arraySchema, opts: []Option{WithRepairs(EntityRepair)},
 		args: `{"tags":"[1,2]"}`, want: `{"tags":"[1,2]"}`},
+	// The entity repair never asks what a position declares: it does not
+	// read the schema, so a broken one is no error.
+	{name: "repairs/entities-only-does-not-read-the-schema", schema: `{"properties":{"a":5},"$ref":"#/nope","pattern":"["}`, opts: []Option{WithRepairs(EntityRepair)},
+		args: `{"a":"&amp;"}`, want: `{"a":"&"}`},
 	{name: "repairs/all-is-the-default", schema: arraySchema, opts: []Option{WithRepairs(JSONRepair), WithRepairs(AllRepairs)},
 		args: `{"tags":"[&quot;a&quot;]"}`, want: `{"tags":["a"]}`},
 }
@@ -274,7 +278,7 @@ func TestDecodeEntitiesLeavesItsInput(t *testing.T) {
 
 var topLevelCases = []normCase{
 	{name: "depth-top/only-top-level-parameters", schema: `{"properties":{"rows":{"type":"array","items":{"type":"array"}},"m":{"type":"object","properties":{"a":{"type":"array"}}}}}`,
-		opts: []Option{WithTopLevelOnly(true)},
+		opts: []Option{WithDepth(TopLevel)},
 		args: `{"rows":"[\"[1]\"]","m":{"a":"[2]","t":"&amp;"}}`, want: `{"rows":["[1]"],"m":{"a":"[2]","t":"&"}}`},
 }
 

@@ -1,51 +1,22 @@
 package normalize
 
-import (
-	"fmt"
+import "github.com/toolnorm/toolnorm/internal/entity"
 
-	"github.com/toolnorm/toolnorm/internal/entity"
-)
-
-// Profile is the way references are decoded in strings.
-type Profile uint8
+// Profile is the way references are decoded in strings: [Text], the
+// default, or [Attribute] (docs/readings.md, section 3). Its text form, in
+// vectors, declarations and flags, is "text" or "attribute": it has
+// String, MarshalText and UnmarshalText, the empty text reading as [Text].
+type Profile = entity.Profile
 
 const (
 	// Text decodes references as the HTML tokenizer does in text content:
 	// the literal rule RT-TOOL-8, and the default.
-	Text Profile = iota
+	Text = entity.Text
 	// Attribute decodes them as the tokenizer does in attribute values: a
 	// legacy name without ';' followed by '=' or an ASCII letter or digit
 	// stays text, so "?a=1&region=eu" keeps its "&reg". Opt-in.
-	Attribute
+	Attribute = entity.Attribute
 )
-
-func (p Profile) String() string {
-	switch p {
-	case Text:
-		return "text"
-	case Attribute:
-		return "attribute"
-	}
-	return fmt.Sprintf("Profile(%d)", uint8(p))
-}
-
-func (p Profile) mode() entity.Mode {
-	if p == Attribute {
-		return entity.Attribute
-	}
-	return entity.Text
-}
-
-// ParseProfile returns the profile named "text" or "attribute".
-func ParseProfile(s string) (Profile, error) {
-	switch s {
-	case "text":
-		return Text, nil
-	case "attribute":
-		return Attribute, nil
-	}
-	return 0, fmt.Errorf("normalize: unknown profile %q (want text or attribute)", s)
-}
 
 // DefaultMaxDepth is the nesting limit unless [WithMaxDepth] sets another.
 const DefaultMaxDepth = 1000
@@ -59,11 +30,11 @@ const MaxDepthLimit = 100000
 type Option interface{ apply(*config) }
 
 type config struct {
-	profile      Profile
-	maxPasses    int
-	maxDepth     int
-	topLevelOnly bool
-	repairs      Repairs
+	profile   Profile
+	maxPasses int
+	maxDepth  int
+	depth     Depth
+	repairs   Repairs
 }
 
 type optionFunc func(*config)
@@ -96,13 +67,4 @@ func WithMaxPasses(n int) Option {
 // range 1 to [MaxDepthLimit].
 func WithMaxDepth(n int) Option {
 	return optionFunc(func(c *config) { c.maxDepth = min(max(n, 1), MaxDepthLimit) })
-}
-
-// WithTopLevelOnly limits the JSON repair to the arguments' own members
-// (top-level parameters); the entity repair still applies everywhere. It is
-// a reading some implementations declare (depth "top" in the protocol), so
-// that they can be compared with the reference configured the same way.
-// The default, and docs/readings.md section 4, is every depth.
-func WithTopLevelOnly(v bool) Option {
-	return optionFunc(func(c *config) { c.topLevelOnly = v })
 }

@@ -5,13 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/toolnorm/toolnorm/internal/word"
 	"io"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/toolnorm/toolnorm/internal/jsonraw"
+	"github.com/toolnorm/toolnorm/internal/word"
 )
 
 // typeSet is a set of JSON Schema types. A position whose type is not
@@ -223,8 +223,15 @@ func (c *compiler) fail(doc *document, ptr, format string, args ...any) {
 // object nor a boolean, has a keyword of the wrong JSON type, names an
 // unknown type, has a pattern that is not an ECMA-262 regular expression,
 // or has a reference that does not resolve to a schema.
+//
+// With [WithRepairs] leaving out the JSON repair, the schema is not read at
+// all: only the JSON repair asks what a position declares, so a broken
+// schema is no error there.
 func Compile(schema []byte, opts ...Option) (*Schema, error) {
 	cfg := newConfig(opts)
+	if !cfg.repairs.JSON() {
+		schema = []byte("true") // declares nothing, as the schema is to the entity repair
+	}
 	var rc resolveConfig
 	for _, o := range opts {
 		if ro, ok := o.(resolveOption); ok {

@@ -3,8 +3,10 @@
 //
 // Everything here is written for clarity, not speed, and is deliberately
 // independent of the rest of toolnorm: the package imports nothing from
-// github.com/toolnorm/toolnorm, so that it is a second opinion rather than a
-// copy of the first.
+// github.com/toolnorm/toolnorm but internal/ecma, the ECMA-262 pattern
+// engine (one definition of which patterns are valid and what they match,
+// under one deterministic step budget, held to Node.js by its own tests),
+// so that it is a second opinion rather than a copy of the first.
 //
 // # Character references
 //

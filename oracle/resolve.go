@@ -12,9 +12,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
-	"time"
 
-	"github.com/dlclark/regexp2/v2"
 	"github.com/toolnorm/toolnorm/internal/ecma"
 )
 
@@ -425,29 +423,44 @@ func (r *resolution) enter(scope string, root loc) string {
 	return key
 }
 
-// ecmaPattern compiles a pattern as ECMA-262 with the u flag: what
-// `new RegExp(pat, "u")` refuses is refused (internal/ecma's parser says
-// which), and the match is regexp2's, in its ECMAScript mode with Unicode,
-// apart from the reference's matcher.
-func ecmaPattern(pat string) (func(string) bool, error) {
-	if _, err := ecma.Compile(pat); err != nil {
-		return nil, err
-	}
-	re, err := regexp2.Compile(pat, regexp2.ECMAScript|regexp2.Unicode)
+// ecmaPattern compiles a pattern as ECMA-262 with the u flag, with
+// internal/ecma: what `new RegExp(pat, "u")` refuses is refused, and a
+// match spends backtracking steps from the call's budget, a count like
+// the reference's, not a clock, so that whether a call ends in an error
+// does not depend on the machine. Each key is matched once per pattern
+// (memo), whatever the walk; when the budget is spent the match panics
+// with a patternSpent, which Normalize turns into an error.
+//
+// The matcher is the reference's own. regexp2, which this package used
+// before, bounds a match only by a wall clock (MatchTimeout), so whether
+// the oracle and the reference agreed on a hostile key depended on the
+// machine. The second opinion on matching is now Node.js's RegExp, which
+// internal/ecma's tests (TestDifferentialNode, TestCorpusPatternsAgainstNode)
+// hold it to.
+func ecmaPattern(pat string, budget *int64) (func(string) bool, error) {
+	re, err := ecma.Compile(pat)
 	if err != nil {
 		return nil, err
 	}
-	re.MatchTimeout = time.Second
+	memo := map[string]bool{}
 	return func(s string) bool {
-		ok, err := re.MatchString(s)
+		if ok, seen := memo[s]; seen {
+			return ok
+		}
+		ok, err := re.Match(s, budget)
 		if err != nil {
 			// Not a match nor a miss: Normalize turns it into an error, as
 			// the reference does.
-			panic(patternTimeout{fmt.Errorf("oracle: the pattern %q did not finish matching a key: %v", pat, err)})
+			panic(patternSpent{fmt.Errorf("oracle: the pattern %q on the key %q: the call's %d backtracking steps are spent", pat, s, PatternSteps)})
 		}
+		memo[s] = ok
 		return ok
 	}, nil
 }
 
-// patternTimeout is an ECMA-262 match that did not finish in time.
-type patternTimeout struct{ err error }
+// PatternSteps is the budget of backtracking steps of one Normalize call,
+// for all its patterns and keys: the reference's (normalize/pattern.go).
+const PatternSteps = 10_000_000
+
+// patternSpent is an ECMA-262 match that spent the call's budget.
+type patternSpent struct{ err error }

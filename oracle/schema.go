@@ -37,6 +37,7 @@ type schema struct {
 	res     *resolution
 	rootID  string                       // the node of the schema's root
 	regexps map[string]func(string) bool // the compiled patternProperties patterns
+	steps   int64                        // backtracking steps left to them (PatternSteps)
 
 	// Filled by check: every schema node Normalize may use, by pointer, and
 	// the pointer each $ref resolves to, by the pointer of the node that
@@ -66,6 +67,7 @@ func parseSchema(data []byte, opts Options) (*schema, error) {
 	s := &schema{
 		res:          newResolution(d, opts.Documents),
 		regexps:      make(map[string]func(string) bool),
+		steps:        PatternSteps,
 		nodes:        make(map[string]any),
 		refs:         make(map[string][]string),
 		cyclicMemo:   make(map[string]bool),
@@ -240,7 +242,7 @@ func (s *schema) check(v any, id string) error {
 		}
 		for _, name := range slices.Sorted(maps.Keys(obj)) {
 			if kw == "patternProperties" {
-				re, err := ecmaPattern(name)
+				re, err := ecmaPattern(name, &s.steps)
 				if err != nil {
 					return fmt.Errorf("%s/patternProperties: pattern %q: %w", ptr, name, err)
 				}

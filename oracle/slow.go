@@ -100,7 +100,7 @@ func Normalize(schema, args []byte, opts Options) (out []byte, err error) {
 	defer func() {
 		switch r := recover().(type) {
 		case nil:
-		case patternTimeout:
+		case patternSpent:
 			out, err = nil, r.err
 		default:
 			panic(r)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/normalize"
 )
 
 // TestReference runs every property on the reference normalizer: it must
@@ -25,10 +26,10 @@ func TestReference(t *testing.T) {
 func TestConfiguredReference(t *testing.T) {
 	for _, o := range []impl.Options{
 		{MaxPasses: 1},
-		{MaxPasses: 2, Profile: impl.Attribute},
-		{Profile: impl.Attribute},
-		{Depth: impl.Top},
-		{Depth: impl.Top, MaxPasses: 1},
+		{MaxPasses: 2, Profile: normalize.Attribute},
+		{Profile: normalize.Attribute},
+		{Depth: normalize.TopLevel},
+		{Depth: normalize.TopLevel, MaxPasses: 1},
 	} {
 		ref := impl.Configure(o)
 		for _, p := range All() {

@@ -1,12 +1,8 @@
 package properties
 
 import (
-	"context"
-
-	"github.com/toolnorm/toolnorm/internal/display"
-	"github.com/toolnorm/toolnorm/internal/minimize"
-
 	"bytes"
+	"context"
 	"fmt"
 	"strings"
 
@@ -14,7 +10,10 @@ import (
 
 	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/internal/display"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
+	"github.com/toolnorm/toolnorm/internal/minimize"
+	"github.com/toolnorm/toolnorm/normalize"
 	"github.com/toolnorm/toolnorm/oracle"
 )
 
@@ -37,7 +36,7 @@ type Property struct {
 	// Repair is the repair the property speaks of, if it speaks of one
 	// only: it does not apply to an implementation that declares it does
 	// not do it (the report says that clause is not implemented, once).
-	Repair impl.Repairs
+	Repair normalize.Repairs
 
 	draw  func(t *rapid.T, o impl.Options) Case
 	holds func(r *runner, c Case) string
@@ -56,9 +55,9 @@ func (p Property) Inapplicable(o impl.Options) string {
 	switch {
 	case p.Fixpoint && o.Bounded():
 		return "the implementation declares a pass bound (" + o.String() + "); the property speaks of the unbounded fixpoint"
-	case p.Repair == impl.JSONOnly && !o.Repairs.JSON():
+	case p.Repair == normalize.JSONRepair && !o.Repairs.JSON():
 		return "the implementation declares it does not do the JSON repair, of which the property speaks"
-	case p.Repair == impl.EntitiesOnly && !o.Repairs.Entities():
+	case p.Repair == normalize.EntityRepair && !o.Repairs.Entities():
 		return "the implementation declares it does not do the entity repair, of which the property speaks"
 	}
 	return ""
@@ -139,7 +138,7 @@ func (p Property) options(t *rapid.T, im impl.Impl) (o impl.Options, ok bool) {
 		return o, p.Applies(o)
 	}
 	if rapid.IntRange(0, 4).Draw(t, "attribute") == 0 {
-		o.Profile = impl.Attribute
+		o.Profile = normalize.Attribute
 	}
 	if !p.Fixpoint && rapid.IntRange(0, 5).Draw(t, "bounded") == 0 {
 		o.MaxPasses = rapid.IntRange(1, 2).Draw(t, "max-passes")
@@ -255,13 +254,13 @@ func properties() []Property {
 	return []Property{
 		{ID: "deterministic", Clause: "rule/1", Required: true, draw: drawCase, holds: holdsDeterministic,
 			Statement: "The same schema and arguments always give the same result"},
-		{ID: "shape-match-decoded", Clause: "rule/2", Required: true, Repair: impl.JSONOnly, draw: drawShapeMatch, holds: holdsShapeMatch,
+		{ID: "shape-match-decoded", Clause: "rule/2", Required: true, Repair: normalize.JSONRepair, draw: drawShapeMatch, holds: holdsShapeMatch,
 			Statement: "A string that parses to the array or object its position declares is replaced by that value"},
 		{ID: "string-param-not-decoded", Clause: "rule/3", Required: true, draw: drawStringParam, holds: holdsString("string-param-not-decoded"),
 			Statement: "A string where the schema declares string is never JSON-decoded"},
 		{ID: "wrong-shape-passes", Clause: "rule/3", Required: true, draw: drawWrongShape, holds: holdsString("wrong-shape-passes"),
 			Statement: "A string whose JSON has a shape its position does not declare stays a string"},
-		{ID: "leaves-are-fixpoints", Clause: "rule/4", Required: true, Fixpoint: true, Repair: impl.EntitiesOnly, draw: drawCase, holds: holdsFixpoints,
+		{ID: "leaves-are-fixpoints", Clause: "rule/4", Required: true, Fixpoint: true, Repair: normalize.EntityRepair, draw: drawCase, holds: holdsFixpoints,
 			Statement: "Every string in the output is a fixpoint of the HTML tokenizer's decoding of references"},
 		{ID: "keys-unchanged", Clause: "rule/5", Required: true, draw: drawCase, holds: holdsKeys,
 			Statement: "Keys are never modified: the same keys in the same order at every depth, inside decoded values too"},
@@ -335,7 +334,7 @@ func witnessIdempotent(ctx context.Context, im impl.Impl, c Case) []byte {
 
 // pass is one decoding pass of the oracle in the case's profile.
 func pass(o impl.Options) func(string) string {
-	if o.Profile == impl.Attribute {
+	if o.Profile == normalize.Attribute {
 		return oracle.UnescapeAttribute
 	}
 	return oracle.Unescape
@@ -579,7 +578,7 @@ func jsonText(t *rapid.T, kind jsonvalue.Kind) string {
 // gets it at the top level only: the properties about one position speak
 // of every depth where the JSON repair applies.
 func placeCase(t *rapid.T, o impl.Options, schema, s string) Case {
-	inArray := o.Depth != impl.Top && rapid.Bool().Draw(t, "in-array")
+	inArray := o.Depth != normalize.TopLevel && rapid.Bool().Draw(t, "in-array")
 	param, path := `"p":`+schema, []any{"p"}
 	arg := quote(s)
 	if inArray {
@@ -713,7 +712,7 @@ func holdsShapeMatch(r *runner, c Case) string {
 	if c.shrunk && referenceAt(r, c) != shape {
 		panic(moot{}) // the shrunk schema no longer declares the shape
 	}
-	if c.Options.Depth == impl.Top && len(c.Focus) > 1 {
+	if c.Options.Depth == normalize.TopLevel && len(c.Focus) > 1 {
 		panic(moot{}) // depth top repairs top-level parameters only
 	}
 	v, out, msg := runFocus(r, c)

@@ -43,10 +43,12 @@ fi
 run cline-shared --impl 'node implementations/typescript-cline-shared/adapter.mjs'
 run openclaw-ai-coerce --impl 'node implementations/typescript-openclaw-ai/adapter.mjs coerce'
 run openclaw-ai-validate --impl 'node implementations/typescript-openclaw-ai/adapter.mjs validate'
-if [ -f implementations/typescript-mastra-core/adapter.mjs ]; then
-  run mastra-core-coerce --impl 'node implementations/typescript-mastra-core/adapter.mjs coerce'
-  run mastra-core-validate --impl 'node implementations/typescript-mastra-core/adapter.mjs validate'
-fi
+run mastra-core-coerce --impl 'node implementations/typescript-mastra-core/adapter.mjs coerce'
+run mastra-core-validate --impl 'node implementations/typescript-mastra-core/adapter.mjs validate'
+run qwen-code --impl 'node implementations/typescript-qwen-code/adapter.mjs'
+run n8n-mcp --impl 'node implementations/typescript-n8n-mcp/adapter.mjs'
+run ai-sdk-tool-parser --impl 'node implementations/typescript-ai-sdk-tool-parser/adapter.mjs'
+run notion-mcp-server --impl 'node implementations/typescript-notion-mcp-server/adapter.mjs'
 
 go -C mcp build -o "$tmp/toolnorm-mcp" ./cmd/toolnorm-mcp
 run mcp-go-sdk --impl "$tmp/toolnorm-mcp -lib go-sdk"

@@ -1,8 +1,9 @@
-// A Node.js module loader hook that exposes a function a package defines
-// but does not export, without changing the package's files: when the
-// module whose URL matches the pattern is loaded, an export line is added
-// to its source as Node reads it. register(pattern, names) from the
-// adapter, before it imports the package.
+// A Node.js module loader hook that exposes a function (or a module-level
+// variable or class) a package defines but does not export, without
+// changing the package's files: when the module whose URL matches the
+// pattern is loaded, an export line is added to its source as Node reads
+// it. register(pattern, names) from the adapter, before it imports the
+// package.
 //
 //   import { expose } from '../lib/expose.mjs';
 //   expose(/\/@openclaw\/ai\/dist\/validation-[^/]+\.mjs$/, ['coerceWithJsonSchema']);
@@ -18,8 +19,8 @@ export function expose(pattern, names) {
       if (!pattern.test(url)) return result;
       const source = String(result.source);
       for (const n of names) {
-        if (!new RegExp('function ' + n + '\\\\b').test(source)) {
-          throw new Error(url + ' defines no function ' + n + ': the package changed');
+        if (!new RegExp('(?:function|var|let|const|class) ' + n + '\\\\b').test(source)) {
+          throw new Error(url + ' defines no function or variable ' + n + ': the package changed');
         }
       }
       const exports = names.map((n) => n + ' as __toolnorm_' + n).join(', ');

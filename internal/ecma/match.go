@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-	"unicode/utf8"
 )
 
 // Regexp is a compiled pattern. It is safe for concurrent use.
@@ -46,10 +45,20 @@ func (re *Regexp) Match(s string, budget *int64) (bool, error) {
 	if re.re2 != nil {
 		return re.re2.MatchString(s), nil
 	}
-	m := &matcher{in: []rune(s), caps: make([]int, 2*(re.ncap+1)), budget: budget}
-	if !utf8.ValidString(s) {
-		m.in = []rune(strings.ToValidUTF8(s, "\uFFFD"))
-	}
+	caps, err := re.backtrack(s, budget)
+	return caps != nil, err
+}
+
+// backtrack matches s by backtracking, whatever the pattern: it returns
+// the first match's captures, as ECMA-262's RegExpBuiltinExec finds them
+// (pairs of start and end in characters of s, -1 for undefined; the
+// whole match first), or nil when there is none.
+func (re *Regexp) backtrack(s string, budget *int64) ([]int, error) {
+	// Each byte of s that is not UTF-8 is a U+FFFD, as Go's regexp reads it.
+	// The matcher counts its own steps and gives back what is left, so
+	// that budget, often a field of the caller's, stays where it is.
+	m := &matcher{in: []rune(s), caps: make([]int, 2*(re.ncap+1)), left: *budget}
+	defer func() { *budget = m.left }()
 	last := len(m.in)
 	if anchored(re.root) {
 		last = 0 // ^ matches only at the start
@@ -58,14 +67,17 @@ func (re *Regexp) Match(s string, budget *int64) (bool, error) {
 		for i := range m.caps {
 			m.caps[i] = -1
 		}
-		if m.match(re.root, start, func(int) bool { return true }) {
-			return true, nil
+		if m.match(re.root, start, false, func(end int) bool {
+			m.caps[0], m.caps[1] = start, end
+			return true
+		}) {
+			return m.caps, nil
 		}
 		if m.spent {
-			return false, fmt.Errorf("%w", ErrBudget)
+			return nil, fmt.Errorf("%w", ErrBudget)
 		}
 	}
-	return false, nil
+	return nil, nil
 }
 
 // anchored reports whether every match of n begins with ^.
@@ -154,18 +166,18 @@ func writeSet(b *strings.Builder, s ranges) {
 }
 
 type matcher struct {
-	in     []rune
-	caps   []int
-	budget *int64
-	spent  bool
+	in    []rune
+	caps  []int
+	left  int64 // steps
+	spent bool
 }
 
 func (m *matcher) step() bool {
 	if m.spent {
 		return false
 	}
-	*m.budget--
-	if *m.budget < 0 {
+	m.left--
+	if m.left < 0 {
 		m.spent = true
 		return false
 	}
@@ -177,18 +189,23 @@ func isWord(in []rune, i int) bool {
 }
 
 // match reports whether n matches at i with k accepting where it ends.
-func (m *matcher) match(n *node, i int, k func(int) bool) bool {
+// With back it matches backwards, as in a lookbehind (ECMA-262's
+// direction -1): it ends at i, and k gets where it begins.
+func (m *matcher) match(n *node, i int, back bool, k func(int) bool) bool {
 	if !m.step() {
 		return false
 	}
 	switch n.kind {
 	case kSet:
+		if back {
+			return i > 0 && n.set.has(m.in[i-1]) && k(i-1)
+		}
 		return i < len(m.in) && n.set.has(m.in[i]) && k(i+1)
 	case kSeq:
-		return m.seq(n.subs, i, k)
+		return m.seq(n.subs, i, back, k)
 	case kAlt:
 		for _, s := range n.subs {
-			if m.match(s, i, k) {
+			if m.match(s, i, back, k) {
 				return true
 			}
 			if m.spent {
@@ -198,9 +215,13 @@ func (m *matcher) match(n *node, i int, k func(int) bool) bool {
 		return false
 	case kGroup:
 		lo, hi := m.caps[2*n.cap], m.caps[2*n.cap+1]
-		if m.match(n.subs[0], i, func(j int) bool {
+		if m.match(n.subs[0], i, back, func(j int) bool {
 			plo, phi := m.caps[2*n.cap], m.caps[2*n.cap+1]
-			m.caps[2*n.cap], m.caps[2*n.cap+1] = i, j
+			if back {
+				m.caps[2*n.cap], m.caps[2*n.cap+1] = j, i
+			} else {
+				m.caps[2*n.cap], m.caps[2*n.cap+1] = i, j
+			}
 			if k(j) {
 				return true
 			}
@@ -212,7 +233,7 @@ func (m *matcher) match(n *node, i int, k func(int) bool) bool {
 		m.caps[2*n.cap], m.caps[2*n.cap+1] = lo, hi
 		return false
 	case kRepeat:
-		return m.repeat(n, 0, i, -1, k)
+		return m.repeat(n, 0, i, -1, back, k)
 	case kBOL:
 		return i == 0 && k(i)
 	case kEOL:
@@ -222,15 +243,10 @@ func (m *matcher) match(n *node, i int, k func(int) bool) bool {
 	case kNotWordB:
 		return isWord(m.in, i-1) == isWord(m.in, i) && k(i)
 	case kLook:
+		// A lookaround is atomic: its first match stands, with the
+		// captures it made (none for a negative one).
 		saved := append([]int(nil), m.caps...)
-		var ok bool
-		if n.behind {
-			for j := i; j >= 0 && !ok && !m.spent; j-- {
-				ok = m.match(n.subs[0], j, func(e int) bool { return e == i })
-			}
-		} else {
-			ok = m.match(n.subs[0], i, func(int) bool { return true })
-		}
+		ok := m.match(n.subs[0], i, n.behind, func(int) bool { return true })
 		if m.spent {
 			return false
 		}
@@ -251,29 +267,42 @@ func (m *matcher) match(n *node, i int, k func(int) bool) bool {
 		if lo < 0 || hi < 0 {
 			return k(i)
 		}
-		if i+hi-lo > len(m.in) {
+		size := hi - lo
+		from := i
+		if back {
+			from = i - size
+		}
+		if from < 0 || from+size > len(m.in) {
 			return false
 		}
-		for d := 0; d < hi-lo; d++ {
-			if m.in[i+d] != m.in[lo+d] {
+		for d := range size {
+			if m.in[from+d] != m.in[lo+d] {
 				return false
 			}
 		}
-		return k(i + hi - lo)
+		if back {
+			return k(from)
+		}
+		return k(i + size)
 	}
 	return false
 }
 
-func (m *matcher) seq(subs []*node, i int, k func(int) bool) bool {
+// seq matches subs in order, or backwards from the last.
+func (m *matcher) seq(subs []*node, i int, back bool, k func(int) bool) bool {
 	if len(subs) == 0 {
 		return k(i)
 	}
-	return m.match(subs[0], i, func(j int) bool { return m.seq(subs[1:], j, k) })
+	if back {
+		last := len(subs) - 1
+		return m.match(subs[last], i, back, func(j int) bool { return m.seq(subs[:last], j, back, k) })
+	}
+	return m.match(subs[0], i, back, func(j int) bool { return m.seq(subs[1:], j, back, k) })
 }
 
 // repeat matches n.subs[0] count times so far, the last ending at i
 // (prev: where it began, -1 before the first), then more or k.
-func (m *matcher) repeat(n *node, count, i, prev int, k func(int) bool) bool {
+func (m *matcher) repeat(n *node, count, i, prev int, back bool, k func(int) bool) bool {
 	if !m.step() {
 		return false
 	}
@@ -286,8 +315,23 @@ func (m *matcher) repeat(n *node, count, i, prev int, k func(int) bool) bool {
 		if n.max >= 0 && count >= n.max {
 			return false
 		}
-		// Captures inside the atom are reset at each iteration.
-		return m.match(n.subs[0], i, func(j int) bool { return m.repeat(n, count+1, j, i, k) })
+		// The captures inside the atom are undefined at the start of each
+		// iteration (RepeatMatcher, step 4), and back as they were if it
+		// fails.
+		var saved []int
+		if n.capLo <= n.capHi {
+			saved = append(saved, m.caps[2*n.capLo:2*n.capHi+2]...)
+			for c := 2 * n.capLo; c < 2*n.capHi+2; c++ {
+				m.caps[c] = -1
+			}
+		}
+		if m.match(n.subs[0], i, back, func(j int) bool { return m.repeat(n, count+1, j, i, back, k) }) {
+			return true
+		}
+		if saved != nil {
+			copy(m.caps[2*n.capLo:], saved)
+		}
+		return false
 	}
 	if count < n.min {
 		return more()

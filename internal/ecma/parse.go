@@ -41,6 +41,26 @@ type node struct {
 	greedy   bool
 	behind   bool // kLook
 	negate   bool // kLook
+	// kRepeat: the capture groups inside, capLo to capHi (none when
+	// capLo > capHi), which each iteration resets.
+	capLo, capHi int
+}
+
+// markCaptures sets capLo and capHi on each repetition under n, and
+// returns the groups n holds.
+func markCaptures(n *node) (lo, hi int) {
+	lo, hi = 1<<30, 0
+	if n.kind == kGroup {
+		lo, hi = n.cap, n.cap
+	}
+	for _, s := range n.subs {
+		l, h := markCaptures(s)
+		lo, hi = min(lo, l), max(hi, h)
+	}
+	if n.kind == kRepeat {
+		n.capLo, n.capHi = lo, hi
+	}
+	return lo, hi
 }
 
 // SyntaxError is a pattern ECMA-262 refuses (or one whose Unicode
@@ -97,6 +117,7 @@ func parse(src string) (n *node, ncap int, err error) {
 		}
 		p.refs[i].cap = idx + 1
 	}
+	markCaptures(n)
 	return n, p.ncap, nil
 }
 

@@ -2,18 +2,6 @@ package entity
 
 import "slices"
 
-// Mode says where a reference stands, which changes how legacy names decode.
-type Mode uint8
-
-const (
-	// Text is the tokenizer's rule for text content: a legacy name decodes
-	// without its ';' whatever follows it, and the longest name wins.
-	Text Mode = iota
-	// Attribute is the tokenizer's rule for attribute values: a name without
-	// its ';' that is followed by '=' or an ASCII letter or digit stays text.
-	Attribute
-)
-
 // Window is the most bytes, the '&' included, that the decision at an '&'
 // reads when the '&' turns out not to start a reference. A name is read up
 // to one byte past the longest key (so that a longer run is known not to
@@ -45,7 +33,7 @@ var alnum = func() (t [256]bool) {
 // decodes to; n == 0 means the '&' is text. It follows the HTML Standard's
 // "character reference state" as golang.org/x/net/html implements it.
 // It does not read s[0], which may be any byte standing for the '&'.
-func Decide(s []byte, mode Mode) (r1, r2 rune, n int) {
+func Decide(s []byte, mode Profile) (r1, r2 rune, n int) {
 	if len(s) < 2 {
 		return 0, 0, 0
 	}

@@ -29,7 +29,7 @@ func TestTableMatchesXNet(t *testing.T) {
 	}
 }
 
-func passString(s string, mode Mode) string {
+func passString(s string, mode Profile) string {
 	out, changed := Pass(nil, []byte(s), mode)
 	if !changed {
 		return s
@@ -107,7 +107,7 @@ func randomString(r *rand.Rand, n int) string {
 }
 
 // naive is the definition: Pass until nothing changes, or maxPasses passes.
-func naive(s string, mode Mode, maxPasses int) (string, Result) {
+func naive(s string, mode Profile, maxPasses int) (string, Result) {
 	res := Result{}
 	for {
 		if maxPasses > 0 && res.Passes >= maxPasses {
@@ -142,7 +142,7 @@ func TestDecodeMatchesNaive(t *testing.T) {
 			s = strings.Repeat("&amp;", r.IntN(3)) + strings.Repeat("amp;", r.IntN(20)) + s
 			s = s + "&" + strings.Repeat("amp;", r.IntN(20)) + randomString(r, 3)
 		}
-		mode := Mode(i % 2)
+		mode := Profile(i % 2)
 		maxPasses := 0
 		if i%5 == 0 {
 			maxPasses = 1 + r.IntN(12)
@@ -179,7 +179,7 @@ func TestWindow(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	for i := range 50000 {
 		s := "&" + randomString(r, r.IntN(14))
-		for _, mode := range []Mode{Text, Attribute} {
+		for _, mode := range []Profile{Text, Attribute} {
 			if _, _, n := Decide([]byte(s), mode); n != 0 || len(s) <= Window {
 				continue
 			}
@@ -241,7 +241,7 @@ func TestDecodeMatchesNaiveSparse(t *testing.T) {
 			}
 		}
 		s := b.String()
-		mode := Mode(i % 2)
+		mode := Profile(i % 2)
 		maxPasses := 0
 		if i%5 == 0 {
 			maxPasses = 1 + r.IntN(3)
@@ -273,7 +273,7 @@ func TestDecodeFoldsSecondPass(t *testing.T) {
 		cases = append(cases, b.String())
 	}
 	for _, s := range cases {
-		for _, mode := range []Mode{Text, Attribute} {
+		for _, mode := range []Profile{Text, Attribute} {
 			for _, maxPasses := range []int{0, 1, 2, 3} {
 				checkDecode(t, s, mode, maxPasses)
 			}
@@ -288,7 +288,7 @@ func TestDecideIgnoresFirstByte(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
 	for i := range 20000 {
 		s := "&" + randomString(r, r.IntN(20))
-		mode := Mode(i % 2)
+		mode := Profile(i % 2)
 		a1, a2, an := Decide([]byte(s), mode)
 		b1, b2, bn := Decide([]byte(";"+s[1:]), mode)
 		if a1 != b1 || a2 != b2 || an != bn {
@@ -299,7 +299,7 @@ func TestDecideIgnoresFirstByte(t *testing.T) {
 
 // checkDecode holds Decode to its definition on s: Pass repeated until
 // nothing changes or the bound stops it, the text and the Result both.
-func checkDecode(t *testing.T, s string, mode Mode, maxPasses int) {
+func checkDecode(t *testing.T, s string, mode Profile, maxPasses int) {
 	t.Helper()
 	got, gotRes := Decode([]byte(s), mode, maxPasses)
 	want, wantRes := naive(s, mode, maxPasses)

@@ -34,14 +34,14 @@ const bytePasses = 8
 // When nothing changes, s itself is returned. Decode never writes to s,
 // and the buffer it returns otherwise is its own: callers rely on both to
 // decode a string without copying it.
-func Decode(s []byte, mode Mode, maxPasses int) ([]byte, Result) {
+func Decode(s []byte, mode Profile, maxPasses int) ([]byte, Result) {
 	return DecodeTo(nil, s, mode, maxPasses)
 }
 
 // DecodeTo is [Decode] that, when something changes, decodes into buf's
 // memory if it has room for s, so that a caller can use one buffer for
 // many strings. buf must not overlap s.
-func DecodeTo(buf, s []byte, mode Mode, maxPasses int) ([]byte, Result) {
+func DecodeTo(buf, s []byte, mode Profile, maxPasses int) ([]byte, Result) {
 	if bytes.IndexByte(s, '&') < 0 {
 		return s, Result{Fixpoint: true}
 	}
@@ -64,7 +64,7 @@ func DecodeTo(buf, s []byte, mode Mode, maxPasses int) ([]byte, Result) {
 
 // decodeRest runs the passes after the first, which changed s into cur and
 // wrote the regions the next pass must look at.
-func decodeRest(cur []byte, regions []span, mode Mode, maxPasses int) ([]byte, Result) {
+func decodeRest(cur []byte, regions []span, mode Profile, maxPasses int) ([]byte, Result) {
 	res := Result{Passes: 1}
 	var spare []span
 	for {
@@ -101,7 +101,7 @@ type chain struct {
 // slots is an inclusive range of slots written by one decoded reference.
 type slots struct{ first, last int32 }
 
-func decodeLinked(s []byte, regions []span, mode Mode, maxPasses int, res Result) ([]byte, Result) {
+func decodeLinked(s []byte, regions []span, mode Profile, maxPasses int, res Result) ([]byte, Result) {
 	n := len(s)
 	c := &chain{unit: make([]int32, n), next: make([]int32, n), prev: make([]int32, n)}
 	for i, b := range s {
@@ -139,7 +139,7 @@ func decodeLinked(s []byte, regions []span, mode Mode, maxPasses int, res Result
 // pass runs one pass over the '&'s whose window meets a slot in todo,
 // appending to written the slots it writes. With dry set it only reports
 // whether anything would change.
-func (c *chain) pass(todo []slots, mode Mode, dry bool, written []slots) ([]slots, bool) {
+func (c *chain) pass(todo []slots, mode Profile, dry bool, written []slots) ([]slots, bool) {
 	end := int32(len(c.unit))
 	changed := false
 	frontier := int32(0) // slots before it have been looked at in this pass

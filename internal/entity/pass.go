@@ -12,7 +12,7 @@ type span struct{ lo, hi int }
 // golang.org/x/net/html's UnescapeString does in text mode (or its
 // tokenizer in attribute values). It reports whether anything changed;
 // when nothing did, dst is returned as it was.
-func Pass(dst, src []byte, mode Mode) ([]byte, bool) {
+func Pass(dst, src []byte, mode Profile) ([]byte, bool) {
 	out, _, changed, _ := pass(dst, src, mode, nil, true, nil, false)
 	return out, changed
 }
@@ -38,7 +38,7 @@ func Pass(dst, src []byte, mode Mode) ([]byte, bool) {
 // makes some of the second pass's decisions as it goes, and reports
 // whether it did (folded): see foldAmp. Without them, the second pass
 // would change the text only there, and move all of it after the first.
-func pass(dst, src []byte, mode Mode, regions []span, all bool, written []span, fold bool) (_ []byte, _ []span, changed, folded bool) {
+func pass(dst, src []byte, mode Profile, regions []span, all bool, written []span, fold bool) (_ []byte, _ []span, changed, folded bool) {
 	written = written[:0]
 	inPlace := cap(dst) > 0 && cap(src) > 0 && &dst[:1][0] == &src[:1][0]
 	copied := 0        // src[:copied] is in dst, once something changed
@@ -140,7 +140,7 @@ func unread(dst, pending []byte, lastAmp int) bool {
 // settled reports that the '&' the second pass leaves here (the one
 // written, when m == 0) stays text, decided on bytes all known: the next
 // pass need not look at it.
-func foldAmp(src []byte, at int, mode Mode) (r1, r2 rune, m int, settled bool) {
+func foldAmp(src []byte, at int, mode Profile) (r1, r2 rune, m int, settled bool) {
 	// The next '&', as far as the two decisions below may read.
 	next := min(len(src), at+2*Window)
 	if k := bytes.IndexByte(src[at:next], '&'); k >= 0 {
@@ -184,7 +184,7 @@ func endsRun(b []byte) bool {
 
 // wouldChange reports whether a pass over src, restricted as in pass,
 // would change anything.
-func wouldChange(src []byte, mode Mode, regions []span, all bool) bool {
+func wouldChange(src []byte, mode Profile, regions []span, all bool) bool {
 	c := cursor{src: src, regions: regions, all: all}
 	for q := c.find(0); q >= 0; q = c.find(q + 1) {
 		if _, _, n := Decide(src[q:], mode); n > 0 {

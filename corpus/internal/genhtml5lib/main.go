@@ -32,6 +32,7 @@ import (
 	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/impl"
 	"github.com/toolnorm/toolnorm/internal/jsonraw"
+	"github.com/toolnorm/toolnorm/normalize"
 	"github.com/toolnorm/toolnorm/oracle"
 )
 
@@ -163,7 +164,7 @@ func ours(file string) bool {
 func vectorOf(c oracle.Case) (v *corpus.Vector, further bool, err error) {
 	pass, clause, o := oracle.Unescape, "reading/1", corpus.Options{}
 	if c.Attribute {
-		pass, clause, o = oracle.UnescapeAttribute, "reading/3", corpus.Options{Profile: impl.Attribute}
+		pass, clause, o = oracle.UnescapeAttribute, "reading/3", corpus.Options{Profile: normalize.Attribute}
 	}
 	if got := pass(c.Input); got != c.Want {
 		return nil, false, fmt.Errorf("%s: one pass of x/net over %q gives %q, html5lib wants %q", c.Name, c.Input, got, c.Want)

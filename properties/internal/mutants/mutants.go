@@ -16,6 +16,7 @@ package mutants
 import (
 	"github.com/toolnorm/toolnorm/impl"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
+	"github.com/toolnorm/toolnorm/normalize"
 )
 
 // Mutant is one broken normalizer.
@@ -59,7 +60,7 @@ func All() []Mutant {
 			withOptions(func(o *impl.Options) { o.MaxPasses = 0 })),
 		mutant("ignores-profile",
 			"ignores the attribute profile: decodes as in text content, so ?a=1&region=eu gives ?a=1®ion=eu",
-			withOptions(func(o *impl.Options) { o.Profile = impl.Text })),
+			withOptions(func(o *impl.Options) { o.Profile = normalize.Text })),
 		mutant("needs-semicolon",
 			"references without their trailing ';' are not decoded: &amp and &#38 stay, &amp; decodes",
 			(&normalizer{pass: scan(semicolonOnly)}).Normalize),

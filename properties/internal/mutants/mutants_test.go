@@ -12,6 +12,7 @@ import (
 
 	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/normalize"
 	"github.com/toolnorm/toolnorm/oracle"
 )
 
@@ -26,7 +27,7 @@ func in(schema, args string) input { return input{schema: schema, args: args} }
 func (c input) with(o impl.Options) input { c.o = o; return c }
 
 var (
-	attribute = impl.Options{Profile: impl.Attribute}
+	attribute = impl.Options{Profile: normalize.Attribute}
 	onePass   = impl.Options{MaxPasses: 1}
 )
 

@@ -160,8 +160,8 @@ const hidden = "\xff"
 // from the pass and put back after it. Hiding is exact: a decision reads
 // an '&' after it only as "not a letter, digit, ';' or '='", as it does
 // 0xFF, and strings keep their length.
-func inProfile(p impl.Profile, text pass) pass {
-	if p != impl.Attribute {
+func inProfile(p normalize.Profile, text pass) pass {
+	if p != normalize.Attribute {
 		return text
 	}
 	return func(s string) (string, error) {

@@ -26,11 +26,12 @@ import (
 )
 
 // violationsFound makes toolnorm exit with status 1 without printing an
-// error line: the report says it all. Likewise nothingChecked (status 2)
-// and errInterrupted (status 130).
+// error line: the report says it all. Likewise nothingChecked (status 2),
+// errIncomplete (status 3) and errInterrupted (status 130).
 var (
 	violationsFound = errors.New("violations found")
 	nothingChecked  = errors.New("nothing checked")
+	errIncomplete   = errors.New("incomplete")
 	errInterrupted  = errors.New("interrupted")
 )
 
@@ -169,17 +170,22 @@ each minimal counterexample as a corpus vector with a command that
 reproduces it, keeps failures of the program (timeouts, crashes, protocol
 errors) apart from violations of the rule, and ends with a verdict.
 
---budget bounds the whole check, the corpus replay included. --checks N runs
+--budget bounds the whole check, the corpus replay included; a request waits
+at most a tenth of it (at least 1s, at most 10s) unless --timeout says otherwise, and never
+past it. --checks N runs
 exactly N cases of every property and N of fuzzing, with no time limit: the
 same --seed and --checks give the same findings on any machine. Every report
 prints the --seed and --checks that repeat it (docs/verdicts.md). --jobs N
 (default: the number of cores) runs N copies of the adapter, and the
 properties and the fuzzer at once; the report is the same whatever N is.
 
-Exit status: 0 no violation and no failure of the program, 1 violations or
-failures of the program, 2 usage error, an implementation that cannot be
-started, or nothing checked; 130 interrupted (SIGINT or SIGTERM: the report
-of what ran is printed, and the adapter's process group is killed).`,
+Exit status (docs/verdicts.md): 0 PASS, the check complete with no
+violation and no failure of the program; 1 FAIL, violations or failures of
+the program; 3 INCOMPLETE, nothing found but the budget cut the check short
+(the report says what did not run and what would run it); 2 usage error, an
+implementation that cannot be started, or nothing checked; 130 interrupted
+(SIGINT or SIGTERM: the report of what ran is printed, and the adapter's
+process group is killed).`,
 		Example: `  toolnorm check
   toolnorm check --impl 'python3 examples/python/adapter.py' --budget 1m
   toolnorm check --impl 'python3 examples/python/adapter.py' --seed 7 --checks 500
@@ -227,6 +233,9 @@ of what ran is printed, and the adapter's process group is killed).`,
 			if err != nil {
 				return cannotRun(err)
 			}
+			if checks == 0 && !cmd.Flags().Changed("timeout") {
+				f.timeout = check.RequestTimeout(budget)
+			}
 			im, closeImpl, err := f.open()
 			if err != nil {
 				return cannotRun(err)
@@ -247,6 +256,8 @@ of what ran is printed, and the adapter's process group is killed).`,
 				return nil
 			case report.Verdict == check.NothingChecked:
 				return nothingChecked
+			case report.Verdict == check.Incomplete:
+				return errIncomplete
 			}
 			return violationsFound
 		},

@@ -8,6 +8,8 @@ import (
 	"io"
 
 	"github.com/spf13/cobra"
+
+	"github.com/toolnorm/toolnorm/cmd/toolnorm/internal/initcmd"
 )
 
 // Exit statuses.
@@ -15,6 +17,9 @@ const (
 	ExitOK    = 0 // success
 	ExitBad   = 1 // bad input (or, for check, violations found)
 	ExitUsage = 2 // usage error
+	// ExitIncomplete is check's status when it found nothing but the
+	// budget cut it short of complete (docs/verdicts.md).
+	ExitIncomplete = 3
 	// ExitInterrupted is check's status when SIGINT or SIGTERM stopped it,
 	// as a shell gives for a command SIGINT killed.
 	ExitInterrupted = 130
@@ -52,6 +57,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return ExitBad
 	case errors.Is(err, nothingChecked):
 		return ExitUsage
+	case errors.Is(err, errIncomplete):
+		return ExitIncomplete
 	case errors.Is(err, errInterrupted):
 		return ExitInterrupted
 	}
@@ -115,7 +122,7 @@ in every string are decoded until nothing changes) and changes nothing else.`,
 	root.SetErr(stderr)
 	root.SetVersionTemplate(thisBuild().Long())
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &flagError{err} })
-	root.AddCommand(newNormalizeCmd(), newCorpusCmd(), newServeCmd(), newCheckCmd(), newFuzzCmd(), newReportCmd(), newVersionCmd())
+	root.AddCommand(newNormalizeCmd(), newCorpusCmd(), newServeCmd(), newCheckCmd(), newFuzzCmd(), newReportCmd(), newVersionCmd(), initcmd.Command())
 	strictArgs(root)
 	return root
 }

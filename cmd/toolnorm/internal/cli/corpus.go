@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -257,14 +256,7 @@ counts them.`,
 			defer closeImpl()
 			res := check.Replay(ctx, check.Config{Impl: im, Command: f.command, Vectors: vectors})
 			out := cmd.OutOrStdout()
-			for _, v := range res.Failures {
-				fmt.Fprintf(out, "FAIL %s: %s\n", display.Text(v.Label()), display.Text(v.Description))
-				writeExchange(out, v)
-			}
-			for _, v := range res.ErrorList {
-				fmt.Fprintf(out, "ERROR %s: %s: the implementation failed (a failure of the program, not judged)\n", display.Text(v.Label()), display.Text(v.Description))
-				writeExchange(out, v)
-			}
+			render.ReplayFailures(out, res)
 			if verbose {
 				for _, v := range vectors {
 					fmt.Fprintf(out, "%s %s\n", display.Text(v.ID), display.Text(v.File))
@@ -285,16 +277,6 @@ counts them.`,
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "also list every vector replayed")
 	cmd.Flags().StringSliceVar(&only, "only", nil, "replay only the vectors with these ids")
 	return cmd
-}
-
-// writeExchange shows a vector's input, what it expects and what came,
-// each on its own line and shown exactly.
-func writeExchange(w io.Writer, v check.VectorFailure) {
-	fmt.Fprintf(w, "  schema:    %s\n  arguments: %s\n", v.Schema, v.Arguments)
-	if v.Options != "" {
-		fmt.Fprintf(w, "  options:   %s\n", v.Options)
-	}
-	fmt.Fprintf(w, "  want:      %s\n  got:       %s\n", v.Want, v.Got)
 }
 
 // replayVectors reads the vectors replay runs: a corpus directory (the

@@ -41,8 +41,8 @@ exits with status 1 and one line on standard error:
 			if schemaFile == "" {
 				return usagef("--schema is required")
 			}
-			p, err := normalize.ParseProfile(profile)
-			if err != nil {
+			var p normalize.Profile
+			if err := p.UnmarshalText([]byte(profile)); err != nil {
 				return usagef("--profile: want text or attribute, not %q", profile)
 			}
 			if maxPasses < 0 {

@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"time"
-
 	"bytes"
 	"errors"
 	"fmt"
@@ -10,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/spf13/cobra"
 

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"bytes"
+	"context"
 	"os"
 	"time"
 
@@ -9,6 +11,7 @@ import (
 	"github.com/toolnorm/toolnorm/cmd/toolnorm/internal/faults"
 	"github.com/toolnorm/toolnorm/harness"
 	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/normalize"
 )
 
 func newServeCmd() *cobra.Command {
@@ -17,6 +20,7 @@ func newServeCmd() *cobra.Command {
 	var faultSpecs []string
 	var sf schemaFlags
 	var delay time.Duration
+	var hangOn string
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve the reference normalizer as an adapter (protocol version 1, on stdin and stdout)",
@@ -39,7 +43,7 @@ a way to check toolnorm's own harness:
 				return usagef("--depth: want all or top, not %q", depth)
 			}
 			d.MaxPasses = maxPasses
-			var r impl.Repairs
+			var r normalize.Repairs
 			if err := r.UnmarshalText([]byte(repairs)); err != nil {
 				return usagef("--repairs: want json, entities or json+entities, not %q", repairs)
 			}
@@ -61,7 +65,11 @@ a way to check toolnorm's own harness:
 			if err != nil {
 				return err
 			}
-			return harness.Serve(cmd.InOrStdin(), out, cmd.ErrOrStderr(), impl.ReferenceWith(resolve...), info, d)
+			im := impl.ReferenceWith(resolve...)
+			if hangOn != "" {
+				im = hanging(im, hangOn)
+			}
+			return harness.Serve(cmd.InOrStdin(), out, cmd.ErrOrStderr(), im, info, d)
 		},
 	}
 	cmd.Flags().StringVar(&profile, "profile", "text", "the profile to declare and use: text or attribute")
@@ -73,7 +81,22 @@ a way to check toolnorm's own harness:
 	// (docs/verdicts.md): hidden, since no user needs them.
 	cmd.Flags().StringSliceVar(&faultSpecs, "fault", nil, "misbehave on every N-th answer: KIND/N, KIND one of not-json, wrong-id, exit, huge, sleep, crash")
 	cmd.Flags().DurationVar(&delay, "delay", 0, "wait this long before each answer")
+	cmd.Flags().StringVar(&hangOn, "hang-on", "", "never answer a request whose arguments hold this text")
 	_ = cmd.Flags().MarkHidden("fault")
+	_ = cmd.Flags().MarkHidden("hang-on")
 	_ = cmd.Flags().MarkHidden("delay")
 	return cmd
+}
+
+// hanging is im, except that it never answers arguments that hold text:
+// a hang that depends on the input, as a real one does.
+func hanging(im impl.Impl, text string) impl.Impl {
+	return impl.Func(im.Name(), func(ctx context.Context, c impl.Case) impl.Result {
+		if bytes.Contains(c.Args, []byte(text)) {
+			for {
+				time.Sleep(time.Hour) // until the harness kills the process
+			}
+		}
+		return im.Normalize(ctx, c)
+	})
 }

@@ -7,12 +7,13 @@ import (
 
 	"github.com/toolnorm/toolnorm/check"
 	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/normalize"
 )
 
 // halfImpl does one repair and declares it, with a bug of its own.
 type halfImpl struct {
 	name    string
-	repairs impl.Repairs
+	repairs normalize.Repairs
 	bug     func(impl.Options) impl.Options // how it runs the reference
 }
 
@@ -33,8 +34,8 @@ func TestHalfImplementationsFirstGroup(t *testing.T) {
 		im        halfImpl
 		firstFind string // the group its report shows first
 	}{
-		{halfImpl{"JSON only, top level only", impl.JSONOnly, func(o impl.Options) impl.Options { o.Depth = impl.Top; return o }}, "corpus vectors of "},
-		{halfImpl{"entities only, one pass", impl.EntitiesOnly, func(o impl.Options) impl.Options { o.MaxPasses = 1; return o }}, "corpus vectors of "},
+		{halfImpl{"JSON only, top level only", normalize.JSONRepair, func(o impl.Options) impl.Options { o.Depth = normalize.TopLevel; return o }}, "corpus vectors of "},
+		{halfImpl{"entities only, one pass", normalize.EntityRepair, func(o impl.Options) impl.Options { o.MaxPasses = 1; return o }}, "corpus vectors of "},
 	}
 	for _, tt := range tests {
 		t.Run(tt.im.name, func(t *testing.T) {

@@ -26,6 +26,7 @@ func (t *Table) WriteHTML(w io.Writer) error {
 func writeHTML(r *check.Report, w io.Writer, made string) error {
 	t := Matrix([]*check.Report{r})
 	t.Made = made
+	t.Run = details(r)
 	return t.WriteHTML(w)
 }
 
@@ -52,6 +53,10 @@ thead tr.about th { font-weight: normal; font-size: .85em; color: #424a53; }
 .verdict { white-space: nowrap; font-weight: 600; }
 .verdict.pass { color: #1a7f37; }
 .verdict.fail { color: #cf222e; }
+.verdict.incomplete { color: #9a6700; }
+section.run { margin: 0 0 1rem; max-width: 60rem; }
+section.run h2 { font-size: 1.05rem; margin: .8rem 0 .3rem; }
+ul.counts { margin: .2rem 0; padding-left: 1.2rem; }
 .choice { display: inline-block; margin: .1rem .15rem 0 0; padding: 0 .45em; border: 1px solid #54aeff; border-radius: 1em; background: #ddf4ff; color: #0550ae; }
 .muted { color: #6e7781; }
 tbody th { position: sticky; left: 0; z-index: 1; background: #fff; font-weight: normal; min-width: 16rem; max-width: 28rem; }
@@ -80,6 +85,16 @@ footer { margin-top: 1rem; color: #6e7781; font-size: .85em; }
 <body>
 <h1>toolnorm compliance matrix: RT-TOOL-8</h1>
 <p class="legend">{{plural (len .Columns) "implementation"}}. <span aria-hidden="true">✅</span> holds · <span aria-hidden="true">❌</span> broken (open the cell for each issue and a command that reproduces it) · <span aria-hidden="true">—</span> not run. Declared choices are the reading an implementation says it implements: it is compared with the reference configured the same way, and they are not violations.</p>
+{{with .Run}}<section class="run">
+<p>{{.Cases}}.{{with .Stopped}} Stopped early: {{.}}.{{end}}</p>
+<ul class="counts">{{range .Counts}}<li>{{.}}</li>{{end}}</ul>
+{{with .Incomplete}}<p class="verdict incomplete">Incomplete: {{.}}.</p><p>To run it all: {{$.Run.ToRunItAll}}.</p>{{end}}
+<p>{{.RepeatLabel}}:</p>
+<pre><code>{{.Repeat}}</code></pre>
+{{with .FailureCount}}<h2>Failures of the program (timeouts, crashes, protocol errors; not violations): {{.}}</h2>
+{{end}}{{range .Failures}}<div class="failure"><p>{{.Line}}</p>{{with .Command}}<pre><code>{{.}}</code></pre>{{end}}{{with .Stderr}}<p class="muted">stderr:</p><pre><code>{{.}}</code></pre>{{end}}</div>
+{{end}}{{with .More}}<p>and {{.}} more</p>{{end}}</section>
+{{end}}
 <table>
 <thead>
 <tr class="names"><th class="corner" scope="col">property</th>{{range .Columns}}{{$v := verdict .Verdict}}<th scope="col"><div class="name">{{.Name}}</div><div class="verdict {{.Verdict}}"><span aria-hidden="true">{{$v.Icon}}</span> {{or .Verdict "no verdict"}}</div></th>{{end}}</tr>

@@ -160,7 +160,20 @@ func writeReportJUnit(r *check.Report, w io.Writer) error {
 		fz.add(junitCase{Name: fmt.Sprintf("%s the implementation failed on", plural(n, "case")), Classname: "toolnorm.fuzzing",
 			Error: &junitFailure{Message: fmt.Sprintf("%s of the program (not judged)", plural(n, "failure")), Type: "failure of the program"}})
 	}
+	if n := r.Fuzz.Unsupported; n > 0 {
+		fz.add(junitCase{Name: fmt.Sprintf("%s unsupported", plural(n, "case")), Classname: "toolnorm.fuzzing",
+			Skipped: &junitSkipped{Message: "not sendable, or answered unsupported by the adapter: not judged"}})
+	}
 	suites := []junitSuite{corp, props, fz}
+	if in := r.Incomplete; in != nil {
+		// An incomplete check exits 3: one <error> says what did not run,
+		// so that a CI test report is not all green.
+		whole := junitSuite{Name: "completeness", Time: seconds(0), Timestamp: stamp}
+		text := "stopped early: " + r.Stopped + inFlight(r) + "\nto run it all: " + toRunItAll(r) + "\n" + repeatLabel(r) + ": " + r.Repeat + "\n"
+		whole.add(junitCase{Name: "the whole corpus and a full round of each property and of fuzzing", Classname: "toolnorm.completeness",
+			Error: &junitFailure{Message: junitMessage("incomplete: " + ShortfallSummary(*in, applicable(r))), Type: "incomplete", Text: text}})
+		suites = append(suites, whole)
+	}
 	if n := r.Failures(); n > 0 {
 		// Whenever failures of the program make the verdict fail, one
 		// <error> says so, with each failure the harness saw: a CI test

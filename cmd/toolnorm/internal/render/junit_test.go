@@ -36,6 +36,14 @@ func (onePassCrashing) Normalize(ctx context.Context, c impl.Case) impl.Result {
 	return impl.Reference.Normalize(ctx, impl.Case{Schema: schema, Args: args, Options: o})
 }
 
+// Events and Restarts are what a harness would have seen: one crash, with
+// standard error that a report must show exactly.
+func (onePassCrashing) Events() []harness.Event {
+	return []harness.Event{{Kind: impl.KindCrash.String(), Request: 7, Detail: "it exited: exit status 2",
+		Stderr: "Traceback (most recent call last):\n  File \"adapter.py\", line 3\nValueError: <b>&amp;</b>\u00a0\n"}}
+}
+func (onePassCrashing) Restarts() int { return 1 }
+
 // junitDoc is the JUnit document as a reader sees it.
 type junitDoc struct {
 	Tests    int `xml:"tests,attr"`

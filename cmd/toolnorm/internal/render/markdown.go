@@ -1,12 +1,12 @@
 package render
 
 import (
-	"github.com/toolnorm/toolnorm/check"
-	"github.com/toolnorm/toolnorm/internal/display"
-
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/toolnorm/toolnorm/check"
+	"github.com/toolnorm/toolnorm/internal/display"
 )
 
 // The one Markdown writer: check --format markdown and toolnorm report
@@ -201,13 +201,17 @@ func writeMarkdown(r *check.Report, w io.Writer) error {
 		fmt.Fprintf(&b, "Declared choices (not violations): %s.\n\n", mdText(strings.Join(r.Choices, ", ")))
 	}
 	if r.Stopped != "" {
-		fmt.Fprintf(&b, "Stopped early: %s.\n\n", mdText(r.Stopped))
+		fmt.Fprintf(&b, "Stopped early: %s.\n\n", mdText(r.Stopped+inFlight(r)))
+	}
+	if r.Incomplete != nil {
+		fmt.Fprintf(&b, "Incomplete: %s. To run it all: %s.\n\n", mdText(ShortfallSummary(*r.Incomplete, applicable(r))), mdText(toRunItAll(r)))
 	}
 	budget := "no time limit"
 	if r.Budget != "" {
 		budget = "budget " + r.Budget
 	}
-	fmt.Fprintf(&b, "Seed `%d`, %s of each property and of fuzzing, %s, %.1f s. Repeat exactly:\n%s", r.Seed, plural(r.Checks, "case"), mdText(budget), r.Seconds, mdBlock(r.Repeat, "sh", ""))
+	label := repeatLabel(r)
+	fmt.Fprintf(&b, "Seed `%d`, %s, %s, %.1f s. %s:\n%s", r.Seed, mdText(casesRun(r)), mdText(budget), r.Seconds, strings.ToUpper(label[:1])+label[1:], mdBlock(r.Repeat, "sh", ""))
 	c := r.Corpus
 	b.WriteString("| | passed | failed | failures of the program | skipped | not run | in all |\n| --- | --- | --- | --- | --- | --- | --- |\n")
 	skipped := fmt.Sprint(c.Skipped)
@@ -220,7 +224,11 @@ func writeMarkdown(r *check.Report, w io.Writer) error {
 		n[p.Status]++
 	}
 	fmt.Fprintf(&b, "| properties | %s | %d broken | | %d not applicable | %d not checked | %d |\n", holds(n[check.StatusHolds]), n[check.StatusViolated], n[check.StatusNotApplicable], n[check.StatusNotChecked], len(r.Properties))
-	fmt.Fprintf(&b, "| fuzzing cases | %d agreed | %d differed (%s) | %d | | | %d |\n\n", r.Fuzz.Agreed(), r.Fuzz.Differed, plural(len(r.Fuzz.Findings), "finding"), r.Fuzz.Failures, r.Fuzz.Cases)
+	unsupported := ""
+	if r.Fuzz.Unsupported > 0 {
+		unsupported = fmt.Sprintf("%d unsupported ", r.Fuzz.Unsupported)
+	}
+	fmt.Fprintf(&b, "| fuzzing cases | %d agreed | %d differed (%s) | %d | %s| | %d |\n\n", r.Fuzz.Agreed(), r.Fuzz.Differed, plural(len(r.Fuzz.Findings), "finding"), r.Fuzz.Failures, unsupported, r.Fuzz.Cases)
 	if len(r.Events) > 0 {
 		fmt.Fprintf(&b, "%s of the program (timeouts, crashes, protocol errors; not violations), %s:\n\n", plural(r.Failures(), "failure"), plural(r.Restarts, "restart"))
 		for i, e := range r.Events {
@@ -229,6 +237,9 @@ func writeMarkdown(r *check.Report, w io.Writer) error {
 				break
 			}
 			fmt.Fprintf(&b, "- %s\n", mdText(eventLine(e)))
+			if e.Stderr != "" {
+				b.WriteString("\n  stderr:\n" + mdBlock(stderrLines(e.Stderr), "", "  "))
+			}
 		}
 		b.WriteString("\n")
 	}

@@ -1,14 +1,14 @@
 package render
 
 import (
-	"github.com/toolnorm/toolnorm/check"
-	"github.com/toolnorm/toolnorm/internal/display"
-
 	"fmt"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/toolnorm/toolnorm/check"
+	"github.com/toolnorm/toolnorm/internal/display"
 )
 
 // A compliance matrix puts several check reports side by side, as Bowtie
@@ -64,7 +64,30 @@ type Table struct {
 	// Made says which toolnorm made the matrix and when, for the footer
 	// ("" for none): "toolnorm v0.4.0, 2026-12-01 09:30 UTC".
 	Made string
+	// Run is what the page of one check (check --format html) shows of it
+	// beside the matrix; nil in a matrix of several.
+	Run *RunDetails
 }
+
+// RunDetails are the parts of one report the matrix has no cell for: how
+// to repeat it, what it counted, what did not run, and the failures of
+// the program with the adapter's standard error.
+type RunDetails struct {
+	Cases        string // "16 cases of each property and of fuzzing"
+	Stopped      string // why it stopped early, with the request in flight ("" when it did not)
+	RepeatLabel  string // "repeat exactly" or "run in full"
+	Repeat       string
+	Counts       []string // the corpus, the properties, fuzzing, each in a line
+	Incomplete   string   // what did not run ("" when complete)
+	ToRunItAll   string
+	FailureCount string          // "61 failures of the program, 0 restarts" ("" for none)
+	Failures     []FailureDetail // the corpus vectors failed on, then what the harness saw
+	More         int             // failures not shown
+}
+
+// FailureDetail is one failure of the program: what happened, the command
+// that replays its vector, and the end of the adapter's standard error.
+type FailureDetail struct{ Line, Command, Stderr string }
 
 // Column is one implementation: one report.
 type Column struct {

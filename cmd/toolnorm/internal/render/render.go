@@ -1,16 +1,21 @@
+// Package render writes what toolnorm check found, a check.Report, in
+// each report format: text (this file), JSON, JUnit XML, Markdown and HTML
+// (Write), several reports as a compliance matrix and badges (Matrix,
+// Badges), and corpus replay's failed vectors (ReplayFailures). Every
+// format shows a violation, a failed vector or a finding as an Issue. A
+// new format is a file here and its name in Formats.
 package render
 
 import (
-	"github.com/toolnorm/toolnorm/check"
-	"github.com/toolnorm/toolnorm/harness"
-
-	"github.com/toolnorm/toolnorm/internal/display"
-
 	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/toolnorm/toolnorm/check"
+	"github.com/toolnorm/toolnorm/harness"
+	"github.com/toolnorm/toolnorm/internal/display"
 )
 
 // Formats are the report formats.
@@ -92,14 +97,20 @@ func writeIssue(w io.Writer, is Issue) {
 	if is.What != "" {
 		fmt.Fprintf(w, "  %s\n", is.What)
 	}
-	for _, f := range is.Case {
-		fmt.Fprintf(w, "  %-10s %s\n", f.Name+":", f.Value)
-	}
+	writeFields(w, is.Case)
 	if is.Cut {
 		fmt.Fprintf(w, "  (the budget stopped its minimizing: a repeat may give a smaller case)\n")
 	}
 	if is.Command != "" {
 		fmt.Fprintf(w, "  reproduce: %s\n", is.Command)
+	}
+}
+
+// writeFields writes named values one a line, aligned, as the text
+// report shows a finding's case and corpus replay a vector's exchange.
+func writeFields(w io.Writer, fields []Field) {
+	for _, f := range fields {
+		fmt.Fprintf(w, "  %-10s %s\n", f.Name+":", f.Value)
 	}
 }
 
@@ -115,11 +126,11 @@ func writeText(r *check.Report, w io.Writer) error {
 	if r.Budget != "" {
 		budget = "budget " + r.Budget
 	}
-	fmt.Fprintf(w, "seed %d, %d cases of each property and of fuzzing, %s, %.1fs\n", r.Seed, r.Checks, budget, r.Seconds)
+	fmt.Fprintf(w, "seed %d, %s, %s, %.1fs\n", r.Seed, casesRun(r), budget, r.Seconds)
 	if r.Stopped != "" {
-		fmt.Fprintf(w, "stopped early: %s\n", r.Stopped)
+		fmt.Fprintf(w, "stopped early: %s%s\n", r.Stopped, inFlight(r))
 	}
-	fmt.Fprintf(w, "repeat exactly: %s\n\n", r.Repeat)
+	fmt.Fprintf(w, "%s: %s\n\n", repeatLabel(r), r.Repeat)
 	c := r.Corpus
 	fmt.Fprintf(w, "corpus: %s\n", CorpusSummary(c))
 	if c.Adapted > 0 {
@@ -133,7 +144,7 @@ func writeText(r *check.Report, w io.Writer) error {
 			na = append(na, p.ID)
 		}
 	}
-	fmt.Fprintf(w, "properties: %s, %d broken, %d not checked, %d not applicable (of %d)\n", holds(count[check.StatusHolds]), count[check.StatusViolated], count[check.StatusNotChecked], count[check.StatusNotApplicable], len(r.Properties))
+	fmt.Fprintf(w, "properties: %s\n", propertiesLine(r))
 	if len(na) > 0 {
 		fmt.Fprintf(w, "  not applicable under the declared reading: %s\n", strings.Join(na, ", "))
 	}
@@ -142,7 +153,10 @@ func writeText(r *check.Report, w io.Writer) error {
 			fmt.Fprintf(w, "  not checked: %s (%s)\n", p.ID, p.Reason)
 		}
 	}
-	fmt.Fprintf(w, "fuzzing: %d agreed with the reference, %d differed (%s), %s of the program (of %s)\n", r.Fuzz.Agreed(), r.Fuzz.Differed, plural(len(r.Fuzz.Findings), "finding"), plural(r.Fuzz.Failures, "failure"), plural(r.Fuzz.Cases, "case"))
+	fmt.Fprintf(w, "fuzzing: %s\n", FuzzSummary(r.Fuzz))
+	if r.Incomplete != nil {
+		fmt.Fprintf(w, "incomplete: %s\n  to run it all: %s\n", ShortfallSummary(*r.Incomplete, applicable(r)), toRunItAll(r))
+	}
 	if n := r.Failures(); n > 0 {
 		fmt.Fprintf(w, "failures of the program (timeouts, crashes, protocol errors; not violations): %d, %s\n", n, plural(r.Restarts, "restart"))
 	}
@@ -163,17 +177,106 @@ func writeText(r *check.Report, w io.Writer) error {
 		}
 		fmt.Fprintf(w, "\n== %s\n", eventLine(e))
 		if e.Stderr != "" {
-			// Its lines as they came, each shown exactly.
-			// The end: where an adapter says why it died.
-			lines := strings.Split(strings.TrimRight(display.Tail(e.Stderr, 2000), "\n"), "\n")
-			for i, l := range lines {
-				lines[i] = display.Text(l)
-			}
-			fmt.Fprintf(w, "  stderr:\n%s", indent(strings.Join(lines, "\n"), "    "))
+			fmt.Fprintf(w, "  stderr:\n%s", indent(stderrLines(e.Stderr), "    "))
 		}
 	}
 	fmt.Fprintf(w, "\nverdict: %s%s\n", strings.ToUpper(string(r.Verdict)), verdictNote(r))
 	return nil
+}
+
+// stderrLines is the end of an adapter's standard error, where it says why
+// it died: its lines as they came, each shown exactly.
+func stderrLines(stderr string) string {
+	lines := strings.Split(strings.TrimRight(display.Tail(stderr, 2000), "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = display.Text(l)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// details are the parts of the report the matrix has no cell for, for
+// the HTML page of one check.
+func details(r *check.Report) *RunDetails {
+	d := &RunDetails{Cases: casesRun(r), RepeatLabel: repeatLabel(r), Repeat: r.Repeat,
+		Counts: []string{"corpus: " + CorpusSummary(r.Corpus), "properties: " + propertiesLine(r), "fuzzing: " + FuzzSummary(r.Fuzz)}}
+	if r.Stopped != "" {
+		d.Stopped = r.Stopped + inFlight(r)
+	}
+	if r.Incomplete != nil {
+		d.Incomplete, d.ToRunItAll = ShortfallSummary(*r.Incomplete, applicable(r)), toRunItAll(r)
+	}
+	if n := r.Failures(); n > 0 {
+		d.FailureCount = plural(n, "failure") + " of the program, " + plural(r.Restarts, "restart")
+	}
+	for _, v := range r.Corpus.ErrorList {
+		d.Failures = append(d.Failures, FailureDetail{Line: display.Text(v.Label()) + ": " + v.Message, Command: v.Command})
+	}
+	for _, e := range r.Events {
+		f := FailureDetail{Line: eventLine(e)}
+		if e.Stderr != "" {
+			f.Stderr = stderrLines(e.Stderr)
+		}
+		d.Failures = append(d.Failures, f)
+	}
+	if len(d.Failures) > 10 {
+		d.Failures, d.More = d.Failures[:10], len(d.Failures)-10
+	}
+	return d
+}
+
+// applicable counts the properties that apply.
+func applicable(r *check.Report) int {
+	n := 0
+	for _, p := range r.Properties {
+		if p.Status != check.StatusNotApplicable {
+			n++
+		}
+	}
+	return n
+}
+
+// propertiesLine counts the properties by status.
+func propertiesLine(r *check.Report) string {
+	count := map[check.Status]int{}
+	for _, p := range r.Properties {
+		count[p.Status]++
+	}
+	return fmt.Sprintf("%s, %d broken, %d not checked, %d not applicable (of %d)", holds(count[check.StatusHolds]), count[check.StatusViolated], count[check.StatusNotChecked], count[check.StatusNotApplicable], len(r.Properties))
+}
+
+// casesRun says how many cases of each property and of fuzzing ran.
+func casesRun(r *check.Report) string {
+	if r.Checks == 0 {
+		return "no case of a property or of fuzzing run"
+	}
+	return plural(r.Checks, "case") + " of each property and of fuzzing"
+}
+
+// inFlight says what request was under way when the check stopped.
+func inFlight(r *check.Report) string {
+	if r.Incomplete == nil || r.Incomplete.InFlight == nil {
+		return ""
+	}
+	f := r.Incomplete.InFlight
+	return fmt.Sprintf(" (a request in flight for %.1fs: %s)", f.Waited, display.Text(f.Case))
+}
+
+// repeatLabel names the repeat command: it repeats a complete check
+// exactly, and runs an incomplete one in full, which is more.
+func repeatLabel(r *check.Report) string {
+	if r.Incomplete != nil {
+		return "run in full"
+	}
+	return "repeat exactly"
+}
+
+// toRunItAll says what runs an incomplete check in full.
+func toRunItAll(r *check.Report) string {
+	s := ""
+	if b := r.Incomplete.Budget; b != "" {
+		s = "--budget " + b + " or more (an estimate from this run's speed), or "
+	}
+	return s + fmt.Sprintf("--seed %d --checks %d, with no time limit", r.Seed, r.Incomplete.Checks)
 }
 
 func indent(s, prefix string) string {
@@ -205,6 +308,42 @@ func verdictNote(r *check.Report) string {
 		return " (" + r.NotImplemented + " is not implemented)"
 	}
 	return ""
+}
+
+// FuzzSummary counts the fuzzing in one line; the counts add up to Cases.
+func FuzzSummary(f check.FuzzResult) string {
+	unsupported := ""
+	if f.Unsupported > 0 {
+		unsupported = fmt.Sprintf(", %d unsupported", f.Unsupported)
+	}
+	return fmt.Sprintf("%d agreed with the reference, %d differed (%s), %s of the program%s (of %s)", f.Agreed(), f.Differed, plural(len(f.Findings), "finding"), plural(f.Failures, "failure"), unsupported, plural(f.Cases, "case"))
+}
+
+// ShortfallSummary says in one line what did not run, of the properties that
+// apply.
+func ShortfallSummary(s check.Shortfall, apply int) string {
+	var parts []string
+	if s.Vectors > 0 {
+		parts = append(parts, plural(s.Vectors, "vector")+" that apply not replayed")
+	}
+	var short []string
+	if n := len(s.Properties); n > 0 {
+		switch {
+		case n == apply && n > 1:
+			short = append(short, fmt.Sprintf("all %d properties that apply", n))
+		case n == 1:
+			short = append(short, "1 property ("+s.Properties[0]+")")
+		default:
+			short = append(short, fmt.Sprintf("%d properties (%s)", n, strings.Join(s.Properties, ", ")))
+		}
+	}
+	if s.Fuzzing {
+		short = append(short, "fuzzing")
+	}
+	if len(short) > 0 {
+		parts = append(parts, strings.Join(short, " and ")+fmt.Sprintf(" short of a full round (%d cases)", s.Round))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // CorpusSummary counts a corpus replay in one line; the counts add up to

@@ -16,7 +16,7 @@ func TestShownExactly(t *testing.T) {
 		Restarts: 1,
 		Corpus:   check.CorpusResult{Vectors: 1, Errors: 1, ErrorList: []check.VectorFailure{{File: "vectors/rule/a.json", ID: "a", Description: "two\nlines", Clause: "rule/4", Message: "crash (exit status 2)"}}},
 	}
-	for _, format := range []string{"text", "markdown"} {
+	for _, format := range []string{"text", "markdown", "html"} {
 		var b strings.Builder
 		if err := Write(r, &b, format); err != nil {
 			t.Fatal(err)
@@ -33,8 +33,17 @@ func TestShownExactly(t *testing.T) {
 					t.Errorf("text lacks %q:\n%s", w, out)
 				}
 			}
-		} else if !strings.Contains(out, `- crash on request 3: exit status 2\\npanic: \\u00a0bad\\ufeff`) {
+		}
+		// The adapter's standard error, in every format, each line shown
+		// exactly.
+		if !strings.Contains(out, "line one\\u0007") || !strings.Contains(out, "line two \\ud800") {
+			t.Errorf("%s does not show the adapter's stderr:\n%s", format, out)
+		}
+		if format == "markdown" && !strings.Contains(out, `- crash on request 3: exit status 2\\npanic: \\u00a0bad\\ufeff`) {
 			t.Errorf("markdown does not list the failure on one line:\n%s", out)
+		}
+		if format == "html" && !strings.Contains(out, `crash on request 3: exit status 2\npanic: \u00a0bad\ufeff`) {
+			t.Errorf("html does not list the failure on one line:\n%s", out)
 		}
 	}
 }
@@ -62,6 +71,44 @@ func TestCorpusTextShownEscaped(t *testing.T) {
 		}
 		if !strings.Contains(strings.ReplaceAll(out, `\\`, `\`), `\u001b[2J`) {
 			t.Errorf("%s: the escaped text is not shown:\n%s", format, out)
+		}
+	}
+}
+
+// TestIncompleteInEveryFormat: a check short of complete says INCOMPLETE
+// in its own word in every format, with what did not run, the request in
+// flight, and what would run it all; its repeat command is not "exact".
+func TestIncompleteInEveryFormat(t *testing.T) {
+	r := &check.Report{FormatVersion: check.FormatVersion, Implementation: "hangs", Seed: 1, Budget: "3s", Verdict: check.Incomplete,
+		Stopped: "the budget was spent", Repeat: "toolnorm check --impl './a' --seed 1 --checks 16",
+		Corpus: check.CorpusResult{Vectors: 5057, Passed: 4689, NotRun: 368},
+		Properties: []check.PropResult{{ID: "deterministic", Clause: "rule/1", Status: check.StatusNotChecked, Reason: "no case ran: the budget was spent"},
+			{ID: "idempotent", Clause: "reading/6", Status: check.StatusNotApplicable, Reason: "a pass bound"}},
+		Incomplete: &check.Shortfall{Vectors: 368, Properties: []string{"deterministic"}, Fuzzing: true, Round: 16,
+			InFlight: &check.InFlight{Case: "vector ede4b0054c05f0c3 vectors/reading/a.json", Waited: 2.94}, Budget: "59s", Checks: 16},
+	}
+	want := map[string][]string{
+		"text": {"verdict: INCOMPLETE\n", "stopped early: the budget was spent (a request in flight for 2.9s: vector ede4b0054c05f0c3 vectors/reading/a.json)\n",
+			"incomplete: 368 vectors that apply not replayed; 1 property (deterministic) and fuzzing short of a full round (16 cases)\n",
+			"  to run it all: --budget 59s or more (an estimate from this run's speed), or --seed 1 --checks 16, with no time limit\n",
+			"run in full: toolnorm check --impl './a' --seed 1 --checks 16\n"},
+		"json":     {`"verdict": "incomplete"`, `"in_flight": {`, `"waited_seconds": 2.94`, `"budget": "59s"`},
+		"junit":    {`type="incomplete"`, `message="incomplete: 368 vectors that apply not replayed;`, `<property name="verdict" value="incomplete">`},
+		"markdown": {"INCOMPLETE", "Incomplete: 368 vectors that apply not replayed", "--budget 59s or more", "Run in full:"},
+		"html":     {`<div class="verdict incomplete">`, `<p class="verdict incomplete">Incomplete: 368 vectors that apply not replayed`, "<p>run in full:</p>", "a request in flight for 2.9s"},
+	}
+	for _, format := range Formats {
+		var b strings.Builder
+		if err := Write(r, &b, format); err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range want[format] {
+			if !strings.Contains(b.String(), w) {
+				t.Errorf("%s lacks %q:\n%s", format, w, b.String())
+			}
+		}
+		if strings.Contains(b.String(), "repeat exactly") {
+			t.Errorf("%s calls the run in full an exact repeat", format)
 		}
 	}
 }

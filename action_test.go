@@ -1,0 +1,127 @@
+package toolnorm_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// actionScript is the run: script of action.yml's step with the given id,
+// dedented, as the runner hands it to bash.
+func actionScript(t *testing.T, id string) string {
+	t.Helper()
+	b, err := os.ReadFile("action.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(b), "\n")
+	start := -1
+	for i, l := range lines {
+		if strings.TrimSpace(l) == "id: "+id {
+			start = i
+			break
+		}
+	}
+	if start < 0 {
+		t.Fatalf("action.yml has no step with id %s", id)
+	}
+	for i := start; i < len(lines); i++ {
+		if strings.TrimSpace(lines[i]) != "run: |" {
+			continue
+		}
+		indent := len(lines[i]) - len(strings.TrimLeft(lines[i], " ")) + 2
+		var script []string
+		for _, l := range lines[i+1:] {
+			if strings.TrimSpace(l) != "" && len(l)-len(strings.TrimLeft(l, " ")) < indent {
+				break
+			}
+			script = append(script, strings.TrimPrefix(l, strings.Repeat(" ", indent)))
+		}
+		return strings.Join(script, "\n")
+	}
+	t.Fatalf("action.yml: step %s has no run: | script", id)
+	return ""
+}
+
+// TestActionUntrustedOutput runs the action's script with a toolnorm that
+// prints workflow commands, as an adapter's messages or a corpus's
+// descriptions may: every line toolnorm prints, to stdout or stderr, in
+// every format, reaches the log only while workflow commands are stopped.
+func TestActionUntrustedOutput(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	script := actionScript(t, "run")
+	for _, format := range []string{"text", "markdown", "json"} {
+		for _, checks := range []string{"0", "64"} {
+			dir := t.TempDir()
+			fake := filepath.Join(dir, "toolnorm")
+			// The fake toolnorm records its arguments and prints commands.
+			if err := os.WriteFile(fake, []byte("#!/bin/sh\necho \"$*\" >\""+dir+"/args\"\necho '::error::from stdout'\necho '  ::error::from stderr' >&2\nexit 1\n"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command("bash", "-e", "-c", script)
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "TOOLNORM="+fake, "COMMAND=check", "IMPL=python3 a.py", "BUDGET=1m", "CHECKS="+checks,
+				"DURATION=5m", "CORPUS=", "SEED=1", "TIMEOUT=10s", "FORMAT="+format, "REPORT=", "FAIL=true",
+				"RUNNER_TEMP="+dir, "GITHUB_STEP_SUMMARY="+filepath.Join(dir, "summary"), "GITHUB_OUTPUT="+filepath.Join(dir, "output"))
+			out, err := cmd.CombinedOutput()
+			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+				t.Fatalf("%s: the step ended with %v, want exit status 1 (toolnorm's):\n%s", format, err, out)
+			}
+			stopped := ""
+			seen := 0
+			for _, l := range strings.Split(string(out), "\n") {
+				l = strings.TrimSpace(l) // the runner trims leading spaces
+				switch {
+				case strings.HasPrefix(l, "::stop-commands::"):
+					stopped = strings.TrimPrefix(l, "::stop-commands::")
+				case stopped != "" && l == "::"+stopped+"::":
+					stopped = ""
+				case strings.HasPrefix(l, "::error::from"):
+					seen++
+					if stopped == "" {
+						t.Errorf("format %s: %q reaches the log as a workflow command", format, l)
+					}
+				}
+			}
+			if seen == 0 {
+				t.Errorf("format %s: toolnorm's output is not shown in the log:\n%s", format, out)
+			}
+			args, _ := os.ReadFile(filepath.Join(dir, "args"))
+			want := "--budget 1m"
+			if checks != "0" {
+				want = "--checks " + checks
+			}
+			if !strings.Contains(string(args), want) || strings.Contains(string(args), "--budget") == (checks != "0") {
+				t.Errorf("checks %s: toolnorm ran with %q, want %s", checks, args, want)
+			}
+		}
+	}
+}
+
+// TestSetupGoPinned: the action, which users run with their secrets, and
+// the workflows pin actions/setup-go by commit, as README asks of users.
+func TestSetupGoPinned(t *testing.T) {
+	files, _ := filepath.Glob(".github/workflows/*.yml")
+	files = append(files, "action.yml")
+	uses := regexp.MustCompile(`(?m)^\s*-?\s*uses:\s*(\S+)`)
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range uses.FindAllStringSubmatch(string(b), -1) {
+			ref := m[1]
+			if !strings.HasPrefix(ref, "actions/setup-go") {
+				continue
+			}
+			if !regexp.MustCompile(`@[0-9a-f]{40}$`).MatchString(ref) {
+				t.Errorf("%s: %s is not pinned to a commit", f, ref)
+			}
+		}
+	}
+}

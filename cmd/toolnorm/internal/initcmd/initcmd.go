@@ -1,0 +1,300 @@
+// Package initcmd implements toolnorm init: from an implementer's function to
+// a CI check in one command. It writes, into the implementer's repository,
+// the adapter kit of the language (package kits), a small adapter that
+// imports the function, a test in the language's own runner that replays the
+// corpus through the function, a copy of the corpus, and a GitHub Actions
+// workflow; and prints the toolnorm check command to run now.
+package initcmd
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"text/template"
+
+	"github.com/spf13/cobra"
+
+	"github.com/toolnorm/toolnorm/corpus"
+	"github.com/toolnorm/toolnorm/kits"
+)
+
+// Action is this repository's GitHub Action as the generated workflow uses
+// it, pinned to a commit (README.md shows the same pin).
+const Action = "toolnorm/toolnorm@e75a30f9137acb088968ddd90b4bdc52b438da95"
+
+// Workflow is where the workflow is written, from the repository's root.
+const Workflow = ".github/workflows/toolnorm.yml"
+
+// skippedGroups are the corpus groups not copied: html5lib's thousands of
+// one-string cases, which toolnorm check replays through the adapter.
+var skippedGroups = map[string]bool{"html5lib": true}
+
+//go:embed templates/*.tmpl
+var templates embed.FS
+
+// Options is what toolnorm init is asked to do.
+type Options struct {
+	Lang  string // python, javascript or php
+	Func  string // MODULE:FUNCTION, PATH#EXPORT or PATH:FUNCTION
+	Dir   string // where the kit and the adapter go, relative to Root
+	Force bool   // overwrite files that exist
+	Root  string // the repository's root
+}
+
+// A language is what init writes for one --lang.
+type language struct {
+	adapter, test string // templates of the adapter and the test, by file name written
+	command       string // the adapter's command line, %s the directory
+	runner        string // the test runner, for the workflow's step name
+	testCommand   string // the command that runs the test, %s the directory
+	runnerFile    string // the corpus runner, in corpus.Runners()
+}
+
+var languages = map[string]language{
+	"python": {
+		adapter: "adapter.py", test: "test_toolnorm_corpus.py",
+		command: "python3 %s/adapter.py", runner: "Python's unittest",
+		testCommand: "python3 -m unittest discover -s %s -p 'test_*.py'", runnerFile: "runners/replay.py",
+	},
+	"javascript": {
+		adapter: "adapter.mjs", test: "corpus.test.mjs",
+		command: "node %s/adapter.mjs", runner: "node --test",
+		testCommand: "node --test %s/", runnerFile: "runners/replay.mjs",
+	},
+	"php": {
+		adapter: "adapter.php", test: "test_corpus.php",
+		command: "php %s/adapter.php", runner: "a PHP test script",
+		testCommand: "php %s/test_corpus.php", runnerFile: "runners/replay.php",
+	},
+}
+
+// Command is toolnorm init, for the CLI to register.
+func Command() *cobra.Command {
+	var o Options
+	cmd := &cobra.Command{
+		Use:   "init --lang python|javascript|php --func F [--dir .toolnorm] [--force]",
+		Short: "Set up a repository to check its implementation: adapter, corpus test, CI workflow",
+		Long: `Init writes, in the current directory (your repository's root), what it
+takes to check your implementation of RT-TOOL-8 with toolnorm:
+
+  DIR/<kit>         the adapter kit of the language: the whole protocol, losing
+                    nothing of a request (docs/protocol.md, "Writing an adapter")
+  DIR/adapter.*     a small adapter that imports your function F
+  DIR/<test>        a test in the language's own runner that replays the corpus
+                    (DIR/vectors, without the html5lib group) through F
+  ` + Workflow + `
+                    toolnorm check on pull requests (Markdown report in the job
+                    summary, JUnit kept), and a nightly toolnorm fuzz whose
+                    findings are kept between nights
+
+F is the function (schema, arguments) -> arguments:
+  python      MODULE:FUNCTION, importable from the repository's root (pkg.norm:normalize)
+  javascript  PATH#EXPORT (src/normalize.js#normalize, or #default)
+  php         PATH:FUNCTION (src/normalize.php:my_normalize)
+
+It never overwrites a file without --force, and refuses an F it cannot find.
+The last line it prints is the toolnorm check command to run now.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if _, ok := languages[o.Lang]; !ok {
+				return cmd.FlagErrorFunc()(cmd, fmt.Errorf("--lang: want python, javascript or php, not %q", o.Lang))
+			}
+			if o.Func == "" {
+				return cmd.FlagErrorFunc()(cmd, errors.New("--func is required: the function to check (see --help)"))
+			}
+			root, err := os.Getwd()
+			if err != nil {
+				return err
+			}
+			o.Root = root
+			return Run(o, cmd.OutOrStdout())
+		},
+	}
+	cmd.Flags().StringVar(&o.Lang, "lang", "", "the language of the implementation: python, javascript or php")
+	cmd.Flags().StringVar(&o.Func, "func", "", "the function to check: MODULE:FUNCTION (python), PATH#EXPORT (javascript), PATH:FUNCTION (php)")
+	cmd.Flags().StringVar(&o.Dir, "dir", ".toolnorm", "the directory for the kit, the adapter, the test and the corpus")
+	cmd.Flags().BoolVar(&o.Force, "force", false, "overwrite files that exist")
+	_ = cmd.RegisterFlagCompletionFunc("lang", cobra.FixedCompletions([]string{"python", "javascript", "php"}, cobra.ShellCompDirectiveNoFileComp))
+	return cmd
+}
+
+var safeDir = regexp.MustCompile(`^[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*$`)
+
+// target is a function, as the templates name it.
+type target struct {
+	Func, Module, Name, File string
+}
+
+// Run does toolnorm init with o, and prints what it wrote to w, then the
+// check command as the last line.
+func Run(o Options, w io.Writer) error {
+	lang, ok := languages[o.Lang]
+	if !ok {
+		return fmt.Errorf("init: --lang: want python, javascript or php, not %q", o.Lang)
+	}
+	dir := filepath.ToSlash(filepath.Clean(o.Dir))
+	if !safeDir.MatchString(dir) || dir == "." || strings.HasPrefix(dir, "../") || dir == ".." {
+		return fmt.Errorf("init: --dir %q: want a relative path inside the repository, of letters, digits, '.', '_', '-' and '/'", o.Dir)
+	}
+	t, err := find(o.Root, o.Lang, o.Func)
+	if err != nil {
+		return fmt.Errorf("init: --func %s: %w", o.Func, err)
+	}
+
+	kit, kitText, _ := kits.For(o.Lang)
+	runner, err := fs.ReadFile(corpus.Runners(), lang.runnerFile)
+	if err != nil {
+		return fmt.Errorf("init: %s: %w", lang.runnerFile, err)
+	}
+	up := strings.Repeat("../", strings.Count(dir, "/")+1)
+	check := "toolnorm check --impl '" + fmt.Sprintf(lang.command, dir) + "'"
+	data := map[string]any{
+		"Func":         o.Func,
+		"Module":       t.Module,
+		"Name":         t.Name,
+		"NameJSON":     jsonString(t.Name),
+		"NameJSONFull": jsonString(o.Func),
+		"FuncJSON":     jsonString(o.Func),
+		"NamePHP":      phpString(t.Name),
+		"FuncPHP":      phpString(o.Func),
+		"PyRoot":       jsonString(strings.TrimSuffix(up, "/")),
+		"JSPath":       jsonString(up + t.File),
+		"PHPPath":      phpString(up + t.File),
+		"Check":        check,
+		"Impl":         fmt.Sprintf(lang.command, dir),
+		"Test":         fmt.Sprintf(lang.testCommand, dir),
+		"Runner":       lang.runner,
+		"Dir":          dir,
+		"Action":       Action,
+	}
+	files := map[string][]byte{
+		path.Join(dir, kit.Name):                   kitText,
+		path.Join(dir, path.Base(lang.runnerFile)): runner,
+	}
+	for name, tmpl := range map[string]string{
+		path.Join(dir, lang.adapter): lang.adapter + ".tmpl",
+		path.Join(dir, lang.test):    lang.test + ".tmpl",
+		Workflow:                     "workflow.yml.tmpl",
+	} {
+		b, err := render(tmpl, data)
+		if err != nil {
+			return err
+		}
+		files[name] = b
+	}
+	vectors := path.Join(dir, "vectors")
+
+	// Nothing is written if anything would be overwritten.
+	if !o.Force {
+		for _, name := range append(sortedKeys(files), vectors) {
+			if _, err := os.Lstat(filepath.Join(o.Root, filepath.FromSlash(name))); err == nil {
+				return fmt.Errorf("init: %s exists (--force overwrites it)", name)
+			}
+		}
+	}
+	for _, name := range sortedKeys(files) {
+		if err := write(o.Root, name, files[name]); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "wrote %s\n", name)
+	}
+	n, err := writeVectors(o.Root, vectors)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "wrote %s/ (%d vectors; the html5lib group is replayed by toolnorm check)\n", vectors, n)
+	fmt.Fprintf(w, "\nthe corpus in your own tests: %s\n", data["Test"])
+	fmt.Fprintf(w, "what you implement (profile, max_passes, depth, repairs): %s\n", path.Join(dir, lang.adapter))
+	fmt.Fprintf(w, "check it now:\n%s\n", check)
+	return nil
+}
+
+func render(name string, data any) ([]byte, error) {
+	t, err := template.ParseFS(templates, "templates/"+name)
+	if err != nil {
+		return nil, fmt.Errorf("init: template %s: %w", name, err)
+	}
+	var b bytes.Buffer
+	if err := t.Execute(&b, data); err != nil {
+		return nil, fmt.Errorf("init: template %s: %w", name, err)
+	}
+	return b.Bytes(), nil
+}
+
+func write(root, name string, data []byte) error {
+	p := filepath.Join(root, filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return fmt.Errorf("init: %w", err)
+	}
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		return fmt.Errorf("init: %w", err)
+	}
+	return nil
+}
+
+// writeVectors copies the committed corpus, but for skippedGroups, into
+// dir (replacing what a former init wrote there), and counts the vectors.
+func writeVectors(root, dir string) (int, error) {
+	out := filepath.Join(root, filepath.FromSlash(dir))
+	if err := os.RemoveAll(out); err != nil {
+		return 0, fmt.Errorf("init: %w", err)
+	}
+	src := corpus.Embedded()
+	n := 0
+	err := fs.WalkDir(src, "vectors", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel := strings.TrimPrefix(strings.TrimPrefix(p, "vectors"), "/")
+		if d.IsDir() {
+			if skippedGroups[rel] {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".json") {
+			return nil
+		}
+		b, err := fs.ReadFile(src, p)
+		if err != nil {
+			return err
+		}
+		n++
+		return write(root, path.Join(dir, rel), b)
+	})
+	if err != nil {
+		return 0, fmt.Errorf("init: the corpus: %w", err)
+	}
+	return n, nil
+}
+
+func sortedKeys(m map[string][]byte) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	for i := 1; i < len(keys); i++ {
+		for j := i; j > 0 && keys[j] < keys[j-1]; j-- {
+			keys[j], keys[j-1] = keys[j-1], keys[j]
+		}
+	}
+	return keys
+}
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+func phpString(s string) string {
+	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"
+}

@@ -1,0 +1,65 @@
+package initcmd
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestActionPin checks that the workflow init writes pins the action as
+// the README tells users to.
+func TestActionPin(t *testing.T) {
+	readme, err := os.ReadFile("../../../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(readme), "uses: "+Action+"\n") {
+		t.Errorf("README.md does not pin the action as init does: %s", Action)
+	}
+}
+
+// TestFind checks how each language's F is read and refused.
+func TestFind(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{
+		"pkg/__init__.py": "",
+		"pkg/norm.py":     "async def normalize(schema, arguments):\n    pass\nfrom x import other\n",
+		"src/a.mjs":       "export function normalize() {}\nexport default normalize;\nconst b = 1; export { b };\n",
+		"src/c.cjs":       "module.exports = { normalize };\n",
+		"src/n.php":       "<?php\nclass N { public static function Fix($s, $a) {} }\nfunction norm($s, $a) {}\n",
+	}
+	for name, text := range files {
+		if err := os.MkdirAll(root+"/"+name[:strings.LastIndex(name, "/")], 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(root+"/"+name, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct{ lang, f, err string }{
+		{"python", "pkg.norm:normalize", ""},
+		{"python", "pkg.norm:other", ""},
+		{"python", "pkg:nothing", "pkg/__init__.py defines no nothing"},
+		{"python", "pkg.norm", "want MODULE:FUNCTION"},
+		{"python", "pkg/norm.py:normalize", "want MODULE:FUNCTION"},
+		{"javascript", "src/a.mjs#normalize", ""},
+		{"javascript", "src/a.mjs#default", ""},
+		{"javascript", "src/a.mjs#b", ""},
+		{"javascript", "src/c.cjs#normalize", ""},
+		{"javascript", "src/a.mjs#c", "src/a.mjs exports no c"},
+		{"javascript", "../a.mjs#normalize", "not inside the repository"},
+		{"javascript", "src#normalize", "is a directory"},
+		{"php", "src/n.php:norm", ""},
+		{"php", "src/n.php:N::fix", ""},
+		{"php", "src/n.php:gone", "src/n.php defines no function gone"},
+		{"php", "norm", "want PATH:FUNCTION"},
+	} {
+		_, err := find(root, c.lang, c.f)
+		switch {
+		case c.err == "" && err != nil:
+			t.Errorf("find(%s, %s): %v", c.lang, c.f, err)
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+			t.Errorf("find(%s, %s) = %v, want an error with %q", c.lang, c.f, err, c.err)
+		}
+	}
+}

@@ -1,0 +1,98 @@
+// The findings of toolnorm check on @qwen-code/qwen-code, replayed on the
+// package directly, without toolnorm or the adapter's protocol: each test
+// calls SchemaValidator.validate (exported from the bundled chunk that
+// defines fixStringifiedJsonValues) on the minimal counterexample and
+// asserts what it makes of the arguments, in place, against what RT-TOOL-8
+// gives (the reference, in the comments).
+// Run: node --test implementations/typescript-qwen-code/
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+
+const chunks = new URL('./node_modules/@qwen-code/qwen-code/chunks/', import.meta.url);
+const chunk = readdirSync(chunks).find((f) => f.endsWith('.js') && readFileSync(new URL(f, chunks), 'utf8').includes('function fixStringifiedJsonValues('));
+const { SchemaValidator } = await import(new URL(chunk, chunks).href);
+
+// validate's answer: the arguments as it left them, and its message.
+const validate = (schema, args) => {
+  const message = SchemaValidator.validate(schema, args);
+  return { args, message };
+};
+const object = (properties, extra = {}) => ({ type: 'object', properties, ...extra });
+
+test('rule/3: values of other types are coerced (fixBooleanValues, fixStringValues, fixNumericValues)', () => {
+  assert.deepEqual(validate(object({ p: { type: 'integer' } }), { p: '5' }).args, { p: 5 }); // the rule: "5"
+  assert.deepEqual(validate(object({ p: { type: 'boolean' } }), { p: 'true' }).args, { p: true }); // the rule: "true"
+  assert.deepEqual(validate(object({ p: { type: 'string' } }), { p: false }).args, { p: 'false' }); // the rule: false
+  assert.deepEqual(validate(object({ t: object({ f: { type: 'string' } }) }), { t: { f: true } }).args, { t: { f: 'true' } });
+});
+
+test('rule/2: what a decoded string holds is not repaired again', () => {
+  // fixStringifiedJsonValues puts JSON.parse's result in place and does
+  // not walk it.
+  const schema = object({ cfg: object({ ids: { type: 'array' } }) });
+  assert.deepEqual(validate(schema, { cfg: '{"ids":"[1]"}' }).args, { cfg: { ids: '[1]' } }); // the rule: { cfg: { ids: [1] } }
+});
+
+test('reading/6: normalizing twice differs from once (the fixers run in turn, each once)', () => {
+  // The coercions run before the JSON repair, so a value that the JSON
+  // repair brings in is coerced only on the next call.
+  const schema = object({ q: object({ b: { additionalProperties: { type: 'string' } } }) });
+  const once = validate(schema, { q: '{"b":{"":0}}' }).args;
+  assert.deepEqual(once, { q: { b: { '': 0 } } });
+  assert.deepEqual(validate(schema, structuredClone(once)).args, { q: { b: { '': '0' } } });
+});
+
+test('rule/2: a string element of an array whose items are arrays is not decoded', () => {
+  // Where items declares an array, fixStringifiedJsonValues walks the
+  // elements that already are arrays (fixStringifiedJsonValuesInArray), and
+  // skips the strings.
+  const schema = object({ rows: { type: 'array', items: { type: 'array' } } });
+  assert.deepEqual(validate(schema, { rows: ['[1,2]', '[3]'] }).args, { rows: ['[1,2]', '[3]'] }); // the rule: [[1,2],[3]]
+});
+
+test('rule/3: allOf is read as a union, so a shape its intersection excludes is decoded', () => {
+  // getAcceptedTypes adds the types of every allOf branch.
+  const p = { allOf: [{ type: ['object', 'array'] }, { type: 'object' }] };
+  assert.deepEqual(validate(object({ p }), { p: '[]' }).args, { p: [] }); // the rule: "[]"
+});
+
+test('reading/4: patternProperties, $ref other than #/..., and draft-4 items lists are not followed', () => {
+  assert.deepEqual(validate({ type: 'object', patternProperties: { _json$: { type: 'array' } } }, { ops_json: '[]' }).args, { ops_json: '[]' }); // the rule: []
+  const embedded = { $id: 'https://example.com/root', type: 'object', $defs: { a: { $id: 'list', type: 'array' } }, properties: { p: { $ref: 'list' } } };
+  assert.deepEqual(validate(embedded, { p: '[1]' }).args, { p: '[1]' }); // the rule: [1]
+  const draft4 = object({ p: { type: 'array', items: [{ type: 'string' }, { type: 'array' }] } });
+  assert.deepEqual(validate(draft4, { p: ['[1]', '[2]'] }).args, { p: ['[1]', '[2]'] }); // the rule: ["[1]", [2]]
+});
+
+test('reading/5: String.prototype.trim counts a no-break space, a BOM or a form feed as JSON whitespace', () => {
+  for (const ws of ['\u00a0', '\ufeff', '\f']) {
+    assert.deepEqual(validate(object({ p: { type: 'array' } }), { p: ws + '[1]' }).args, { p: [1] }, JSON.stringify(ws)); // the rule: the string as sent
+  }
+});
+
+test('reading/7: JSON.parse keeps one of two duplicate members, rounds numbers, accepts a raw lone surrogate', () => {
+  assert.deepEqual(validate(object({ ops: { type: 'object' } }), { ops: '{"k":1,"k":2}' }).args, { ops: { k: 2 } }); // the rule keeps both
+  assert.deepEqual(validate(object({ n: { type: 'array' } }), { n: '[12345678901234567890,1e400]' }).args, { n: [12345678901234567000, Infinity] });
+  assert.deepEqual(validate(object({ p: { type: 'array' } }), { p: '["\ud800"]' }).args, { p: ['\ud800'] }); // the rule: the string (not UTF-8 text)
+});
+
+test('reading/8: a schema Ajv cannot compile skips validation and repair, without an error; an array is taken for an object', () => {
+  // validate catches the compile error and returns null.
+  assert.deepEqual(validate(object({ n: { allOf: [] } }, { properties: { n: { allOf: [] }, p: { type: 'array' } } }), { p: '[1]' }), { args: { p: '[1]' }, message: null }); // the rule: an error
+  assert.deepEqual(validate(object({ a: 5 }), { a: 'x' }), { args: { a: 'x' }, message: null });
+  // typeof [] is "object"
+  assert.deepEqual(validate({}, []), { args: [], message: null }); // the rule: an error
+});
+
+test('rule/4: character references are left as they are (the package does the JSON repair only)', () => {
+  assert.deepEqual(validate(object({ t: { type: 'string' } }), { t: 'Ember &amp;amp; Oak' }).args, { t: 'Ember &amp;amp; Oak' });
+});
+
+test('rule/2: the repair runs only when Ajv rejects the arguments first, and Ajv (draft-07 unless $schema says 2020-12) ignores prefixItems', () => {
+  const p = { type: 'array', prefixItems: [{ type: 'string' }, { type: 'object' }] };
+  assert.deepEqual(validate(object({ p }), { p: ['x', '{}'] }), { args: { p: ['x', '{}'] }, message: null }); // the rule: ["x", {}]
+  // Under 2020-12 Ajv rejects it, and the same repair decodes it.
+  const s2020 = object({ p }, { $schema: 'https://json-schema.org/draft/2020-12/schema' });
+  assert.deepEqual(validate(s2020, { p: ['x', '{}'] }), { args: { p: ['x', {}] }, message: null });
+});

@@ -1,0 +1,266 @@
+// toolnorm adapter kit for JavaScript (Node.js 18+, usable from TypeScript):
+// the whole of toolnorm's protocol, version 1 (docs/protocol.md), around one
+// function of yours. Standard library only, no build step; copy this file.
+//
+//   import { serve } from './toolnorm-kit.mjs';
+//   import { normalize } from '../src/normalize.js'; // (schema, args) => args
+//
+//   serve({
+//     info: { name: 'my-normalizer', language: 'JavaScript', version: '0.3.1' },
+//     declares: { profile: 'text', max_passes: 0, depth: 'all', repairs: ['json', 'entities'] },
+//     normalize,
+//   });
+//
+// then: toolnorm check --impl 'node adapter.mjs'
+//
+// The plumbing must not be mistaken for your function: JSON.parse keeps one
+// of two duplicate members, puts integer keys first, and rounds numbers to
+// doubles, before the function is ever called. So this kit
+//
+//   - reads each request's arguments with its own parser, and answers
+//     "unsupported" (the case is not judged) where a JavaScript object
+//     cannot hold them as sent: duplicate members, integer keys not first
+//     and ascending; and a schema with a duplicate member, which toolnorm
+//     refuses but no function taking an object can see;
+//   - writes the function's answer back with the exact text of every number
+//     the function left where it was (12345678901234567890, 1e400, 1E+2 come
+//     back as they were sent); numbers the function made itself (by
+//     JSON.parse of a string) are written as JavaScript writes them: that is
+//     the function's behaviour (NaN and Infinity as null, as JSON.stringify);
+//   - turns anything the function throws (a stack overflow included) into an
+//     "error" answer with its message, and goes on; what it logs with
+//     console.log goes to stderr, where toolnorm shows it beside failures.
+//
+// call(normalize, schemaText, argsText) does one case from JSON text to JSON
+// text, for tests (the corpus replay test of `toolnorm init` uses it).
+import { createInterface } from 'node:readline';
+
+// Unsupported is thrown where an object cannot hold what the text has.
+export class Unsupported extends Error {}
+
+const ws = new Set([' ', '\t', '\n', '\r']);
+
+const number = /-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/y;
+
+const token = (p) => p.replace(/~/g, '~0').replace(/\//g, '~1');
+
+// parse reads JSON text into JavaScript values, recording at each JSON
+// Pointer the text of every number that JavaScript would write otherwise,
+// and throwing Unsupported where an object cannot hold what the text has:
+// only under strictAt (a JSON Pointer prefix, '' for all of it; null for
+// none of it) — elsewhere (the schema) it keeps what JSON.parse would, as
+// the function would get it.
+export function parse(text, strictAt = '') {
+  let i = 0;
+  const numbers = new Map(); // pointer -> number text
+  const isStrict = (at) => strictAt !== null && at.startsWith(strictAt);
+  const skip = () => { while (i < text.length && ws.has(text[i])) i++; };
+  const fail = (what) => { throw new SyntaxError(`${what} at offset ${i}`); };
+  const str = () => {
+    const start = i;
+    i++;
+    for (;;) {
+      const c = text[i];
+      if (c === undefined) fail('unterminated string');
+      if (c === '"') break;
+      if (c === '\\') i++;
+      i++;
+    }
+    i++;
+    return JSON.parse(text.slice(start, i));
+  };
+  const value = (at) => {
+    skip();
+    const c = text[i];
+    if (c === '{') {
+      i++;
+      const obj = {};
+      const keys = [];
+      skip();
+      if (text[i] === '}') { i++; return obj; }
+      const strict = isStrict(at);
+      for (;;) {
+        skip();
+        if (text[i] !== '"') fail('expected a key');
+        const k = str();
+        // A duplicate member is unsupported everywhere: in the schema too,
+        // where toolnorm refuses it (docs/readings.md §4) and no function
+        // taking a JavaScript object can ever see it.
+        if (Object.prototype.hasOwnProperty.call(obj, k)) {
+          throw new Unsupported(`duplicate member ${JSON.stringify(k)}: a JavaScript object keeps one`);
+        }
+        keys.push(k);
+        skip();
+        if (text[i] !== ':') fail('expected :');
+        i++;
+        const v = value(at + '/' + token(k));
+        Object.defineProperty(obj, k, { value: v, writable: true, enumerable: true, configurable: true });
+        skip();
+        if (text[i] === ',') { i++; continue; }
+        if (text[i] === '}') { i++; break; }
+        fail('expected , or }');
+      }
+      if (strict && Object.keys(obj).some((k, n) => k !== keys[n])) {
+        throw new Unsupported(`members ${JSON.stringify(keys.slice(0, 4))} would be reordered: a JavaScript object puts integer keys first`);
+      }
+      return obj;
+    }
+    if (c === '[') {
+      i++;
+      const arr = [];
+      skip();
+      if (text[i] === ']') { i++; return arr; }
+      for (;;) {
+        arr.push(value(at + '/' + arr.length));
+        skip();
+        if (text[i] === ',') { i++; continue; }
+        if (text[i] === ']') { i++; break; }
+        fail('expected , or ]');
+      }
+      return arr;
+    }
+    if (c === '"') return str();
+    number.lastIndex = i;
+    const m = number.exec(text);
+    if (m && m[0].length > 0) {
+      i += m[0].length;
+      const n = Number(m[0]);
+      if (String(n) !== m[0]) numbers.set(at, m[0]);
+      return n;
+    }
+    for (const [word, v] of [['true', true], ['false', false], ['null', null]]) {
+      if (text.startsWith(word, i)) { i += word.length; return v; }
+    }
+    fail('unexpected character');
+  };
+  const v = value('');
+  skip();
+  if (i !== text.length) fail('data after the value');
+  return { value: v, numbers };
+}
+
+// stringify writes v as JSON, with the recorded text of each number the
+// function left in its place.
+export function stringify(v, numbers, at = '') {
+  if (typeof v === 'number') {
+    // The number sent here, if the function left it as it was read.
+    const t = numbers.get(at);
+    if (t !== undefined && Object.is(Number(t), v)) return t;
+    return JSON.stringify(v); // Infinity and NaN become null, as JavaScript writes them
+  }
+  const absent = (x) => x === undefined || typeof x === 'function' || typeof x === 'symbol';
+  if (Array.isArray(v)) {
+    // As JSON.stringify writes them: a hole or an undefined element is null.
+    return '[' + Array.from(v, (e, n) => (absent(e) ? 'null' : stringify(e, numbers, at + '/' + n))).join(',') + ']';
+  }
+  if (v !== null && typeof v === 'object') {
+    if (typeof v.toJSON === 'function') return stringify(v.toJSON(), new Map(), at);
+    // As JSON.stringify writes them: an undefined member is left out.
+    const keys = Object.keys(v).filter((k) => !absent(v[k]));
+    return '{' + keys.map((k) => JSON.stringify(k) + ':' + stringify(v[k], numbers, at + '/' + token(k))).join(',') + '}';
+  }
+  if (absent(v)) return 'null';
+  return JSON.stringify(v); // a BigInt throws, as JSON.stringify does
+}
+
+// call runs normalize on one case, JSON text in and out: the schema read as
+// the function gets it, the arguments strictly (Unsupported for what an
+// object cannot hold), the answer written back with the numbers' text.
+export function call(normalize, schemaText, argsText) {
+  const schema = parse(schemaText, null).value;
+  const args = parse(argsText);
+  return stringify(normalize(schema, args.value), args.numbers);
+}
+
+const PROFILES = ['text', 'attribute'];
+const DEPTHS = ['all', 'top'];
+const REPAIRS = ['json', 'entities'];
+
+// serve answers the protocol on stdin and stdout, until stop or the end of
+// the input. info is the start answer's implementation ({ name, language,
+// version, homepage }); declares its declares ({ profile, max_passes, depth,
+// repairs }, each optional); normalize(schema, args) returns the normalized
+// arguments or throws (an error answer). unsupported(e), if given, says
+// whether an error normalize threw means that the function's answer cannot
+// be seen (an "unsupported" answer, with the error's message) rather than
+// that the function rejects the input.
+export function serve({ info, declares = {}, normalize, unsupported = () => false, input = process.stdin, output = process.stdout }) {
+  if (!info || typeof info.name !== 'string' || info.name === '') throw new TypeError('serve: info.name must be a non-empty string');
+  if (typeof normalize !== 'function') throw new TypeError('serve: normalize must be a function');
+  const d = declares;
+  if ((d.profile !== undefined && !PROFILES.includes(d.profile)) || (d.depth !== undefined && !DEPTHS.includes(d.depth))
+    || (d.max_passes !== undefined && !(Number.isInteger(d.max_passes) && d.max_passes >= 0))
+    || (d.repairs !== undefined && !(Array.isArray(d.repairs) && d.repairs.length > 0 && d.repairs.every((r) => REPAIRS.includes(r))))) {
+    throw new TypeError('serve: declares: profile text or attribute, depth all or top, max_passes 0 or more, repairs json, entities or both');
+  }
+  // Nothing but answers may reach stdout.
+  console.log = console.error;
+  console.info = console.error;
+  console.debug = console.error;
+  const rl = createInterface({ input, crlfDelay: Infinity });
+  const out = [];
+  let scheduled = false;
+  const flush = () => { scheduled = false; if (out.length) output.write(out.splice(0).join('')); };
+  const send = (answer) => {
+    out.push(answer + '\n');
+    if (!scheduled) { scheduled = true; setImmediate(flush); }
+  };
+  const start = JSON.stringify({ version: 1, implementation: info, declares });
+  rl.on('line', (line) => {
+    let req;
+    try {
+      req = JSON.parse(line);
+    } catch (e) {
+      // A line JSON.parse cannot read (nesting past its depth): answer it
+      // if its id can be seen.
+      const m = /"id"\s*:\s*(-?[0-9]+)/.exec(line);
+      if (m) send(`{"id":${m[1]},"unsupported":${JSON.stringify('the adapter cannot read this request: ' + message(e))}}`);
+      else console.error(`toolnorm-kit: unreadable request: ${message(e)}`);
+      return;
+    }
+    if (req === null || typeof req !== 'object') return;
+    if (req.cmd === 'start') {
+      send(start);
+    } else if (req.cmd === 'normalize') {
+      send(answer(line, req, normalize, unsupported));
+    } else if (req.cmd === 'stop') {
+      rl.close();
+      flush();
+      // Exit once what was written has been taken by the pipe.
+      output.write('', () => process.exit(0));
+    }
+  });
+  rl.on('close', () => { flush(); });
+}
+
+function message(e) {
+  return String((e && e.message) || e);
+}
+
+// answer is the answer line to one normalize request.
+function answer(line, req, normalize, unsupported) {
+  let parsed;
+  let id = JSON.stringify(req.id);
+  try {
+    // The whole request, read as sent: the schema is a JavaScript value
+    // for the function too, as JSON.parse gives it.
+    parsed = parse(line, '/arguments');
+    id = parsed.numbers.get('/id') ?? id; // the id as it was written
+  } catch (e) {
+    if (e instanceof Unsupported) return `{"id":${id},"unsupported":${JSON.stringify(e.message)}}`;
+    // Nesting deeper than this parser's recursion goes, or a line it
+    // cannot read: the adapter's limit, not the function's answer.
+    return `{"id":${id},"unsupported":${JSON.stringify('the adapter cannot read this request as sent: ' + message(e))}}`;
+  }
+  try {
+    const result = normalize(parsed.value.schema, parsed.value.arguments);
+    if (result !== null && typeof result === 'object' && typeof result.then === 'function') {
+      result.then(undefined, () => {}); // not left unhandled
+      throw new TypeError('the function returned a Promise: the kit takes a synchronous function');
+    }
+    return `{"id":${id},"arguments":${stringify(result, parsed.numbers, '/arguments')}}`;
+  } catch (e) {
+    const msg = JSON.stringify(message(e));
+    return unsupported(e) ? `{"id":${id},"unsupported":${msg}}` : `{"id":${id},"error":${msg}}`;
+  }
+}

@@ -1,0 +1,136 @@
+// Tests of the kit over the protocol's edge cases: node --test kits/javascript/
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { call, parse, stringify, Unsupported } from './toolnorm-kit.mjs';
+
+const kit = new URL('./toolnorm-kit.mjs', import.meta.url).href;
+
+// session runs an adapter on the kit, with normalize given as source text,
+// on the request lines, and returns its answer lines and stderr.
+function session(normalize, lines, declares = '{}') {
+  const program = `import { serve } from ${JSON.stringify(kit)};
+    serve({ info: { name: 'test', language: 'JavaScript' }, declares: ${declares}, normalize: ${normalize} });`;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', program], {
+    input: lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l)) + '\n').join(''),
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+  });
+  assert.equal(r.status, 0, r.stderr);
+  assert.ok(r.stdout === '' || r.stdout.endsWith('\n'));
+  return { lines: r.stdout.split('\n').slice(0, -1), stderr: r.stderr };
+}
+
+const identity = '(schema, args) => args';
+
+// one is the answer line to one normalize request with argsText as sent.
+function one(normalize, argsText, schemaText = '{}') {
+  const { lines } = session(normalize, [`{"cmd":"normalize","id":1,"schema":${schemaText},"arguments":${argsText}}`]);
+  assert.equal(lines.length, 1);
+  return lines[0];
+}
+
+test('start is answered with the implementation and its declares; stop ends the session', () => {
+  const { lines } = session(identity, [{ cmd: 'start', version: 1 }, { cmd: 'hello' }, { cmd: 'stop' }, { cmd: 'start', version: 1 }],
+    "{ profile: 'attribute', max_passes: 2, depth: 'top', repairs: ['json'] }");
+  assert.deepEqual(lines.map((l) => JSON.parse(l)), [{
+    version: 1, implementation: { name: 'test', language: 'JavaScript' },
+    declares: { profile: 'attribute', max_passes: 2, depth: 'top', repairs: ['json'] },
+  }]);
+});
+
+test('declares the protocol does not know are refused at once', () => {
+  for (const bad of ["{ profile: 'html' }", '{ max_passes: -1 }', "{ depth: 'deep' }", '{ repairs: [] }', "{ repairs: ['html'] }"]) {
+    const program = `import { serve } from ${JSON.stringify(kit)}; serve({ info: { name: 't' }, declares: ${bad}, normalize: (s, a) => a });`;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', program], { input: '', encoding: 'utf8' });
+    assert.notEqual(r.status, 0, bad);
+    assert.match(r.stderr, /serve: declares/);
+  }
+});
+
+test('what the function leaves alone comes back as sent', () => {
+  for (const text of [
+    '{"a":1E+2,"b":1e400,"c":-0,"d":12345678901234567890,"e":-1e-400,"f":1.0,"g":0.1}',
+    '{"1":1,"2":2,"b":3,"02":4,"":5}', // integer keys first and ascending: an object holds that
+    '{"e":{},"a":[],"n":[{}],"m":{"x":[]}}',
+    '{"s":"\\ud800","t":"\\udfff\\ud800","u":"😀"}', // a pair written \ud83d\ude00 is the same string
+    '{"__proto__":{"constructor":null},"t":true,"f":false,"z":null}',
+  ]) {
+    assert.equal(one(identity, text), `{"id":1,"arguments":${text}}`);
+  }
+});
+
+test('the id is echoed as it was written', () => {
+  const { lines } = session(identity, ['{"cmd":"normalize","id":12345678901234567890,"schema":{},"arguments":{}}']);
+  assert.deepEqual(lines, ['{"id":12345678901234567890,"arguments":{}}']);
+});
+
+test('what an object cannot hold is unsupported: order in the arguments, duplicates everywhere', () => {
+  assert.deepEqual(JSON.parse(one(identity, '{"a":{"x":1,"x":2}}')), { id: 1, unsupported: 'duplicate member "x": a JavaScript object keeps one' });
+  assert.match(JSON.parse(one(identity, '{"b":1,"1":2}')).unsupported, /would be reordered/);
+  assert.equal(one(identity, '{"a":1}', '{"properties":{"b":{},"1":{}},"x":1}'), '{"id":1,"arguments":{"a":1}}');
+  assert.deepEqual(JSON.parse(one(identity, '{"a":1}', '{"properties":{},"x":1,"x":2}')), { id: 1, unsupported: 'duplicate member "x": a JavaScript object keeps one' });
+});
+
+test('numbers the function makes are written as JavaScript writes them', () => {
+  assert.equal(one('(s, a) => ({ a: JSON.parse(a.a), n: a.n * 2, i: Infinity })', '{"a":"[12345678901234567890]","n":1E+2}'),
+    '{"id":1,"arguments":{"a":[12345678901234567000],"n":200,"i":null}}');
+});
+
+test('huge input', () => {
+  const big = `{"s":"${'x&amp;'.repeat(200000)}","a":[${Array.from({ length: 100000 }, (_, n) => n).join(',')}]}`;
+  assert.equal(one(identity, big), `{"id":1,"arguments":${big}}`);
+});
+
+test('deep input is read and written; too deep for the kit is unsupported', () => {
+  const deep = `{"a":${'['.repeat(1001)}${']'.repeat(1001)}}`;
+  assert.equal(one(identity, deep), `{"id":1,"arguments":${deep}}`);
+  const tooDeep = `{"a":${'['.repeat(200000)}${']'.repeat(200000)}}`;
+  const answer = JSON.parse(one(identity, tooDeep));
+  assert.equal(answer.id, 1);
+  assert.match(answer.unsupported, /cannot read this request/);
+});
+
+test('an exception is an error answer, and the session goes on', () => {
+  const picky = "(s, a) => { if (Array.isArray(a)) throw new Error('arguments must be an object'); return a; }";
+  const { lines } = session(picky, [
+    { cmd: 'normalize', id: 1, schema: {}, arguments: [] },
+    { cmd: 'normalize', id: 2, schema: {}, arguments: { a: 1 } },
+  ]);
+  assert.deepEqual(lines, ['{"id":1,"error":"arguments must be an object"}', '{"id":2,"arguments":{"a":1}}']);
+});
+
+test('a stack overflow, a BigInt and a Promise are error answers', () => {
+  const { lines } = session('function f(s, a) { if (a.deep) return f(s, a); if (a.big) return { n: 1n }; if (a.later) return Promise.resolve(a); return a; }', [
+    { cmd: 'normalize', id: 1, schema: {}, arguments: { deep: true } },
+    { cmd: 'normalize', id: 2, schema: {}, arguments: { big: true } },
+    { cmd: 'normalize', id: 3, schema: {}, arguments: { later: true } },
+    { cmd: 'normalize', id: 4, schema: {}, arguments: {} },
+  ]);
+  assert.match(JSON.parse(lines[0]).error, /call stack/);
+  assert.match(JSON.parse(lines[1]).error, /BigInt/);
+  assert.match(JSON.parse(lines[2]).error, /Promise/);
+  assert.equal(lines[3], '{"id":4,"arguments":{}}');
+});
+
+test('console.log goes to stderr; every answer is one line', () => {
+  const { lines, stderr } = session("(s, a) => { console.log('hello'); return { t: 'a\\nb\\u2028' }; }", [
+    { cmd: 'normalize', id: 1, schema: {}, arguments: {} },
+    { cmd: 'normalize', id: 2, schema: {}, arguments: {} },
+  ]);
+  assert.deepEqual(lines, ['{"id":1,"arguments":{"t":"a\\nb\u2028"}}', '{"id":2,"arguments":{"t":"a\\nb\u2028"}}']);
+  assert.equal(stderr, 'hello\nhello\n');
+});
+
+test('call: text in, text out', () => {
+  assert.equal(call((s, a) => a, '{}', '{"1":[],"2":{},"n":1E+2}'), '{"1":[],"2":{},"n":1E+2}');
+  assert.throws(() => call((s, a) => a, '{}', '{"a":1,"a":2}'), Unsupported);
+  assert.throws(() => call((s, a) => a, '{}', '{"a":}'), SyntaxError);
+});
+
+test('parse and stringify, as implementations/lib/protocol.mjs exports them', () => {
+  const { value, numbers } = parse('{"a":12345678901234567890,"b":1e400,"c":1.0,"d":[0.1,-0]}');
+  assert.equal(stringify(value, numbers), '{"a":12345678901234567890,"b":1e400,"c":1.0,"d":[0.1,-0]}');
+  assert.doesNotThrow(() => parse('{"b":1,"1":2}', null));
+  assert.equal(stringify({ a: undefined, b: [1, undefined, , 3] }, new Map()), '{"b":[1,null,null,3]}');
+});

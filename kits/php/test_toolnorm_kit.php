@@ -1,0 +1,132 @@
+<?php
+
+/**
+ * @file
+ * Tests of the kit over the protocol's edge cases: php kits/php/test_toolnorm_kit.php
+ * (exit status 1 if any fails).
+ */
+
+declare(strict_types=1);
+
+require __DIR__ . '/toolnorm_kit.php';
+
+$failures = 0;
+
+function check(string $name, mixed $got, mixed $want): void {
+  global $failures;
+  if ($got !== $want) {
+    $failures++;
+    $show = fn($v) => substr(var_export($v, TRUE), 0, 300);
+    fwrite(STDERR, "FAIL " . substr($name, 0, 100) . ":\n  got  " . $show($got) . "\n  want " . $show($want) . "\n");
+  }
+}
+
+/**
+ * Runs an adapter on the kit with the function given as PHP source, on the
+ * request lines; returns [answer lines, stderr].
+ */
+function session(string $fn, array $lines, string $declares = '[]', string $options = '[]'): array {
+  $file = tempnam(sys_get_temp_dir(), 'kit') . '.php';
+  file_put_contents($file, '<?php require ' . var_export(__DIR__ . '/toolnorm_kit.php', TRUE) . ";\n"
+    . "ToolnormKit::serve($fn, ['name' => 'test'], $declares, $options);\n");
+  $p = proc_open([PHP_BINARY, '-n', $file], [0 => ['pipe', 'r'], 1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
+  $input = implode('', array_map(fn($l) => (is_string($l) ? $l : json_encode($l)) . "\n", $lines));
+  // Write and read at once: answers to big requests fill the pipe.
+  stream_set_blocking($pipes[0], FALSE);
+  $out = $err = '';
+  while ($input !== '' || !feof($pipes[1]) || !feof($pipes[2])) {
+    $r = array_filter([$pipes[1], $pipes[2]], fn($s) => !feof($s));
+    $w = $input !== '' ? [$pipes[0]] : [];
+    $e = NULL;
+    if (!$r && !$w) {
+      break;
+    }
+    stream_select($r, $w, $e, 10);
+    if ($w) {
+      $n = fwrite($pipes[0], $input);
+      $input = substr($input, $n ?: 0);
+      if ($input === '') {
+        fclose($pipes[0]);
+      }
+    }
+    foreach ($r as $s) {
+      $chunk = fread($s, 1 << 20);
+      if ($s === $pipes[1]) {
+        $out .= $chunk;
+      }
+      else {
+        $err .= $chunk;
+      }
+    }
+  }
+  proc_close($p);
+  unlink($file);
+  $answers = explode("\n", $out);
+  check('output ends with a newline', array_pop($answers), '');
+  return [$answers, $err];
+}
+
+function one(string $fn, string $args, string $schema = '{}', string $options = '[]'): string {
+  [$answers] = session($fn, ['{"cmd":"normalize","id":1,"schema":' . $schema . ',"arguments":' . $args . '}'], '[]', $options);
+  return $answers[0] ?? '(no answer)';
+}
+
+$identity = 'fn($schema, $args) => $args';
+
+// start, its declares, stop, unknown commands.
+[$answers] = session($identity, [['cmd' => 'start', 'version' => 1], ['cmd' => 'hello'], ['cmd' => 'stop'], ['cmd' => 'start', 'version' => 1]],
+  "['profile' => 'attribute', 'max_passes' => 2, 'depth' => 'top', 'repairs' => ['json']]");
+check('start', $answers, ['{"version":1,"implementation":{"name":"test","language":"PHP"},"declares":{"profile":"attribute","max_passes":2,"depth":"top","repairs":["json"]}}']);
+[$answers] = session($identity, [['cmd' => 'start', 'version' => 1]]);
+check('start without declares', $answers, ['{"version":1,"implementation":{"name":"test","language":"PHP"},"declares":{}}']);
+foreach (["['profile' => 'html']", "['max_passes' => -1]", "['depth' => 'deep']", "['repairs' => []]", "['maxPasses' => 2]"] as $bad) {
+  [$answers, $err] = session($identity, [], $bad);
+  check("declares $bad refused", str_contains($err . implode("\n", $answers), 'serve: declares'), TRUE);
+}
+
+// What the function leaves alone comes back as sent, in both object modes.
+foreach ([
+  '{"a":1E+2,"b":1e400,"c":-0,"d":12345678901234567890,"e":-1e-400,"f":1.0,"g":0.1,"h":-9223372036854775809}',
+  '{"b":1,"2":2,"1":3,"02":4,"":5,"x":{"1":"a","0":"b"}}',
+  '{"a":[],"n":[[],[1]],"t":true,"f":false,"z":null,"s":"é/\\n"}',
+] as $text) {
+  foreach (["['objects' => 'array']", "['objects' => 'object']"] as $options) {
+    check("unchanged $text $options", one($identity, $text, '{}', $options), '{"id":1,"arguments":' . $text . '}');
+  }
+}
+check('{} as stdClass', one($identity, '{"e":{},"o":{"0":1}}', '{}', "['objects' => 'object']"), '{"id":1,"arguments":{"e":{},"o":{"0":1}}}');
+
+// What PHP cannot hold as sent is unsupported, in the arguments only.
+check('empty object with arrays', json_decode(one($identity, '{"e":{}}'))->unsupported, 'an empty object: a PHP array cannot tell it from []');
+check('list-keyed object with arrays', str_contains(json_decode(one($identity, '{"o":{"0":1,"1":2}}'))->unsupported, 'cannot tell it from a JSON array'), TRUE);
+check('duplicate', json_decode(one($identity, '{"a":{"x":1,"x":2}}'))->unsupported, 'duplicate member "x": a PHP array keeps one');
+check('lone surrogate', str_contains(json_decode(one($identity, '{"s":"\\ud800"}'))->unsupported, 'lone surrogate'), TRUE);
+check('schema read as json_decode reads it', one($identity, '{"a":1}', '{"properties":{},"x":1}'), '{"id":1,"arguments":{"a":1}}');
+check('a duplicate in the schema is unsupported', one($identity, '{"a":1}', '{"properties":{},"x":1,"x":2}'), '{"id":1,"unsupported":"duplicate member \\"x\\": a PHP array keeps one"}');
+check('id as written', session($identity, ['{"cmd":"normalize","id":12345678901234567890,"schema":{},"arguments":{"a":1}}'])[0], ['{"id":12345678901234567890,"arguments":{"a":1}}']);
+
+// Numbers the function makes are written as PHP writes them; INF and NAN are errors.
+check('numbers made', one('fn($s, $a) => ["n" => $a["n"] * 2, "f" => 0.1 + 0.2, "i" => 3]', '{"n":1E+2}'), '{"id":1,"arguments":{"n":200,"f":0.30000000000000004,"i":3}}');
+check('INF made', str_contains(json_decode(one('fn($s, $a) => ["x" => INF]', '{"a":1}'))->error, 'which JSON cannot hold'), TRUE);
+check('NAN made', str_contains(json_decode(one('fn($s, $a) => ["x" => NAN]', '{"a":1}'))->error, 'which JSON cannot hold'), TRUE);
+check('not UTF-8', str_contains(json_decode(one('fn($s, $a) => ["x" => "\xff"]', '{"a":1}'))->error, 'not UTF-8'), TRUE);
+check('not JSON', str_contains(json_decode(one('fn($s, $a) => ["x" => fopen("php://memory", "r")]', '{"a":1}'))->error, 'not JSON'), TRUE);
+
+// Huge and deep input.
+$big = '{"s":"' . str_repeat('x&amp;', 200000) . '","a":[' . implode(',', range(0, 99999)) . ']}';
+check('huge', one($identity, $big), '{"id":1,"arguments":' . $big . '}');
+$deep = '{"a":' . str_repeat('[', 100000) . str_repeat(']', 100000) . '}';
+check('deep', one($identity, $deep), '{"id":1,"arguments":' . $deep . '}');
+
+// An exception is an error answer, and the session goes on; echo goes to stderr; one line each.
+[$answers, $err] = session('function ($s, $a) { echo "hello\n"; if (!isset($a["a"])) { throw new InvalidArgumentException("no a\nhere"); } return ["t" => "a\nb"]; }', [
+  ['cmd' => 'normalize', 'id' => 1, 'schema' => new stdClass(), 'arguments' => ['b' => 1]],
+  ['cmd' => 'normalize', 'id' => 2, 'schema' => new stdClass(), 'arguments' => ['a' => 1]],
+]);
+check('exception', $answers, ['{"id":1,"error":"InvalidArgumentException: no a\nhere"}', '{"id":2,"arguments":{"t":"a\nb"}}']);
+check('echo to stderr', $err, "hello\nhello\n");
+[$answers] = session($identity, ['{"cmd":"normalize","id":3,"schema":{},"arguments":{"a":NaN}}', '{"cmd":"normalize","id":4,"schema":{},"arguments":{"a":1}}']);
+check('unreadable request', str_contains($answers[0], '{"id":3,"unsupported":"the adapter cannot read this request'), TRUE);
+check('after an unreadable request', $answers[1] ?? NULL, '{"id":4,"arguments":{"a":1}}');
+
+exit($failures ? 1 : 0);

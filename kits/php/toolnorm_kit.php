@@ -1,0 +1,454 @@
+<?php
+
+/**
+ * @file
+ * toolnorm adapter kit for PHP 8.1+: the whole of toolnorm's protocol,
+ * version 1 (docs/protocol.md), around one function of yours. Core PHP
+ * only; copy this file.
+ *
+ *   require __DIR__ . '/toolnorm_kit.php';
+ *   require __DIR__ . '/../src/normalize.php';
+ *   ToolnormKit::serve('my_normalize', ['name' => 'my-normalizer', 'version' => '0.3.1']);
+ *
+ * then: toolnorm check --impl 'php adapter.php'
+ *
+ * The function is called as $fn($schema, $arguments) and returns the
+ * normalized arguments, or throws to reject them (an "error" answer with the
+ * message; the adapter goes on). By default JSON objects arrive as PHP
+ * arrays, as json_decode($json, TRUE) gives them; with ['objects' =>
+ * 'object'] as stdClass, as json_decode($json) gives them.
+ *
+ * The kit reads requests with its own reader, so that what the function
+ * leaves alone goes back exactly as it came: numbers keep their text
+ * (12345678901234567890 and 1e400 are a float and INF to PHP, and are
+ * written back as sent where the function left them), member order is kept.
+ * What PHP cannot hand to the function as sent is answered "unsupported",
+ * with the reason, and not judged: a duplicate member, a lone surrogate
+ * escape such as \ud800 (a PHP string holds UTF-8, which has no form for
+ * it), and with arrays an empty object or one keyed "0", "1", ... in order
+ * (a PHP array cannot tell them from a JSON array). Answers are always one
+ * valid JSON line: INF or NAN the function makes, or a string that is not
+ * UTF-8, is an "error" answer. What the function echoes goes to stderr.
+ *
+ * ToolnormKit::call($fn, $schemaText, $argumentsText) does one case from
+ * JSON text to JSON text, for tests (the corpus replay test of toolnorm
+ * init uses it).
+ */
+
+declare(strict_types=1);
+
+/**
+ * Input the kit cannot hand to the function as it was sent.
+ */
+class ToolnormUnsupported extends RuntimeException {}
+
+/**
+ * The protocol, the reader and the writer.
+ */
+final class ToolnormKit {
+
+  private const STRING = '/"[^"\\\\\x00-\x1f]*+(?:\\\\(?:["\\\\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\\\x00-\x1f]*+)*+"/A';
+  private const NUMBER = '/-?(?:0|[1-9][0-9]*+)(\.[0-9]++)?([eE][+-]?[0-9]++)?/A';
+  private const FLAGS = JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE | JSON_THROW_ON_ERROR;
+
+  /**
+   * Speaks the protocol on STDIN and STDOUT until stop or the end of input.
+   *
+   * @param callable $fn
+   *   The implementation: $fn($schema, $arguments) returns the arguments.
+   * @param array $implementation
+   *   name (required), version, language (default PHP), homepage.
+   * @param array $declares
+   *   profile (text, attribute), max_passes (0: until nothing changes),
+   *   depth (all, top), repairs (['json', 'entities'] or one of them).
+   * @param array $options
+   *   objects: 'array' (default) or 'object' (stdClass).
+   */
+  public static function serve(callable $fn, array $implementation, array $declares = [], array $options = [], $in = STDIN, $out = STDOUT): void {
+    if (!is_string($implementation['name'] ?? NULL) || $implementation['name'] === '') {
+      throw new InvalidArgumentException('serve: the implementation needs a name');
+    }
+    self::checkDeclares($declares);
+    $objects = self::objects($options);
+    $implementation += ['language' => 'PHP'];
+    // Nothing but answers may reach stdout: PHP's warnings go to stderr.
+    ini_set('display_errors', 'stderr');
+    ini_set('serialize_precision', '-1');
+    $start = json_encode(['version' => 1, 'implementation' => $implementation, 'declares' => (object) $declares], self::FLAGS);
+    while (($line = fgets($in)) !== FALSE) {
+      $answer = self::answer($fn, rtrim($line, "\r\n"), $objects, $cmd);
+      if ($cmd === 'start') {
+        $answer = $start;
+      }
+      elseif ($cmd === 'stop') {
+        break;
+      }
+      if ($answer !== NULL) {
+        fwrite($out, $answer . "\n");
+        fflush($out);
+      }
+    }
+  }
+
+  /**
+   * One case, JSON text in and out (for tests).
+   */
+  public static function call(callable $fn, string $schemaText, string $argumentsText, array $options = []): string {
+    $objects = self::objects($options);
+    $schema = self::decode($schemaText, NULL, $objects);
+    $arguments = self::decode($argumentsText, '', $objects, $numbers);
+    ini_set('serialize_precision', '-1');
+    return self::encode($fn($schema, $arguments), $numbers);
+  }
+
+  private static function objects(array $options): string {
+    $objects = $options['objects'] ?? 'array';
+    if ($objects !== 'array' && $objects !== 'object') {
+      throw new InvalidArgumentException("serve: objects is 'array' or 'object'");
+    }
+    return $objects;
+  }
+
+  private static function checkDeclares(array $d): void {
+    $ok = (!isset($d['profile']) || in_array($d['profile'], ['text', 'attribute'], TRUE))
+      && (!isset($d['depth']) || in_array($d['depth'], ['all', 'top'], TRUE))
+      && (!isset($d['max_passes']) || (is_int($d['max_passes']) && $d['max_passes'] >= 0))
+      && (!isset($d['repairs']) || (is_array($d['repairs']) && $d['repairs'] !== [] && array_is_list($d['repairs'])
+        && !array_diff($d['repairs'], ['json', 'entities'])));
+    if (!$ok || array_diff(array_keys($d), ['profile', 'depth', 'max_passes', 'repairs'])) {
+      throw new InvalidArgumentException('serve: declares: profile text or attribute, depth all or top, max_passes 0 or more, repairs json, entities or both');
+    }
+  }
+
+  private static function answer(callable $fn, string $line, string $objects, ?string &$cmd): ?string {
+    $cmd = NULL;
+    try {
+      $request = self::decode($line, '/arguments', $objects, $numbers, TRUE);
+    }
+    catch (Throwable $e) {
+      // A line the kit cannot read, or arguments PHP cannot hold as sent.
+      if (!preg_match('/"id"\s*:\s*(-?[0-9]+)/', $line, $m)) {
+        fwrite(STDERR, 'toolnorm_kit: unreadable request: ' . $e->getMessage() . "\n");
+        return NULL;
+      }
+      $cmd = 'normalize';
+      $why = $e instanceof ToolnormUnsupported ? $e->getMessage() : 'the adapter cannot read this request: ' . $e->getMessage();
+      return '{"id":' . $m[1] . ',"unsupported":' . json_encode($why, self::FLAGS) . '}';
+    }
+    $request = (array) $request;
+    $cmd = is_string($request['cmd'] ?? NULL) ? $request['cmd'] : NULL;
+    if ($cmd !== 'normalize') {
+      return NULL;
+    }
+    $id = $numbers['/id'][0] ?? (string) ($request['id'] ?? 'null');
+    ob_start();
+    try {
+      $result = $fn($request['schema'] ?? NULL, $request['arguments'] ?? NULL);
+      $answer = '{"id":' . $id . ',"arguments":' . self::encode($result, $numbers, '/arguments') . '}';
+    }
+    catch (Throwable $e) {
+      // Every exception and Error, a stack overflow included where PHP
+      // (8.3+) makes it one: the function's answer, and the adapter goes on.
+      $answer = '{"id":' . $id . ',"error":' . json_encode(self::message($e), self::FLAGS | JSON_INVALID_UTF8_SUBSTITUTE) . '}';
+    }
+    finally {
+      $echoed = ob_get_clean();
+      if ($echoed !== '' && $echoed !== FALSE) {
+        fwrite(STDERR, $echoed);
+      }
+    }
+    return $answer;
+  }
+
+  private static function message(Throwable $e): string {
+    return get_class($e) . ($e->getMessage() === '' ? '' : ': ' . $e->getMessage());
+  }
+
+  /**
+   * Reads JSON text as PHP values, without recursion.
+   *
+   * @param string $text
+   *   The JSON text.
+   * @param string|null $strictAt
+   *   Where what PHP cannot hold throws ToolnormUnsupported: '' everywhere,
+   *   '/name' under the top-level member name, NULL nowhere (there the last
+   *   duplicate wins and {} is [], as json_decode() gives them).
+   * @param string $objects
+   *   'array' or 'object'.
+   * @param array|null $numbers
+   *   Set to the text and value of each number PHP writes otherwise, by JSON
+   *   Pointer.
+   * @param bool $request
+   *   The top-level value is a request: its objects are stdClass.
+   */
+  public static function decode(string $text, ?string $strictAt, string $objects = 'array', ?array &$numbers = NULL, bool $request = FALSE): mixed {
+    $numbers = [];
+    $n = strlen($text);
+    $i = 0;
+    // Frames of the containers being read: [is object, items, key waiting
+    // for its value, strict].
+    $stack = [];
+    $fail = static function (string $what) use (&$i): never {
+      throw new JsonException("$what at offset $i");
+    };
+    $member = $strictAt === NULL || $strictAt === '' ? NULL : substr($strictAt, 1);
+    for (;;) {
+      $i += strspn($text, " \t\n\r", $i);
+      $strict = $strictAt === '';
+      if ($stack) {
+        $top = &$stack[count($stack) - 1];
+        if ($top[0]) {
+          // A key.
+          if ($i >= $n || $text[$i] !== '"') {
+            $fail('expected a key');
+          }
+          $key = self::string($text, $i, $top[3]);
+          // A duplicate member is unsupported everywhere: in the schema
+          // too, where toolnorm refuses it and no function taking a PHP
+          // value can see it.
+          if (array_key_exists($key, $top[1])) {
+            throw new ToolnormUnsupported('duplicate member ' . json_encode((string) $key, self::FLAGS) . ': a PHP array keeps one');
+          }
+          $i += strspn($text, " \t\n\r", $i);
+          if ($i >= $n || $text[$i] !== ':') {
+            $fail('expected :');
+          }
+          $i++;
+          $i += strspn($text, " \t\n\r", $i);
+          $top[2] = (string) $key;
+          $strict = $top[3] || (count($stack) === 1 && $top[2] === $member);
+        }
+        else {
+          $strict = $top[3];
+        }
+        unset($top);
+      }
+      if ($i >= $n) {
+        $fail('unexpected end');
+      }
+      $c = $text[$i];
+      if ($c === '{' || $c === '[') {
+        $i++;
+        $i += strspn($text, " \t\n\r", $i);
+        $close = $c === '{' ? '}' : ']';
+        if ($i < $n && $text[$i] === $close) {
+          $i++;
+          if ($c === '{' && $strict && $objects === 'array') {
+            throw new ToolnormUnsupported('an empty object: a PHP array cannot tell it from []');
+          }
+          $value = $c === '[' ? [] : (($objects === 'object' || ($request && !$stack)) ? new stdClass() : []);
+        }
+        else {
+          $stack[] = [$c === '{', [], NULL, $strict];
+          continue;
+        }
+      }
+      elseif ($c === '"') {
+        $value = self::string($text, $i, $strict);
+      }
+      elseif (preg_match(self::NUMBER, $text, $m, 0, $i)) {
+        $i += strlen($m[0]);
+        $t = $m[0];
+        $plain = ($m[1] ?? '') === '' && ($m[2] ?? '') === '';
+        if ($plain && ((string) (int) $t === $t || $t === '-0')) {
+          // An integer PHP holds (-0 is 0 to PHP, and written back -0).
+          $value = (int) $t;
+        }
+        else {
+          // A fraction, an exponent, or an integer past PHP_INT_MAX: a
+          // float (1e400 is INF), written back as sent.
+          $value = (float) $t;
+        }
+        $written = is_int($value) ? (string) $value : self::float($value);
+        if ($written !== $t) {
+          // Its pointer, from the frames: only for numbers whose text PHP
+          // would not write, so that deep nesting costs no pointer per level.
+          $at = '';
+          foreach ($stack as $frame) {
+            $at .= '/' . ($frame[0] ? strtr($frame[2], ['~' => '~0', '/' => '~1']) : count($frame[1]));
+          }
+          $numbers[$at] = [$t, $value];
+        }
+      }
+      elseif (substr_compare($text, 'true', $i, 4) === 0) {
+        $i += 4;
+        $value = TRUE;
+      }
+      elseif (substr_compare($text, 'false', $i, 5) === 0) {
+        $i += 5;
+        $value = FALSE;
+      }
+      elseif (substr_compare($text, 'null', $i, 4) === 0) {
+        $i += 4;
+        $value = NULL;
+      }
+      else {
+        $fail('unexpected character');
+      }
+      // The value is whole: put it in its container, and close what ends.
+      for (;;) {
+        if (!$stack) {
+          $i += strspn($text, " \t\n\r", $i);
+          if ($i !== $n) {
+            $fail('data after the value');
+          }
+          return $value;
+        }
+        $top = &$stack[count($stack) - 1];
+        if ($top[0]) {
+          $top[1][$top[2]] = $value;
+        }
+        else {
+          $top[1][] = $value;
+        }
+        $value = NULL;
+        $i += strspn($text, " \t\n\r", $i);
+        $c = $text[$i] ?? '';
+        $close = $top[0] ? '}' : ']';
+        if ($c === ',') {
+          $i++;
+          unset($top);
+          continue 2;
+        }
+        if ($c !== $close) {
+          $fail("expected , or $close");
+        }
+        $i++;
+        unset($top);
+        $frame = array_pop($stack);
+        if (!$frame[0]) {
+          $value = $frame[1];
+        }
+        elseif ($objects === 'object' || ($request && !$stack)) {
+          $value = (object) $frame[1];
+        }
+        else {
+          if ($frame[3] && array_is_list($frame[1])) {
+            throw new ToolnormUnsupported('an object keyed "0", "1", ... in order: a PHP array cannot tell it from a JSON array');
+          }
+          $value = $frame[1];
+        }
+        $frame = NULL;
+      }
+    }
+  }
+
+  /**
+   * Reads the string at $i, and moves $i past it.
+   */
+  private static function string(string $text, int &$i, bool $strict): string {
+    if (!preg_match(self::STRING, $text, $m, 0, $i)) {
+      throw new JsonException("invalid string at offset $i");
+    }
+    $i += strlen($m[0]);
+    if (strpos($m[0], '\\') === FALSE) {
+      if (!preg_match('//u', $m[0])) {
+        throw new JsonException("a string that is not UTF-8 at offset $i");
+      }
+      return substr($m[0], 1, -1);
+    }
+    $s = json_decode($m[0], FALSE, 1);
+    if (!is_string($s)) {
+      if (json_last_error() === JSON_ERROR_UTF16) {
+        throw new ToolnormUnsupported('a lone surrogate escape in ' . substr($m[0], 0, 40) . ': a PHP string holds UTF-8, which has no form for it');
+      }
+      throw new JsonException(json_last_error_msg() . " at offset $i");
+    }
+    return $s;
+  }
+
+  private static function float(float $f): string {
+    if (is_nan($f) || is_infinite($f)) {
+      return '';
+    }
+    return json_encode($f, self::FLAGS);
+  }
+
+  /**
+   * Writes a value as compact JSON on one line, without recursion: each
+   * number the kit read with its text, where the function left it.
+   */
+  public static function encode(mixed $value, array $numbers = [], string $at = ''): string {
+    // The pointers that lead to a recorded number: elsewhere no pointer is
+    // built, so that deep nesting costs no pointer per level.
+    $paths = [];
+    foreach (array_keys($numbers) as $p) {
+      for ($p = (string) $p; !isset($paths[$p]); $p = substr($p, 0, (int) strrpos($p, '/'))) {
+        $paths[$p] = TRUE;
+        if ($p === '') {
+          break;
+        }
+      }
+    }
+    $out = '';
+    $work = [[$value, isset($paths[$at]) ? $at : NULL, NULL]];
+    while ($work) {
+      [$v, $at, $literal] = array_pop($work);
+      if ($literal !== NULL) {
+        $out .= $literal;
+        continue;
+      }
+      if ($v instanceof JsonSerializable) {
+        $v = $v->jsonSerialize();
+      }
+      if (is_int($v) || is_float($v)) {
+        if ($at !== NULL && isset($numbers[$at]) && $numbers[$at][1] === $v) {
+          $out .= $numbers[$at][0];
+        }
+        elseif (is_int($v)) {
+          $out .= $v;
+        }
+        elseif (is_nan($v) || is_infinite($v)) {
+          throw new ValueError("the function returned $v, which JSON cannot hold");
+        }
+        else {
+          $out .= self::float($v);
+        }
+      }
+      elseif (is_string($v)) {
+        try {
+          $out .= json_encode($v, self::FLAGS);
+        }
+        catch (JsonException $e) {
+          throw new ValueError('the function returned a string that is not UTF-8: ' . $e->getMessage());
+        }
+      }
+      elseif ($v === NULL || is_bool($v)) {
+        $out .= json_encode($v);
+      }
+      elseif (is_array($v) && array_is_list($v)) {
+        $out .= '[';
+        $work[] = [NULL, NULL, ']'];
+        for ($k = count($v) - 1; $k >= 0; $k--) {
+          $p = $at === NULL ? NULL : "$at/$k";
+          $work[] = [$v[$k], $p !== NULL && isset($paths[$p]) ? $p : NULL, NULL];
+          if ($k > 0) {
+            $work[] = [NULL, NULL, ','];
+          }
+        }
+      }
+      elseif (is_array($v) || $v instanceof stdClass) {
+        $members = is_array($v) ? $v : get_object_vars($v);
+        $out .= '{';
+        $work[] = [NULL, NULL, '}'];
+        $keys = array_keys($members);
+        for ($k = count($keys) - 1; $k >= 0; $k--) {
+          $key = (string) $keys[$k];
+          $p = $at === NULL ? NULL : $at . '/' . strtr($key, ['~' => '~0', '/' => '~1']);
+          $work[] = [$members[$keys[$k]], $p !== NULL && isset($paths[$p]) ? $p : NULL, NULL];
+          try {
+            $work[] = [NULL, NULL, ($k > 0 ? ',' : '') . json_encode($key, self::FLAGS) . ':'];
+          }
+          catch (JsonException $e) {
+            throw new ValueError('the function returned a key that is not UTF-8: ' . $e->getMessage());
+          }
+        }
+      }
+      else {
+        throw new ValueError('the function returned ' . get_debug_type($v) . ', which is not JSON');
+      }
+    }
+    return $out;
+  }
+
+}

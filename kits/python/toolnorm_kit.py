@@ -1,0 +1,279 @@
+"""toolnorm adapter kit for Python 3.9+: the whole of toolnorm's protocol, version 1
+(docs/protocol.md), around one function of yours. Standard library only; copy this file.
+
+    import toolnorm_kit
+    from mypkg import normalize      # normalize(schema, arguments) -> arguments
+
+    toolnorm_kit.serve(normalize, name="my-normalizer", version="0.3.1")
+
+then: toolnorm check --impl 'python3 adapter.py'
+
+Your function gets the schema and the arguments as Python values (dict, list, str, int, float,
+bool, None) and returns the normalized arguments, or raises to reject them (an `error` answer,
+with the exception's message; the adapter goes on). What it leaves alone goes back exactly as it
+came: numbers keep their text (1E+2, 1e400, -0, 12345678901234567890: they arrive as int or float
+subclasses that remember it), member order is kept, lone surrogate escapes such as \\ud800 stay
+(a Python str holds them). What a dict cannot hold, a duplicate member in the arguments, is
+answered `unsupported` with the reason and not judged, rather than silently collapsed.
+
+Answers are always one valid JSON line: a NaN or infinity your function makes (rather than one it
+was given as 1e400) is an `error` answer, never `NaN` on the wire. Anything your function prints
+goes to stderr, where toolnorm shows it beside failures.
+
+call(function, schema_text, arguments_text) does one case from JSON text to JSON text, for tests
+(the corpus replay runner of `toolnorm init` uses it).
+"""
+import contextlib
+import json
+import json.decoder
+import re
+import sys
+
+__all__ = ["serve", "call", "loads", "dumps", "Unsupported", "Int", "Float"]
+
+PROFILES = ("text", "attribute")
+DEPTHS = ("all", "top")
+REPAIRS = ("json", "entities")
+# Deep enough for the checks of the nesting limit (1,001 levels) and more; the reader is
+# json's, whose recursion counts against this while a request is read.
+READ_RECURSION = 20000
+
+
+class Unsupported(Exception):
+    """Input the kit cannot hand to the function as it was sent: answered `unsupported`."""
+
+
+class Int(int):
+    """An integer as it was sent, with its text (-0 stays -0)."""
+
+
+class Float(float):
+    """A number with a fraction or an exponent as it was sent, with its text (1E+2 stays 1E+2,
+    1e400 is inf to Python and 1e400 on the wire)."""
+
+
+def _int(text):
+    n = Int(text)
+    n.text = text
+    return n
+
+
+def _float(text):
+    n = Float(text)
+    n.text = text
+    return n
+
+
+def _constant(name):
+    raise ValueError(f"{name} is not JSON")
+
+
+def _read(text):
+    """text as Python values, and the objects that had a duplicate member: {id(dict): key}."""
+    duplicates = {}
+
+    def pairs(items):
+        d = dict(items)
+        if len(d) != len(items):
+            seen = set()
+            for k, _ in items:
+                if k in seen:
+                    duplicates[id(d)] = k
+                    break
+                seen.add(k)
+        return d
+
+    limit = sys.getrecursionlimit()
+    digits = sys.get_int_max_str_digits() if hasattr(sys, "get_int_max_str_digits") else None
+    sys.setrecursionlimit(max(limit, READ_RECURSION))
+    if digits is not None:
+        sys.set_int_max_str_digits(0)  # integers of any length
+    try:
+        value = json.loads(text, object_pairs_hook=pairs, parse_int=_int, parse_float=_float,
+                           parse_constant=_constant)
+    except RecursionError:
+        raise Unsupported("nested deeper than Python's json reads") from None
+    finally:
+        sys.setrecursionlimit(limit)
+        if digits is not None:
+            sys.set_int_max_str_digits(digits)
+    return value, duplicates
+
+
+def _check(value, duplicates):
+    """Raises Unsupported if value holds an object that had a duplicate member."""
+    if not duplicates:
+        return
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, dict):
+            if id(v) in duplicates:
+                raise Unsupported(f"duplicate member {json.dumps(duplicates[id(v)])}: a Python dict keeps one")
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+
+
+def loads(text, strict=True):
+    """Reads JSON text as Python values that keep what they can of it. With strict, an object
+    with a duplicate member raises Unsupported; without, the last member wins (as json's does).
+    Nesting too deep for json's reader raises Unsupported too."""
+    value, duplicates = _read(text)
+    if strict:
+        _check(value, duplicates)
+    return value
+
+
+_encode_str = json.encoder.encode_basestring_ascii  # ASCII: a lone surrogate is written \ud800
+
+
+def _key(k):
+    if isinstance(k, str):
+        return k
+    if k is True:
+        return "true"
+    if k is False:
+        return "false"
+    if k is None:
+        return "null"
+    if isinstance(k, (int, float)):
+        return _number(k)
+    raise TypeError(f"keys must be str, int, float, bool or None, not {type(k).__name__}")
+
+
+def _number(n):
+    text = getattr(n, "text", None)
+    if text is not None:
+        return text
+    if isinstance(n, int):
+        return int.__repr__(n)
+    if n != n or n in (float("inf"), float("-inf")):
+        raise ValueError(f"the function returned {float.__repr__(n)}, which JSON cannot hold")
+    return float.__repr__(n)
+
+
+def dumps(value):
+    """Writes a value as compact JSON on one line, numbers the kit read with their text. Iterative:
+    no nesting is too deep for it. Raises TypeError or ValueError for what JSON cannot hold."""
+    out = []
+    stack = [(value, None)]
+    while stack:
+        v, tail = stack.pop()
+        if tail is not None:  # the text after a container's last element
+            out.append(tail)
+            continue
+        if isinstance(v, str):
+            out.append(_encode_str(v))
+        elif v is None:
+            out.append("null")
+        elif v is True:
+            out.append("true")
+        elif v is False:
+            out.append("false")
+        elif isinstance(v, (int, float)):
+            out.append(_number(v))
+        elif isinstance(v, dict):
+            out.append("{")
+            stack.append((None, "}"))
+            items = list(v.items())
+            for i in range(len(items) - 1, -1, -1):
+                k, item = items[i]
+                stack.append((item, None))
+                stack.append((None, ("," if i else "") + _encode_str(_key(k)) + ":"))
+        elif isinstance(v, (list, tuple)):
+            out.append("[")
+            stack.append((None, "]"))
+            for i in range(len(v) - 1, -1, -1):
+                stack.append((v[i], None))
+                if i:
+                    stack.append((None, ","))
+        else:
+            raise TypeError(f"the function returned a {type(v).__name__}, which is not JSON")
+    return "".join(out)
+
+
+def call(function, schema_text, arguments_text):
+    """One case, JSON text in and out: the schema read as the function gets it, the arguments
+    strictly (Unsupported for what a dict cannot hold), the function's answer written back."""
+    schema = loads(schema_text, strict=False)
+    arguments = loads(arguments_text)
+    return dumps(function(schema, arguments))
+
+
+def _message(e):
+    text = str(e)
+    return f"{type(e).__name__}: {text}" if text else type(e).__name__
+
+
+_ID = re.compile(rb'"id"\s*:\s*(-?[0-9]+)')
+
+
+def _answer(function, line):
+    try:
+        request, duplicates = _read(line.decode("utf-8", "surrogateescape"))
+    except Exception as e:  # a line the kit cannot read: answer it if its id can be seen
+        m = _ID.search(line)
+        if m is None:
+            print(f"toolnorm_kit: unreadable request: {_message(e)}", file=sys.stderr)
+            return None, None
+        return "normalize", '{"id":%s,"unsupported":%s}' % (m.group(1).decode(), _encode_str(
+            "the adapter cannot read this request: " + _message(e)))
+    if not isinstance(request, dict):
+        return None, None
+    cmd = request.get("cmd")
+    if cmd != "normalize":
+        return cmd, None
+    id_text = _number(request.get("id"))
+    arguments = request.get("arguments")
+    try:
+        # The arguments are held to what a dict cannot hold; the schema is read as json reads
+        # it, as the function would get it anyway, but for a duplicate member: toolnorm refuses
+        # such a schema, and no function taking a dict can see it.
+        _check(arguments, duplicates)
+        _check(request.get("schema"), duplicates)
+    except Unsupported as e:
+        return cmd, '{"id":%s,"unsupported":%s}' % (id_text, _encode_str(str(e)))
+    try:
+        with contextlib.redirect_stdout(sys.stderr):
+            result = function(request.get("schema"), arguments)
+        return cmd, '{"id":%s,"arguments":%s}' % (id_text, dumps(result))
+    except Exception as e:  # RecursionError and MemoryError included: the function's answer
+        return cmd, '{"id":%s,"error":%s}' % (id_text, _encode_str(_message(e)))
+
+
+def serve(function, name, version=None, language="Python", homepage=None, profile="text",
+          max_passes=0, depth="all", repairs=("json", "entities"), stdin=None, stdout=None):
+    """Speaks the protocol on stdin and stdout until stop or the end of the input.
+
+    name, version, language, homepage: the implementation, as the report names it.
+    profile ("text" or "attribute"), max_passes (0: decode until nothing changes), depth ("all"
+    or "top"), repairs ("json", "entities" or both): the reading of RT-TOOL-8 it implements
+    (docs/protocol.md, "Declares")."""
+    if not name:
+        raise ValueError("serve: name must not be empty")
+    if profile not in PROFILES or depth not in DEPTHS or not isinstance(max_passes, int) or max_passes < 0:
+        raise ValueError("serve: profile is text or attribute, depth all or top, max_passes 0 or more")
+    repairs = list(repairs)
+    if not repairs or any(r not in REPAIRS for r in repairs):
+        raise ValueError("serve: repairs are json, entities or both")
+    implementation = {"name": name, "language": language}
+    if version:
+        implementation["version"] = str(version)
+    if homepage:
+        implementation["homepage"] = homepage
+    start = json.dumps({"version": 1, "implementation": implementation, "declares": {
+        "profile": profile, "max_passes": max_passes, "depth": depth, "repairs": repairs}},
+        separators=(",", ":"))
+    stdin = stdin if stdin is not None else sys.stdin.buffer
+    stdout = stdout if stdout is not None else sys.stdout.buffer
+    for line in stdin:  # lines of any length
+        cmd, answer = _answer(function, line)
+        if cmd == "start":
+            answer = start
+        elif cmd == "stop":
+            break
+        if answer is not None:
+            stdout.write(answer.encode("ascii") + b"\n")
+            stdout.flush()
+    stdout.flush()
