@@ -13,11 +13,12 @@
 # name those go-118-fuzz-build cannot run. fuzz/buildsh_test.go holds the
 # two lists, together, equal to the fuzz targets in the code.
 #
-# Binary names: a target of package fuzz keeps its function's name (the seed
-# corpora FuzzNormalize_seed_corpus.zip and FuzzDifferential_seed_corpus.zip
-# from `toolnorm corpus export --format ossfuzz` are named after those);
-# a target of another package is <package>_<function> (FuzzDecode and
-# FuzzNormalize exist twice).
+# Binary names: a target of package fuzz keeps its function's name, a target
+# of another package is <package>_<function> (FuzzDecode and FuzzNormalize
+# exist twice). `toolnorm corpus export --format ossfuzz` writes a seed
+# corpus <binary>_seed_corpus.zip for every binary (corpus.SeedTargets), in
+# the encoding its fuzz function's arguments are read in;
+# fuzz/buildsh_test.go holds that list to the build_target lines.
 
 set -eu -o pipefail # also when run as `bash build.sh`
 cd "${TOOLNORM_SRC:-$SRC/toolnorm}"
@@ -114,7 +115,9 @@ build_target $m/oracle FuzzFixpoint oracle_FuzzFixpoint
 build_target $m/oracle FuzzUnescapeAttributeSplit oracle_FuzzUnescapeAttributeSplit
 build_target $m/corpus FuzzLoad corpus_FuzzLoad
 
-# Seed corpora: every corpus vector the (schema, args, attribute, bound)
-# targets can take, as the libFuzzer inputs go-118-fuzz-build decodes.
+# Seed corpora, one per binary: every corpus vector the (schema, args,
+# attribute, bound) targets can take, and for the others what those vectors
+# give them (their texts with references, their JSON texts), as the
+# libFuzzer inputs go-118-fuzz-build decodes.
 "$WORK/toolnorm" corpus export --format ossfuzz --out "$OUT" corpus
 chmod 644 "$OUT"/*_seed_corpus.zip

@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/toolnorm/toolnorm/corpus"
@@ -48,11 +49,12 @@ type run struct {
 	deadline    time.Time // zero: no time limit
 	hard        time.Time // past it, a case under way is stopped
 	stopped     string
-	inFlight    *InFlight // the request under way when the check stopped
-	applies     int       // vectors that apply
-	answered    int       // of them, answered or failed on (not run, not skipped)
-	wholeRounds int       // whole rounds run
-	roundSec    float64   // their wall time
+	inFlight    *InFlight  // the request under way when the check stopped
+	applies     int        // vectors that apply
+	answered    int        // of them, answered or failed on (not run, not skipped)
+	wholeRounds int        // whole rounds run
+	roundSec    float64    // their wall time
+	stopMu      sync.Mutex // for stopped and inFlight, within a round (Jobs > 1)
 	// found are the vectors failed, for the root causes.
 	found []rootcause.Finding
 }
@@ -141,6 +143,8 @@ func (e *run) over(until time.Time) bool {
 // given up on.
 func (e *run) giveUp(res impl.Result) bool {
 	if errors.Is(res.Failure, impl.ErrGaveUp) {
+		e.stopMu.Lock()
+		defer e.stopMu.Unlock()
 		if e.stopped == "" {
 			// The detail can hold the adapter's raw stderr: one line, cut.
 			e.stopped = "the implementation was given up on: " + display.Clip(display.Text(res.Detail), 500)
@@ -250,19 +254,22 @@ func (e *run) replay() CorpusResult {
 			}
 			e.answered++
 			o := corpus.Judge(v, got)
-			vf := VectorFailure{File: v.File, ID: v.ID, Description: v.Description, Clause: v.Clause, Message: o.Msg, Command: e.command(v),
-				Schema: display.Clip(display.JSON(c.Schema), MaxShown), Arguments: display.Clip(display.JSON(c.Args), MaxShown),
-				Options: strings.Join(c.Options.Choices(), ", "), Want: display.Clip(v.Want().String(), MaxShown), Got: display.Clip(got.String(), MaxShown)}
+			// Shown only for a vector that did not pass: most do.
+			vf := func() VectorFailure {
+				return VectorFailure{File: v.File, ID: v.ID, Description: v.Description, Clause: v.Clause, Message: o.Msg, Command: e.command(v),
+					Schema: display.Clip(display.JSON(c.Schema), MaxShown), Arguments: display.Clip(display.JSON(c.Args), MaxShown),
+					Options: strings.Join(c.Options.Choices(), ", "), Want: display.Clip(v.Want().String(), MaxShown), Got: display.Clip(got.String(), MaxShown)}
+			}
 			adapted := !c.Options.Same(v.Options)
 			switch {
 			case o.Failure != nil:
 				res.count(v, OutcomeError, o.Msg)
-				res.ErrorList = append(res.ErrorList, vf)
+				res.ErrorList = append(res.ErrorList, vf())
 				e.found = append(e.found, rootcause.Finding{Source: rootcause.Vector, ID: v.ID, Case: c, Want: v.Want(), Got: got, Clause: v.Clause})
 				adapted = false // Adapted counts among passed and failed only
 			case !o.Pass:
 				res.count(v, OutcomeFailed, o.Msg)
-				res.Failures = append(res.Failures, vf)
+				res.Failures = append(res.Failures, vf())
 				e.found = append(e.found, rootcause.Finding{Source: rootcause.Vector, ID: v.ID, Case: c, Want: v.Want(), Got: got, Clause: v.Clause})
 			default:
 				res.count(v, OutcomePassed, "")
@@ -298,7 +305,11 @@ func (e *run) rounds() {
 	}
 	done := 0 // cases of each, in all
 	fuzzSeconds := 0.0
-	for round := 0; total == 0 || round < total; round++ {
+	apart := e.cfg.Checks > 0 && e.cfg.Jobs > 1
+	if apart {
+		done, fuzzSeconds = e.apart(all, results, fz, total)
+	}
+	for round := 0; !apart && (total == 0 || round < total); round++ {
 		e.progress(Progress{Phase: "properties", Done: round, Total: total, Cases: e.casesRun(results, fz)})
 		// Between rounds the budget is kept exactly; within one, only the
 		// hard deadline stops a case under way.
@@ -310,16 +321,37 @@ func (e *run) rounds() {
 			n = min(n, e.cfg.Checks-done)
 		}
 		roundStart := time.Now()
+		// With Jobs > 1, the properties' rounds and the fuzzer's run at
+		// once: each has its own cases and results, so the report is the
+		// same whatever Jobs is.
+		var wg sync.WaitGroup
+		slots := make(chan struct{}, max(e.cfg.Jobs, 1))
+		do := func(f func()) {
+			if e.cfg.Jobs <= 1 {
+				f()
+				return
+			}
+			slots <- struct{}{}
+			wg.Go(func() {
+				defer func() { <-slots }()
+				f()
+			})
+		}
 		for i, p := range all {
 			if pr := results[i]; pr.Status != StatusNotApplicable && pr.Violation == nil {
-				t := time.Now()
-				e.propertyRound(p, pr, done, n)
-				pr.Seconds += time.Since(t).Seconds()
+				do(func() {
+					t := time.Now()
+					e.propertyRound(p, pr, done, n)
+					pr.Seconds += time.Since(t).Seconds()
+				})
 			}
 		}
-		t := time.Now()
-		e.fuzzRound(fz, done, n)
-		fuzzSeconds += time.Since(t).Seconds()
+		do(func() {
+			t := time.Now()
+			e.fuzzRound(fz, done, n)
+			fuzzSeconds += time.Since(t).Seconds()
+		})
+		wg.Wait()
 		done += n
 		if e.stopped == "" && e.ctx.Err() == nil {
 			e.wholeRounds++ // a whole one
@@ -348,6 +380,66 @@ func (e *run) rounds() {
 		e.r.Properties = append(e.r.Properties, *pr)
 	}
 	e.r.Fuzz = FuzzResult{Cases: fz.Cases, Failures: fz.Failures, Differed: fz.differed, Unsupported: fz.Unsupported, Findings: fz.Findings, Seconds: fuzzSeconds}
+}
+
+// apart runs every round of each property, and of the fuzzer, as one
+// task, Jobs tasks at once: with Checks set, no round waits for the
+// others' (nothing is decided between rounds but whether the check was
+// interrupted). It returns the cases of each run, as rounds does, and the
+// fuzzer's seconds.
+func (e *run) apart(all []properties.Property, results []*PropResult, fz *Fuzzer, total int) (done int, fuzzSeconds float64) {
+	var (
+		wg       sync.WaitGroup
+		mu       sync.Mutex // for ran and the progress display
+		ran      = total    // rounds run by every task
+		cases    int
+		finished int
+	)
+	start := time.Now()
+	slots := make(chan struct{}, e.cfg.Jobs)
+	task := func(round func(from, n int) bool) {
+		slots <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			r := 0
+			for ; r < total && e.ctx.Err() == nil; r++ {
+				n := min(roundSize, e.cfg.Checks-r*roundSize)
+				if !round(r*roundSize, n) {
+					r = total // broken, or given up on: its count is kept
+					break
+				}
+				mu.Lock()
+				cases += n
+				mu.Unlock()
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			ran = min(ran, r)
+			finished++
+			e.progress(Progress{Phase: "properties", Done: finished * total / (len(all) + 1), Total: total, Cases: cases})
+		})
+	}
+	for i, p := range all {
+		if pr := results[i]; pr.Status != StatusNotApplicable {
+			task(func(from, n int) bool {
+				t := time.Now()
+				e.propertyRound(p, pr, from, n)
+				pr.Seconds += time.Since(t).Seconds()
+				return pr.Violation == nil
+			})
+		}
+	}
+	task(func(from, n int) bool {
+		t := time.Now()
+		e.fuzzRound(fz, from, n)
+		fuzzSeconds += time.Since(t).Seconds()
+		return true
+	})
+	wg.Wait()
+	if !e.over(time.Time{}) { // records an interrupt
+		e.wholeRounds, e.roundSec = ran, time.Since(start).Seconds()
+	}
+	return min(ran*roundSize, e.cfg.Checks), fuzzSeconds
 }
 
 func (e *run) casesRun(results []*PropResult, fz *Fuzzer) int {
@@ -432,6 +524,8 @@ func (e *run) file(v *corpus.Vector) string {
 // noteInFlight records the request under way when the check stopped, the
 // first one met.
 func (e *run) noteInFlight(res impl.Result, what string) {
+	e.stopMu.Lock()
+	defer e.stopMu.Unlock()
 	var f *impl.InFlight
 	if e.inFlight == nil && errors.As(res.Failure, &f) {
 		e.inFlight = &InFlight{Case: what, Waited: f.Waited.Seconds()}

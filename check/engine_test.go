@@ -144,8 +144,8 @@ func TestSeedRepeats(t *testing.T) {
 		return impl.Reference.Normalize(ctx, impl.Case{Schema: schema, Args: args, Options: o})
 	})
 	vs := vectors(t)
-	run := func() []byte {
-		r := Run(context.Background(), Config{Impl: buggy, Vectors: vs, Checks: 48, Seed: 11})
+	run := func(jobs int) []byte {
+		r := Run(context.Background(), Config{Impl: buggy, Vectors: vs, Checks: 48, Seed: 11, Jobs: jobs})
 		r.Started, r.Seconds, r.Corpus.Seconds, r.Fuzz.Seconds = time.Time{}, 0, 0, 0
 		for i := range r.Properties {
 			r.Properties[i].Seconds = 0
@@ -156,9 +156,16 @@ func TestSeedRepeats(t *testing.T) {
 		}
 		return b
 	}
-	a, b := run(), run()
+	a, b := run(1), run(1)
 	if !bytes.Equal(a, b) {
 		t.Errorf("two runs with one seed differ:\n%.3000s\n%.3000s", a, b)
+	}
+	// Whatever Jobs is, the same report: cases, findings and their order
+	// are the seed's, not the order in which rounds end.
+	for _, jobs := range []int{2, 5} {
+		if c := run(jobs); !bytes.Equal(a, c) {
+			t.Errorf("--jobs 1 and --jobs %d differ:\n%.3000s\n%.3000s", jobs, a, c)
+		}
 	}
 	var r Report
 	json.Unmarshal(a, &r)

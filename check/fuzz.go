@@ -342,8 +342,12 @@ func mutate(rng *rand.Rand, v *corpus.Vector) impl.Case {
 
 // fuzzRound is the fuzzing of one round of a check.
 func (e *run) fuzzRound(fz *Fuzzer, from, n int) {
-	if err := fz.step(e.ctx, from, n); errors.Is(err, impl.ErrGaveUp) && e.stopped == "" {
-		e.stopped = "the implementation was given up on: " + err.Error()
+	if err := fz.step(e.ctx, from, n); errors.Is(err, impl.ErrGaveUp) {
+		e.stopMu.Lock()
+		if e.stopped == "" {
+			e.stopped = "the implementation was given up on: " + err.Error()
+		}
+		e.stopMu.Unlock()
 	}
 	e.noteInFlight(fz.inFlight, "a fuzzing case")
 }

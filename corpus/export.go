@@ -56,9 +56,10 @@ func ExportGoFuzz(vectors []*Vector, outDir string) (written, skipped int, err e
 
 // ExportOSSFuzz writes outDir/<Target>_seed_corpus.zip for each of
 // FuzzTargets, one libFuzzer input per vector (see EncodeLibFuzzer), named
-// by its id: OSS-Fuzz and ClusterFuzzLite seed a target from such a zip
-// beside its binary. A vector whose id is not 16 hex digits is an error,
-// and then nothing is written.
+// by its id, and one for each other of the SeedTargets, with their seeds:
+// OSS-Fuzz and ClusterFuzzLite seed a target from such a zip beside its
+// binary. A vector whose id is not 16 hex digits is an error, and then
+// nothing is written.
 func ExportOSSFuzz(vectors []*Vector, outDir string) (written, skipped int, err error) {
 	if err := checkIDs(vectors); err != nil {
 		return 0, 0, err
@@ -93,7 +94,7 @@ func ExportOSSFuzz(vectors []*Vector, outDir string) (written, skipped int, err 
 			return written, skipped, &FileError{target + "_seed_corpus.zip", err}
 		}
 	}
-	return written, skipped, nil
+	return written, skipped, exportSeeds(vectors, root)
 }
 
 // checkIDs checks every id that is to become a file name.

@@ -323,3 +323,104 @@ func hasLine(text, line string) bool {
 	}
 	return false
 }
+
+// TestBuildShSeedCorpora holds `toolnorm corpus export --format ossfuzz`
+// to build.sh: every binary it builds gets a seed corpus
+// (corpus.SeedTargets), encoded for the arguments its fuzz function takes
+// in the code, and no seed corpus is for a binary it does not build.
+func TestBuildShSeedCorpora(t *testing.T) {
+	root, module := moduleRoot(t)
+	built, _, _ := parseBuildSh(t, filepath.Join(root, ".clusterfuzzlite", "build.sh"))
+	code := fuzzTargetsInCode(t, root, module)
+	seeds := map[string][]string{}
+	for _, s := range corpus.SeedTargets {
+		if _, ok := seeds[s.Binary]; ok {
+			t.Errorf("corpus.SeedTargets has %s twice", s.Binary)
+		}
+		seeds[s.Binary] = s.Params
+	}
+	for _, b := range built {
+		params, ok := seeds[b.binary]
+		if !ok {
+			t.Errorf("build.sh:%d builds %s, which corpus.SeedTargets gives no seed corpus", b.line, b.binary)
+			continue
+		}
+		delete(seeds, b.binary)
+		inCode, err := fuzzParams(code[b.pkg+" "+b.fn])
+		if err != nil {
+			t.Errorf("build.sh:%d: %s %s: %v", b.line, b.pkg, b.fn, err)
+			continue
+		}
+		if strings.Join(inCode, ", ") != strings.Join(params, ", ") {
+			t.Errorf("%s's fuzz function takes (%s), its seeds in corpus.SeedTargets are (%s)", b.binary, strings.Join(inCode, ", "), strings.Join(params, ", "))
+		}
+	}
+	for name := range seeds {
+		t.Errorf("corpus.SeedTargets has %s, which build.sh does not build", name)
+	}
+}
+
+// fuzzParams returns the types of the arguments, after the *testing.T, of
+// the function a fuzz target's source hands f.Fuzz, one per argument
+// ("[]byte" for []uint8 too).
+func fuzzParams(src string) ([]string, error) {
+	file, err := parser.ParseFile(token.NewFileSet(), "", "package p\n"+src, parser.SkipObjectResolution)
+	if err != nil {
+		return nil, err
+	}
+	var params []string
+	found := false
+	ast.Inspect(file, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || found {
+			return !found
+		}
+		sel, ok := call.Fun.(*ast.SelectorExpr)
+		if !ok || sel.Sel.Name != "Fuzz" || len(call.Args) != 1 {
+			return true
+		}
+		lit, ok := call.Args[0].(*ast.FuncLit)
+		if !ok {
+			return true
+		}
+		found = true
+		for i, field := range lit.Type.Params.List {
+			typ := typeString(field.Type)
+			n := max(len(field.Names), 1)
+			for range n {
+				params = append(params, typ)
+			}
+			if i == 0 {
+				params = params[n:] // the *testing.T
+			}
+		}
+		return false
+	})
+	if !found {
+		return nil, fmt.Errorf("no f.Fuzz(func(...) {...}) in its source")
+	}
+	return params, nil
+}
+
+func typeString(e ast.Expr) string {
+	switch x := e.(type) {
+	case *ast.Ident:
+		if x.Name == "byte" {
+			return "uint8"
+		}
+		return x.Name
+	case *ast.ArrayType:
+		if x.Len == nil {
+			if elt := typeString(x.Elt); elt == "uint8" {
+				return "[]byte"
+			} else {
+				return "[]" + elt
+			}
+		}
+	case *ast.StarExpr:
+		return "*" + typeString(x.X)
+	case *ast.SelectorExpr:
+		return typeString(x.X) + "." + x.Sel.Name
+	}
+	return fmt.Sprintf("%T", e)
+}

@@ -184,9 +184,10 @@ func (v *Value) make(s *Schema, depth int) *jsonvalue.Value {
 }
 
 func escapeHTML(s string, times int) string {
-	r := strings.NewReplacer("&", "&amp;", `"`, "&quot;", "<", "&lt;")
 	for range times {
-		s = r.Replace(s)
+		s = htmlEscaper.Replace(s)
 	}
 	return s
 }
+
+var htmlEscaper = strings.NewReplacer("&", "&amp;", `"`, "&quot;", "<", "&lt;")

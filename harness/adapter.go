@@ -36,10 +36,11 @@ type Config struct {
 	// impl.ErrGaveUp. An adapter that cannot be started three times in a
 	// row is given up for good too.
 	MaxFailures int
-	// MaxLine is the longest answer line accepted (default 64 MiB). An
-	// answer is also refused once it is longer than 8 times its request
-	// and 1 MiB more: no normalizer's output is that much larger than its
-	// input. Either way it is refused as soon as it passes the limit,
+	// MaxLine, if more than 0, is the longest answer line accepted. An
+	// answer to normalize is refused once it is longer than 8 times its
+	// request and 1 MiB more (no normalizer's output is that much larger
+	// than its input), whatever the request's length; the answer to start,
+	// at 64 MiB. Either way it is refused as soon as it passes the limit,
 	// without being read whole.
 	MaxLine int
 	// StderrLimit is how much of the adapter's standard error is kept,
@@ -63,9 +64,6 @@ func (c *Config) defaults() {
 	}
 	if c.MaxFailures <= 0 {
 		c.MaxFailures = 50
-	}
-	if c.MaxLine <= 0 {
-		c.MaxLine = 64 << 20
 	}
 	if c.StderrLimit <= 0 {
 		c.StderrLimit = 64 << 10
@@ -107,6 +105,25 @@ type Adapter struct {
 	gaveUp   error
 	events   []Event
 	trace    sync.Mutex
+	// spare, once the adapter was restarted, is the next run being started
+	// while the current one works, so that the next restart does not wait
+	// for the program to start; nil when none is under way.
+	spare     chan spareRun
+	closing   chan struct{} // closed by Close: a start under way stops
+	closeOnce sync.Once
+}
+
+// spareRun is a run of the adapter started ahead of need.
+type spareRun struct {
+	p     *process
+	info  Info
+	err   error
+	trace []traced // its start, traced when it is taken into use
+}
+
+type traced struct {
+	prefix string
+	b      []byte
 }
 
 // Start starts the adapter and reads its answer to start. It fails, with
@@ -117,7 +134,7 @@ func Start(cfg Config) (*Adapter, error) {
 	if strings.TrimSpace(cfg.Command) == "" {
 		return nil, errors.New("harness: no command")
 	}
-	a := &Adapter{cfg: cfg}
+	a := &Adapter{cfg: cfg, closing: make(chan struct{})}
 	p, info, declares, err := a.launch()
 	if err != nil {
 		return nil, err
@@ -202,13 +219,18 @@ func (a *Adapter) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result
 		lines[i] = line
 		todo = append(todo, i)
 	}
-	// After a failure among requests in flight together, the request that
-	// caused it is not known (an adapter may buffer its answers), so they
-	// are sent again one at a time; a request that fails alone is sent once
-	// more, to a fresh start of the adapter, before the failure is put on
-	// it.
+	// An answer line that breaks the protocol but names its request's id
+	// (a line with Infinity in it) is that request's failure: the lines
+	// are intact, so the adapter goes on. After any other failure among
+	// requests in flight together, the request that caused it is not
+	// known (an adapter may buffer its answers), so they are sent again one
+	// at a time, the first without an answer to a fresh start of the
+	// adapter: if it fails there too, the failure is put on it. A request
+	// that fails alone on a run of the adapter that answered others first
+	// is sent once more, to a fresh start, before the failure is put on it.
 	serial := 0
-	resent := false // the request at todo[0] failed alone once already
+	resent := false  // the request at todo[0] failed alone, and is sent again to a fresh start
+	suspect := false // the request at todo[0] was the first without an answer when requests in flight together failed
 	a.inARow = 0
 	for len(todo) > 0 {
 		if err := ctx.Err(); err != nil {
@@ -250,12 +272,29 @@ func (a *Adapter) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result
 			batch.Write(withID(lines[i], ids[i]))
 			limit = max(limit, 8*len(lines[i])+1<<20)
 		}
-		a.proc.limit.Store(int64(min(limit, a.cfg.MaxLine)))
+		a.proc.limit.Store(int64(a.lineLimit(limit)))
 		a.traceLines("> ", batch.Bytes())
 		go a.proc.write(batch.Bytes())
 		done := 0
 		for _, i := range window {
-			r, ok := a.receive(ctx, ids[i])
+			r, ok, named := a.receive(ctx, ids[i])
+			if named {
+				// Its own: no restart, and the answers behind it are read.
+				// Its line says it all: standard error, which the run
+				// may be writing for the requests behind it, is not kept.
+				if !resent {
+					a.recordLine(r, ids[i])
+				}
+				resent, suspect = false, false
+				results[i] = r
+				done++
+				a.inARow++
+				if serial > 0 {
+					serial--
+				}
+				a.proc.answered++
+				continue
+			}
 			if ok {
 				results[i] = r
 				done++
@@ -266,8 +305,9 @@ func (a *Adapter) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result
 				}
 				if resent {
 					a.events[len(a.events)-1].Answered = true
-					resent = false
 				}
+				resent, suspect = false, false
+				a.proc.answered++
 				continue
 			}
 			if r.Kind() == impl.KindNotRun {
@@ -280,14 +320,21 @@ func (a *Adapter) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result
 				break // the loop's first check ends the batch
 			}
 			switch {
-			case len(window) > 1:
+			case len(window) > 1 && done < len(window)-1:
+				// The first without an answer goes alone to a fresh start,
+				// then the others one at a time.
 				serial = len(window) - done
-			case !resent && r.Kind() != impl.KindTimeout:
-				// Alone, once: send it again to a fresh start. A timeout
-				// is not sent again: it would cost the whole limit twice.
+				suspect = true
+			case !suspect && !resent && r.Kind() != impl.KindTimeout && a.proc.answered > 0:
+				// Alone, once, on a run that answered others: send it again
+				// to a fresh start. A timeout is not sent again: it would
+				// cost the whole limit twice.
 				resent = true
 				a.record(r, ids[i])
 			default:
+				// Alone on a fresh start (after failing among others, or
+				// first there), sent again there, or a timeout: its own.
+				suspect = false
 				if !resent {
 					a.record(r, ids[i])
 				}
@@ -311,8 +358,10 @@ func (a *Adapter) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result
 // receive waits for the answer to request id, until the time limit or
 // until ctx is done (so never past the check's deadline). A request ctx
 // stops is in flight: its result says how long it had waited (since the
-// answer before it, the requests being pipelined).
-func (a *Adapter) receive(ctx context.Context, id int) (impl.Result, bool) {
+// answer before it, the requests being pipelined). It reports whether it
+// is an answer (ok), and whether a line that breaks the protocol names id
+// as its request's (named).
+func (a *Adapter) receive(ctx context.Context, id int) (r impl.Result, ok, named bool) {
 	start := time.Now()
 	timer := time.NewTimer(a.cfg.Timeout)
 	defer timer.Stop()
@@ -320,18 +369,21 @@ func (a *Adapter) receive(ctx context.Context, id int) (impl.Result, bool) {
 	case l := <-a.proc.lines:
 		switch {
 		case errors.Is(l.err, errTooLong):
-			return protocolError("the answer is longer than %d bytes (the limit for this request)", a.proc.limit.Load()), false
+			return protocolError("the answer is longer than %d bytes (the limit for this request)", a.proc.limit.Load()), false, false
 		case l.err != nil:
-			return impl.Fail(impl.ErrCrash, a.proc.exitDetail()), false
+			return impl.Fail(impl.ErrCrash, a.proc.exitDetail()), false, false
 		}
 		a.traceLines("< ", append(l.data, '\n'))
 		r := parseAnswer(l.data, id)
-		return r, !r.Failed() || r.Kind() == impl.KindNotSendable // an answer all the same
+		if r.Kind() == impl.KindProtocol {
+			return r, false, namesID(l.data, id)
+		}
+		return r, !r.Failed() || r.Kind() == impl.KindNotSendable, false // an answer all the same
 	case <-timer.C:
-		return impl.Fail(impl.ErrTimeout, fmt.Sprintf("no answer within %v", a.cfg.Timeout)), false
+		return impl.Fail(impl.ErrTimeout, fmt.Sprintf("no answer within %v", a.cfg.Timeout)), false, false
 	case <-ctx.Done():
 		waited := time.Since(start)
-		return impl.Fail(&impl.InFlight{Waited: waited}, fmt.Sprintf("in flight for %v when the check stopped (%v)", waited.Round(time.Millisecond), context.Cause(ctx))), false
+		return impl.Fail(&impl.InFlight{Waited: waited}, fmt.Sprintf("in flight for %v when the check stopped (%v)", waited.Round(time.Millisecond), context.Cause(ctx))), false, false
 	}
 }
 
@@ -340,7 +392,16 @@ func (a *Adapter) record(r impl.Result, id int) {
 	if a.proc != nil {
 		stderr = a.proc.stderr.String()
 	}
-	a.events = append(a.events, Event{Kind: r.Kind().String(), Request: id, Detail: r.Detail, Stderr: stderr})
+	a.recordEvent(Event{Kind: r.Kind().String(), Request: id, Detail: r.Detail, Stderr: stderr})
+}
+
+// recordLine records a failure shown by its answer line alone.
+func (a *Adapter) recordLine(r impl.Result, id int) {
+	a.recordEvent(Event{Kind: r.Kind().String(), Request: id, Detail: r.Detail})
+}
+
+func (a *Adapter) recordEvent(e Event) {
+	a.events = append(a.events, e)
 	a.outcome(true)
 	if a.failures >= a.cfg.MaxFailures && a.gaveUp == nil {
 		a.gaveUp = fmt.Errorf("%w: %w: %d of the last %d requests failed, so nothing more was sent to the adapter", impl.ErrCrash, impl.ErrGaveUp, a.failures, min(a.next, len(a.recent)))
@@ -360,10 +421,38 @@ func (a *Adapter) outcome(failed bool) {
 	a.next++
 }
 
-// restart starts the adapter again and replays start.
+// restart starts the adapter again and replays start: it takes the
+// spare run if one was started (and is still running), and starts the
+// next spare.
 func (a *Adapter) restart() error {
 	a.restarts++
-	p, info, _, err := a.launch()
+	var p *process
+	var info Info
+	var err error
+	if a.spare != nil {
+		r := <-a.spare
+		a.spare = nil
+		p, info, err = r.p, r.info, r.err
+		for _, t := range r.trace {
+			a.traceLines(t.prefix, t.b)
+		}
+		if p != nil && p.hasExited() {
+			p.kill()
+			p = nil
+		}
+	}
+	if p == nil && err == nil {
+		p, info, _, err = a.launch()
+	}
+	next := make(chan spareRun, 1)
+	a.spare = next
+	go func() {
+		var lines []traced
+		p, info, _, err := a.launchTraced(func(prefix string, b []byte) {
+			lines = append(lines, traced{prefix, bytes.Clone(b)})
+		})
+		next <- spareRun{p, info, err, lines}
+	}()
 	if err != nil {
 		return fmt.Errorf("restart %d failed: %v", a.restarts, err)
 	}
@@ -377,12 +466,17 @@ func (a *Adapter) restart() error {
 
 // launch starts the program and reads its answer to start.
 func (a *Adapter) launch() (*process, Info, Declares, error) {
+	return a.launchTraced(a.traceLines)
+}
+
+// launchTraced is launch with the start's lines traced by trace.
+func (a *Adapter) launchTraced(trace func(prefix string, b []byte)) (*process, Info, Declares, error) {
 	p, err := startProcess(a.cfg)
 	if err != nil {
 		return nil, Info{}, Declares{}, fmt.Errorf("harness: cannot start %q: %v", a.cfg.Command, err)
 	}
 	start := fmt.Appendf(nil, `{"cmd":"start","version":%d}`+"\n", Version)
-	a.traceLines("> ", start)
+	trace("> ", start)
 	go p.write(start)
 	timer := time.NewTimer(a.cfg.StartTimeout)
 	defer timer.Stop()
@@ -395,11 +489,13 @@ func (a *Adapter) launch() (*process, Info, Declares, error) {
 		return nil, Info{}, Declares{}, fmt.Errorf("harness: %q: %s", a.cfg.Command, msg)
 	}
 	select {
+	case <-a.closing:
+		return fail("the adapter was closed while it started")
 	case l := <-p.lines:
 		if l.err != nil {
 			return fail("no answer to start: %s", p.exitDetail())
 		}
-		a.traceLines("< ", append(l.data, '\n'))
+		trace("< ", append(l.data, '\n'))
 		info, declares, err := parseStart(l.data)
 		if err != nil {
 			return fail("%v", err)
@@ -426,8 +522,15 @@ func (a *Adapter) traceLines(prefix string, b []byte) {
 // Close asks the adapter to stop, and kills it if it does not within a
 // second.
 func (a *Adapter) Close() error {
+	a.closeOnce.Do(func() { close(a.closing) })
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	if a.spare != nil {
+		if r := <-a.spare; r.p != nil {
+			r.p.kill()
+		}
+		a.spare = nil
+	}
 	if a.proc == nil {
 		return nil
 	}
@@ -452,8 +555,11 @@ type process struct {
 	exited chan struct{}
 	quit   chan struct{} // closed by kill: the reader stops
 	limit  atomic.Int64  // the longest answer line accepted now
-	wmu    sync.Mutex
-	err    error // the exit error, once exited is closed
+	// answered counts the lines read for requests in this run: 0 while it
+	// is a fresh start.
+	answered int
+	wmu      sync.Mutex
+	err      error // the exit error, once exited is closed
 }
 
 type line struct {
@@ -463,10 +569,29 @@ type line struct {
 
 var errTooLong = errors.New("line too long")
 
+// waitDelay is how long, once the adapter exited, toolnorm waits for
+// the programs it started to close its standard error.
+const waitDelay = 200 * time.Millisecond
+
+// maxStartLine is the longest answer to start accepted.
+const maxStartLine = 64 << 20
+
+// lineLimit is the limit n for an answer line, under MaxLine if set.
+func (a *Adapter) lineLimit(n int) int {
+	if a.cfg.MaxLine > 0 {
+		return min(n, a.cfg.MaxLine)
+	}
+	return n
+}
+
 func startProcess(cfg Config) (*process, error) {
 	cmd := exec.Command("sh", "-c", cfg.Command)
 	cmd.Dir = cfg.Dir
 	setProcessGroup(cmd)
+	// A program the adapter starts that leaves its process group (setsid,
+	// a daemon) outlives the kill and holds standard error open: Wait
+	// would wait for it, and each stop and restart with it.
+	cmd.WaitDelay = waitDelay
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -480,7 +605,10 @@ func startProcess(cfg Config) (*process, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	p.limit.Store(int64(cfg.MaxLine))
+	p.limit.Store(int64(maxStartLine))
+	if cfg.MaxLine > 0 {
+		p.limit.Store(int64(min(maxStartLine, cfg.MaxLine)))
+	}
 	go p.read(bufio.NewReaderSize(stdout, 64<<10))
 	go func() {
 		p.err = cmd.Wait()
@@ -541,6 +669,16 @@ func (p *process) kill() {
 	select {
 	case <-p.exited:
 	case <-time.After(5 * time.Second):
+	}
+}
+
+// hasExited reports whether the program has ended already.
+func (p *process) hasExited() bool {
+	select {
+	case <-p.exited:
+		return true
+	default:
+		return false
 	}
 }
 

@@ -50,3 +50,28 @@ func TestServeUnsupported(t *testing.T) {
 		t.Errorf("read back as %v", r.Kind())
 	}
 }
+
+// TestNamesID: an answer line that breaks the protocol is its request's
+// when it starts with that id, JSON or not.
+func TestNamesID(t *testing.T) {
+	tests := []struct {
+		line string
+		want bool
+	}{
+		{`{"id": 7, "arguments": {"x": Infinity}}`, true},
+		{`{"id":7,"arguments":{"x":NaN}}`, true},
+		{`{"id":7}`, true},
+		{` {"id" : 7 ,"error":1,"arguments":{}}`, true},
+		{`{"id": 70, "arguments": {}}`, false},
+		{`{"id": 7.0, "arguments": {}}`, false},
+		{`{"arguments": {"x": Infinity}, "id": 7}`, false}, // not where it can be read without the rest
+		{`Traceback (most recent call last):`, false},
+		{`{"id":999999,"arguments":{}}`, false},
+		{``, false},
+	}
+	for _, tt := range tests {
+		if got := namesID([]byte(tt.line), 7); got != tt.want {
+			t.Errorf("namesID(%q, 7) = %v, want %v", tt.line, got, tt.want)
+		}
+	}
+}

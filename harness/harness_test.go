@@ -1,13 +1,16 @@
 package harness
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -39,7 +42,7 @@ func (m misbehaving) Normalize(ctx context.Context, c impl.Case) impl.Result {
 	}
 	if bytes.Contains(args, []byte(`"trigger"`)) {
 		switch m.mode {
-		case "crash":
+		case "crash", "crash-flushing":
 			fmt.Fprintln(os.Stderr, "panic: the adapter fell over")
 			os.Exit(3)
 		case "hang":
@@ -48,6 +51,8 @@ func (m misbehaving) Normalize(ctx context.Context, c impl.Case) impl.Result {
 			fmt.Println("Traceback (most recent call last):")
 		case "wrong-id":
 			fmt.Println(`{"id":999999,"arguments":{}}`)
+		case "infinity":
+			return impl.OK([]byte(`{"x":"INFINITY"}`)) // written as {"x":Infinity}: see testAdapter
 		case "huge":
 			fmt.Println(`{"id":0,"arguments":"` + strings.Repeat("x", 3<<20) + `"}`)
 		case "stderr-flood":
@@ -60,7 +65,13 @@ func (m misbehaving) Normalize(ctx context.Context, c impl.Case) impl.Result {
 	return impl.Reference.Normalize(ctx, impl.Case{Schema: schema, Args: args, Options: o})
 }
 
+// testModes are the test adapter's modes of one operating system.
+var testModes = map[string]func() int{}
+
 func testAdapter(mode string) int {
+	if f, ok := testModes[mode]; ok {
+		return f()
+	}
 	switch mode {
 	case "exit-at-start":
 		fmt.Fprintln(os.Stderr, "cannot import module")
@@ -78,11 +89,42 @@ func testAdapter(mode string) int {
 		return 0
 	}
 	info := Info{Name: "test adapter", Language: "Go"}
-	if err := Serve(os.Stdin, os.Stdout, os.Stderr, misbehaving{mode}, info, Declares{}); err != nil {
+	var in io.Reader = os.Stdin
+	var out io.Writer = os.Stdout
+	switch mode {
+	case "infinity":
+		out = infinityWriter{os.Stdout}
+	case "crash-flushing":
+		in = lineReader{bufio.NewReader(os.Stdin)} // Serve flushes each answer
+	}
+	if err := Serve(in, out, os.Stderr, misbehaving{mode}, info, Declares{}); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
 	return 0
+}
+
+// lineReader reads at most one line at a time: Serve, which flushes its
+// answers when nothing more is buffered, writes each before reading on.
+type lineReader struct{ r *bufio.Reader }
+
+func (lr lineReader) Read(p []byte) (int, error) {
+	line, err := lr.r.ReadSlice('\n')
+	n := copy(p, line)
+	if n < len(line) {
+		return n, errors.New("lineReader: line longer than the buffer")
+	}
+	return n, err
+}
+
+// infinityWriter writes "INFINITY" (quotes included) as Infinity, as
+// Python's json.dumps writes an infinite float: an answer line that is not
+// JSON, with its id intact.
+type infinityWriter struct{ w io.Writer }
+
+func (iw infinityWriter) Write(b []byte) (int, error) {
+	_, err := iw.w.Write(bytes.ReplaceAll(b, []byte(`"INFINITY"`), []byte("Infinity")))
+	return len(b), err
 }
 
 func adapterCommand(mode string) string {
@@ -152,9 +194,11 @@ func TestAdapterMisbehaves(t *testing.T) {
 		detail string
 	}{
 		{"crash", impl.KindCrash, "exit status 3"},
+		{"crash-flushing", impl.KindCrash, "exit status 3"},
 		{"hang", impl.KindTimeout, "no answer within"},
 		{"not-json", impl.KindProtocol, "not a JSON object"},
 		{"wrong-id", impl.KindProtocol, "has id 999999"},
+		{"infinity", impl.KindProtocol, "not a JSON object"},
 		{"huge", impl.KindProtocol, "longer than"},
 	}
 	for _, tt := range tests {
@@ -173,11 +217,21 @@ func TestAdapterMisbehaves(t *testing.T) {
 				}
 			}
 			events := a.Events()
-			// One restart after the requests in flight failed together,
-			// one after the culprit failed alone, one after it failed
-			// again on a fresh start (a timeout is not sent again).
+			// This adapter buffers its answers: one restart after the
+			// requests in flight failed together, with no answer to the
+			// culprit's predecessors; one after the culprit failed alone
+			// on a run that answered those; one after it failed again on
+			// a fresh start. A timeout is not sent again. An answer that
+			// names its request costs none.
 			restarts := 3
-			if tt.kind == impl.KindTimeout {
+			switch {
+			case tt.kind == impl.KindTimeout:
+				restarts = 2
+			case tt.mode == "infinity":
+				restarts = 0
+			case tt.mode == "crash-flushing":
+				// It answers as it goes: the culprit was the first
+				// without an answer, and fails alone on a fresh start.
 				restarts = 2
 			}
 			if len(events) != 1 || events[0].Kind != tt.kind.String() || events[0].Request == 0 || events[0].Answered || a.Restarts() != restarts {
@@ -343,4 +397,61 @@ func BenchmarkHarness(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.N*len(reqs))/b.Elapsed().Seconds(), "requests/s")
+}
+
+// TestAnswerLimitFollowsRequest sends a request longer than 64 MiB: its
+// answer, as long, is within 8 times the request and 1 MiB more, so it is
+// accepted, with no lower cap.
+func TestAnswerLimitFollowsRequest(t *testing.T) {
+	a := start(t, "good", Config{Timeout: time.Minute})
+	text := strings.Repeat("x", 66<<20)
+	r := a.RunBatch(context.Background(), []impl.Case{{Schema: []byte(`{}`), Args: []byte(`{"t":"` + text + `"}`)}})[0]
+	if !r.Answered() || len(r.Output) != len(text)+8 {
+		t.Fatalf("a %d-byte request: %s", len(text)+8, r.String()[:min(len(r.String()), 300)])
+	}
+}
+
+// TestPool sends batches through two runs of the adapter, from two
+// goroutines at once: every result in the order of its case, the culprit
+// blamed as with one run, and both runs used.
+func TestPool(t *testing.T) {
+	p, err := StartPool(Config{Command: adapterCommand("crash"), Timeout: 10 * time.Second}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	if p.Size() != 2 || p.Name() != "test adapter (Go)" {
+		t.Fatalf("size %d, name %q", p.Size(), p.Name())
+	}
+	var wg sync.WaitGroup
+	for g := range 2 {
+		wg.Go(func() {
+			trigger := -1
+			if g == 0 {
+				trigger = 70
+			}
+			results := p.RunBatch(context.Background(), cases(100, trigger))
+			for i, r := range results {
+				if i == trigger {
+					if r.Kind() != impl.KindCrash {
+						t.Errorf("goroutine %d, request %d = %+v, want a crash", g, i, r)
+					}
+					continue
+				}
+				want := fmt.Sprintf(`{"i":%d,"t":"Ember & Oak"}`, i)
+				if string(r.Output) != want {
+					t.Errorf("goroutine %d, request %d = %+v, want %s", g, i, r, want)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if n := len(p.Events()); n != 1 || p.Restarts() == 0 {
+		t.Errorf("%d events, %d restarts; want the one crash", n, p.Restarts())
+	}
+	for i, a := range p.adapters {
+		if a.nextID == 0 {
+			t.Errorf("run %d got no request", i)
+		}
+	}
 }

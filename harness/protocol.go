@@ -5,9 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/internal/jsonraw"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 	"github.com/toolnorm/toolnorm/normalize"
 )
@@ -145,6 +148,21 @@ func withID(line []byte, id int) []byte {
 // JSON (within jsonvalue's nesting limit); they are sent compact, their
 // number text and escapes kept.
 func request(id int, schema, args []byte) ([]byte, error) {
+	// Most cases are compact already, with no escape in their strings:
+	// they go as they are, checked but not parsed.
+	if asIs(schema) && asIs(args) {
+		b := make([]byte, 0, len(schema)+len(args)+64)
+		b = fmt.Appendf(b, `{"cmd":"normalize","id":%d,"schema":`, id)
+		b = append(b, schema...)
+		b = append(b, `,"arguments":`...)
+		b = append(b, args...)
+		return append(b, "}\n"...), nil
+	}
+	return requestParsed(id, schema, args)
+}
+
+// requestParsed is request for any JSON: parsed, and written compact.
+func requestParsed(id int, schema, args []byte) ([]byte, error) {
 	s, err := jsonvalue.Parse(schema)
 	if err != nil {
 		return nil, fmt.Errorf("the schema is not JSON: %v", err)
@@ -209,4 +227,107 @@ func parseAnswer(line []byte, id int) impl.Result {
 
 func protocolError(format string, args ...any) impl.Result {
 	return impl.Fail(impl.ErrProtocol, fmt.Sprintf(format, args...))
+}
+
+// asIs reports whether b is one JSON value that request would send as it
+// is: valid, compact (no whitespace outside strings), with no escape in
+// its strings (jsonraw.AppendQuote writes such a string as it was), nested
+// less deeply than jsonvalue.MaxDepth.
+func asIs(b []byte) bool {
+	var stack []byte // '{' or '['
+	i := 0
+	for {
+		// A value starts at b[i].
+		if i >= len(b) {
+			return false
+		}
+		switch c := b[i]; {
+		case c == '{' || c == '[':
+			if i+1 < len(b) && b[i+1] == c+2 { // '}' is '{'+2, ']' is '['+2
+				i += 2
+				break
+			}
+			if len(stack) >= jsonvalue.MaxDepth-1 {
+				return false
+			}
+			stack = append(stack, c)
+			i++
+			if c == '{' {
+				var ok bool
+				if i, ok = keyAsIs(b, i); !ok {
+					return false
+				}
+			}
+			continue
+		case c == '"':
+			end, f, err := jsonraw.ScanString(b, i)
+			if err != nil || f&jsonraw.Escaped != 0 {
+				return false
+			}
+			i = end
+		case c == '-' || '0' <= c && c <= '9':
+			end, err := jsonraw.ScanNumber(b, i)
+			if err != nil {
+				return false
+			}
+			i = end
+		default:
+			end, err := jsonraw.ScanLiteral(b, i)
+			if err != nil {
+				return false
+			}
+			i = end
+		}
+		// After a value: close containers, or go on to the next value.
+		for {
+			if len(stack) == 0 {
+				return i == len(b)
+			}
+			if i >= len(b) {
+				return false
+			}
+			top := stack[len(stack)-1]
+			if b[i] == ',' {
+				i++
+				if top == '{' {
+					var ok bool
+					if i, ok = keyAsIs(b, i); !ok {
+						return false
+					}
+				}
+				break
+			}
+			if b[i] != top+2 {
+				return false
+			}
+			stack = stack[:len(stack)-1]
+			i++
+		}
+	}
+}
+
+// keyAsIs scans a key with no escape and its colon at b[i], returning where
+// the value starts.
+func keyAsIs(b []byte, i int) (int, bool) {
+	if i >= len(b) || b[i] != '"' {
+		return 0, false
+	}
+	end, f, err := jsonraw.ScanString(b, i)
+	if err != nil || f&jsonraw.Escaped != 0 || end >= len(b) || b[end] != ':' {
+		return 0, false
+	}
+	return end + 1, true
+}
+
+// namedID matches the start of an answer line whose first member is its
+// id, whether or not the rest is JSON.
+var namedID = regexp.MustCompile(`^[ \t]*\{[ \t]*"id"[ \t]*:[ \t]*(-?[0-9]+)[ \t]*[,}]`)
+
+// namesID reports whether line, an answer that breaks the protocol, says
+// it is the answer to request id: it starts as a JSON object whose first
+// member is "id" with id's text (a line such as {"id": 7, "arguments":
+// {"x": Infinity}}). Such a line is that request's: the lines are intact.
+func namesID(line []byte, id int) bool {
+	m := namedID.FindSubmatch(line)
+	return m != nil && string(m[1]) == strconv.Itoa(id)
 }

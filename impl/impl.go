@@ -84,21 +84,20 @@ func (f funcImpl) Name() string                                 { return f.name 
 func (f funcImpl) Normalize(ctx context.Context, c Case) Result { return f.f(ctx, c) }
 
 // Reference is toolnorm's reference normalizer, package normalize.
-var Reference Impl = Func("toolnorm reference", func(_ context.Context, c Case) Result {
-	return reference(c.Schema, c.Args, c.Options.Normalize())
-})
+var Reference Impl = ReferenceWith()
 
 // ReferenceWith is the reference with options of package normalize that
 // are no case's (the documents its schemas' references may name, the draft
 // of a schema that names none), after each case's own.
 func ReferenceWith(extra ...normalize.Option) Impl {
-	return Func("toolnorm reference", func(_ context.Context, c Case) Result {
-		return reference(c.Schema, c.Args, append(c.Options.Normalize(), extra...))
+	c := &schemas{extra: extra}
+	return Func("toolnorm reference", func(_ context.Context, cs Case) Result {
+		return reference(c, cs.Schema, cs.Args, cs.Options)
 	})
 }
 
-func reference(schema, args []byte, opts []normalize.Option) Result {
-	s, err := normalize.Compile(schema, opts...)
+func reference(c *schemas, schema, args []byte, o Options) Result {
+	s, err := c.compile(schema, o)
 	if err != nil {
 		return Reject(ErrInvalidSchema, err.Error())
 	}

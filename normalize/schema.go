@@ -636,8 +636,11 @@ func escapeToken(s string) string {
 	if !strings.ContainsAny(s, "~/") {
 		return s
 	}
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
+	return pointerEscaper.Replace(s)
 }
+
+// pointerEscaper escapes a JSON Pointer token.
+var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
 
 // invalidUTF8 returns the offset of the first byte of b that is not part
 // of valid UTF-8.

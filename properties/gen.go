@@ -243,12 +243,13 @@ func stringFor(t *rapid.T, n *node, depth int) string {
 }
 
 func htmlEscape(s string, times int) string {
-	r := strings.NewReplacer("&", "&amp;", `"`, "&quot;", "<", "&lt;", ">", "&gt;")
 	for range times {
-		s = r.Replace(s)
+		s = htmlEscaper.Replace(s)
 	}
 	return s
 }
+
+var htmlEscaper = strings.NewReplacer("&", "&amp;", `"`, "&quot;", "<", "&lt;", ">", "&gt;")
 
 var names = entity.Names()
 

@@ -383,9 +383,11 @@ func walkStrings(v *jsonvalue.Value, at string, f func(at, s string)) {
 	}
 }
 
-func pointerToken(k string) string {
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(k)
-}
+func pointerToken(k string) string { return pointerEscaper.Replace(k) }
+
+// pointerEscaper escapes a JSON Pointer token (built once: building a
+// Replacer costs more than most replacements).
+var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
 
 // pairs holds each pair of an input value and the output value at the
 // same place to f. Where a string became an array or an object, it goes on

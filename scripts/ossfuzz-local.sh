@@ -168,7 +168,10 @@ for b in "$OUT"/*; do
 		"${dict[@]}" "${dirs[@]}" >"$WORK/$name.log" 2>&1 || rc=$?
 	execs=$(sed -n 's/^stat::number_of_executed_units: //p' "$WORK/$name.log")
 	cov=$(grep -o 'cov: [0-9]*' "$WORK/$name.log" | tail -n 1)
-	if [ "$rc" = 0 ]; then
+	if [ "$seeds" = 0 ]; then
+		result="FAILED (no seed corpus)"
+		failed=1
+	elif [ "$rc" = 0 ]; then
 		result=ok
 	else
 		result="FAILED (exit $rc)"

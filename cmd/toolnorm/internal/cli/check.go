@@ -8,11 +8,14 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
 	"github.com/toolnorm/toolnorm/check"
@@ -36,24 +39,64 @@ var (
 type implFlags struct {
 	command string
 	timeout time.Duration
+	jobs    int // runs of the adapter at once (registerJobs); 0: one
+	flags   *pflag.FlagSet
 }
 
 func (f *implFlags) register(cmd *cobra.Command) {
+	f.flags = cmd.Flags()
 	cmd.Flags().StringVar(&f.command, "impl", "", "the implementation: a command line that starts its adapter (docs/protocol.md); default: the built-in reference")
 	cmd.Flags().DurationVar(&f.timeout, "timeout", check.DefaultTimeout, "how long one request may take")
 }
 
+// registerJobs adds --jobs, for the commands that run many cases.
+func (f *implFlags) registerJobs(cmd *cobra.Command) {
+	cmd.Flags().IntVar(&f.jobs, "jobs", runtime.NumCPU(), "how many runs of the adapter (and properties) at once; the report is the same whatever it is")
+}
+
 // open starts the implementation. An adapter that cannot be started is a
-// usage error (exit status 2).
+// usage error (exit status 2), and so is an empty --impl: a CI job whose
+// variable is empty must not check the reference and pass.
 func (f *implFlags) open() (impl.Impl, func(), error) {
+	if f.flags != nil && f.flags.Changed("impl") && strings.TrimSpace(f.command) == "" {
+		return nil, nil, usagef("--impl is empty: give the adapter's command line, or leave out --impl to check the built-in reference")
+	}
+	if f.flags != nil && f.flags.Lookup("jobs") != nil && f.jobs < 1 {
+		return nil, nil, usagef("--jobs must be 1 or more")
+	}
 	if f.command == "" {
 		return impl.Reference, func() {}, nil
 	}
-	a, err := harness.Start(harness.Config{Command: f.command, Timeout: f.timeout})
+	cfg := harness.Config{Command: f.command, Timeout: f.timeout}
+	if f.jobs > 1 {
+		p, err := harness.StartPool(cfg, f.jobs)
+		if err != nil {
+			return nil, nil, startError{err}
+		}
+		return p, func() { p.Close() }, nil
+	}
+	a, err := harness.Start(cfg)
 	if err != nil {
 		return nil, nil, startError{err}
 	}
 	return a, func() { a.Close() }, nil
+}
+
+// lessGC makes the garbage collector run a quarter as often, unless GOGC
+// says otherwise: a check allocates much and keeps little (its heap stays
+// under 100 MB), and at Go's default the collector took a sixth of the
+// built-in reference's check (docs/performance.md).
+func lessGC() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
+}
+
+// signalContext is the command's context, done on SIGINT or SIGTERM:
+// the command then stops, says what it did, and exits 130; the adapter's
+// process group is killed on the way out (its close is deferred).
+func signalContext(cmd *cobra.Command) (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 }
 
 // status shows one line of progress: redrawn in place on a terminal, a
@@ -132,7 +175,9 @@ at most a tenth of it (at least 1s, at most 10s) unless --timeout says otherwise
 past it. --checks N runs
 exactly N cases of every property and N of fuzzing, with no time limit: the
 same --seed and --checks give the same findings on any machine. Every report
-prints the --seed and --checks that repeat it (docs/verdicts.md).
+prints the --seed and --checks that repeat it (docs/verdicts.md). --jobs N
+(default: the number of cores) runs N copies of the adapter, and the
+properties and the fuzzer at once; the report is the same whatever N is.
 
 Exit status (docs/verdicts.md): 0 PASS, the check complete with no
 violation and no failure of the program; 1 FAIL, violations or failures of
@@ -174,7 +219,8 @@ process group is killed).`,
 			}
 			// SIGINT or SIGTERM: stop, report what ran, exit 130. The
 			// adapter's process group is killed on the way out.
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			lessGC()
+			ctx, stop := signalContext(cmd)
 			defer stop()
 			// The budget bounds reading the corpus too.
 			loadCtx := ctx
@@ -196,7 +242,7 @@ process group is killed).`,
 			}
 			defer closeImpl()
 			st := newStatus(cmd.ErrOrStderr())
-			report := check.Run(ctx, check.Config{Version: version(), Timeout: f.timeout, Impl: im, Command: f.command, Vectors: vectors, CorpusDir: corpusDir, Budget: budget, Checks: checks, Seed: seed,
+			report := check.Run(ctx, check.Config{Version: version(), Timeout: f.timeout, Impl: im, Command: f.command, Vectors: vectors, CorpusDir: corpusDir, Budget: budget, Checks: checks, Seed: seed, Jobs: f.jobs,
 				Progress: func(p check.Progress) { st.show("%s", progressLine(p, checks == 0)) }})
 			st.done()
 			closeImpl()
@@ -217,6 +263,7 @@ process group is killed).`,
 		},
 	}
 	f.register(cmd)
+	f.registerJobs(cmd)
 	cmd.Flags().DurationVar(&budget, "budget", 30*time.Second, "time for the whole check, the corpus replay included")
 	cmd.Flags().IntVar(&checks, "checks", 0, "run exactly N cases of every property and N of fuzzing, with no time limit (0: use --budget)")
 	cmd.Flags().Uint64Var(&seed, "seed", 0, "seed of the random inputs (0: a random one, printed in the report)")
@@ -312,7 +359,8 @@ buckets are not reported again). Several runners may share DIR.`,
 					}
 					return nil
 				}}
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+			lessGC()
+			ctx, stop := signalContext(cmd)
 			defer stop()
 			if seed == 0 {
 				seed = uint64(time.Now().UnixNano())
@@ -326,6 +374,10 @@ buckets are not reported again). Several runners may share DIR.`,
 			st.done()
 			elapsed := time.Since(start)
 			fmt.Fprintf(out, "%d cases in %v (%.0f/s), %d new findings in %s\n", fz.Cases, elapsed.Round(time.Second), float64(fz.Cases)/max(elapsed.Seconds(), 1e-9), len(fz.Findings), dir)
+			if ctx.Err() != nil {
+				fmt.Fprintln(out, "interrupted")
+				return errInterrupted
+			}
 			if err != nil {
 				return err
 			}
@@ -336,6 +388,7 @@ buckets are not reported again). Several runners may share DIR.`,
 		},
 	}
 	f.register(cmd)
+	f.registerJobs(cmd)
 	cmd.Flags().DurationVar(&duration, "duration", time.Minute, "how long to fuzz")
 	cmd.Flags().StringVar(&dir, "corpus", "", "the corpus directory findings are written into (created if missing)")
 	maxFileSizeFlag(cmd.Flags())

@@ -247,12 +247,14 @@ counts them.`,
 				}
 				vectors = picked
 			}
+			ctx, stop := signalContext(cmd)
+			defer stop()
 			im, closeImpl, err := f.open()
 			if err != nil {
 				return err
 			}
 			defer closeImpl()
-			res := check.Replay(cmd.Context(), check.Config{Impl: im, Command: f.command, Vectors: vectors})
+			res := check.Replay(ctx, check.Config{Impl: im, Command: f.command, Vectors: vectors})
 			out := cmd.OutOrStdout()
 			render.ReplayFailures(out, res)
 			if verbose {
@@ -261,6 +263,10 @@ counts them.`,
 				}
 			}
 			fmt.Fprintf(out, "%s: %s\n", im.Name(), render.CorpusSummary(res))
+			if ctx.Err() != nil {
+				fmt.Fprintln(out, "interrupted")
+				return errInterrupted
+			}
 			if res.Failed > 0 || res.Errors > 0 {
 				return violationsFound
 			}
@@ -450,8 +456,9 @@ func newCorpusExportCmd() *cobra.Command {
 		Long: `Export writes the vectors in another form:
   gofuzz   PATH/<Target>/<id> in the "go test fuzz v1" encoding, for each native
            fuzz target that takes a case (copy into fuzz/testdata/fuzz/)
-  ossfuzz  PATH/<Target>_seed_corpus.zip, libFuzzer inputs as go-118-fuzz-build
-           reads them (OSS-Fuzz ignores f.Add seeds)
+  ossfuzz  PATH/<binary>_seed_corpus.zip for every libFuzzer binary of
+           .clusterfuzzlite/build.sh, inputs as go-118-fuzz-build reads them
+           for its arguments (OSS-Fuzz ignores f.Add seeds)
   jsonl    one vector per line, to PATH ("-": standard output)
 Vectors that need an option a fuzz target cannot take (a nesting limit, a pass
 bound past 2) are skipped by gofuzz and ossfuzz, and counted.`,

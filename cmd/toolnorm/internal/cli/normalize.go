@@ -10,7 +10,9 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/toolnorm/toolnorm/check"
 	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/internal/display"
 	"github.com/toolnorm/toolnorm/normalize"
 )
 
@@ -124,6 +126,8 @@ func fileError(file string, err error) error {
 // prints what it gives; with explain, also how that differs from the
 // reference in the configuration the implementation declares.
 func normalizeWith(cmd *cobra.Command, f *implFlags, schema, args []byte, explain bool) error {
+	ctx, stop := signalContext(cmd)
+	defer stop()
 	im, closeImpl, err := f.open()
 	if err != nil {
 		return err
@@ -134,15 +138,21 @@ func normalizeWith(cmd *cobra.Command, f *implFlags, schema, args []byte, explai
 		opts = c.Options()
 	}
 	c := impl.Case{Schema: schema, Args: args, Options: opts}
-	got := im.Normalize(cmd.Context(), c)
+	got := im.Normalize(ctx, c)
+	if ctx.Err() != nil {
+		fmt.Fprintf(cmd.ErrOrStderr(), "%s: interrupted\n", im.Name())
+		return errInterrupted
+	}
+	differs := false
 	if explain {
-		want := impl.Reference.Normalize(cmd.Context(), c)
+		want := impl.Reference.Normalize(ctx, c)
 		if d := impl.Compare(got, want); !d.Same() {
+			differs = true
 			why := d.Diff
 			if d.Failure != nil {
-				why = "it failed: " + got.String()
+				why = "it failed: " + display.Clip(display.Text(got.String()), check.MaxShown)
 			}
-			fmt.Fprintf(cmd.ErrOrStderr(), "%s differs from the reference (%s); the reference gives: %s\n", im.Name(), why, want)
+			fmt.Fprintf(cmd.ErrOrStderr(), "%s differs from the reference (%s); the reference gives: %s\n", im.Name(), why, display.Clip(want.String(), check.MaxShown))
 		} else {
 			fmt.Fprintf(cmd.ErrOrStderr(), "%s agrees with the reference\n", im.Name())
 		}
@@ -154,8 +164,13 @@ func normalizeWith(cmd *cobra.Command, f *implFlags, schema, args []byte, explai
 	if len(out) == 0 || out[len(out)-1] != '\n' {
 		out = append(out, '\n')
 	}
-	_, err = cmd.OutOrStdout().Write(out)
-	return err
+	if _, err := cmd.OutOrStdout().Write(out); err != nil {
+		return err
+	}
+	if differs {
+		return violationsFound // the output is shown; the exit status says it differs
+	}
+	return nil
 }
 
 // schemaFlags are the flags that say how a schema's references resolve:

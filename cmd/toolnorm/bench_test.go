@@ -1,0 +1,71 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/toolnorm/toolnorm/cmd/toolnorm/internal/cli"
+)
+
+// The benchmarks of toolnorm check measure cases per second: the corpus's
+// vectors replayed, and every property's and the fuzzer's cases, over the
+// wall time of the whole command (docs/performance.md, "Cases per
+// second"). Each iteration is one run of the command as a user types it.
+
+// BenchmarkCheckReference checks the built-in reference: no adapter, so
+// what it measures is toolnorm's own cost per case (drawing, the
+// reference's answer, comparing, bookkeeping).
+func BenchmarkCheckReference(b *testing.B) {
+	for _, jobs := range []string{"1", strconv.Itoa(runtime.NumCPU())} {
+		b.Run("jobs="+jobs, func(b *testing.B) { benchCheck(b, "--checks", "1024", "--jobs", jobs) })
+	}
+}
+
+// BenchmarkCheckServe checks the reference served by toolnorm serve: the
+// protocol's round trip (encoding, a pipe each way, decoding) on top of
+// BenchmarkCheckReference.
+func BenchmarkCheckServe(b *testing.B) {
+	for _, jobs := range []string{"1", strconv.Itoa(runtime.NumCPU())} {
+		b.Run("jobs="+jobs, func(b *testing.B) { benchCheck(b, "--impl", "toolnorm serve", "--checks", "256", "--jobs", jobs) })
+	}
+}
+
+func benchCheck(b *testing.B, args ...string) {
+	args = append([]string{"check", "--seed", "1", "--format", "json"}, args...)
+	cases := 0
+	for b.Loop() {
+		var out strings.Builder
+		if code := cli.Main(args, strings.NewReader(""), &out, io.Discard); code != 0 {
+			b.Fatalf("toolnorm %s: exit %d\n%s", strings.Join(args, " "), code, out.String())
+		}
+		cases += casesIn(b, out.String())
+	}
+	b.ReportMetric(float64(cases)/b.Elapsed().Seconds(), "cases/s")
+}
+
+// casesIn counts the cases a JSON report ran: the vectors replayed, and
+// the cases of every property and of the fuzzer.
+func casesIn(b *testing.B, report string) int {
+	var r struct {
+		Corpus struct {
+			Passed, Failed, Errors int
+		}
+		Properties []struct{ Cases int }
+		Fuzz       struct{ Cases int }
+	}
+	if err := json.Unmarshal([]byte(report), &r); err != nil {
+		b.Fatalf("the JSON report: %v", err)
+	}
+	n := r.Corpus.Passed + r.Corpus.Failed + r.Corpus.Errors + r.Fuzz.Cases
+	for _, p := range r.Properties {
+		n += p.Cases
+	}
+	if n == 0 {
+		b.Fatal("the report counts no case: " + strconv.Quote(report[:min(len(report), 200)]))
+	}
+	return n
+}

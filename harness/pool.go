@@ -1,0 +1,142 @@
+package harness
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/toolnorm/toolnorm/impl"
+)
+
+// Pool is n runs of one adapter, each case sent to one of them: a batch
+// is cut into as many runs of consecutive cases, sent at once, and the
+// results come back in the order of the cases. Like an Adapter, it is an
+// impl.Impl, an impl.Configured and an impl.Batcher; unlike one, batches
+// may be sent from several goroutines at once.
+type Pool struct {
+	adapters []*Adapter
+	free     chan *Adapter
+}
+
+// minShare is the fewest cases of a batch worth a run of their own.
+const minShare = 4
+
+// StartPool starts n runs of the adapter (at least one) at once. They must
+// name the same implementation and declare the same reading. It fails as
+// Start does if one cannot be started, and then stops the others.
+func StartPool(cfg Config, n int) (*Pool, error) {
+	n = max(n, 1)
+	adapters := make([]*Adapter, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() { adapters[i], errs[i] = Start(cfg) })
+	}
+	wg.Wait()
+	p := &Pool{free: make(chan *Adapter, n)}
+	for i, a := range adapters {
+		if a == nil {
+			continue
+		}
+		if len(p.adapters) > 0 {
+			if first := p.adapters[0]; a.Name() != first.Name() || !a.Options().Same(first.Options()) {
+				errs[i] = fmt.Errorf("harness: %q: one run names itself %q declaring %v, another %q declaring %v", cfg.Command, a.Name(), a.Declares().Options(), first.Name(), first.Declares().Options())
+			}
+		}
+		p.adapters = append(p.adapters, a)
+	}
+	if err := errors.Join(errs...); err != nil {
+		p.Close()
+		return nil, err
+	}
+	for _, a := range p.adapters {
+		p.free <- a
+	}
+	return p, nil
+}
+
+// Size is how many runs of the adapter the pool has.
+func (p *Pool) Size() int { return len(p.adapters) }
+
+// Name names the implementation, as Adapter.Name.
+func (p *Pool) Name() string { return p.adapters[0].Name() }
+
+// Info is what the adapter said of its implementation.
+func (p *Pool) Info() Info { return p.adapters[0].Info() }
+
+// Declares is the reading the adapter declared.
+func (p *Pool) Declares() Declares { return p.adapters[0].Declares() }
+
+// Options are the options the adapter runs under, as it declared them.
+func (p *Pool) Options() impl.Options { return p.adapters[0].Options() }
+
+// Normalize sends one request to a run that is free.
+func (p *Pool) Normalize(ctx context.Context, c impl.Case) impl.Result {
+	return p.RunBatch(ctx, []impl.Case{c})[0]
+}
+
+// RunBatch cuts cases into runs of consecutive cases, one per run of the
+// adapter (none shorter than minShare), sends each to a free run, and
+// returns the results in the order of the cases (see Adapter.RunBatch).
+func (p *Pool) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result {
+	parts := min(len(p.adapters), max(len(cases)/minShare, 1))
+	if parts <= 1 {
+		a := <-p.free
+		defer func() { p.free <- a }()
+		return a.RunBatch(ctx, cases)
+	}
+	results := make([]impl.Result, len(cases))
+	var wg sync.WaitGroup
+	for k := range parts {
+		lo, hi := k*len(cases)/parts, (k+1)*len(cases)/parts
+		wg.Go(func() {
+			a := <-p.free
+			defer func() { p.free <- a }()
+			copy(results[lo:hi], a.RunBatch(ctx, cases[lo:hi]))
+		})
+	}
+	wg.Wait()
+	return results
+}
+
+// Events returns the misbehaviours recorded so far by every run, in the
+// order of their requests' ids (each run numbers its own requests).
+func (p *Pool) Events() []Event {
+	var all []Event
+	for _, a := range p.adapters {
+		all = append(all, a.Events()...)
+	}
+	slices.SortStableFunc(all, func(x, y Event) int { return x.Request - y.Request })
+	return all
+}
+
+// Restarts returns how often the runs were restarted, in all.
+func (p *Pool) Restarts() int {
+	n := 0
+	for _, a := range p.adapters {
+		n += a.Restarts()
+	}
+	return n
+}
+
+// GaveUp returns why a run was given up for good, or nil.
+func (p *Pool) GaveUp() error {
+	for _, a := range p.adapters {
+		if err := a.GaveUp(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Close stops every run.
+func (p *Pool) Close() error {
+	var wg sync.WaitGroup
+	for _, a := range p.adapters {
+		wg.Go(func() { a.Close() })
+	}
+	wg.Wait()
+	return nil
+}

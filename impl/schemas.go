@@ -1,0 +1,64 @@
+package impl
+
+import (
+	"sync"
+
+	"github.com/toolnorm/toolnorm/normalize"
+)
+
+// schemas keeps the schemas the reference compiled lately, with their
+// options: a check asks the reference about the same schema several times
+// for one case (the implementation's answer when the implementation is the
+// reference, then a property's judgment, often with the same options
+// again), and compiling the schema costs ten times normalizing the small
+// arguments of a case. Compile is deterministic, so a schema compiled once
+// under options gives the same results (and the same error) every time.
+// It is safe for concurrent use, as a compiled schema is.
+type schemas struct {
+	extra []normalize.Option // after each case's own options
+
+	mu    sync.Mutex
+	m     map[schemaKey]compiled
+	bytes int // of the schemas in m
+}
+
+type schemaKey struct {
+	schema string
+	o      Options
+}
+
+type compiled struct {
+	s   *normalize.Schema
+	err error
+}
+
+// The cache's bounds: schemas longer than maxCachedSchema are compiled
+// each time (compiling them dwarfs a map lookup anyway), and the cache
+// starts over when it holds maxCached schemas or maxCachedBytes of them.
+const (
+	maxCachedSchema = 64 << 10
+	maxCached       = 512
+	maxCachedBytes  = 4 << 20
+)
+
+// compile returns schema compiled under o and the extra options.
+func (c *schemas) compile(schema []byte, o Options) (*normalize.Schema, error) {
+	if len(schema) > maxCachedSchema {
+		return normalize.Compile(schema, append(o.Normalize(), c.extra...)...)
+	}
+	c.mu.Lock()
+	got, ok := c.m[schemaKey{string(schema), o}]
+	c.mu.Unlock()
+	if ok {
+		return got.s, got.err
+	}
+	s, err := normalize.Compile(schema, append(o.Normalize(), c.extra...)...)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= maxCached || c.bytes+len(schema) > maxCachedBytes {
+		c.m, c.bytes = make(map[schemaKey]compiled), 0
+	}
+	c.m[schemaKey{string(schema), o}] = compiled{s, err}
+	c.bytes += len(schema)
+	return s, err
+}

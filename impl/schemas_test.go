@@ -1,0 +1,84 @@
+package impl
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/toolnorm/toolnorm/normalize"
+)
+
+// TestReferenceCachesRightly asks the reference the same schemas under
+// different options, in an order that hits and misses its cache of
+// compiled schemas, and wants every answer to be what a reference with no
+// cache gives.
+func TestReferenceCachesRightly(t *testing.T) {
+	uncached := func(schema, args []byte, o Options) Result {
+		return reference(&schemas{m: nil}, schema, args, o) // a new cache each time: always a miss
+	}
+	long := `{"type":"object","description":"` + strings.Repeat("x", maxCachedSchema) + `"}`
+	steps := []struct{ schema, args string }{
+		{`{"type":"object","properties":{"a":{"type":"array"}}}`, `{"a":"[1]","b":"&amp;amp;"}`},
+		{`{"type":"object","properties":{"a":{"type":"string"}}}`, `{"a":"[1]","b":"&amp;amp;"}`},
+		{`{"type":"object","properties":{"a":{"type":"array"}}}`, `{"a":"{}","b":"&lt;"}`},
+		{`{"type":"float"}`, `{}`}, // an error, cached as one
+		{`{"type":"float"}`, `{"a":1}`},
+		{`{"type":"object","properties":{"a":{"type":"array"}}}`, `[]`},
+		{long, `{"a":"&amp;"}`}, // too long to keep
+		{long, `{"a":"&amp;amp;"}`},
+	}
+	options := []Options{{}, {MaxPasses: 1}, {Profile: normalize.Attribute}, {Depth: normalize.TopLevel}, {Repairs: normalize.JSONRepair}, {Repairs: normalize.EntityRepair}}
+	c := &schemas{}
+	for round := range 2 {
+		for _, o := range options {
+			for _, s := range steps {
+				got := reference(c, []byte(s.schema), []byte(s.args), o)
+				want := uncached([]byte(s.schema), []byte(s.args), o)
+				if got.String() != want.String() {
+					t.Errorf("round %d, %s, %.60s on %s: got %s, want %s", round, o, s.schema, s.args, got, want)
+				}
+			}
+		}
+	}
+	if len(c.m) != 3*len(options) {
+		t.Errorf("the cache holds %d schemas, want %d (3 short schemas under %d options)", len(c.m), 3*len(options), len(options))
+	}
+}
+
+// TestReferenceCacheBounded fills the cache past its bound and wants it
+// to start over, not grow.
+func TestReferenceCacheBounded(t *testing.T) {
+	c := &schemas{}
+	for i := range maxCached + 10 {
+		if _, err := c.compile(fmt.Appendf(nil, `{"description":"%d"}`, i), Options{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(c.m) != 10 {
+		t.Errorf("after %d schemas the cache holds %d, want 10", maxCached+10, len(c.m))
+	}
+}
+
+// TestReferenceConcurrent runs the reference from several goroutines on
+// the same schemas (go test -race tells whether the cache is shared
+// safely).
+func TestReferenceConcurrent(t *testing.T) {
+	im := ReferenceWith()
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for i := range 200 {
+				schema := fmt.Appendf(nil, `{"type":"object","properties":{"a%d":{"type":"array"}}}`, i%7)
+				args := fmt.Appendf(nil, `{"a%d":"[%d]"}`, i%7, g)
+				want := fmt.Sprintf(`{"a%d":[%d]}`, i%7, g)
+				if got := im.Normalize(context.Background(), Case{Schema: schema, Args: args}); string(got.Output) != want {
+					t.Errorf("got %s, want %s", got, want)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
