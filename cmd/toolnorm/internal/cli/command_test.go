@@ -24,7 +24,6 @@ var notYet = map[string]bool{
 	"toolnorm corpus import": true,
 	"toolnorm check":         true,
 	"toolnorm fuzz":          true,
-	"toolnorm version":       true,
 	"toolnorm init":          true,
 }
 
