@@ -122,7 +122,7 @@ in every string are decoded until nothing changes) and changes nothing else.`,
 	root.SetErr(stderr)
 	root.SetVersionTemplate(thisBuild().Long())
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &flagError{err} })
-	root.AddCommand(newNormalizeCmd(), newCorpusCmd(), serveCmd.build(), newCheckCmd(), newFuzzCmd(), reportCmd.build(), versionCmd.build(), initcmd.Command())
+	root.AddCommand(newNormalizeCmd(), corpusCmd.build(), serveCmd.build(), newCheckCmd(), newFuzzCmd(), reportCmd.build(), versionCmd.build(), initcmd.Command())
 	strictArgs(root)
 	return root
 }
