@@ -12,12 +12,10 @@ import (
 
 // notYet are the commands still built by hand, not yet as a command.
 var notYet = map[string]bool{
-	"toolnorm":               true,
 	"toolnorm normalize":     true,
 	"toolnorm corpus replay": true,
 	"toolnorm check":         true,
 	"toolnorm fuzz":          true,
-	"toolnorm init":          true,
 }
 
 // TestCommandShape walks every command toolnorm has and checks that it is
