@@ -108,19 +108,10 @@ func progressLine(p check.Progress, budgeted bool) string {
 	return fmt.Sprintf("%s: corpus replayed; properties and fuzzing, %d cases run, %d findings", at, p.Cases, p.Findings)
 }
 
-func newCheckCmd() *cobra.Command {
-	var (
-		f         implFlags
-		budget    time.Duration
-		checks    int
-		seed      uint64
-		format    string
-		corpusDir string
-	)
-	cmd := &cobra.Command{
-		Use:   "check [--impl CMD] [--budget DURATION | --checks N] [--seed N] [--format text|json|junit|markdown|html]",
-		Short: "Check an implementation: replay the corpus, run every property, fuzz it against the reference",
-		Long: `Check replays the corpus on the implementation, runs every property of the
+var checkCmd = &command[checkOptions]{
+	Use:   "check [--impl CMD] [--budget DURATION | --checks N] [--seed N] [--format text|json|junit|markdown|html]",
+	Short: "Check an implementation: replay the corpus, run every property, fuzz it against the reference",
+	Long: `Check replays the corpus on the implementation, runs every property of the
 rule, and fuzzes it against the reference. Without --impl it checks the
 built-in reference. The report groups results by property and clause, shows
 each minimal counterexample as a corpus vector with a command that
@@ -141,90 +132,103 @@ the program; 3 INCOMPLETE, nothing found but the budget cut the check short
 implementation that cannot be started, or nothing checked; 130 interrupted
 (SIGINT or SIGTERM: the report of what ran is printed, and the adapter's
 process group is killed).`,
-		Example: `  toolnorm check
+	Example: `  toolnorm check
   toolnorm check --impl 'python3 examples/python/adapter.py' --budget 1m
   toolnorm check --impl 'python3 examples/python/adapter.py' --seed 7 --checks 500
   toolnorm check --impl './my-adapter' --format junit > toolnorm.xml
   toolnorm check --impl './my-adapter' --format markdown >> "$GITHUB_STEP_SUMMARY"`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if !contains(render.Formats, format) {
-				return usagef("--format: want %s, not %q", strings.Join(render.Formats, ", "), format)
-			}
-			if budget < 0 {
-				return usagef("--budget must not be negative")
-			}
-			if checks < 0 {
-				return usagef("--checks must not be negative")
-			}
-			if checks > 0 && cmd.Flags().Changed("budget") {
-				return usagef("--budget and --checks exclude each other: --checks has no time limit")
-			}
-			// A check that cannot run still leaves a JUnit document that
-			// says why, for the CI test report that expects one.
-			cannotRun := func(err error) error {
-				if format == "junit" {
-					name := f.command
-					if name == "" {
-						name = "the built-in reference"
-					}
-					_ = render.WriteJUnitError(cmd.OutOrStdout(), name, err)
-				}
-				return err
-			}
-			// SIGINT or SIGTERM: stop, report what ran, exit 130. The
-			// adapter's process group is killed on the way out.
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
-			// The budget bounds reading the corpus too.
-			loadCtx := ctx
-			if checks == 0 && budget > 0 {
-				var cancel context.CancelFunc
-				loadCtx, cancel = context.WithTimeoutCause(ctx, budget, fmt.Errorf("the budget (%v) ran out while reading the corpus", budget))
-				defer cancel()
-			}
-			vectors, err := loadVectors(loadCtx, corpusDir)
-			if err != nil {
-				return cannotRun(err)
-			}
-			if checks == 0 && !cmd.Flags().Changed("timeout") {
-				f.timeout = check.RequestTimeout(budget)
-			}
-			im, closeImpl, err := f.open()
-			if err != nil {
-				return cannotRun(err)
-			}
-			defer closeImpl()
-			st := newStatus(cmd.ErrOrStderr())
-			report := check.Run(ctx, check.Config{Version: version(), Timeout: f.timeout, Impl: im, Command: f.command, Vectors: vectors, CorpusDir: corpusDir, Budget: budget, Checks: checks, Seed: seed,
-				Progress: func(p check.Progress) { st.show("%s", progressLine(p, checks == 0)) }})
-			st.done()
-			closeImpl()
-			if err := render.Write(report, cmd.OutOrStdout(), format); err != nil {
-				return err
-			}
-			switch {
-			case ctx.Err() != nil:
-				return errInterrupted
-			case report.Verdict == check.Pass:
-				return nil
-			case report.Verdict == check.NothingChecked:
-				return nothingChecked
-			case report.Verdict == check.Incomplete:
-				return errIncomplete
-			}
-			return violationsFound
-		},
-	}
-	f.register(cmd)
-	cmd.Flags().DurationVar(&budget, "budget", 30*time.Second, "time for the whole check, the corpus replay included")
-	cmd.Flags().IntVar(&checks, "checks", 0, "run exactly N cases of every property and N of fuzzing, with no time limit (0: use --budget)")
-	cmd.Flags().Uint64Var(&seed, "seed", 0, "seed of the random inputs (0: a random one, printed in the report)")
-	cmd.Flags().StringVar(&format, "format", "text", "report format: "+strings.Join(render.Formats, ", "))
-	cmd.Flags().StringVar(&corpusDir, "corpus", "", "the corpus to replay (default: the one built into toolnorm)")
+	Args:  cobra.NoArgs,
+	Flags: checkFlags,
+	Run:   runCheck,
+}
+
+type checkOptions struct {
+	f         implFlags
+	budget    time.Duration
+	checks    int
+	seed      uint64
+	format    string
+	corpusDir string
+}
+
+func checkFlags(cmd *cobra.Command, o *checkOptions) {
+	o.f.register(cmd)
+	cmd.Flags().DurationVar(&o.budget, "budget", 30*time.Second, "time for the whole check, the corpus replay included")
+	cmd.Flags().IntVar(&o.checks, "checks", 0, "run exactly N cases of every property and N of fuzzing, with no time limit (0: use --budget)")
+	cmd.Flags().Uint64Var(&o.seed, "seed", 0, "seed of the random inputs (0: a random one, printed in the report)")
+	cmd.Flags().StringVar(&o.format, "format", "text", "report format: "+strings.Join(render.Formats, ", "))
+	cmd.Flags().StringVar(&o.corpusDir, "corpus", "", "the corpus to replay (default: the one built into toolnorm)")
 	maxFileSizeFlag(cmd.Flags())
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(render.Formats, cobra.ShellCompDirectiveNoFileComp))
-	return cmd
+}
+
+func runCheck(cmd *cobra.Command, o *checkOptions, _ []string) error {
+	if !contains(render.Formats, o.format) {
+		return usagef("--format: want %s, not %q", strings.Join(render.Formats, ", "), o.format)
+	}
+	if o.budget < 0 {
+		return usagef("--budget must not be negative")
+	}
+	if o.checks < 0 {
+		return usagef("--checks must not be negative")
+	}
+	if o.checks > 0 && cmd.Flags().Changed("budget") {
+		return usagef("--budget and --checks exclude each other: --checks has no time limit")
+	}
+	// A check that cannot run still leaves a JUnit document that
+	// says why, for the CI test report that expects one.
+	cannotRun := func(err error) error {
+		if o.format == "junit" {
+			name := o.f.command
+			if name == "" {
+				name = "the built-in reference"
+			}
+			_ = render.WriteJUnitError(cmd.OutOrStdout(), name, err)
+		}
+		return err
+	}
+	// SIGINT or SIGTERM: stop, report what ran, exit 130. The
+	// adapter's process group is killed on the way out.
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	// The budget bounds reading the corpus too.
+	loadCtx := ctx
+	if o.checks == 0 && o.budget > 0 {
+		var cancel context.CancelFunc
+		loadCtx, cancel = context.WithTimeoutCause(ctx, o.budget, fmt.Errorf("the budget (%v) ran out while reading the corpus", o.budget))
+		defer cancel()
+	}
+	vectors, err := loadVectors(loadCtx, o.corpusDir)
+	if err != nil {
+		return cannotRun(err)
+	}
+	if o.checks == 0 && !cmd.Flags().Changed("timeout") {
+		o.f.timeout = check.RequestTimeout(o.budget)
+	}
+	im, closeImpl, err := o.f.open()
+	if err != nil {
+		return cannotRun(err)
+	}
+	defer closeImpl()
+	st := newStatus(cmd.ErrOrStderr())
+	report := check.Run(ctx, check.Config{Version: version(), Timeout: o.f.timeout, Impl: im, Command: o.f.command, Vectors: vectors, CorpusDir: o.corpusDir, Budget: o.budget, Checks: o.checks, Seed: o.seed,
+		Progress: func(p check.Progress) { st.show("%s", progressLine(p, o.checks == 0)) }})
+	st.done()
+	closeImpl()
+	if err := render.Write(report, cmd.OutOrStdout(), o.format); err != nil {
+		return err
+	}
+	switch {
+	case ctx.Err() != nil:
+		return errInterrupted
+	case report.Verdict == check.Pass:
+		return nil
+	case report.Verdict == check.NothingChecked:
+		return nothingChecked
+	case report.Verdict == check.Incomplete:
+		return errIncomplete
+	}
+	return violationsFound
 }
 
 func contains(list []string, s string) bool {

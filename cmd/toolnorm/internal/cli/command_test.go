@@ -13,7 +13,6 @@ import (
 // notYet are the commands still built by hand, not yet as a command.
 var notYet = map[string]bool{
 	"toolnorm corpus replay": true,
-	"toolnorm check":         true,
 	"toolnorm fuzz":          true,
 }
 
