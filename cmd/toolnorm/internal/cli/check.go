@@ -258,91 +258,95 @@ func loadVectors(ctx context.Context, dir string) ([]*corpus.Vector, error) {
 	return vectors, nil
 }
 
-func newFuzzCmd() *cobra.Command {
-	var (
-		f        implFlags
-		duration time.Duration
-		dir      string
-		seed     uint64
-	)
-	cmd := &cobra.Command{
-		Use:   "fuzz [--impl CMD] --duration D --corpus DIR",
-		Short: "Fuzz an implementation against the reference, writing each new failure into a corpus",
-		Long: `Fuzz compares the implementation with the reference on generated cases and on
+var fuzzCmd = &command[fuzzOptions]{
+	Use:   "fuzz [--impl CMD] --duration D --corpus DIR",
+	Short: "Fuzz an implementation against the reference, writing each new failure into a corpus",
+	Long: `Fuzz compares the implementation with the reference on generated cases and on
 mutations of corpus vectors (the built-in corpus and DIR's), for the given
 duration. Every new failure is minimized and written into DIR as a vector, at
 once and atomically; failures are bucketed by how they differ and the shape of
 the minimal case, so one bug found a thousand times is one finding. Ctrl-C
 stops it without losing a finding; running it again on DIR resumes (known
 buckets are not reported again). Several runners may share DIR.`,
-		Example: `  toolnorm fuzz --impl 'python3 examples/python/adapter.py' --duration 10m --corpus findings`,
-		Args:    cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if dir == "" {
-				return usagef("--corpus is required")
-			}
-			if duration <= 0 {
-				return usagef("--duration must be positive")
-			}
-			if err := os.MkdirAll(filepath.Join(dir, "vectors"), 0o755); err != nil {
-				return err
-			}
-			existing, err := corpus.Load(corpus.DirFS(dir, readLimit()))
+	Example: `  toolnorm fuzz --impl 'python3 examples/python/adapter.py' --duration 10m --corpus findings`,
+	Args:    cobra.NoArgs,
+	Flags:   fuzzFlags,
+	Run:     runFuzz,
+}
+
+type fuzzOptions struct {
+	f        implFlags
+	duration time.Duration
+	dir      string
+	seed     uint64
+}
+
+func fuzzFlags(cmd *cobra.Command, o *fuzzOptions) {
+	o.f.register(cmd)
+	cmd.Flags().DurationVar(&o.duration, "duration", time.Minute, "how long to fuzz")
+	cmd.Flags().StringVar(&o.dir, "corpus", "", "the corpus directory findings are written into (created if missing)")
+	maxFileSizeFlag(cmd.Flags())
+	cmd.Flags().Uint64Var(&o.seed, "seed", 0, "seed (0: from the clock)")
+}
+
+func runFuzz(cmd *cobra.Command, o *fuzzOptions, _ []string) error {
+	if o.dir == "" {
+		return usagef("--corpus is required")
+	}
+	if o.duration <= 0 {
+		return usagef("--duration must be positive")
+	}
+	if err := os.MkdirAll(filepath.Join(o.dir, "vectors"), 0o755); err != nil {
+		return err
+	}
+	existing, err := corpus.Load(corpus.DirFS(o.dir, readLimit()))
+	if err != nil {
+		return corpusError(o.dir, err)
+	}
+	builtin, _ := corpus.Load(corpus.Embedded())
+	known := map[string]bool{}
+	for _, v := range existing {
+		for _, b := range check.Buckets(v.Tags) {
+			known[b] = true
+		}
+	}
+	im, closeImpl, err := o.f.open()
+	if err != nil {
+		return err
+	}
+	defer closeImpl()
+	out := cmd.OutOrStdout()
+	fz := &check.Fuzzer{Impl: im, Command: o.f.command, Seeds: append(builtin, existing...), Known: known,
+		OnFinding: func(fd check.Finding) error {
+			file, added, err := corpus.Add(o.dir, existing, fd.Vector)
 			if err != nil {
-				return corpusError(dir, err)
+				return corpusError(o.dir, err)
 			}
-			builtin, _ := corpus.Load(corpus.Embedded())
-			known := map[string]bool{}
-			for _, v := range existing {
-				for _, b := range check.Buckets(v.Tags) {
-					known[b] = true
-				}
-			}
-			im, closeImpl, err := f.open()
-			if err != nil {
-				return err
-			}
-			defer closeImpl()
-			out := cmd.OutOrStdout()
-			fz := &check.Fuzzer{Impl: im, Command: f.command, Seeds: append(builtin, existing...), Known: known,
-				OnFinding: func(fd check.Finding) error {
-					file, added, err := corpus.Add(dir, existing, fd.Vector)
-					if err != nil {
-						return corpusError(dir, err)
-					}
-					if added {
-						existing = append(existing, fd.Vector)
-						fmt.Fprintf(out, "finding %s: %s\n  written to %s\n  reproduce: %s\n", fd.Bucket, fd.Message, filepath.Join(dir, file), fd.Command)
-					}
-					return nil
-				}}
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
-			defer stop()
-			if seed == 0 {
-				seed = uint64(time.Now().UnixNano())
-			}
-			st := newStatus(cmd.ErrOrStderr())
-			fmt.Fprintf(out, "fuzzing %s for %v (seed %d, %d known buckets in %s)\n", im.Name(), duration, seed, len(known), dir)
-			start := time.Now()
-			err = fz.Run(ctx, seed, start.Add(duration), func(s check.Stats) {
-				st.show("%d cases, %.0f/s, %d new findings", s.Cases, float64(s.Cases)/max(s.Elapsed.Seconds(), 1e-9), s.Findings)
-			})
-			st.done()
-			elapsed := time.Since(start)
-			fmt.Fprintf(out, "%d cases in %v (%.0f/s), %d new findings in %s\n", fz.Cases, elapsed.Round(time.Second), float64(fz.Cases)/max(elapsed.Seconds(), 1e-9), len(fz.Findings), dir)
-			if err != nil {
-				return err
-			}
-			if len(fz.Findings) > 0 {
-				return violationsFound
+			if added {
+				existing = append(existing, fd.Vector)
+				fmt.Fprintf(out, "finding %s: %s\n  written to %s\n  reproduce: %s\n", fd.Bucket, fd.Message, filepath.Join(o.dir, file), fd.Command)
 			}
 			return nil
-		},
+		}}
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+	defer stop()
+	if o.seed == 0 {
+		o.seed = uint64(time.Now().UnixNano())
 	}
-	f.register(cmd)
-	cmd.Flags().DurationVar(&duration, "duration", time.Minute, "how long to fuzz")
-	cmd.Flags().StringVar(&dir, "corpus", "", "the corpus directory findings are written into (created if missing)")
-	maxFileSizeFlag(cmd.Flags())
-	cmd.Flags().Uint64Var(&seed, "seed", 0, "seed (0: from the clock)")
-	return cmd
+	st := newStatus(cmd.ErrOrStderr())
+	fmt.Fprintf(out, "fuzzing %s for %v (seed %d, %d known buckets in %s)\n", im.Name(), o.duration, o.seed, len(known), o.dir)
+	start := time.Now()
+	err = fz.Run(ctx, o.seed, start.Add(o.duration), func(s check.Stats) {
+		st.show("%d cases, %.0f/s, %d new findings", s.Cases, float64(s.Cases)/max(s.Elapsed.Seconds(), 1e-9), s.Findings)
+	})
+	st.done()
+	elapsed := time.Since(start)
+	fmt.Fprintf(out, "%d cases in %v (%.0f/s), %d new findings in %s\n", fz.Cases, elapsed.Round(time.Second), float64(fz.Cases)/max(elapsed.Seconds(), 1e-9), len(fz.Findings), o.dir)
+	if err != nil {
+		return err
+	}
+	if len(fz.Findings) > 0 {
+		return violationsFound
+	}
+	return nil
 }

@@ -106,7 +106,7 @@ that hold the declared array or object are decoded; HTML character references
 in every string are decoded until nothing changes) and changes nothing else.`,
 	Args:     cobra.ArbitraryArgs,
 	Run:      runRoot,
-	Commands: []builder{normalizeCmd, corpusCmd, serveCmd, checkCmd, fuzzBuilder{}, reportCmd, versionCmd, initCmd},
+	Commands: []builder{normalizeCmd, corpusCmd, serveCmd, checkCmd, fuzzCmd, reportCmd, versionCmd, initCmd},
 }
 
 // runRoot runs when no command is given, or one toolnorm does not have.
@@ -116,11 +116,6 @@ func runRoot(_ *cobra.Command, _ *noOptions, args []string) error {
 	}
 	return usagef("no command given")
 }
-
-// Builders of the commands still built by hand.
-type fuzzBuilder struct{}
-
-func (fuzzBuilder) build() *cobra.Command { return newFuzzCmd() }
 
 // newRoot builds the command tree for one run of toolnorm, with its own
 // options, reading stdin and writing stdout and stderr.

@@ -13,7 +13,6 @@ import (
 // notYet are the commands still built by hand, not yet as a command.
 var notYet = map[string]bool{
 	"toolnorm corpus replay": true,
-	"toolnorm fuzz":          true,
 }
 
 // TestCommandShape walks every command toolnorm has and checks that it is
