@@ -32,7 +32,7 @@ is none, on the corpus built into toolnorm (read-only).`,
 	Args:     cobra.NoArgs,
 	Flags:    corpusFlags,
 	Run:      runCorpus,
-	Commands: []builder{corpusLsCmd, corpusStatsCmd, corpusLintCmd, replayBuilder{}, corpusAddCmd, corpusExportCmd, corpusImportCmd},
+	Commands: []builder{corpusLsCmd, corpusStatsCmd, corpusLintCmd, corpusReplayCmd, corpusAddCmd, corpusExportCmd, corpusImportCmd},
 }
 
 // corpusFlags are the flags every corpus subcommand takes.
@@ -43,12 +43,6 @@ func corpusFlags(cmd *cobra.Command, _ *noOptions) {
 func runCorpus(_ *cobra.Command, _ *noOptions, _ []string) error {
 	return usagef("no subcommand given")
 }
-
-// replayBuilder adds corpus replay, built by hand, to corpusCmd's
-// subcommands.
-type replayBuilder struct{}
-
-func (replayBuilder) build() *cobra.Command { return newCorpusReplayCmd() }
 
 // corpusDir opens the corpus a subcommand works on: the directory given,
 // else ./corpus, else (when writable is false) the embedded one.
@@ -205,16 +199,10 @@ func runCorpusLint(cmd *cobra.Command, _ *noOptions, args []string) error {
 	return nil
 }
 
-func newCorpusReplayCmd() *cobra.Command {
-	var (
-		verbose bool
-		f       implFlags
-		only    []string
-	)
-	cmd := &cobra.Command{
-		Use:   "replay [--impl CMD] [--only ID...] [DIR | FILE... | -]",
-		Short: "Replay vectors on an implementation (default: the built-in reference)",
-		Long: `Replay runs vectors on the implementation and compares each result with the
+var corpusReplayCmd = &command[corpusReplayOptions]{
+	Use:   "replay [--impl CMD] [--only ID...] [DIR | FILE... | -]",
+	Short: "Replay vectors on an implementation (default: the built-in reference)",
+	Long: `Replay runs vectors on the implementation and compares each result with the
 expected one, as JSON values; for each that differs it shows the input, what
 was expected and what came. The vectors are a corpus directory's (default:
 ./corpus, or the one built into toolnorm), or the vector files given, or,
@@ -225,62 +213,73 @@ An implementation behind the protocol runs in the one configuration it
 declares: a vector for other options that means something else under its
 own is skipped, as is one whose input no JSON line can carry; the summary
 counts them.`,
-		Example: `  toolnorm corpus replay --impl 'python3 my_adapter.py'
+	Example: `  toolnorm corpus replay --impl 'python3 my_adapter.py'
   toolnorm corpus replay --impl 'python3 my_adapter.py' corpus/vectors/rule/a-stringified-array-is-decoded.json
   printf '%s\n' '{"id":"x","description":"d","clause":"found","origin":"found","schema":{},"arguments":{"a":"&amp;"},"expected":{"a":"&"}}' | toolnorm corpus replay -`,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			vectors, err := replayVectors(cmd, args)
-			if err != nil {
-				return err
-			}
-			if len(only) > 0 {
-				pick := func(vectors []*corpus.Vector) (picked []*corpus.Vector) {
-					for _, v := range vectors {
-						if contains(only, v.ID) {
-							picked = append(picked, v)
-						}
-					}
-					return picked
-				}
-				picked := pick(vectors)
-				if len(picked) == 0 && len(args) == 0 {
-					// The ids a check prints for the corpus built into
-					// toolnorm: a ./corpus of another project lacks them.
-					builtin, err := corpus.Load(corpus.Embedded())
-					if err != nil {
-						return err
-					}
-					picked = pick(builtin)
-				}
-				if len(picked) == 0 {
-					return fmt.Errorf("corpus replay: no vector with id %s", strings.Join(only, ", "))
-				}
-				vectors = picked
-			}
-			im, closeImpl, err := f.open()
-			if err != nil {
-				return err
-			}
-			defer closeImpl()
-			res := check.Replay(cmd.Context(), check.Config{Impl: im, Command: f.command, Vectors: vectors})
-			out := cmd.OutOrStdout()
-			render.ReplayFailures(out, res)
-			if verbose {
-				for _, v := range vectors {
-					fmt.Fprintf(out, "%s %s\n", display.Text(v.ID), display.Text(v.File))
-				}
-			}
-			fmt.Fprintf(out, "%s: %s\n", im.Name(), render.CorpusSummary(res))
-			if res.Failed > 0 || res.Errors > 0 {
-				return violationsFound
-			}
-			return nil
-		},
+	Args:  cobra.ArbitraryArgs,
+	Flags: corpusReplayFlags,
+	Run:   runCorpusReplay,
+}
+
+type corpusReplayOptions struct {
+	verbose bool
+	f       implFlags
+	only    []string
+}
+
+func corpusReplayFlags(cmd *cobra.Command, o *corpusReplayOptions) {
+	o.f.register(cmd)
+	cmd.Flags().BoolVarP(&o.verbose, "verbose", "v", false, "also list every vector replayed")
+	cmd.Flags().StringSliceVar(&o.only, "only", nil, "replay only the vectors with these ids")
+}
+
+func runCorpusReplay(cmd *cobra.Command, o *corpusReplayOptions, args []string) error {
+	vectors, err := replayVectors(cmd, args)
+	if err != nil {
+		return err
 	}
-	f.register(cmd)
-	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "also list every vector replayed")
-	cmd.Flags().StringSliceVar(&only, "only", nil, "replay only the vectors with these ids")
-	return cmd
+	if len(o.only) > 0 {
+		pick := func(vectors []*corpus.Vector) (picked []*corpus.Vector) {
+			for _, v := range vectors {
+				if contains(o.only, v.ID) {
+					picked = append(picked, v)
+				}
+			}
+			return picked
+		}
+		picked := pick(vectors)
+		if len(picked) == 0 && len(args) == 0 {
+			// The ids a check prints for the corpus built into
+			// toolnorm: a ./corpus of another project lacks them.
+			builtin, err := corpus.Load(corpus.Embedded())
+			if err != nil {
+				return err
+			}
+			picked = pick(builtin)
+		}
+		if len(picked) == 0 {
+			return fmt.Errorf("corpus replay: no vector with id %s", strings.Join(o.only, ", "))
+		}
+		vectors = picked
+	}
+	im, closeImpl, err := o.f.open()
+	if err != nil {
+		return err
+	}
+	defer closeImpl()
+	res := check.Replay(cmd.Context(), check.Config{Impl: im, Command: o.f.command, Vectors: vectors})
+	out := cmd.OutOrStdout()
+	render.ReplayFailures(out, res)
+	if o.verbose {
+		for _, v := range vectors {
+			fmt.Fprintf(out, "%s %s\n", display.Text(v.ID), display.Text(v.File))
+		}
+	}
+	fmt.Fprintf(out, "%s: %s\n", im.Name(), render.CorpusSummary(res))
+	if res.Failed > 0 || res.Errors > 0 {
+		return violationsFound
+	}
+	return nil
 }
 
 // replayVectors reads the vectors replay runs: a corpus directory (the
