@@ -151,19 +151,10 @@ func progressLine(p check.Progress, budgeted bool) string {
 	return fmt.Sprintf("%s: corpus replayed; properties and fuzzing, %d cases run, %d findings", at, p.Cases, p.Findings)
 }
 
-func newCheckCmd() *cobra.Command {
-	var (
-		f         implFlags
-		budget    time.Duration
-		checks    int
-		seed      uint64
-		format    string
-		corpusDir string
-	)
-	cmd := &cobra.Command{
-		Use:   "check [--impl CMD] [--budget DURATION | --checks N] [--seed N] [--format text|json|junit|markdown|html]",
-		Short: "Check an implementation: replay the corpus, run every property, fuzz it against the reference",
-		Long: `Check replays the corpus on the implementation, runs every property of the
+var checkCmd = &command[checkOptions]{
+	Use:   "check [--impl CMD] [--budget DURATION | --checks N] [--seed N] [--format text|json|junit|markdown|html]",
+	Short: "Check an implementation: replay the corpus, run every property, fuzz it against the reference",
+	Long: `Check replays the corpus on the implementation, runs every property of the
 rule, and fuzzes it against the reference. Without --impl it checks the
 built-in reference. The report groups results by property and clause, shows
 each minimal counterexample as a corpus vector with a command that
@@ -186,92 +177,105 @@ the program; 3 INCOMPLETE, nothing found but the budget cut the check short
 implementation that cannot be started, or nothing checked; 130 interrupted
 (SIGINT or SIGTERM: the report of what ran is printed, and the adapter's
 process group is killed).`,
-		Example: `  toolnorm check
+	Example: `  toolnorm check
   toolnorm check --impl 'python3 examples/python/adapter.py' --budget 1m
   toolnorm check --impl 'python3 examples/python/adapter.py' --seed 7 --checks 500
   toolnorm check --impl './my-adapter' --format junit > toolnorm.xml
   toolnorm check --impl './my-adapter' --format markdown >> "$GITHUB_STEP_SUMMARY"`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if !contains(render.Formats, format) {
-				return usagef("--format: want %s, not %q", strings.Join(render.Formats, ", "), format)
-			}
-			if budget < 0 {
-				return usagef("--budget must not be negative")
-			}
-			if checks < 0 {
-				return usagef("--checks must not be negative")
-			}
-			if checks > 0 && cmd.Flags().Changed("budget") {
-				return usagef("--budget and --checks exclude each other: --checks has no time limit")
-			}
-			// A check that cannot run still leaves a JUnit document that
-			// says why, for the CI test report that expects one.
-			cannotRun := func(err error) error {
-				if format == "junit" {
-					name := f.command
-					if name == "" {
-						name = "the built-in reference"
-					}
-					_ = render.WriteJUnitError(cmd.OutOrStdout(), name, err)
-				}
-				return err
-			}
-			// SIGINT or SIGTERM: stop, report what ran, exit 130. The
-			// adapter's process group is killed on the way out.
-			lessGC()
-			ctx, stop := signalContext(cmd)
-			defer stop()
-			// The budget bounds reading the corpus too.
-			loadCtx := ctx
-			if checks == 0 && budget > 0 {
-				var cancel context.CancelFunc
-				loadCtx, cancel = context.WithTimeoutCause(ctx, budget, fmt.Errorf("the budget (%v) ran out while reading the corpus", budget))
-				defer cancel()
-			}
-			vectors, err := loadVectors(loadCtx, corpusDir)
-			if err != nil {
-				return cannotRun(err)
-			}
-			if checks == 0 && !cmd.Flags().Changed("timeout") {
-				f.timeout = check.RequestTimeout(budget)
-			}
-			im, closeImpl, err := f.open()
-			if err != nil {
-				return cannotRun(err)
-			}
-			defer closeImpl()
-			st := newStatus(cmd.ErrOrStderr())
-			report := check.Run(ctx, check.Config{Version: version(), Timeout: f.timeout, Impl: im, Command: f.command, Vectors: vectors, CorpusDir: corpusDir, Budget: budget, Checks: checks, Seed: seed, Jobs: f.jobs,
-				Progress: func(p check.Progress) { st.show("%s", progressLine(p, checks == 0)) }})
-			st.done()
-			closeImpl()
-			if err := render.Write(report, cmd.OutOrStdout(), format); err != nil {
-				return err
-			}
-			switch {
-			case ctx.Err() != nil:
-				return errInterrupted
-			case report.Verdict == check.Pass:
-				return nil
-			case report.Verdict == check.NothingChecked:
-				return nothingChecked
-			case report.Verdict == check.Incomplete:
-				return errIncomplete
-			}
-			return violationsFound
-		},
-	}
-	f.register(cmd)
-	f.registerJobs(cmd)
-	cmd.Flags().DurationVar(&budget, "budget", 30*time.Second, "time for the whole check, the corpus replay included")
-	cmd.Flags().IntVar(&checks, "checks", 0, "run exactly N cases of every property and N of fuzzing, with no time limit (0: use --budget)")
-	cmd.Flags().Uint64Var(&seed, "seed", 0, "seed of the random inputs (0: a random one, printed in the report)")
-	cmd.Flags().StringVar(&format, "format", "text", "report format: "+strings.Join(render.Formats, ", "))
-	cmd.Flags().StringVar(&corpusDir, "corpus", "", "the corpus to replay (default: the one built into toolnorm)")
+	Args:  cobra.NoArgs,
+	Flags: checkFlags,
+	Run:   runCheck,
+}
+
+type checkOptions struct {
+	f         implFlags
+	budget    time.Duration
+	checks    int
+	seed      uint64
+	format    string
+	corpusDir string
+}
+
+func checkFlags(cmd *cobra.Command, o *checkOptions) {
+	o.f.register(cmd)
+	o.f.registerJobs(cmd)
+	cmd.Flags().DurationVar(&o.budget, "budget", 30*time.Second, "time for the whole check, the corpus replay included")
+	cmd.Flags().IntVar(&o.checks, "checks", 0, "run exactly N cases of every property and N of fuzzing, with no time limit (0: use --budget)")
+	cmd.Flags().Uint64Var(&o.seed, "seed", 0, "seed of the random inputs (0: a random one, printed in the report)")
+	cmd.Flags().StringVar(&o.format, "format", "text", "report format: "+strings.Join(render.Formats, ", "))
+	cmd.Flags().StringVar(&o.corpusDir, "corpus", "", "the corpus to replay (default: the one built into toolnorm)")
 	maxFileSizeFlag(cmd.Flags())
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(render.Formats, cobra.ShellCompDirectiveNoFileComp))
-	return cmd
+}
+
+func runCheck(cmd *cobra.Command, o *checkOptions, _ []string) error {
+	if !contains(render.Formats, o.format) {
+		return usagef("--format: want %s, not %q", strings.Join(render.Formats, ", "), o.format)
+	}
+	if o.budget < 0 {
+		return usagef("--budget must not be negative")
+	}
+	if o.checks < 0 {
+		return usagef("--checks must not be negative")
+	}
+	if o.checks > 0 && cmd.Flags().Changed("budget") {
+		return usagef("--budget and --checks exclude each other: --checks has no time limit")
+	}
+	// A check that cannot run still leaves a JUnit document that
+	// says why, for the CI test report that expects one.
+	cannotRun := func(err error) error {
+		if o.format == "junit" {
+			name := o.f.command
+			if name == "" {
+				name = "the built-in reference"
+			}
+			_ = render.WriteJUnitError(cmd.OutOrStdout(), name, err)
+		}
+		return err
+	}
+	// SIGINT or SIGTERM: stop, report what ran, exit 130. The
+	// adapter's process group is killed on the way out.
+	lessGC()
+	ctx, stop := signalContext(cmd)
+	defer stop()
+	// The budget bounds reading the corpus too.
+	loadCtx := ctx
+	if o.checks == 0 && o.budget > 0 {
+		var cancel context.CancelFunc
+		loadCtx, cancel = context.WithTimeoutCause(ctx, o.budget, fmt.Errorf("the budget (%v) ran out while reading the corpus", o.budget))
+		defer cancel()
+	}
+	vectors, err := loadVectors(loadCtx, o.corpusDir)
+	if err != nil {
+		return cannotRun(err)
+	}
+	if o.checks == 0 && !cmd.Flags().Changed("timeout") {
+		o.f.timeout = check.RequestTimeout(o.budget)
+	}
+	im, closeImpl, err := o.f.open()
+	if err != nil {
+		return cannotRun(err)
+	}
+	defer closeImpl()
+	st := newStatus(cmd.ErrOrStderr())
+	report := check.Run(ctx, check.Config{Version: version(), Timeout: o.f.timeout, Impl: im, Command: o.f.command, Vectors: vectors, CorpusDir: o.corpusDir, Budget: o.budget, Checks: o.checks, Seed: o.seed, Jobs: o.f.jobs,
+		Progress: func(p check.Progress) { st.show("%s", progressLine(p, o.checks == 0)) }})
+	st.done()
+	closeImpl()
+	if err := render.Write(report, cmd.OutOrStdout(), o.format); err != nil {
+		return err
+	}
+	switch {
+	case ctx.Err() != nil:
+		return errInterrupted
+	case report.Verdict == check.Pass:
+		return nil
+	case report.Verdict == check.NothingChecked:
+		return nothingChecked
+	case report.Verdict == check.Incomplete:
+		return errIncomplete
+	}
+	return violationsFound
 }
 
 func contains(list []string, s string) bool {
@@ -301,97 +305,101 @@ func loadVectors(ctx context.Context, dir string) ([]*corpus.Vector, error) {
 	return vectors, nil
 }
 
-func newFuzzCmd() *cobra.Command {
-	var (
-		f        implFlags
-		duration time.Duration
-		dir      string
-		seed     uint64
-	)
-	cmd := &cobra.Command{
-		Use:   "fuzz [--impl CMD] --duration D --corpus DIR",
-		Short: "Fuzz an implementation against the reference, writing each new failure into a corpus",
-		Long: `Fuzz compares the implementation with the reference on generated cases and on
+var fuzzCmd = &command[fuzzOptions]{
+	Use:   "fuzz [--impl CMD] --duration D --corpus DIR",
+	Short: "Fuzz an implementation against the reference, writing each new failure into a corpus",
+	Long: `Fuzz compares the implementation with the reference on generated cases and on
 mutations of corpus vectors (the built-in corpus and DIR's), for the given
 duration. Every new failure is minimized and written into DIR as a vector, at
 once and atomically; failures are bucketed by how they differ and the shape of
 the minimal case, so one bug found a thousand times is one finding. Ctrl-C
 stops it without losing a finding; running it again on DIR resumes (known
 buckets are not reported again). Several runners may share DIR.`,
-		Example: `  toolnorm fuzz --impl 'python3 examples/python/adapter.py' --duration 10m --corpus findings`,
-		Args:    cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if dir == "" {
-				return usagef("--corpus is required")
-			}
-			if duration <= 0 {
-				return usagef("--duration must be positive")
-			}
-			if err := os.MkdirAll(filepath.Join(dir, "vectors"), 0o755); err != nil {
-				return err
-			}
-			existing, err := corpus.Load(corpus.DirFS(dir, readLimit()))
+	Example: `  toolnorm fuzz --impl 'python3 examples/python/adapter.py' --duration 10m --corpus findings`,
+	Args:    cobra.NoArgs,
+	Flags:   fuzzFlags,
+	Run:     runFuzz,
+}
+
+type fuzzOptions struct {
+	f        implFlags
+	duration time.Duration
+	dir      string
+	seed     uint64
+}
+
+func fuzzFlags(cmd *cobra.Command, o *fuzzOptions) {
+	o.f.register(cmd)
+	o.f.registerJobs(cmd)
+	cmd.Flags().DurationVar(&o.duration, "duration", time.Minute, "how long to fuzz")
+	cmd.Flags().StringVar(&o.dir, "corpus", "", "the corpus directory findings are written into (created if missing)")
+	maxFileSizeFlag(cmd.Flags())
+	cmd.Flags().Uint64Var(&o.seed, "seed", 0, "seed (0: from the clock)")
+}
+
+func runFuzz(cmd *cobra.Command, o *fuzzOptions, _ []string) error {
+	if o.dir == "" {
+		return usagef("--corpus is required")
+	}
+	if o.duration <= 0 {
+		return usagef("--duration must be positive")
+	}
+	if err := os.MkdirAll(filepath.Join(o.dir, "vectors"), 0o755); err != nil {
+		return err
+	}
+	existing, err := corpus.Load(corpus.DirFS(o.dir, readLimit()))
+	if err != nil {
+		return corpusError(o.dir, err)
+	}
+	builtin, _ := corpus.Load(corpus.Embedded())
+	known := map[string]bool{}
+	for _, v := range existing {
+		for _, b := range check.Buckets(v.Tags) {
+			known[b] = true
+		}
+	}
+	im, closeImpl, err := o.f.open()
+	if err != nil {
+		return err
+	}
+	defer closeImpl()
+	out := cmd.OutOrStdout()
+	fz := &check.Fuzzer{Impl: im, Command: o.f.command, Seeds: append(builtin, existing...), Known: known,
+		OnFinding: func(fd check.Finding) error {
+			file, added, err := corpus.Add(o.dir, existing, fd.Vector)
 			if err != nil {
-				return corpusError(dir, err)
+				return corpusError(o.dir, err)
 			}
-			builtin, _ := corpus.Load(corpus.Embedded())
-			known := map[string]bool{}
-			for _, v := range existing {
-				for _, b := range check.Buckets(v.Tags) {
-					known[b] = true
-				}
-			}
-			im, closeImpl, err := f.open()
-			if err != nil {
-				return err
-			}
-			defer closeImpl()
-			out := cmd.OutOrStdout()
-			fz := &check.Fuzzer{Impl: im, Command: f.command, Seeds: append(builtin, existing...), Known: known,
-				OnFinding: func(fd check.Finding) error {
-					file, added, err := corpus.Add(dir, existing, fd.Vector)
-					if err != nil {
-						return corpusError(dir, err)
-					}
-					if added {
-						existing = append(existing, fd.Vector)
-						fmt.Fprintf(out, "finding %s: %s\n  written to %s\n  reproduce: %s\n", fd.Bucket, fd.Message, filepath.Join(dir, file), fd.Command)
-					}
-					return nil
-				}}
-			lessGC()
-			ctx, stop := signalContext(cmd)
-			defer stop()
-			if seed == 0 {
-				seed = uint64(time.Now().UnixNano())
-			}
-			st := newStatus(cmd.ErrOrStderr())
-			fmt.Fprintf(out, "fuzzing %s for %v (seed %d, %d known buckets in %s)\n", im.Name(), duration, seed, len(known), dir)
-			start := time.Now()
-			err = fz.Run(ctx, seed, start.Add(duration), func(s check.Stats) {
-				st.show("%d cases, %.0f/s, %d new findings", s.Cases, float64(s.Cases)/max(s.Elapsed.Seconds(), 1e-9), s.Findings)
-			})
-			st.done()
-			elapsed := time.Since(start)
-			fmt.Fprintf(out, "%d cases in %v (%.0f/s), %d new findings in %s\n", fz.Cases, elapsed.Round(time.Second), float64(fz.Cases)/max(elapsed.Seconds(), 1e-9), len(fz.Findings), dir)
-			if ctx.Err() != nil {
-				fmt.Fprintln(out, "interrupted")
-				return errInterrupted
-			}
-			if err != nil {
-				return err
-			}
-			if len(fz.Findings) > 0 {
-				return violationsFound
+			if added {
+				existing = append(existing, fd.Vector)
+				fmt.Fprintf(out, "finding %s: %s\n  written to %s\n  reproduce: %s\n", fd.Bucket, fd.Message, filepath.Join(o.dir, file), fd.Command)
 			}
 			return nil
-		},
+		}}
+	lessGC()
+	ctx, stop := signalContext(cmd)
+	defer stop()
+	if o.seed == 0 {
+		o.seed = uint64(time.Now().UnixNano())
 	}
-	f.register(cmd)
-	f.registerJobs(cmd)
-	cmd.Flags().DurationVar(&duration, "duration", time.Minute, "how long to fuzz")
-	cmd.Flags().StringVar(&dir, "corpus", "", "the corpus directory findings are written into (created if missing)")
-	maxFileSizeFlag(cmd.Flags())
-	cmd.Flags().Uint64Var(&seed, "seed", 0, "seed (0: from the clock)")
-	return cmd
+	st := newStatus(cmd.ErrOrStderr())
+	fmt.Fprintf(out, "fuzzing %s for %v (seed %d, %d known buckets in %s)\n", im.Name(), o.duration, o.seed, len(known), o.dir)
+	start := time.Now()
+	err = fz.Run(ctx, o.seed, start.Add(o.duration), func(s check.Stats) {
+		st.show("%d cases, %.0f/s, %d new findings", s.Cases, float64(s.Cases)/max(s.Elapsed.Seconds(), 1e-9), s.Findings)
+	})
+	st.done()
+	elapsed := time.Since(start)
+	fmt.Fprintf(out, "%d cases in %v (%.0f/s), %d new findings in %s\n", fz.Cases, elapsed.Round(time.Second), float64(fz.Cases)/max(elapsed.Seconds(), 1e-9), len(fz.Findings), o.dir)
+	if ctx.Err() != nil {
+		fmt.Fprintln(out, "interrupted")
+		return errInterrupted
+	}
+	if err != nil {
+		return err
+	}
+	if len(fz.Findings) > 0 {
+		return violationsFound
+	}
+	return nil
 }

@@ -8,8 +8,6 @@ import (
 	"io"
 
 	"github.com/spf13/cobra"
-
-	"github.com/toolnorm/toolnorm/cmd/toolnorm/internal/initcmd"
 )
 
 // Exit statuses.
@@ -98,31 +96,39 @@ type flagError struct{ err error }
 
 func (e *flagError) Error() string { return e.err.Error() }
 
-func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
-	root := &cobra.Command{
-		Use:   "toolnorm",
-		Short: "Normalize tool arguments under RT-TOOL-8, and check implementations of it",
-		Long: `toolnorm applies rule RT-TOOL-8 of the FlowDrop Workflow Specification: it
+// rootCmd is toolnorm: its commands are what it does.
+var rootCmd = &command[noOptions]{
+	Use:   "toolnorm",
+	Short: "Normalize tool arguments under RT-TOOL-8, and check implementations of it",
+	Long: `toolnorm applies rule RT-TOOL-8 of the FlowDrop Workflow Specification: it
 repairs a model's tool arguments against the tool's own JSON Schema (strings
 that hold the declared array or object are decoded; HTML character references
 in every string are decoded until nothing changes) and changes nothing else.`,
-		SilenceErrors: true,
-		SilenceUsage:  true,
-		Args:          cobra.ArbitraryArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) > 0 {
-				return usagef("unknown command %q", args[0])
-			}
-			return usagef("no command given")
-		},
-		Version: version(),
+	Args:     cobra.ArbitraryArgs,
+	Run:      runRoot,
+	Commands: []builder{normalizeCmd, corpusCmd, serveCmd, checkCmd, fuzzCmd, reportCmd, versionCmd, initCmd},
+}
+
+// runRoot runs when no command is given, or one toolnorm does not have.
+func runRoot(_ *cobra.Command, _ *noOptions, args []string) error {
+	if len(args) > 0 {
+		return usagef("unknown command %q", args[0])
 	}
+	return usagef("no command given")
+}
+
+// newRoot builds the command tree for one run of toolnorm, with its own
+// options, reading stdin and writing stdout and stderr.
+func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	root := rootCmd.build()
+	root.SilenceErrors = true
+	root.SilenceUsage = true
+	root.Version = version()
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetVersionTemplate(thisBuild().Long())
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &flagError{err} })
-	root.AddCommand(newNormalizeCmd(), newCorpusCmd(), newServeCmd(), newCheckCmd(), newFuzzCmd(), newReportCmd(), newVersionCmd(), initcmd.Command())
 	strictArgs(root)
 	return root
 }

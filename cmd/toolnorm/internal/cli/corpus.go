@@ -22,22 +22,26 @@ import (
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 )
 
-func newCorpusCmd() *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "corpus",
-		Short: "Check, replay and grow the shared regression corpus",
-		Long: `The corpus is one JSON file per vector under DIR/vectors/, in a format any
+var corpusCmd = &command[noOptions]{
+	Use:   "corpus",
+	Short: "Check, replay and grow the shared regression corpus",
+	Long: `The corpus is one JSON file per vector under DIR/vectors/, in a format any
 language can replay (see corpus/README.md). Every subcommand works on the
 directory given as its last argument; without one, on ./corpus, or, where there
 is none, on the corpus built into toolnorm (read-only).`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return usagef("no subcommand given")
-		},
-	}
-	cmd.AddCommand(newCorpusLsCmd(), newCorpusStatsCmd(), newCorpusLintCmd(), newCorpusReplayCmd(), newCorpusAddCmd(), newCorpusExportCmd(), newCorpusImportCmd())
+	Args:     cobra.NoArgs,
+	Flags:    corpusFlags,
+	Run:      runCorpus,
+	Commands: []builder{corpusLsCmd, corpusStatsCmd, corpusLintCmd, corpusReplayCmd, corpusAddCmd, corpusExportCmd, corpusImportCmd},
+}
+
+// corpusFlags are the flags every corpus subcommand takes.
+func corpusFlags(cmd *cobra.Command, _ *noOptions) {
 	maxFileSizeFlag(cmd.PersistentFlags())
-	return cmd
+}
+
+func runCorpus(_ *cobra.Command, _ *noOptions, _ []string) error {
+	return usagef("no subcommand given")
 }
 
 // corpusDir opens the corpus a subcommand works on: the directory given,
@@ -115,96 +119,90 @@ func unjoin(err error) []error {
 	return []error{err}
 }
 
-func newCorpusLsCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "ls [DIR]",
-		Short: "List the vectors: id, file, clause, description",
-		Args:  cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			_, vectors, err := loadCorpus(args)
-			if err != nil {
-				return err
-			}
-			w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
-			for _, v := range vectors {
-				// All of it from the corpus: shown as display shows text.
-				fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", display.Text(v.ID), display.Text(strings.TrimPrefix(v.File, "vectors/")), display.Text(v.Clause), display.Text(v.Description))
-			}
-			return w.Flush()
-		},
-	}
+var corpusLsCmd = &command[noOptions]{
+	Use:   "ls [DIR]",
+	Short: "List the vectors: id, file, clause, description",
+	Args:  cobra.MaximumNArgs(1),
+	Run:   runCorpusLs,
 }
 
-func newCorpusStatsCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "stats [DIR]",
-		Short: "Count the vectors by clause, tag, origin and group",
-		Args:  cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			dir, vectors, err := loadCorpus(args)
-			if err != nil {
-				return err
-			}
-			counts := map[string]map[string]int{"clause": {}, "tag": {}, "origin": {}, "group": {}}
-			for _, v := range vectors {
-				counts["clause"][v.Clause]++
-				counts["origin"][v.Origin]++
-				counts["group"][v.Group()]++
-				for _, t := range v.Tags {
-					counts["tag"][t]++
-				}
-			}
-			out := cmd.OutOrStdout()
-			fmt.Fprintf(out, "%d vectors in %s\n", len(vectors), dir)
-			for _, by := range []string{"clause", "origin", "group", "tag"} {
-				fmt.Fprintf(out, "\nby %s:\n", by)
-				keys := make([]string, 0, len(counts[by]))
-				for k := range counts[by] {
-					keys = append(keys, k)
-				}
-				sort.Strings(keys)
-				for _, k := range keys {
-					fmt.Fprintf(out, "  %-24s %5d\n", k, counts[by][k])
-				}
-			}
-			return nil
-		},
+func runCorpusLs(cmd *cobra.Command, _ *noOptions, args []string) error {
+	_, vectors, err := loadCorpus(args)
+	if err != nil {
+		return err
 	}
+	w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
+	for _, v := range vectors {
+		// All of it from the corpus: shown as display shows text.
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", display.Text(v.ID), display.Text(strings.TrimPrefix(v.File, "vectors/")), display.Text(v.Clause), display.Text(v.Description))
+	}
+	return w.Flush()
 }
 
-func newCorpusLintCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "lint [DIR]",
-		Short: "Check every vector: format, id, place, and that the reference gives what it expects",
-		Args:  cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			dir, vectors, err := loadCorpus(args)
-			if err != nil {
-				return err
-			}
-			problems := corpus.Lint(vectors, corpus.Reference)
-			for _, p := range problems {
-				fmt.Fprintf(cmd.ErrOrStderr(), "%s: %s\n", display.Text(filepath.Join(dir, p.File)), display.Text(p.Msg))
-			}
-			if len(problems) > 0 {
-				return fmt.Errorf("corpus lint: %d problems in %d vectors", len(problems), len(vectors))
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "%d vectors, no problems\n", len(vectors))
-			return nil
-		},
-	}
+var corpusStatsCmd = &command[noOptions]{
+	Use:   "stats [DIR]",
+	Short: "Count the vectors by clause, tag, origin and group",
+	Args:  cobra.MaximumNArgs(1),
+	Run:   runCorpusStats,
 }
 
-func newCorpusReplayCmd() *cobra.Command {
-	var (
-		verbose bool
-		f       implFlags
-		only    []string
-	)
-	cmd := &cobra.Command{
-		Use:   "replay [--impl CMD] [--only ID...] [DIR | FILE... | -]",
-		Short: "Replay vectors on an implementation (default: the built-in reference)",
-		Long: `Replay runs vectors on the implementation and compares each result with the
+func runCorpusStats(cmd *cobra.Command, _ *noOptions, args []string) error {
+	dir, vectors, err := loadCorpus(args)
+	if err != nil {
+		return err
+	}
+	counts := map[string]map[string]int{"clause": {}, "tag": {}, "origin": {}, "group": {}}
+	for _, v := range vectors {
+		counts["clause"][v.Clause]++
+		counts["origin"][v.Origin]++
+		counts["group"][v.Group()]++
+		for _, t := range v.Tags {
+			counts["tag"][t]++
+		}
+	}
+	out := cmd.OutOrStdout()
+	fmt.Fprintf(out, "%d vectors in %s\n", len(vectors), dir)
+	for _, by := range []string{"clause", "origin", "group", "tag"} {
+		fmt.Fprintf(out, "\nby %s:\n", by)
+		keys := make([]string, 0, len(counts[by]))
+		for k := range counts[by] {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			fmt.Fprintf(out, "  %-24s %5d\n", k, counts[by][k])
+		}
+	}
+	return nil
+}
+
+var corpusLintCmd = &command[noOptions]{
+	Use:   "lint [DIR]",
+	Short: "Check every vector: format, id, place, and that the reference gives what it expects",
+	Args:  cobra.MaximumNArgs(1),
+	Run:   runCorpusLint,
+}
+
+func runCorpusLint(cmd *cobra.Command, _ *noOptions, args []string) error {
+	dir, vectors, err := loadCorpus(args)
+	if err != nil {
+		return err
+	}
+	problems := corpus.Lint(vectors, corpus.Reference)
+	for _, p := range problems {
+		fmt.Fprintf(cmd.ErrOrStderr(), "%s: %s\n", display.Text(filepath.Join(dir, p.File)), display.Text(p.Msg))
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("corpus lint: %d problems in %d vectors", len(problems), len(vectors))
+	}
+	fmt.Fprintf(cmd.OutOrStdout(), "%d vectors, no problems\n", len(vectors))
+	return nil
+}
+
+var corpusReplayCmd = &command[corpusReplayOptions]{
+	Use:   "replay [--impl CMD] [--only ID...] [DIR | FILE... | -]",
+	Short: "Replay vectors on an implementation (default: the built-in reference)",
+	Long: `Replay runs vectors on the implementation and compares each result with the
 expected one, as JSON values; for each that differs it shows the input, what
 was expected and what came. The vectors are a corpus directory's (default:
 ./corpus, or the one built into toolnorm), or the vector files given, or,
@@ -215,68 +213,79 @@ An implementation behind the protocol runs in the one configuration it
 declares: a vector for other options that means something else under its
 own is skipped, as is one whose input no JSON line can carry; the summary
 counts them.`,
-		Example: `  toolnorm corpus replay --impl 'python3 my_adapter.py'
+	Example: `  toolnorm corpus replay --impl 'python3 my_adapter.py'
   toolnorm corpus replay --impl 'python3 my_adapter.py' corpus/vectors/rule/a-stringified-array-is-decoded.json
   printf '%s\n' '{"id":"x","description":"d","clause":"found","origin":"found","schema":{},"arguments":{"a":"&amp;"},"expected":{"a":"&"}}' | toolnorm corpus replay -`,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			vectors, err := replayVectors(cmd, args)
-			if err != nil {
-				return err
-			}
-			if len(only) > 0 {
-				pick := func(vectors []*corpus.Vector) (picked []*corpus.Vector) {
-					for _, v := range vectors {
-						if contains(only, v.ID) {
-							picked = append(picked, v)
-						}
-					}
-					return picked
-				}
-				picked := pick(vectors)
-				if len(picked) == 0 && len(args) == 0 {
-					// The ids a check prints for the corpus built into
-					// toolnorm: a ./corpus of another project lacks them.
-					builtin, err := corpus.Load(corpus.Embedded())
-					if err != nil {
-						return err
-					}
-					picked = pick(builtin)
-				}
-				if len(picked) == 0 {
-					return fmt.Errorf("corpus replay: no vector with id %s", strings.Join(only, ", "))
-				}
-				vectors = picked
-			}
-			ctx, stop := signalContext(cmd)
-			defer stop()
-			im, closeImpl, err := f.open()
-			if err != nil {
-				return err
-			}
-			defer closeImpl()
-			res := check.Replay(ctx, check.Config{Impl: im, Command: f.command, Vectors: vectors})
-			out := cmd.OutOrStdout()
-			render.ReplayFailures(out, res)
-			if verbose {
-				for _, v := range vectors {
-					fmt.Fprintf(out, "%s %s\n", display.Text(v.ID), display.Text(v.File))
-				}
-			}
-			fmt.Fprintf(out, "%s: %s\n", im.Name(), render.CorpusSummary(res))
-			if ctx.Err() != nil {
-				fmt.Fprintln(out, "interrupted")
-				return errInterrupted
-			}
-			if res.Failed > 0 || res.Errors > 0 {
-				return violationsFound
-			}
-			return nil
-		},
+	Args:  cobra.ArbitraryArgs,
+	Flags: corpusReplayFlags,
+	Run:   runCorpusReplay,
+}
+
+type corpusReplayOptions struct {
+	verbose bool
+	f       implFlags
+	only    []string
+}
+
+func corpusReplayFlags(cmd *cobra.Command, o *corpusReplayOptions) {
+	o.f.register(cmd)
+	cmd.Flags().BoolVarP(&o.verbose, "verbose", "v", false, "also list every vector replayed")
+	cmd.Flags().StringSliceVar(&o.only, "only", nil, "replay only the vectors with these ids")
+}
+
+func runCorpusReplay(cmd *cobra.Command, o *corpusReplayOptions, args []string) error {
+	vectors, err := replayVectors(cmd, args)
+	if err != nil {
+		return err
 	}
-	f.register(cmd)
-	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "also list every vector replayed")
-	cmd.Flags().StringSliceVar(&only, "only", nil, "replay only the vectors with these ids")
-	return cmd
+	if len(o.only) > 0 {
+		pick := func(vectors []*corpus.Vector) (picked []*corpus.Vector) {
+			for _, v := range vectors {
+				if contains(o.only, v.ID) {
+					picked = append(picked, v)
+				}
+			}
+			return picked
+		}
+		picked := pick(vectors)
+		if len(picked) == 0 && len(args) == 0 {
+			// The ids a check prints for the corpus built into
+			// toolnorm: a ./corpus of another project lacks them.
+			builtin, err := corpus.Load(corpus.Embedded())
+			if err != nil {
+				return err
+			}
+			picked = pick(builtin)
+		}
+		if len(picked) == 0 {
+			return fmt.Errorf("corpus replay: no vector with id %s", strings.Join(o.only, ", "))
+		}
+		vectors = picked
+	}
+	ctx, stop := signalContext(cmd)
+	defer stop()
+	im, closeImpl, err := o.f.open()
+	if err != nil {
+		return err
+	}
+	defer closeImpl()
+	res := check.Replay(ctx, check.Config{Impl: im, Command: o.f.command, Vectors: vectors})
+	out := cmd.OutOrStdout()
+	render.ReplayFailures(out, res)
+	if o.verbose {
+		for _, v := range vectors {
+			fmt.Fprintf(out, "%s %s\n", display.Text(v.ID), display.Text(v.File))
+		}
+	}
+	fmt.Fprintf(out, "%s: %s\n", im.Name(), render.CorpusSummary(res))
+	if ctx.Err() != nil {
+		fmt.Fprintln(out, "interrupted")
+		return errInterrupted
+	}
+	if res.Failed > 0 || res.Errors > 0 {
+		return violationsFound
+	}
+	return nil
 }
 
 // replayVectors reads the vectors replay runs: a corpus directory (the
@@ -314,18 +323,10 @@ func replayVectors(cmd *cobra.Command, args []string) ([]*corpus.Vector, error) 
 	return vectors, nil
 }
 
-func newCorpusAddCmd() *cobra.Command {
-	var (
-		schemaFile, argsFile, description, clause, profile string
-		expectFile, expectError                            string
-		tags                                               []string
-		maxPasses, maxDepth                                int
-		f                                                  implFlags
-	)
-	cmd := &cobra.Command{
-		Use:   "add --schema FILE --args FILE --description TEXT --clause CLAUSE [--impl CMD] [DIR]",
-		Short: "Add a case as a vector, its expected result computed by the reference",
-		Long: `Add turns a (schema, arguments) pair into a vector: it computes the expected
+var corpusAddCmd = &command[corpusAddOptions]{
+	Use:   "add --schema FILE --args FILE --description TEXT --clause CLAUSE [--impl CMD] [DIR]",
+	Short: "Add a case as a vector, its expected result computed by the reference",
+	Long: `Add turns a (schema, arguments) pair into a vector: it computes the expected
 result with the reference normalizer, derives the id from the content, and
 writes the file atomically under DIR/vectors/<group>/, never replacing a file.
 A case already in the corpus with the same expected result is not written
@@ -334,81 +335,93 @@ again; one with another expected result is an error.
 With --impl, the case is one an implementation fails: add first minimizes it
 (fewer members, shorter strings, a smaller schema) while the implementation
 still fails it the same way, and the vector's origin is "found".`,
-		Args: cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if schemaFile == "" || argsFile == "" || description == "" || clause == "" {
-				return usagef("--schema, --args, --description and --clause are required")
-			}
-			if err := corpus.CheckClause(clause); err != nil {
-				return usagef("--clause: %v", err)
-			}
-			dir, _, err := corpusDir(args, true)
-			if err != nil {
-				return err
-			}
-			schema, err := os.ReadFile(schemaFile)
-			if err != nil {
-				return fileError(schemaFile, err)
-			}
-			a, err := os.ReadFile(argsFile)
-			if err != nil {
-				return fileError(argsFile, err)
-			}
-			existing, err := corpus.Load(corpus.DirFS(dir, readLimit()))
-			if err != nil {
-				return corpusError(dir, err)
-			}
-			o := corpus.Options{MaxPasses: maxPasses, MaxDepth: maxDepth}
-			if err := o.Profile.UnmarshalText([]byte(profile)); err != nil {
-				return usagef("--profile: want text or attribute, not %q", profile)
-			}
-			var v *corpus.Vector
-			if f.command == "" {
-				v = corpus.New(description, clause, "hand", tags, schema, a, o, corpus.Reference)
-			} else {
-				// A failing case: shrink it while the implementation still
-				// fails it the same way.
-				im, closeImpl, err := f.open()
-				if err != nil {
-					return err
-				}
-				defer closeImpl()
-				if c, ok := im.(impl.Configured); ok {
-					o = c.Options()
-				}
-				if v = corpus.NewFinding(cmd.Context(), im, corpus.Reference, description, clause, "found", tags, schema, a, o); v == nil {
-					return fmt.Errorf("corpus add: %s gives the reference's result on this case: nothing to add", im.Name())
-				}
-				fmt.Fprintf(cmd.OutOrStdout(), "minimized to %d bytes of schema and %d of arguments\n", len(v.SchemaText()), len(v.ArgumentsText()))
-			}
-			if err := checkExpectation(v, expectFile, expectError); err != nil {
-				return err
-			}
-			file, added, err := corpus.Add(dir, existing, v)
-			if err != nil {
-				return corpusError(dir, err)
-			}
-			if added {
-				fmt.Fprintf(cmd.OutOrStdout(), "added %s %s\n", v.ID, filepath.Join(dir, file))
-			} else {
-				fmt.Fprintf(cmd.OutOrStdout(), "already there: %s %s\n", v.ID, filepath.Join(dir, file))
-			}
-			return nil
-		},
-	}
-	f.register(cmd)
+	Args:  cobra.MaximumNArgs(1),
+	Flags: corpusAddFlags,
+	Run:   runCorpusAdd,
+}
+
+type corpusAddOptions struct {
+	schemaFile, argsFile, description, clause, profile string
+	expectFile, expectError                            string
+	tags                                               []string
+	maxPasses, maxDepth                                int
+	f                                                  implFlags
+}
+
+func corpusAddFlags(cmd *cobra.Command, o *corpusAddOptions) {
+	o.f.register(cmd)
 	fl := cmd.Flags()
-	fl.StringVar(&schemaFile, "schema", "", "the tool's input schema")
-	fl.StringVar(&argsFile, "args", "", "the arguments as sent")
-	fl.StringVar(&description, "description", "", "what the case shows, in one line")
-	fl.StringVar(&clause, "clause", "", "rule/1..rule/5, reading/1..reading/8, or found")
-	fl.StringSliceVar(&tags, "tags", nil, "tags, comma-separated")
-	fl.StringVar(&expectFile, "expect", "", "the arguments the tool must receive: add fails unless the reference gives them")
-	fl.StringVar(&expectError, "expect-error", "", "the error expected instead: invalid-json, not-object, too-deep or invalid-schema")
-	fl.StringVar(&profile, "profile", "text", "text or attribute")
-	fl.IntVar(&maxPasses, "max-passes", 0, "pass bound (0: none)")
-	fl.IntVar(&maxDepth, "max-depth", 0, "nesting limit (0: the default)")
-	return cmd
+	fl.StringVar(&o.schemaFile, "schema", "", "the tool's input schema")
+	fl.StringVar(&o.argsFile, "args", "", "the arguments as sent")
+	fl.StringVar(&o.description, "description", "", "what the case shows, in one line")
+	fl.StringVar(&o.clause, "clause", "", "rule/1..rule/5, reading/1..reading/8, or found")
+	fl.StringSliceVar(&o.tags, "tags", nil, "tags, comma-separated")
+	fl.StringVar(&o.expectFile, "expect", "", "the arguments the tool must receive: add fails unless the reference gives them")
+	fl.StringVar(&o.expectError, "expect-error", "", "the error expected instead: invalid-json, not-object, too-deep or invalid-schema")
+	fl.StringVar(&o.profile, "profile", "text", "text or attribute")
+	fl.IntVar(&o.maxPasses, "max-passes", 0, "pass bound (0: none)")
+	fl.IntVar(&o.maxDepth, "max-depth", 0, "nesting limit (0: the default)")
+}
+
+func runCorpusAdd(cmd *cobra.Command, o *corpusAddOptions, args []string) error {
+	if o.schemaFile == "" || o.argsFile == "" || o.description == "" || o.clause == "" {
+		return usagef("--schema, --args, --description and --clause are required")
+	}
+	if err := corpus.CheckClause(o.clause); err != nil {
+		return usagef("--clause: %v", err)
+	}
+	dir, _, err := corpusDir(args, true)
+	if err != nil {
+		return err
+	}
+	schema, err := os.ReadFile(o.schemaFile)
+	if err != nil {
+		return fileError(o.schemaFile, err)
+	}
+	a, err := os.ReadFile(o.argsFile)
+	if err != nil {
+		return fileError(o.argsFile, err)
+	}
+	existing, err := corpus.Load(corpus.DirFS(dir, readLimit()))
+	if err != nil {
+		return corpusError(dir, err)
+	}
+	opts := corpus.Options{MaxPasses: o.maxPasses, MaxDepth: o.maxDepth}
+	if err := opts.Profile.UnmarshalText([]byte(o.profile)); err != nil {
+		return usagef("--profile: want text or attribute, not %q", o.profile)
+	}
+	var v *corpus.Vector
+	if o.f.command == "" {
+		v = corpus.New(o.description, o.clause, "hand", o.tags, schema, a, opts, corpus.Reference)
+	} else {
+		// A failing case: shrink it while the implementation still
+		// fails it the same way.
+		im, closeImpl, err := o.f.open()
+		if err != nil {
+			return err
+		}
+		defer closeImpl()
+		if c, ok := im.(impl.Configured); ok {
+			opts = c.Options()
+		}
+		if v = corpus.NewFinding(cmd.Context(), im, corpus.Reference, o.description, o.clause, "found", o.tags, schema, a, opts); v == nil {
+			return fmt.Errorf("corpus add: %s gives the reference's result on this case: nothing to add", im.Name())
+		}
+		fmt.Fprintf(cmd.OutOrStdout(), "minimized to %d bytes of schema and %d of arguments\n", len(v.SchemaText()), len(v.ArgumentsText()))
+	}
+	if err := checkExpectation(v, o.expectFile, o.expectError); err != nil {
+		return err
+	}
+	file, added, err := corpus.Add(dir, existing, v)
+	if err != nil {
+		return corpusError(dir, err)
+	}
+	if added {
+		fmt.Fprintf(cmd.OutOrStdout(), "added %s %s\n", v.ID, filepath.Join(dir, file))
+	} else {
+		fmt.Fprintf(cmd.OutOrStdout(), "already there: %s %s\n", v.ID, filepath.Join(dir, file))
+	}
+	return nil
 }
 
 // checkExpectation holds a hand-written case to what its author expects:
@@ -448,12 +461,10 @@ func describeExpected(v *corpus.Vector) string {
 	return string(v.ExpectedText())
 }
 
-func newCorpusExportCmd() *cobra.Command {
-	var format, out string
-	cmd := &cobra.Command{
-		Use:   "export --format gofuzz|jsonl|ossfuzz --out PATH [DIR]",
-		Short: "Write the vectors as fuzz seeds (go test, OSS-Fuzz) or as JSON Lines",
-		Long: `Export writes the vectors in another form:
+var corpusExportCmd = &command[corpusExportOptions]{
+	Use:   "export --format gofuzz|jsonl|ossfuzz --out PATH [DIR]",
+	Short: "Write the vectors as fuzz seeds (go test, OSS-Fuzz) or as JSON Lines",
+	Long: `Export writes the vectors in another form:
   gofuzz   PATH/<Target>/<id> in the "go test fuzz v1" encoding, for each native
            fuzz target that takes a case (copy into fuzz/testdata/fuzz/)
   ossfuzz  PATH/<binary>_seed_corpus.zip for every libFuzzer binary of
@@ -462,47 +473,55 @@ func newCorpusExportCmd() *cobra.Command {
   jsonl    one vector per line, to PATH ("-": standard output)
 Vectors that need an option a fuzz target cannot take (a nesting limit, a pass
 bound past 2) are skipped by gofuzz and ossfuzz, and counted.`,
-		Args: cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if out == "" {
-				return usagef("--out is required")
-			}
-			dir, vectors, err := loadCorpus(args)
-			if err != nil {
-				return err
-			}
-			var written, skipped int
-			switch format {
-			case "gofuzz":
-				written, skipped, err = corpus.ExportGoFuzz(vectors, out)
-			case "ossfuzz":
-				written, skipped, err = corpus.ExportOSSFuzz(vectors, out)
-			case "jsonl":
-				written = len(vectors)
-				if out == "-" {
-					return corpus.ExportJSONL(vectors, cmd.OutOrStdout())
-				}
-				var f *os.File
-				if f, err = os.Create(out); err == nil {
-					err = corpus.ExportJSONL(vectors, f)
-					if cerr := f.Close(); err == nil {
-						err = cerr
-					}
-				}
-			default:
-				return usagef("--format: want gofuzz, jsonl or ossfuzz, not %q", format)
-			}
-			if err != nil {
-				return corpusError(dir, err)
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "exported %d vectors as %s to %s (%d skipped)\n", written, format, out, skipped)
-			return nil
-		},
-	}
-	cmd.Flags().StringVar(&format, "format", "gofuzz", "gofuzz, jsonl or ossfuzz")
-	cmd.Flags().StringVar(&out, "out", "", "where to write")
+	Args:  cobra.MaximumNArgs(1),
+	Flags: corpusExportFlags,
+	Run:   runCorpusExport,
+}
+
+type corpusExportOptions struct {
+	format, out string
+}
+
+func corpusExportFlags(cmd *cobra.Command, o *corpusExportOptions) {
+	cmd.Flags().StringVar(&o.format, "format", "gofuzz", "gofuzz, jsonl or ossfuzz")
+	cmd.Flags().StringVar(&o.out, "out", "", "where to write")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"gofuzz", "jsonl", "ossfuzz"}, cobra.ShellCompDirectiveNoFileComp))
-	return cmd
+}
+
+func runCorpusExport(cmd *cobra.Command, o *corpusExportOptions, args []string) error {
+	if o.out == "" {
+		return usagef("--out is required")
+	}
+	dir, vectors, err := loadCorpus(args)
+	if err != nil {
+		return err
+	}
+	var written, skipped int
+	switch o.format {
+	case "gofuzz":
+		written, skipped, err = corpus.ExportGoFuzz(vectors, o.out)
+	case "ossfuzz":
+		written, skipped, err = corpus.ExportOSSFuzz(vectors, o.out)
+	case "jsonl":
+		written = len(vectors)
+		if o.out == "-" {
+			return corpus.ExportJSONL(vectors, cmd.OutOrStdout())
+		}
+		var f *os.File
+		if f, err = os.Create(o.out); err == nil {
+			err = corpus.ExportJSONL(vectors, f)
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+		}
+	default:
+		return usagef("--format: want gofuzz, jsonl or ossfuzz, not %q", o.format)
+	}
+	if err != nil {
+		return corpusError(dir, err)
+	}
+	fmt.Fprintf(cmd.OutOrStdout(), "exported %d vectors as %s to %s (%d skipped)\n", written, o.format, o.out, skipped)
+	return nil
 }
 
 // byGroup counts vector files by the group they were written under:
@@ -527,16 +546,10 @@ func byGroup(files []string) string {
 	return " (" + strings.Join(groups, ", ") + ")"
 }
 
-func newCorpusImportCmd() *cobra.Command {
-	var (
-		format  string
-		from    []string
-		verbose bool
-	)
-	cmd := &cobra.Command{
-		Use:   "import --from PATH [--from PATH...] [--format gofuzz|libfuzzer|jsonl] [DIR]",
-		Short: "Add cases from fuzzing or from another team's corpus",
-		Long: `Import adds cases to the corpus, each as 'corpus add' would:
+var corpusImportCmd = &command[corpusImportOptions]{
+	Use:   "import --from PATH [--from PATH...] [--format gofuzz|libfuzzer|jsonl] [DIR]",
+	Short: "Add cases from fuzzing or from another team's corpus",
+	Long: `Import adds cases to the corpus, each as 'corpus add' would:
   gofuzz     "go test fuzz v1" files (what go test -fuzz leaves in testdata/fuzz),
              a file or a directory of them
   libfuzzer  libFuzzer inputs of our targets (OSS-Fuzz crash files), a file or a
@@ -544,50 +557,60 @@ func newCorpusImportCmd() *cobra.Command {
   jsonl      vectors, one per line (from 'corpus export --format jsonl')
 All or nothing: if any case is malformed, contradicts another or (for jsonl)
 does not give its expected result on the reference, nothing is written.`,
-		Args: cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(from) == 0 {
-				return usagef("--from is required")
-			}
-			read := map[string]func(string, ...corpus.ReadOption) ([]corpus.Source, error){
-				"gofuzz": corpus.ReadGoFuzz, "libfuzzer": corpus.ReadLibFuzzer, "jsonl": corpus.ReadJSONL,
-			}[format]
-			if read == nil {
-				return usagef("--format: want gofuzz, libfuzzer or jsonl, not %q", format)
-			}
-			dir, _, err := corpusDir(args, true)
-			if err != nil {
-				return err
-			}
-			var sources []corpus.Source
-			for _, p := range from {
-				s, err := read(p, readLimit())
-				if err != nil {
-					return corpusError("", err)
-				}
-				sources = append(sources, s...)
-			}
-			existing, err := corpus.Load(corpus.DirFS(dir, readLimit()))
-			if err != nil {
-				return corpusError(dir, err)
-			}
-			files, already, err := corpus.Import(dir, existing, sources, corpus.Reference)
-			if err != nil {
-				return corpusError("", err)
-			}
-			out := cmd.OutOrStdout()
-			if verbose {
-				for _, f := range files {
-					fmt.Fprintf(out, "added %s\n", filepath.Join(dir, f))
-				}
-			}
-			fmt.Fprintf(out, "imported %d cases into %s: %d added%s, %d already in the corpus\n", len(sources), dir, len(files), byGroup(files), already)
-			return nil
-		},
-	}
-	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "list every file added")
-	cmd.Flags().StringVar(&format, "format", "gofuzz", "gofuzz, libfuzzer or jsonl")
-	cmd.Flags().StringArrayVar(&from, "from", nil, "a file or directory to import")
+	Args:  cobra.MaximumNArgs(1),
+	Flags: corpusImportFlags,
+	Run:   runCorpusImport,
+}
+
+type corpusImportOptions struct {
+	format  string
+	from    []string
+	verbose bool
+}
+
+func corpusImportFlags(cmd *cobra.Command, o *corpusImportOptions) {
+	cmd.Flags().BoolVarP(&o.verbose, "verbose", "v", false, "list every file added")
+	cmd.Flags().StringVar(&o.format, "format", "gofuzz", "gofuzz, libfuzzer or jsonl")
+	cmd.Flags().StringArrayVar(&o.from, "from", nil, "a file or directory to import")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"gofuzz", "libfuzzer", "jsonl"}, cobra.ShellCompDirectiveNoFileComp))
-	return cmd
+}
+
+func runCorpusImport(cmd *cobra.Command, o *corpusImportOptions, args []string) error {
+	if len(o.from) == 0 {
+		return usagef("--from is required")
+	}
+	read := map[string]func(string, ...corpus.ReadOption) ([]corpus.Source, error){
+		"gofuzz": corpus.ReadGoFuzz, "libfuzzer": corpus.ReadLibFuzzer, "jsonl": corpus.ReadJSONL,
+	}[o.format]
+	if read == nil {
+		return usagef("--format: want gofuzz, libfuzzer or jsonl, not %q", o.format)
+	}
+	dir, _, err := corpusDir(args, true)
+	if err != nil {
+		return err
+	}
+	var sources []corpus.Source
+	for _, p := range o.from {
+		s, err := read(p, readLimit())
+		if err != nil {
+			return corpusError("", err)
+		}
+		sources = append(sources, s...)
+	}
+	existing, err := corpus.Load(corpus.DirFS(dir, readLimit()))
+	if err != nil {
+		return corpusError(dir, err)
+	}
+	files, already, err := corpus.Import(dir, existing, sources, corpus.Reference)
+	if err != nil {
+		return corpusError("", err)
+	}
+	out := cmd.OutOrStdout()
+	if o.verbose {
+		for _, f := range files {
+			fmt.Fprintf(out, "added %s\n", filepath.Join(dir, f))
+		}
+	}
+	fmt.Fprintf(out, "imported %d cases into %s: %d added%s, %d already in the corpus\n", len(sources), dir, len(files), byGroup(files), already)
+	return nil
 }

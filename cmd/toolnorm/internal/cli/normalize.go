@@ -16,100 +16,104 @@ import (
 	"github.com/toolnorm/toolnorm/normalize"
 )
 
-func newNormalizeCmd() *cobra.Command {
-	var (
-		schemaFile, argsFile, profile string
-		maxPasses, maxDepth           int
-		explain                       bool
-		f                             implFlags
-		sf                            schemaFlags
-	)
-	cmd := &cobra.Command{
-		Use:   "normalize --schema FILE [--args FILE]",
-		Short: "Normalize one set of tool arguments against a schema",
-		Long: `Normalize reads a tool's input schema and the arguments a model sent
+var normalizeCmd = &command[normalizeOptions]{
+	Use:   "normalize --schema FILE [--args FILE]",
+	Short: "Normalize one set of tool arguments against a schema",
+	Long: `Normalize reads a tool's input schema and the arguments a model sent
 (from --args FILE, or standard input when --args is absent or "-"), and prints
 the normalized arguments on standard output.
 
 Bad input (invalid JSON, arguments that are not an object, a broken schema)
 exits with status 1 and one line on standard error:
   toolnorm: FILE: WHAT at WHERE`,
-		Example: `  toolnorm normalize --schema examples/basic/schema.json --args examples/basic/args.json
+	Example: `  toolnorm normalize --schema examples/basic/schema.json --args examples/basic/args.json
   echo '{"title":"Ember &amp;amp; Oak"}' | toolnorm normalize --schema schema.json --explain`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if schemaFile == "" {
-				return usagef("--schema is required")
-			}
-			var p normalize.Profile
-			if err := p.UnmarshalText([]byte(profile)); err != nil {
-				return usagef("--profile: want text or attribute, not %q", profile)
-			}
-			if maxPasses < 0 {
-				return usagef("--max-passes must be 0 (no bound) or more")
-			}
-			if maxDepth < 1 {
-				return usagef("--max-depth must be 1 or more")
-			}
-			resolve, err := sf.options()
-			if err != nil {
-				return err
-			}
-			schema, err := os.ReadFile(schemaFile)
-			if err != nil {
-				return fileError(schemaFile, err)
-			}
-			s, err := normalize.Compile(schema, normalize.WithProfile(p), normalize.WithMaxPasses(maxPasses), normalize.WithMaxDepth(maxDepth), resolve[0], resolve[1])
-			if err != nil {
-				return fileError(schemaFile, err)
-			}
-			name := argsFile
-			var args []byte
-			if argsFile == "" || argsFile == "-" {
-				name = "stdin"
-				args, err = io.ReadAll(cmd.InOrStdin())
-			} else {
-				args, err = os.ReadFile(argsFile)
-			}
-			if err != nil {
-				return fileError(name, err)
-			}
-			if f.command != "" {
-				return normalizeWith(cmd, &f, schema, args, explain)
-			}
-			out, repairs, err := s.NormalizeReport(args)
-			if err != nil {
-				return fileError(name, err)
-			}
-			if explain {
-				if len(repairs) == 0 {
-					fmt.Fprintln(cmd.ErrOrStderr(), "no repairs")
-				}
-				for _, r := range repairs {
-					fmt.Fprintln(cmd.ErrOrStderr(), r)
-				}
-			}
-			w := cmd.OutOrStdout()
-			if len(out) == 0 || out[len(out)-1] != '\n' {
-				out = append(out, '\n')
-			}
-			_, err = w.Write(out)
-			return err
-		},
-	}
-	f.register(cmd)
+	Args:  cobra.NoArgs,
+	Flags: normalizeFlags,
+	Run:   runNormalize,
+}
+
+type normalizeOptions struct {
+	schemaFile, argsFile, profile string
+	maxPasses, maxDepth           int
+	explain                       bool
+	f                             implFlags
+	sf                            schemaFlags
+}
+
+func normalizeFlags(cmd *cobra.Command, o *normalizeOptions) {
+	o.f.register(cmd)
 	fl := cmd.Flags()
-	fl.StringVar(&schemaFile, "schema", "", "the tool's input schema (JSON Schema)")
-	fl.StringVar(&argsFile, "args", "", `the arguments (default, or "-": standard input)`)
-	fl.StringVar(&profile, "profile", "text", "how references decode: text (the rule) or attribute (keeps &region= in URLs)")
-	fl.IntVar(&maxPasses, "max-passes", 0, "bound on decoding passes per string (0: until nothing changes)")
-	fl.IntVar(&maxDepth, "max-depth", normalize.DefaultMaxDepth, "how deeply arrays and objects may nest")
-	sf.register(fl)
-	fl.BoolVar(&explain, "explain", false, "list each repair on standard error (with --impl: the reference's result, if it differs)")
+	fl.StringVar(&o.schemaFile, "schema", "", "the tool's input schema (JSON Schema)")
+	fl.StringVar(&o.argsFile, "args", "", `the arguments (default, or "-": standard input)`)
+	fl.StringVar(&o.profile, "profile", "text", "how references decode: text (the rule) or attribute (keeps &region= in URLs)")
+	fl.IntVar(&o.maxPasses, "max-passes", 0, "bound on decoding passes per string (0: until nothing changes)")
+	fl.IntVar(&o.maxDepth, "max-depth", normalize.DefaultMaxDepth, "how deeply arrays and objects may nest")
+	o.sf.register(fl)
+	fl.BoolVar(&o.explain, "explain", false, "list each repair on standard error (with --impl: the reference's result, if it differs)")
 	_ = cmd.RegisterFlagCompletionFunc("profile", cobra.FixedCompletions([]string{"text", "attribute"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.MarkFlagFilename("schema", "json")
 	_ = cmd.MarkFlagFilename("args", "json")
-	return cmd
+}
+
+func runNormalize(cmd *cobra.Command, o *normalizeOptions, _ []string) error {
+	if o.schemaFile == "" {
+		return usagef("--schema is required")
+	}
+	var p normalize.Profile
+	if err := p.UnmarshalText([]byte(o.profile)); err != nil {
+		return usagef("--profile: want text or attribute, not %q", o.profile)
+	}
+	if o.maxPasses < 0 {
+		return usagef("--max-passes must be 0 (no bound) or more")
+	}
+	if o.maxDepth < 1 {
+		return usagef("--max-depth must be 1 or more")
+	}
+	resolve, err := o.sf.options()
+	if err != nil {
+		return err
+	}
+	schema, err := os.ReadFile(o.schemaFile)
+	if err != nil {
+		return fileError(o.schemaFile, err)
+	}
+	s, err := normalize.Compile(schema, normalize.WithProfile(p), normalize.WithMaxPasses(o.maxPasses), normalize.WithMaxDepth(o.maxDepth), resolve[0], resolve[1])
+	if err != nil {
+		return fileError(o.schemaFile, err)
+	}
+	name := o.argsFile
+	var args []byte
+	if o.argsFile == "" || o.argsFile == "-" {
+		name = "stdin"
+		args, err = io.ReadAll(cmd.InOrStdin())
+	} else {
+		args, err = os.ReadFile(o.argsFile)
+	}
+	if err != nil {
+		return fileError(name, err)
+	}
+	if o.f.command != "" {
+		return normalizeWith(cmd, &o.f, schema, args, o.explain)
+	}
+	out, repairs, err := s.NormalizeReport(args)
+	if err != nil {
+		return fileError(name, err)
+	}
+	if o.explain {
+		if len(repairs) == 0 {
+			fmt.Fprintln(cmd.ErrOrStderr(), "no repairs")
+		}
+		for _, r := range repairs {
+			fmt.Fprintln(cmd.ErrOrStderr(), r)
+		}
+	}
+	w := cmd.OutOrStdout()
+	if len(out) == 0 || out[len(out)-1] != '\n' {
+		out = append(out, '\n')
+	}
+	_, err = w.Write(out)
+	return err
 }
 
 // fileError turns err into the one line toolnorm prints for bad input:

@@ -84,14 +84,14 @@ func thisBuild() build { return readBuild(debug.ReadBuildInfo()) }
 // reports carry.
 func version() string { return thisBuild().Short() }
 
-func newVersionCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "version",
-		Short: "Print toolnorm's version, and the revision it was built from",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			fmt.Fprint(cmd.OutOrStdout(), thisBuild().Long())
-			return nil
-		},
-	}
+var versionCmd = &command[noOptions]{
+	Use:   "version",
+	Short: "Print toolnorm's version, and the revision it was built from",
+	Args:  cobra.NoArgs,
+	Run:   runVersion,
+}
+
+func runVersion(cmd *cobra.Command, _ *noOptions, _ []string) error {
+	fmt.Fprint(cmd.OutOrStdout(), thisBuild().Long())
+	return nil
 }

@@ -10,7 +10,6 @@ import (
 	"bytes"
 	"embed"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -20,8 +19,6 @@ import (
 	"regexp"
 	"strings"
 	"text/template"
-
-	"github.com/spf13/cobra"
 
 	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/kits"
@@ -59,6 +56,10 @@ type language struct {
 	runnerFile    string // the corpus runner, in corpus.Runners()
 }
 
+// Languages are the languages init writes for, as --lang names them and
+// in the order its help lists them.
+var Languages = []string{"python", "javascript", "php"}
+
 var languages = map[string]language{
 	"python": {
 		adapter: "adapter.py", test: "test_toolnorm_corpus.py",
@@ -75,56 +76,6 @@ var languages = map[string]language{
 		command: "php %s/adapter.php", runner: "a PHP test script",
 		testCommand: "php %s/test_corpus.php", runnerFile: "runners/replay.php",
 	},
-}
-
-// Command is toolnorm init, for the CLI to register.
-func Command() *cobra.Command {
-	var o Options
-	cmd := &cobra.Command{
-		Use:   "init --lang python|javascript|php --func F [--dir .toolnorm] [--force]",
-		Short: "Set up a repository to check its implementation: adapter, corpus test, CI workflow",
-		Long: `Init writes, in the current directory (your repository's root), what it
-takes to check your implementation of RT-TOOL-8 with toolnorm:
-
-  DIR/<kit>         the adapter kit of the language: the whole protocol, losing
-                    nothing of a request (docs/protocol.md, "Writing an adapter")
-  DIR/adapter.*     a small adapter that imports your function F
-  DIR/<test>        a test in the language's own runner that replays the corpus
-                    (DIR/vectors, without the html5lib group) through F
-  ` + Workflow + `
-                    toolnorm check on pull requests (Markdown report in the job
-                    summary, JUnit kept), and a nightly toolnorm fuzz whose
-                    findings are kept between nights
-
-F is the function (schema, arguments) -> arguments:
-  python      MODULE:FUNCTION, importable from the repository's root (pkg.norm:normalize)
-  javascript  PATH#EXPORT (src/normalize.js#normalize, or #default)
-  php         PATH:FUNCTION (src/normalize.php:my_normalize)
-
-It never overwrites a file without --force, and refuses an F it cannot find.
-The last line it prints is the toolnorm check command to run now.`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if _, ok := languages[o.Lang]; !ok {
-				return cmd.FlagErrorFunc()(cmd, fmt.Errorf("--lang: want python, javascript or php, not %q", o.Lang))
-			}
-			if o.Func == "" {
-				return cmd.FlagErrorFunc()(cmd, errors.New("--func is required: the function to check (see --help)"))
-			}
-			root, err := os.Getwd()
-			if err != nil {
-				return err
-			}
-			o.Root = root
-			return Run(o, cmd.OutOrStdout())
-		},
-	}
-	cmd.Flags().StringVar(&o.Lang, "lang", "", "the language of the implementation: python, javascript or php")
-	cmd.Flags().StringVar(&o.Func, "func", "", "the function to check: MODULE:FUNCTION (python), PATH#EXPORT (javascript), PATH:FUNCTION (php)")
-	cmd.Flags().StringVar(&o.Dir, "dir", ".toolnorm", "the directory for the kit, the adapter, the test and the corpus")
-	cmd.Flags().BoolVar(&o.Force, "force", false, "overwrite files that exist")
-	_ = cmd.RegisterFlagCompletionFunc("lang", cobra.FixedCompletions([]string{"python", "javascript", "php"}, cobra.ShellCompDirectiveNoFileComp))
-	return cmd
 }
 
 var safeDir = regexp.MustCompile(`^[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*$`)

@@ -1,10 +1,20 @@
 package initcmd
 
 import (
+	"maps"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 )
+
+// TestLanguages: --lang offers and accepts the languages init writes for.
+func TestLanguages(t *testing.T) {
+	got, want := slices.Sorted(slices.Values(Languages)), slices.Sorted(maps.Keys(languages))
+	if !slices.Equal(got, want) {
+		t.Errorf("Languages = %q, want %q", got, want)
+	}
+}
 
 // TestActionPin checks that the workflow init writes pins the action as
 // the README tells users to.

@@ -1,0 +1,63 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+
+	"github.com/spf13/cobra"
+
+	"github.com/toolnorm/toolnorm/cmd/toolnorm/internal/initcmd"
+)
+
+var initCmd = &command[initcmd.Options]{
+	Use:   "init --lang python|javascript|php --func F [--dir .toolnorm] [--force]",
+	Short: "Set up a repository to check its implementation: adapter, corpus test, CI workflow",
+	Long: `Init writes, in the current directory (your repository's root), what it
+takes to check your implementation of RT-TOOL-8 with toolnorm:
+
+  DIR/<kit>         the adapter kit of the language: the whole protocol, losing
+                    nothing of a request (docs/protocol.md, "Writing an adapter")
+  DIR/adapter.*     a small adapter that imports your function F
+  DIR/<test>        a test in the language's own runner that replays the corpus
+                    (DIR/vectors, without the html5lib group) through F
+  ` + initcmd.Workflow + `
+                    toolnorm check on pull requests (Markdown report in the job
+                    summary, JUnit kept), and a nightly toolnorm fuzz whose
+                    findings are kept between nights
+
+F is the function (schema, arguments) -> arguments:
+  python      MODULE:FUNCTION, importable from the repository's root (pkg.norm:normalize)
+  javascript  PATH#EXPORT (src/normalize.js#normalize, or #default)
+  php         PATH:FUNCTION (src/normalize.php:my_normalize)
+
+It never overwrites a file without --force, and refuses an F it cannot find.
+The last line it prints is the toolnorm check command to run now.`,
+	Args:  cobra.NoArgs,
+	Flags: initFlags,
+	Run:   runInit,
+}
+
+func initFlags(cmd *cobra.Command, o *initcmd.Options) {
+	cmd.Flags().StringVar(&o.Lang, "lang", "", "the language of the implementation: python, javascript or php")
+	cmd.Flags().StringVar(&o.Func, "func", "", "the function to check: MODULE:FUNCTION (python), PATH#EXPORT (javascript), PATH:FUNCTION (php)")
+	cmd.Flags().StringVar(&o.Dir, "dir", ".toolnorm", "the directory for the kit, the adapter, the test and the corpus")
+	cmd.Flags().BoolVar(&o.Force, "force", false, "overwrite files that exist")
+	_ = cmd.RegisterFlagCompletionFunc("lang", cobra.FixedCompletions(initcmd.Languages, cobra.ShellCompDirectiveNoFileComp))
+}
+
+func runInit(cmd *cobra.Command, o *initcmd.Options, _ []string) error {
+	if !slices.Contains(initcmd.Languages, o.Lang) {
+		return cmd.FlagErrorFunc()(cmd, fmt.Errorf("--lang: want python, javascript or php, not %q", o.Lang))
+	}
+	if o.Func == "" {
+		return cmd.FlagErrorFunc()(cmd, errors.New("--func is required: the function to check (see --help)"))
+	}
+	root, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	o.Root = root
+	return initcmd.Run(*o, cmd.OutOrStdout())
+}
