@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/toolnorm/toolnorm/impl"
-	"github.com/toolnorm/toolnorm/normalize"
 	"github.com/toolnorm/toolnorm/internal/diagnose"
+	"github.com/toolnorm/toolnorm/normalize"
 )
 
 func TestClassify(t *testing.T) {

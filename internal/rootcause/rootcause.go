@@ -15,10 +15,10 @@ import (
 	"strings"
 
 	"github.com/toolnorm/toolnorm/impl"
-	"github.com/toolnorm/toolnorm/normalize"
 	"github.com/toolnorm/toolnorm/internal/diagnose"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 	"github.com/toolnorm/toolnorm/internal/minimize"
+	"github.com/toolnorm/toolnorm/normalize"
 )
 
 // The sources of a finding.
