@@ -55,8 +55,10 @@ type run struct {
 	wholeRounds int        // whole rounds run
 	roundSec    float64    // their wall time
 	stopMu      sync.Mutex // for stopped and inFlight, within a round (Jobs > 1)
-	// found are the vectors failed, for the root causes.
-	found []rootcause.Finding
+	// found are the vectors failed, for the root causes; foundVectors
+	// them by id.
+	found        []rootcause.Finding
+	foundVectors map[string]*corpus.Vector
 }
 
 // Run checks cfg.Impl and returns the report. When ctx is done (an
@@ -265,12 +267,12 @@ func (e *run) replay() CorpusResult {
 			case o.Failure != nil:
 				res.count(v, OutcomeError, o.Msg)
 				res.ErrorList = append(res.ErrorList, vf())
-				e.found = append(e.found, rootcause.Finding{Source: rootcause.Vector, ID: v.ID, Case: c, Want: v.Want(), Got: got, Clause: v.Clause})
+				e.addFound(v, c, got)
 				adapted = false // Adapted counts among passed and failed only
 			case !o.Pass:
 				res.count(v, OutcomeFailed, o.Msg)
 				res.Failures = append(res.Failures, vf())
-				e.found = append(e.found, rootcause.Finding{Source: rootcause.Vector, ID: v.ID, Case: c, Want: v.Want(), Got: got, Clause: v.Clause})
+				e.addFound(v, c, got)
 			default:
 				res.count(v, OutcomePassed, "")
 			}
@@ -281,6 +283,15 @@ func (e *run) replay() CorpusResult {
 	}
 	res.Seconds = time.Since(start).Seconds()
 	return res
+}
+
+// addFound records a vector failed, for the root causes.
+func (e *run) addFound(v *corpus.Vector, c impl.Case, got impl.Result) {
+	e.found = append(e.found, rootcause.Finding{Source: rootcause.Vector, ID: v.ID, Case: c, Want: v.Want(), Got: got, Clause: v.Clause})
+	if e.foundVectors == nil {
+		e.foundVectors = map[string]*corpus.Vector{}
+	}
+	e.foundVectors[v.ID] = v
 }
 
 // rounds runs the properties and the fuzzer, a round at a time: each

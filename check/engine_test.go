@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -454,4 +455,35 @@ func TestHangInFlight(t *testing.T) {
 			t.Errorf("in flight: %+v", f)
 		}
 	})
+}
+
+// TestLongCounterexampleReplays: a root cause whose counterexample is a
+// vector of the corpus too long to pipe in (a failure of the program is
+// not minimized) is replayed from that vector, not from a file the report
+// does not hold.
+func TestLongCounterexampleReplays(t *testing.T) {
+	var deep []*corpus.Vector
+	for _, v := range vectors(t) {
+		if len(v.ArgumentsText()) > maxCommand {
+			deep = append(deep, v)
+		}
+	}
+	if len(deep) == 0 {
+		t.Fatal("the corpus has no vector longer than a command holds")
+	}
+	im := impl.Func("crashes on long arguments", func(ctx context.Context, c impl.Case) impl.Result {
+		if len(c.Args) > maxCommand {
+			return impl.Fail(impl.ErrCrash, "exit status 1")
+		}
+		return impl.Reference.Normalize(ctx, c)
+	})
+	r := Run(context.Background(), Config{Impl: im, Command: "./crashes", Vectors: deep, Checks: 16, Seed: 1})
+	if len(r.RootCauses) != 1 {
+		t.Fatalf("%d root causes, want 1: %+v", len(r.RootCauses), r.RootCauses)
+	}
+	rc := r.RootCauses[0]
+	want := "toolnorm corpus replay --impl './crashes' --only " + rc.Vectors[0]
+	if !slices.ContainsFunc(rc.Vectors, func(id string) bool { return rc.Command == "toolnorm corpus replay --impl './crashes' --only "+id }) {
+		t.Errorf("command %q, want one like %q", rc.Command, want)
+	}
 }

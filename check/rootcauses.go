@@ -1,6 +1,7 @@
 package check
 
 import (
+	"bytes"
 	"context"
 	"strings"
 
@@ -74,9 +75,31 @@ func (e *run) explain() []RootCause {
 		out = append(out, RootCause{Title: rc.Title, Clause: rc.Clause, Class: rc.Class, Where: rc.Where, Artefact: rc.Artefact, Fix: rc.Fix,
 			Counterexample: Counterexample{Schema: display.Clip(display.JSON(rc.Case.Schema), MaxShown), Arguments: display.Clip(display.JSON(rc.Case.Args), MaxShown),
 				Options: strings.Join(rc.Case.Options.Choices(), ", "), Expected: display.Clip(rc.Want.String(), MaxShown), Got: display.Clip(rc.Got.String(), MaxShown)},
-			Command: e.command(v), Vectors: nonNil(rc.Vectors), Properties: nonNil(rc.Properties), Buckets: nonNil(rc.Buckets), Cut: rc.Cut})
+			Command: e.causeCommand(v, rc), Vectors: nonNil(rc.Vectors), Properties: nonNil(rc.Properties), Buckets: nonNil(rc.Buckets), Cut: rc.Cut})
 	}
 	return out
+}
+
+// causeCommand replays a root cause's counterexample v: piped in whole,
+// or, when it is too long for one line and is the case of one of the root
+// cause's vectors as it is (a failure of the program is not minimized),
+// from that vector.
+func (e *run) causeCommand(v *corpus.Vector, rc rootcause.RootCause) string {
+	cmd := e.command(v)
+	if strings.HasPrefix(cmd, "printf ") {
+		return cmd
+	}
+	for _, id := range rc.Vectors {
+		if src := e.foundVectors[id]; src != nil && sameCase(src, rc.Case) {
+			return e.command(src)
+		}
+	}
+	return cmd
+}
+
+// sameCase reports whether c is v's case as it is.
+func sameCase(v *corpus.Vector, c impl.Case) bool {
+	return bytes.Equal(v.SchemaText(), c.Schema) && bytes.Equal(v.ArgumentsText(), c.Args) && v.Options.Same(c.Options)
 }
 
 func nonNil(s []string) []string {

@@ -379,10 +379,21 @@ func made(r *check.Report) string {
 // many findings show it.
 func rootCauseLine(rc check.RootCause) string {
 	s := fmt.Sprintf("[%s] %s (%s)", rc.Clause, display.Text(rc.Title), shownBy(rc))
-	if rc.Artefact {
-		s += ", probably the adapter's"
+	if saysArtefact(rc) {
+		s += ", " + artefactNote
 	}
 	return s
+}
+
+// artefactNote follows the title of a root cause that is probably the
+// adapter's.
+const artefactNote = "probably the adapter's"
+
+// saysArtefact reports whether a root cause's line must say it is
+// probably the adapter's: it is one, and its title does not say so
+// already.
+func saysArtefact(rc check.RootCause) bool {
+	return rc.Artefact && !strings.Contains(rc.Title, artefactNote)
 }
 
 // shownBy counts a root cause's findings: "3 vectors, 1 property".
@@ -452,9 +463,12 @@ func vectorLine(r *check.Report, id string) string {
 // Cause is a root cause as the reports show it.
 type Cause struct {
 	check.RootCause
-	N       int    // its place in the list, from 1
-	Shown   string // how many findings show it: "3 vectors, 1 property"
-	Example []Field
+	N     int    // its place in the list, from 1
+	Shown string // how many findings show it: "3 vectors, 1 property"
+	// SaysArtefact is true when its line adds that it is probably the
+	// adapter's (its title does not say so).
+	SaysArtefact bool
+	Example      []Field
 	// VectorLines name its vectors, each with its description.
 	VectorLines []string
 }
@@ -464,7 +478,7 @@ func causes(r *check.Report) []Cause {
 	var out []Cause
 	for i, rc := range r.RootCauses {
 		c := rc.Counterexample
-		cs := Cause{RootCause: rc, N: i + 1, Shown: shownBy(rc)}
+		cs := Cause{RootCause: rc, N: i + 1, Shown: shownBy(rc), SaysArtefact: saysArtefact(rc)}
 		for _, f := range []Field{{"schema", c.Schema}, {"arguments", c.Arguments}, {"options", c.Options}, {"expected", c.Expected}, {"got", c.Got}, {"where", rc.Where}} {
 			if f.Value != "" {
 				cs.Example = append(cs.Example, f)

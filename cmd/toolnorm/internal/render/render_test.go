@@ -112,3 +112,27 @@ func TestIncompleteInEveryFormat(t *testing.T) {
 		}
 	}
 }
+
+// An artefact's line says once that it is probably the adapter's, whether
+// its title says so or not.
+func TestArtefactSaidOnce(t *testing.T) {
+	for _, title := range []string{"The arguments are read lossily", "The arguments are read lossily (duplicates collapsed): probably the adapter's"} {
+		r := &check.Report{FormatVersion: check.FormatVersion, Implementation: "lossy", Seed: 1, Checks: 16, Verdict: check.Fail,
+			Corpus: check.CorpusResult{Vectors: 1, Failed: 1},
+			RootCauses: []check.RootCause{{Title: title, Clause: "reading/7", Class: "artefact/lossy-json", Artefact: true, Fix: "read it losslessly",
+				Counterexample: check.Counterexample{Schema: "{}", Arguments: `{"a":"","a":""}`, Expected: `{"a":"","a":""}`, Got: `{"a":""}`},
+				Command: "true", Vectors: []string{"3b8fdc476c1c4200"}, Properties: []string{}, Buckets: []string{}}}}
+		for _, format := range []string{"text", "markdown", "html"} {
+			var b strings.Builder
+			if err := Write(r, &b, format); err != nil {
+				t.Fatal(err)
+			}
+			for _, line := range strings.Split(b.String(), "\n") {
+				// The list's line: the details' summary below it repeats no note.
+				if strings.Contains(line, "(1 vector)") && !strings.Contains(line, "<summary>") && strings.Count(line, "probably the adapter") != 1 {
+					t.Errorf("%s, title %q: the root cause's line says %d times that it is probably the adapter's: %s", format, title, strings.Count(line, "probably the adapter"), line)
+				}
+			}
+		}
+	}
+}
