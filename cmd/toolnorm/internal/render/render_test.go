@@ -121,7 +121,7 @@ func TestArtefactSaidOnce(t *testing.T) {
 			Corpus: check.CorpusResult{Vectors: 1, Failed: 1},
 			RootCauses: []check.RootCause{{Title: title, Clause: "reading/7", Class: "artefact/lossy-json", Artefact: true, Fix: "read it losslessly",
 				Counterexample: check.Counterexample{Schema: "{}", Arguments: `{"a":"","a":""}`, Expected: `{"a":"","a":""}`, Got: `{"a":""}`},
-				Command: "true", Vectors: []string{"3b8fdc476c1c4200"}, Properties: []string{}, Buckets: []string{}}}}
+				Command:        "true", Vectors: []string{"3b8fdc476c1c4200"}, Properties: []string{}, Buckets: []string{}}}}
 		for _, format := range []string{"text", "markdown", "html"} {
 			var b strings.Builder
 			if err := Write(r, &b, format); err != nil {
