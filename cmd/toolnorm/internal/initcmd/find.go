@@ -117,7 +117,7 @@ func findGo(root, f string) (target, error) {
 	module := string(m[1])
 	var dir string
 	switch {
-	case pkg == "." || strings.HasPrefix(pkg, "./"):
+	case pkg == "." || pkg == ".." || strings.HasPrefix(pkg, "./") || strings.HasPrefix(pkg, "../"):
 		dir = path.Clean(pkg)
 	case pkg == module:
 		dir = "."
