@@ -3,7 +3,9 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -24,10 +26,24 @@ func TestScript(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Scripts that run the go command (init_go.txtar) share this machine's
+	// build and module caches: testscript's HOME is /no-home.
+	goEnv := map[string]string{}
+	if out, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE", "GOPATH").Output(); err == nil {
+		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+		for i, name := range []string{"GOCACHE", "GOMODCACHE", "GOPATH"} {
+			if i < len(lines) && lines[i] != "" {
+				goEnv[name] = lines[i]
+			}
+		}
+	}
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("REPO", repo) // scripts reach examples/ through $REPO
+			for name, value := range goEnv {
+				env.Setenv(name, value)
+			}
 			return nil
 		},
 		Condition: func(cond string) (bool, error) {

@@ -12,7 +12,7 @@ import (
 )
 
 var initCmd = &command[initcmd.Options]{
-	Use:   "init --lang python|javascript|php --func F [--dir .toolnorm] [--force]",
+	Use:   "init --lang python|javascript|php|go --func F [--dir DIR] [--force]",
 	Short: "Set up a repository to check its implementation: adapter, corpus test, CI workflow",
 	Long: `Init writes, in the current directory (your repository's root), what it
 takes to check your implementation of RT-TOOL-8 with toolnorm:
@@ -24,13 +24,23 @@ takes to check your implementation of RT-TOOL-8 with toolnorm:
                     (DIR/vectors, without the html5lib group) through F
   ` + initcmd.Workflow + `
                     toolnorm check on pull requests (Markdown report in the job
-                    summary, JUnit kept), and a nightly toolnorm fuzz whose
-                    findings are kept between nights
+                    summary, JUnit in the test tab), and a nightly toolnorm
+                    fuzz whose findings are kept between nights
 
 F is the function (schema, arguments) -> arguments:
   python      MODULE:FUNCTION, importable from the repository's root (pkg.norm:normalize)
   javascript  PATH#EXPORT (src/normalize.js#normalize, or #default)
   php         PATH:FUNCTION (src/normalize.php:my_normalize)
+  go          PACKAGE:FUNCTION, a package of the module at the repository's
+              root, as ./DIR or its import path (./internal/norm:Normalize),
+              with the signature func(schema, arguments []byte) ([]byte, error):
+              JSON text in, JSON text out. DIR is then a main package
+              (default cmd/toolnorm-adapter) serving F with harness.Serve,
+              its test DIR/corpus_test.go (go test), its vectors in
+              DIR/testdata/vectors; it imports github.com/toolnorm/toolnorm,
+              and init prints the go get line when go.mod lacks it.
+
+DIR is .toolnorm by default (cmd/toolnorm-adapter for go).
 
 It never overwrites a file without --force, and refuses an F it cannot find.
 The last line it prints is the toolnorm check command to run now.`,
@@ -40,16 +50,16 @@ The last line it prints is the toolnorm check command to run now.`,
 }
 
 func initFlags(cmd *cobra.Command, o *initcmd.Options) {
-	cmd.Flags().StringVar(&o.Lang, "lang", "", "the language of the implementation: python, javascript or php")
-	cmd.Flags().StringVar(&o.Func, "func", "", "the function to check: MODULE:FUNCTION (python), PATH#EXPORT (javascript), PATH:FUNCTION (php)")
-	cmd.Flags().StringVar(&o.Dir, "dir", ".toolnorm", "the directory for the kit, the adapter, the test and the corpus")
+	cmd.Flags().StringVar(&o.Lang, "lang", "", "the language of the implementation: python, javascript, php or go")
+	cmd.Flags().StringVar(&o.Func, "func", "", "the function to check: MODULE:FUNCTION (python), PATH#EXPORT (javascript), PATH:FUNCTION (php), PACKAGE:FUNCTION (go)")
+	cmd.Flags().StringVar(&o.Dir, "dir", "", "the directory for the kit, the adapter, the test and the corpus (default .toolnorm; cmd/toolnorm-adapter for go)")
 	cmd.Flags().BoolVar(&o.Force, "force", false, "overwrite files that exist")
 	_ = cmd.RegisterFlagCompletionFunc("lang", cobra.FixedCompletions(initcmd.Languages, cobra.ShellCompDirectiveNoFileComp))
 }
 
 func runInit(cmd *cobra.Command, o *initcmd.Options, _ []string) error {
 	if !slices.Contains(initcmd.Languages, o.Lang) {
-		return cmd.FlagErrorFunc()(cmd, fmt.Errorf("--lang: want python, javascript or php, not %q", o.Lang))
+		return cmd.FlagErrorFunc()(cmd, fmt.Errorf("--lang: want python, javascript, php or go, not %q", o.Lang))
 	}
 	if o.Func == "" {
 		return cmd.FlagErrorFunc()(cmd, errors.New("--func is required: the function to check (see --help)"))

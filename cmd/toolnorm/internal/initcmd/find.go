@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -81,8 +82,77 @@ func find(root, lang, f string) (target, error) {
 			return target{}, err
 		}
 		return target{Func: f, Name: name, File: rel(root, p)}, nil
+	case "go":
+		return findGo(root, f)
 	}
 	return target{}, fmt.Errorf("no language %q", lang)
+}
+
+var (
+	goModule  = regexp.MustCompile(`(?m)^module[ \t]+"?([^\s"]+)"?`)
+	goPackage = regexp.MustCompile(`(?m)^package[ \t]+([A-Za-z_][A-Za-z0-9_]*)`)
+	goIdent   = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+)
+
+// findGo reads a Go F, PACKAGE:FUNC, where PACKAGE is a directory of the
+// main module (./internal/norm, or . for its root) or its import path
+// (example.com/m/internal/norm), and FUNC an exported function of it.
+func findGo(root, f string) (target, error) {
+	const want = "want PACKAGE:FUNCTION, such as ./internal/norm:Normalize"
+	pkg, name, ok := strings.Cut(f, ":")
+	if !ok || pkg == "" || !goIdent.MatchString(name) {
+		return target{}, errors.New(want)
+	}
+	if name[0] < 'A' || name[0] > 'Z' {
+		return target{}, fmt.Errorf("%s is not exported: the adapter is another package", name)
+	}
+	mod, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		return target{}, errors.New("no go.mod in the repository's root: the adapter is a package of its main module")
+	}
+	m := goModule.FindSubmatch(mod)
+	if m == nil {
+		return target{}, errors.New("go.mod names no module")
+	}
+	module := string(m[1])
+	var dir string
+	switch {
+	case pkg == "." || pkg == ".." || strings.HasPrefix(pkg, "./") || strings.HasPrefix(pkg, "../"):
+		dir = path.Clean(pkg)
+	case pkg == module:
+		dir = "."
+	case strings.HasPrefix(pkg, module+"/"):
+		dir = strings.TrimPrefix(pkg, module+"/")
+	default:
+		return target{}, fmt.Errorf("%s is not a package of the module %s: write ./DIR or %s/DIR", pkg, module, module)
+	}
+	if dir == ".." || strings.HasPrefix(dir, "../") || !safeDir.MatchString(dir) {
+		return target{}, fmt.Errorf("%s is not inside the repository", pkg)
+	}
+	importPath := module
+	if dir != "." {
+		importPath = module + "/" + dir
+	}
+	abs := filepath.Join(root, filepath.FromSlash(dir))
+	entries, err := os.ReadDir(abs)
+	if err != nil {
+		return target{}, fmt.Errorf("no directory %s", dir)
+	}
+	defines := regexp.MustCompile(`(?m)^func[ \t]+` + name + `[ \t]*[(\[]`)
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") || strings.HasSuffix(e.Name(), "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(abs, e.Name()))
+		if err != nil || !defines.Match(b) {
+			continue
+		}
+		if p := goPackage.FindSubmatch(b); p != nil && string(p[1]) == "main" {
+			return target{}, fmt.Errorf("%s is package main, which no other package can import", dir)
+		}
+		return target{Func: f, Module: importPath, Name: name, File: rel(root, filepath.Join(abs, e.Name()))}, nil
+	}
+	return target{}, fmt.Errorf("package %s defines no func %s", dir, name)
 }
 
 // inRoot is file's path, which must be a file inside root.

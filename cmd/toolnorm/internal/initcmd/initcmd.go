@@ -1,7 +1,8 @@
 // Package initcmd implements toolnorm init: from an implementer's function to
 // a CI check in one command. It writes, into the implementer's repository,
 // the adapter kit of the language (package kits), a small adapter that
-// imports the function, a test in the language's own runner that replays the
+// imports the function (for Go, a main package that serves it with
+// harness.Serve), a test in the language's own runner that replays the
 // corpus through the function, a copy of the corpus, and a GitHub Actions
 // workflow; and prints the toolnorm check command to run now.
 package initcmd
@@ -28,6 +29,11 @@ import (
 // it, pinned to a commit (README.md shows the same pin).
 const Action = "toolnorm/toolnorm@e75a30f9137acb088968ddd90b4bdc52b438da95"
 
+// JUnitAction is the action that shows the check's JUnit report in the
+// test tab of a pull request (as a check run: it needs checks: write),
+// pinned to a commit of the release the comment names.
+const JUnitAction = "mikepenz/action-junit-report@a9170d5795813c01ab4901ffb045b52bab4ab09d # v6.5.0"
+
 // Workflow is where the workflow is written, from the repository's root.
 const Workflow = ".github/workflows/toolnorm.yml"
 
@@ -40,9 +46,9 @@ var templates embed.FS
 
 // Options is what toolnorm init is asked to do.
 type Options struct {
-	Lang  string // python, javascript or php
-	Func  string // MODULE:FUNCTION, PATH#EXPORT or PATH:FUNCTION
-	Dir   string // where the kit and the adapter go, relative to Root
+	Lang  string // python, javascript, php or go
+	Func  string // MODULE:FUNCTION, PATH#EXPORT, PATH:FUNCTION or PACKAGE:FUNCTION
+	Dir   string // where the kit and the adapter go, relative to Root; "": the language's dir
 	Force bool   // overwrite files that exist
 	Root  string // the repository's root
 }
@@ -53,30 +59,49 @@ type language struct {
 	command       string // the adapter's command line, %s the directory
 	runner        string // the test runner, for the workflow's step name
 	testCommand   string // the command that runs the test, %s the directory
-	runnerFile    string // the corpus runner, in corpus.Runners()
+	runnerFile    string // the corpus runner, in corpus.Runners(); "": none
+	dir           string // the default --dir
+	vectors       string // where the vectors go, in dir
 }
+
+// Go's package is a directory the go command does not skip (it skips
+// those whose name starts with a dot: go mod tidy would drop toolnorm
+// from go.mod, go test ./... would not run the corpus), with its vectors
+// in testdata/, as a Go test keeps its files.
+const goDir = "cmd/toolnorm-adapter"
 
 // Languages are the languages init writes for, as --lang names them and
 // in the order its help lists them.
-var Languages = []string{"python", "javascript", "php"}
+var Languages = []string{"python", "javascript", "php", "go"}
 
 var languages = map[string]language{
 	"python": {
 		adapter: "adapter.py", test: "test_toolnorm_corpus.py",
 		command: "python3 %s/adapter.py", runner: "Python's unittest",
 		testCommand: "python3 -m unittest discover -s %s -p 'test_*.py'", runnerFile: "runners/replay.py",
+		dir: ".toolnorm", vectors: "vectors",
 	},
 	"javascript": {
 		adapter: "adapter.mjs", test: "corpus.test.mjs",
 		command: "node %s/adapter.mjs", runner: "node --test",
 		testCommand: "node --test %s/", runnerFile: "runners/replay.mjs",
+		dir: ".toolnorm", vectors: "vectors",
 	},
 	"php": {
 		adapter: "adapter.php", test: "test_corpus.php",
 		command: "php %s/adapter.php", runner: "a PHP test script",
 		testCommand: "php %s/test_corpus.php", runnerFile: "runners/replay.php",
+		dir: ".toolnorm", vectors: "vectors",
+	},
+	"go": {
+		adapter: "main.go", test: "corpus_test.go",
+		command: "go run ./%s", runner: "go test",
+		testCommand: "go test ./%s", dir: goDir, vectors: "testdata/vectors",
 	},
 }
+
+// toolnormModule is the module the Go adapter imports (harness, corpus).
+const toolnormModule = "github.com/toolnorm/toolnorm"
 
 var safeDir = regexp.MustCompile(`^[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*$`)
 
@@ -90,7 +115,10 @@ type target struct {
 func Run(o Options, w io.Writer) error {
 	lang, ok := languages[o.Lang]
 	if !ok {
-		return fmt.Errorf("init: --lang: want python, javascript or php, not %q", o.Lang)
+		return fmt.Errorf("init: --lang: want python, javascript, php or go, not %q", o.Lang)
+	}
+	if o.Dir == "" {
+		o.Dir = lang.dir
 	}
 	dir := filepath.ToSlash(filepath.Clean(o.Dir))
 	if !safeDir.MatchString(dir) || dir == "." || strings.HasPrefix(dir, "../") || dir == ".." {
@@ -101,10 +129,16 @@ func Run(o Options, w io.Writer) error {
 		return fmt.Errorf("init: --func %s: %w", o.Func, err)
 	}
 
-	kit, kitText, _ := kits.For(o.Lang)
-	runner, err := fs.ReadFile(corpus.Runners(), lang.runnerFile)
-	if err != nil {
-		return fmt.Errorf("init: %s: %w", lang.runnerFile, err)
+	files := map[string][]byte{}
+	if kit, kitText, ok := kits.For(o.Lang); ok {
+		files[path.Join(dir, kit.Name)] = kitText
+	}
+	if lang.runnerFile != "" {
+		runner, err := fs.ReadFile(corpus.Runners(), lang.runnerFile)
+		if err != nil {
+			return fmt.Errorf("init: %s: %w", lang.runnerFile, err)
+		}
+		files[path.Join(dir, path.Base(lang.runnerFile))] = runner
 	}
 	up := strings.Repeat("../", strings.Count(dir, "/")+1)
 	check := "toolnorm check --impl '" + fmt.Sprintf(lang.command, dir) + "'"
@@ -125,11 +159,13 @@ func Run(o Options, w io.Writer) error {
 		"Test":         fmt.Sprintf(lang.testCommand, dir),
 		"Runner":       lang.runner,
 		"Dir":          dir,
+		"Vectors":      path.Join(dir, lang.vectors),
+		"Lang":         o.Lang,
+		"GoImport":     jsonString(t.Module),
+		"GoRoot":       jsonString(strings.TrimSuffix(up, "/")),
+		"GoVectors":    jsonString(lang.vectors),
 		"Action":       Action,
-	}
-	files := map[string][]byte{
-		path.Join(dir, kit.Name):                   kitText,
-		path.Join(dir, path.Base(lang.runnerFile)): runner,
+		"JUnitAction":  JUnitAction,
 	}
 	for name, tmpl := range map[string]string{
 		path.Join(dir, lang.adapter): lang.adapter + ".tmpl",
@@ -142,7 +178,7 @@ func Run(o Options, w io.Writer) error {
 		}
 		files[name] = b
 	}
-	vectors := path.Join(dir, "vectors")
+	vectors := path.Join(dir, lang.vectors)
 
 	// Nothing is written if anything would be overwritten.
 	if !o.Force {
@@ -165,8 +201,20 @@ func Run(o Options, w io.Writer) error {
 	fmt.Fprintf(w, "wrote %s/ (%d vectors; the html5lib group is replayed by toolnorm check)\n", vectors, n)
 	fmt.Fprintf(w, "\nthe corpus in your own tests: %s\n", data["Test"])
 	fmt.Fprintf(w, "what you implement (profile, max_passes, depth, repairs): %s\n", path.Join(dir, lang.adapter))
+	if o.Lang == "go" && !requires(o.Root, toolnormModule) {
+		fmt.Fprintf(w, "the adapter imports %s; add it to go.mod:\ngo get %s@latest\n", toolnormModule, toolnormModule)
+	}
 	fmt.Fprintf(w, "check it now:\n%s\n", check)
 	return nil
+}
+
+// requires reports whether root's go.mod requires module.
+func requires(root, module string) bool {
+	b, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		return false
+	}
+	return regexp.MustCompile(`(?m)^(?:require[ \t]+|[ \t]+)` + regexp.QuoteMeta(module) + `[ \t]+v`).Match(b)
 }
 
 func render(name string, data any) ([]byte, error) {

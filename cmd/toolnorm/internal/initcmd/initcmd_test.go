@@ -3,6 +3,7 @@ package initcmd
 import (
 	"maps"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -28,6 +29,14 @@ func TestActionPin(t *testing.T) {
 	}
 }
 
+// TestJUnitActionPin: the JUnit reporter is pinned by a full commit,
+// with the release it is as a comment.
+func TestJUnitActionPin(t *testing.T) {
+	if !regexp.MustCompile(`^[\w-]+/[\w-]+@[0-9a-f]{40} # v\d+\.\d+\.\d+$`).MatchString(JUnitAction) {
+		t.Errorf("JUnitAction = %q, want owner/repo@<40 hex> # vX.Y.Z", JUnitAction)
+	}
+}
+
 // TestFind checks how each language's F is read and refused.
 func TestFind(t *testing.T) {
 	root := t.TempDir()
@@ -37,6 +46,9 @@ func TestFind(t *testing.T) {
 		"src/a.mjs":       "export function normalize() {}\nexport default normalize;\nconst b = 1; export { b };\n",
 		"src/c.cjs":       "module.exports = { normalize };\n",
 		"src/n.php":       "<?php\nclass N { public static function Fix($s, $a) {} }\nfunction norm($s, $a) {}\n",
+		"./go.mod":        "module example.com/m\n\ngo 1.26\n",
+		"internal/n/n.go": "package n\n\nfunc Normalize(schema, args []byte) ([]byte, error) { return args, nil }\n",
+		"cmd/x/main.go":   "package main\n\nfunc Run() {}\n",
 	}
 	for name, text := range files {
 		if err := os.MkdirAll(root+"/"+name[:strings.LastIndex(name, "/")], 0o755); err != nil {
@@ -63,6 +75,14 @@ func TestFind(t *testing.T) {
 		{"php", "src/n.php:N::fix", ""},
 		{"php", "src/n.php:gone", "src/n.php defines no function gone"},
 		{"php", "norm", "want PATH:FUNCTION"},
+		{"go", "./internal/n:Normalize", ""},
+		{"go", "example.com/m/internal/n:Normalize", ""},
+		{"go", "./internal/n:Other", "package internal/n defines no func Other"},
+		{"go", "./internal/n:normalize", "not exported"},
+		{"go", "./cmd/x:Run", "is package main"},
+		{"go", "../n:Normalize", "not inside the repository"},
+		{"go", "example.org/n:Normalize", "not a package of the module example.com/m"},
+		{"go", "Normalize", "want PACKAGE:FUNCTION"},
 	} {
 		_, err := find(root, c.lang, c.f)
 		switch {
