@@ -103,11 +103,12 @@ func TestActionUntrustedOutput(t *testing.T) {
 	}
 }
 
-// TestSetupGoPinned: the action, which users run with their secrets, and
-// the workflows pin actions/setup-go by commit, as README asks of users.
+// TestSetupGoPinned: the action, which users run with their secrets, the
+// workflows and the one toolnorm init writes pin actions/setup-go by
+// commit, as README asks of users.
 func TestSetupGoPinned(t *testing.T) {
 	files, _ := filepath.Glob(".github/workflows/*.yml")
-	files = append(files, "action.yml")
+	files = append(files, "action.yml", "cmd/toolnorm/internal/initcmd/templates/workflow.yml.tmpl")
 	uses := regexp.MustCompile(`(?m)^\s*-?\s*uses:\s*(\S+)`)
 	for _, f := range files {
 		b, err := os.ReadFile(f)
