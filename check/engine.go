@@ -34,7 +34,16 @@ type (
 		Events() []harness.Event
 		Restarts() int
 	}
+	// confirmer sends requests charged by elimination with a failure
+	// again, each alone (harness.Adapter.Confirm).
+	confirmer interface {
+		Confirm(ctx context.Context, n int) int
+	}
 )
+
+// confirmShown is how many failures charged by elimination a check sends
+// again, alone, before it reports them: as many as the text report shows.
+const confirmShown = 10
 
 // run is one check under way.
 type run struct {
@@ -95,6 +104,9 @@ func Run(ctx context.Context, cfg Config) *Report {
 	e.rounds()
 	e.r.RootCauses = e.explain()
 
+	if c, ok := cfg.Impl.(confirmer); ok && e.ctx.Err() == nil {
+		c.Confirm(e.ctx, confirmShown)
+	}
 	if l, ok := cfg.Impl.(logged); ok {
 		e.r.Events, e.r.Restarts = l.Events(), l.Restarts()
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -83,6 +84,12 @@ type Event struct {
 	// Answered is true when the request was answered once sent again, on a
 	// fresh start of the adapter: the failure did not depend on it.
 	Answered bool `json:"answered_when_resent,omitempty"`
+	// Deduced is true when the request was blamed without being sent
+	// again alone: it was the oldest without an answer when the adapter
+	// failed, and every request in flight behind it was answered when sent
+	// again to the next run. A failure that depends on what the run did
+	// before (not on this request) would be put on it all the same.
+	Deduced bool `json:"blamed_by_elimination,omitempty"`
 }
 
 // Adapter is a running implementation behind protocol version 1. It is an
@@ -104,6 +111,7 @@ type Adapter struct {
 	failures int       // in recent
 	gaveUp   error
 	events   []Event
+	sent     map[int][]byte // the request of each event charged by elimination, by the event's index
 	trace    sync.Mutex
 	// spare, once the adapter was restarted, is the next run being started
 	// while the current one works, so that the next restart does not wait
@@ -134,7 +142,7 @@ func Start(cfg Config) (*Adapter, error) {
 	if strings.TrimSpace(cfg.Command) == "" {
 		return nil, errors.New("harness: no command")
 	}
-	a := &Adapter{cfg: cfg, closing: make(chan struct{})}
+	a := &Adapter{cfg: cfg, closing: make(chan struct{}), sent: map[int][]byte{}}
 	p, info, declares, err := a.launch()
 	if err != nil {
 		return nil, err
@@ -221,16 +229,27 @@ func (a *Adapter) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result
 	}
 	// An answer line that breaks the protocol but names its request's id
 	// (a line with Infinity in it) is that request's failure: the lines
-	// are intact, so the adapter goes on. After any other failure among
-	// requests in flight together, the request that caused it is not
-	// known (an adapter may buffer its answers), so they are sent again one
-	// at a time, the first without an answer to a fresh start of the
-	// adapter: if it fails there too, the failure is put on it. A request
-	// that fails alone on a run of the adapter that answered others first
-	// is sent once more, to a fresh start, before the failure is put on it.
-	serial := 0
-	resent := false  // the request at todo[0] failed alone, and is sent again to a fresh start
-	suspect := false // the request at todo[0] was the first without an answer when requests in flight together failed
+	// are intact, so the adapter goes on. After any other failure (a crash,
+	// a line that is not an answer, a timeout), the oldest request without
+	// an answer is charged with it, and the requests in flight behind it
+	// are sent again to the next run: for an adapter that answers each
+	// request before it reads the next, the oldest is the one it was
+	// handling, and the failure costs one start. The charge is by
+	// elimination (Event.Deduced) unless the request was alone on a fresh
+	// start. If one of those behind it fails on the next run before that
+	// run answered anything, the charge is in doubt (an adapter may buffer its answers, and die holding
+	// several): the request charged is sent again alone to a fresh start,
+	// and the others after it one at a time. Answered then, its failure is
+	// recorded as answered when sent again; failing again, the charge
+	// stands. Confirm sends charges by elimination again alone, later.
+	serial := 0 // while > 0, requests are sent one at a time
+	// charged are the requests charged by elimination, each with the index
+	// of its event; behind maps a request to those charged while it was in
+	// flight behind them; again is the request charged that is sent again
+	// alone (-1: none).
+	charged := map[int]int{}
+	behind := map[int][]int{}
+	again := -1
 	a.inARow = 0
 	for len(todo) > 0 {
 		if err := ctx.Err(); err != nil {
@@ -248,6 +267,10 @@ func (a *Adapter) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result
 				results[i] = impl.Fail(giveUp, giveUp.Error())
 			}
 			return results
+		}
+		if again >= 0 && a.proc != nil && a.proc.answered > 0 {
+			a.proc.kill() // the request charged goes to a fresh start
+			a.proc = nil
 		}
 		if a.proc == nil {
 			if err := a.restart(); err != nil {
@@ -278,36 +301,35 @@ func (a *Adapter) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result
 		done := 0
 		for _, i := range window {
 			r, ok, named := a.receive(ctx, ids[i])
-			if named {
-				// Its own: no restart, and the answers behind it are read.
-				// Its line says it all: standard error, which the run
-				// may be writing for the requests behind it, is not kept.
-				if !resent {
+			if ok || named {
+				// An answer, or a line that names its request: no restart,
+				// and the answers behind it are read. A named line says
+				// it all: standard error, which the run may be writing
+				// for the requests behind it, is not kept.
+				results[i] = r
+				done++
+				if serial > 0 {
+					serial--
+				}
+				a.proc.answered++
+				if i == again {
+					delete(a.sent, charged[i])
+					ev := &a.events[charged[i]]
+					ev.Answered, ev.Deduced = true, false
+					delete(charged, i)
+					again = -1
+					if named {
+						a.recordLine(r, ids[i])
+					}
+					continue
+				}
+				if named {
 					a.recordLine(r, ids[i])
+					a.inARow++
+				} else {
+					a.inARow = 0
+					a.outcome(false)
 				}
-				resent, suspect = false, false
-				results[i] = r
-				done++
-				a.inARow++
-				if serial > 0 {
-					serial--
-				}
-				a.proc.answered++
-				continue
-			}
-			if ok {
-				results[i] = r
-				done++
-				a.inARow = 0
-				a.outcome(false)
-				if serial > 0 {
-					serial--
-				}
-				if resent {
-					a.events[len(a.events)-1].Answered = true
-				}
-				resent, suspect = false, false
-				a.proc.answered++
 				continue
 			}
 			if r.Kind() == impl.KindNotRun {
@@ -319,26 +341,59 @@ func (a *Adapter) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result
 				done++
 				break // the loop's first check ends the batch
 			}
-			switch {
-			case len(window) > 1 && done < len(window)-1:
-				// The first without an answer goes alone to a fresh start,
-				// then the others one at a time.
-				serial = len(window) - done
-				suspect = true
-			case !suspect && !resent && r.Kind() != impl.KindTimeout && a.proc.answered > 0:
-				// Alone, once, on a run that answered others: send it again
-				// to a fresh start. A timeout is not sent again: it would
-				// cost the whole limit twice.
-				resent = true
-				a.record(r, ids[i])
-			default:
-				// Alone on a fresh start (after failing among others, or
-				// first there), sent again there, or a timeout: its own.
-				suspect = false
-				if !resent {
-					a.record(r, ids[i])
+			// A run that failed before it answered anything, on a request
+			// in flight behind one charged before: the failure that
+			// charged it may have been this request's, with answers lost
+			// in a buffer.
+			var doubted []int
+			for _, k := range behind[i] {
+				if a.proc.answered > 0 {
+					break
 				}
-				resent = false
+				if _, ok := charged[k]; ok && !slices.Contains(doubted, k) {
+					doubted = append(doubted, k)
+				}
+			}
+			delete(behind, i)
+			switch {
+			case i == again:
+				// Alone on a fresh start, it failed again: the charge
+				// stands.
+				a.events[charged[i]].Deduced = false
+				delete(a.sent, charged[i])
+				delete(charged, i)
+				again = -1
+				done++
+				if serial > 0 {
+					serial--
+				}
+			case len(doubted) > 0:
+				// It was in flight behind a request charged before: that
+				// charge is in doubt. The first of them goes again alone
+				// to a fresh start, then this one and the rest one at a
+				// time (the others stay in doubt: Confirm).
+				k := doubted[0]
+				again = k
+				rest := append([]int{k}, todo[done:]...)
+				serial = len(window) - done + 1
+				for _, j := range window[done:] {
+					behind[j] = slices.DeleteFunc(behind[j], func(x int) bool { return x == k })
+				}
+				todo = rest
+				done = 0
+			default:
+				// The oldest without an answer: charged with it, the
+				// requests behind it sent again to the next run.
+				a.record(r, ids[i])
+				if done < len(window)-1 || a.proc.answered > 0 {
+					ev := len(a.events) - 1
+					a.events[ev].Deduced = true
+					charged[i] = ev
+					a.sent[ev] = lines[i]
+					for _, j := range window[done+1:] {
+						behind[j] = append(behind[j], i)
+					}
+				}
 				results[i] = r
 				done++
 				a.inARow++
@@ -353,6 +408,61 @@ func (a *Adapter) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result
 		todo = todo[done:]
 	}
 	return results
+}
+
+// Confirm sends the requests charged by elimination (Event.Deduced)
+// again, each alone to a fresh start of the adapter, the first n of them
+// at most (n <= 0: all), until ctx is done: one that fails again is
+// charged for certain; one answered has its failure recorded as answered
+// when sent again, a failure of the adapter that did not depend on it.
+// The results already returned stay as they were. It returns how many it
+// sent.
+func (a *Adapter) Confirm(ctx context.Context, n int) int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	sent := 0
+	for ev := range a.events {
+		line, ok := a.sent[ev]
+		if !ok {
+			continue
+		}
+		if n > 0 && sent >= n || ctx.Err() != nil || a.gaveUp != nil {
+			break
+		}
+		if a.proc != nil && a.proc.answered > 0 {
+			a.proc.kill()
+			a.proc = nil
+		}
+		if a.proc == nil {
+			if err := a.restart(); err != nil {
+				break // the charges stand, by elimination
+			}
+		}
+		sent++
+		delete(a.sent, ev)
+		a.nextID++
+		id := a.nextID
+		a.proc.limit.Store(int64(a.lineLimit(8*len(line) + 1<<20)))
+		b := withID(line, id)
+		a.traceLines("> ", b)
+		go a.proc.write(b)
+		r, answered, named := a.receive(ctx, id)
+		e := &a.events[ev]
+		switch {
+		case answered || named:
+			e.Answered, e.Deduced = true, false
+			a.proc.answered++
+		case r.Kind() == impl.KindNotRun:
+			a.proc.kill()
+			a.proc = nil
+			return sent
+		default:
+			e.Deduced = false
+			a.proc.kill()
+			a.proc = nil
+		}
+	}
+	return sent
 }
 
 // receive waits for the answer to request id, until the time limit or

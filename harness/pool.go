@@ -112,6 +112,23 @@ func (p *Pool) Events() []Event {
 	return all
 }
 
+// Confirm sends the requests charged by elimination again, alone, the
+// first n at most (n <= 0: all), run by run (see Adapter.Confirm). It
+// returns how many it sent.
+func (p *Pool) Confirm(ctx context.Context, n int) int {
+	sent := 0
+	for _, a := range p.adapters {
+		left := 0
+		if n > 0 {
+			if left = n - sent; left <= 0 {
+				break
+			}
+		}
+		sent += a.Confirm(ctx, left)
+	}
+	return sent
+}
+
 // Restarts returns how often the runs were restarted, in all.
 func (p *Pool) Restarts() int {
 	n := 0
