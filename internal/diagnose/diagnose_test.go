@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/toolnorm/toolnorm/impl"
-	"github.com/toolnorm/toolnorm/normalize"
 	"github.com/toolnorm/toolnorm/internal/diagnose"
+	"github.com/toolnorm/toolnorm/normalize"
 )
 
 func TestClassify(t *testing.T) {
@@ -67,6 +67,11 @@ func TestClassify(t *testing.T) {
 		{"a branch through $ref", `{"$defs":{"a":{}},"properties":{"p":{"anyOf":[{"$ref":"#/$defs/a"},{"type":"array"}]}}}`, `{"p":"[]"}`, false, 0, out(`{"p":[]}`), "decoded-declared-string", "rule/3", "/p", false},
 		{"a branch through a cycle", `{"$defs":{"a":{"$ref":"#/$defs/a"}},"properties":{"p":{"anyOf":[{"$ref":"#/$defs/a"},{"type":"array"}]}}}`, `{"p":"[]"}`, false, 0, out(`{"p":[]}`), "decoded-declared-string", "rule/3", "/p", false},
 		{"undeclared", `{"properties":{"p":{"type":"integer"}}}`, `{"p":"[1]"}`, false, 0, out(`{"p":[1]}`), "decoded-undeclared", "rule/2", "/p", false},
+		{"undeclared scalar", `{"properties":{}}`, `{"p":"5"}`, false, 0, out(`{"p":5}`), "decoded-undeclared", "rule/2", "/p", false},
+		{"undeclared, a pattern ECMA-262's . does not match", `{"patternProperties":{"^.$":{"type":"array"}}}`, `{"\u2028":"[]"}`, false, 0, out(`{"\u2028":[]}`), "decoded-undeclared", "rule/2", "/\u2028", false},
+		{"not JSON, made an array", `{"properties":{"p":{"type":"array"}}}`, `{"p":"[1,2"}`, false, 0, out(`{"p":["[1",2]}`), "made-from-not-json", "rule/2", "/p", false},
+		{"empty text made an array", `{"properties":{"p":{"type":"array"}}}`, `{"p":""}`, false, 0, out(`{"p":[]}`), "made-from-not-json", "rule/2", "/p", false},
+		{"a raw lone surrogate accepted", `{"properties":{"p":{"type":"array"}}}`, `{"p":"[\"\ud800\"]"}`, false, 0, out(`{"p":["\ud800"]}`), "decoded-json-lossy", "reading/7", "/p", false},
 		{"missed, plain", `{"properties":{"p":{"type":"array"}}}`, `{"p":"[]"}`, false, 0, out(`{"p":"[]"}`), "decode-missed", "rule/2", "/p", false},
 		{"missed behind $ref", `{"properties":{"p":{"$ref":"#/$defs/m"}},"$defs":{"m":{"type":"object"}}}`, `{"p":"{}"}`, false, 0, out(`{"p":"{}"}`), "decode-missed/keyword", "reading/4", "/p", false},
 		{"missed behind patternProperties", `{"patternProperties":{"^p":{"type":"object"}}}`, `{"p":"{}"}`, false, 0, out(`{"p":"{}"}`), "decode-missed/keyword", "reading/4", "/p", false},
