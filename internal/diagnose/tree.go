@@ -45,6 +45,10 @@ func (d *differ) walk(in, want, got *jsonvalue.Value, path []step, decoded bool)
 			return at(noFixpoint)
 		}
 		switch {
+		case got.Kind == jsonvalue.String && decoded:
+			// Inside JSON text the rule decoded: the implementation does
+			// not walk what it decodes, whatever declares the string.
+			return at(Diagnosis{Class: "decode-missed/in-decoded", Title: "What a decoded string holds is not repaired: a stringified array or object inside it stays a string", Clause: "rule/2"})
 		case got.Kind == jsonvalue.String:
 			return at(d.missed(in, want, got, path))
 		case got.Kind == want.Kind:
@@ -279,6 +283,9 @@ func (d *differ) decodedWrongly(in, want, got *jsonvalue.Value, path []step) Dia
 	declared, shape := declaring(rs, got.Kind.String())
 	_, otherShape := declaring(rs, other(got.Kind))
 	_, parseErr := jsonvalue.Parse([]byte(want.Str))
+	if lit, err := jsonvalue.Parse([]byte(want.Str)); err == nil && lit.Kind == jsonvalue.String && unwraps(lit.Str, got) {
+		return Diagnosis{Class: "decoded-string-literal", Title: "A JSON string literal holding JSON text is unwrapped and decoded (`\"[1]\"` gives `[1]`)", Clause: "reading/5"}
+	}
 	switch {
 	case str || shape && (slices.Contains(declared.via, "anyOf") || slices.Contains(declared.via, "oneOf")):
 		// A union that names the shape in one branch, and admits a string
@@ -427,6 +434,25 @@ func anyBranch(rs []reach) bool {
 		if free {
 			return true
 		}
+	}
+	return false
+}
+
+// unwraps reports whether text, peeled of JSON string literals (at most
+// three more), is JSON text whose value is v.
+func unwraps(text string, v *jsonvalue.Value) bool {
+	for range 4 {
+		p, err := jsonvalue.Parse([]byte(text))
+		if err != nil {
+			return false
+		}
+		if jsonvalue.Equal(p, v) {
+			return true
+		}
+		if p.Kind != jsonvalue.String {
+			return false
+		}
+		text = p.Str
 	}
 	return false
 }
