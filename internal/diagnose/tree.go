@@ -45,9 +45,10 @@ func (d *differ) walk(in, want, got *jsonvalue.Value, path []step, decoded bool)
 			return at(noFixpoint)
 		}
 		switch {
-		case got.Kind == jsonvalue.String && decoded:
-			// Inside JSON text the rule decoded: the implementation does
-			// not walk what it decodes, whatever declares the string.
+		case got.Kind == jsonvalue.String && decoded && d.missed(in, want, got, path).Class == "decode-missed":
+			// Inside JSON text the rule decoded, under a plain
+			// declaration: the implementation does not walk what it
+			// decodes (behind a keyword, the keyword is the cause).
 			return at(Diagnosis{Class: "decode-missed/in-decoded", Title: "What a decoded string holds is not repaired: a stringified array or object inside it stays a string", Clause: "rule/2"})
 		case got.Kind == jsonvalue.String:
 			return at(d.missed(in, want, got, path))
