@@ -62,3 +62,11 @@ test('reading/8: arguments that are not an object and broken schemas pass withou
 test('rule/4: character references are left as they are (the package does the JSON repair only)', () => {
   assert.deepEqual(coerce({ t: 'Ember &amp;amp; Oak' }, object({ t: { type: 'string' } })), { t: 'Ember &amp;amp; Oak' });
 });
+
+test('reading/4: under draft-07, a type beside $ref is read, where $ref makes its siblings not apply', () => {
+  // propSchema.type is read whatever else the subschema holds; draft-07
+  // says a $ref's siblings are ignored, so nothing is declared here.
+  const schema = object({ p: { $ref: '#/definitions/any', type: 'array' } },
+    { $schema: 'http://json-schema.org/draft-07/schema#', definitions: { any: {} } });
+  assert.deepEqual(coerce({ p: '[]' }, schema), { p: [] }); // the rule: "[]"
+});

@@ -1,10 +1,10 @@
 package diagnose
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/toolnorm/toolnorm/internal/ecma"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 )
 
@@ -168,7 +168,7 @@ func child(r reach, st step) []reach {
 		}
 		if pp := member(s, "patternProperties"); pp != nil && pp.Kind == jsonvalue.Object {
 			for _, m := range pp.Members {
-				if re, err := regexp.Compile(m.Key); err == nil && re.MatchString(st.key) {
+				if patternMatches(m.Key, st.key) {
 					out, matched = append(out, reach{m.Value, with(r.via, "patternProperties")}), true
 				}
 			}
@@ -272,4 +272,20 @@ func keyword(schema []byte) string {
 		}
 	}
 	return ""
+}
+
+// patternBudget bounds the steps of one pattern match.
+const patternBudget = 1 << 16
+
+// patternMatches reports whether the ECMA-262 pattern src, as
+// patternProperties reads it, matches key; a pattern that does not compile
+// or runs out of its budget matches nothing.
+func patternMatches(src, key string) bool {
+	re, err := ecma.Compile(src)
+	if err != nil {
+		return false
+	}
+	budget := int64(patternBudget)
+	ok, err := re.Match(key, &budget)
+	return err == nil && ok
 }

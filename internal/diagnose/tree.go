@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -44,6 +45,11 @@ func (d *differ) walk(in, want, got *jsonvalue.Value, path []step, decoded bool)
 			return at(noFixpoint)
 		}
 		switch {
+		case got.Kind == jsonvalue.String && decoded && d.missed(in, want, got, path).Class == "decode-missed":
+			// Inside JSON text the rule decoded, under a plain
+			// declaration: the implementation does not walk what it
+			// decodes (behind a keyword, the keyword is the cause).
+			return at(Diagnosis{Class: "decode-missed/in-decoded", Title: "What a decoded string holds is not repaired: a stringified array or object inside it stays a string", Clause: "rule/2"})
 		case got.Kind == jsonvalue.String:
 			return at(d.missed(in, want, got, path))
 		case got.Kind == want.Kind:
@@ -85,6 +91,11 @@ func (d *differ) walk(in, want, got *jsonvalue.Value, path []step, decoded bool)
 			}
 		}
 		return nil
+	}
+	if in != nil && in.Kind == jsonvalue.String && want.Kind == jsonvalue.String && !decoded && parsesTo(want.Str, got) && !d.typed(path) {
+		// A string parsed as JSON where the schema declares nothing: the
+		// blind decoding of decodedWrongly, of a scalar.
+		return at(undeclared)
 	}
 	cls := "coerced"
 	title := "A value of another type is converted to the type the schema declares"
@@ -273,13 +284,22 @@ func (d *differ) decodedWrongly(in, want, got *jsonvalue.Value, path []step) Dia
 	declared, shape := declaring(rs, got.Kind.String())
 	_, otherShape := declaring(rs, other(got.Kind))
 	_, parseErr := jsonvalue.Parse([]byte(want.Str))
+	if lit, err := jsonvalue.Parse([]byte(want.Str)); err == nil && lit.Kind == jsonvalue.String && unwraps(lit.Str, got) {
+		return Diagnosis{Class: "decoded-string-literal", Title: "A JSON string literal holding JSON text is unwrapped and decoded (`\"[1]\"` gives `[1]`)", Clause: "reading/5"}
+	}
 	switch {
 	case str || shape && (slices.Contains(declared.via, "anyOf") || slices.Contains(declared.via, "oneOf")):
 		// A union that names the shape in one branch, and admits a string
 		// in another (declared, or through a branch of any type).
 		return Diagnosis{Class: "decoded-declared-string", Title: "A parameter that may be a string (`string` declared, or a branch of `anyOf` or `oneOf` that admits any type) is decoded as JSON", Clause: "rule/3"}
 	case parseErr != nil && shape:
-		return Diagnosis{Class: "decoded-not-json", Title: "Text that is not JSON (whitespace JSON does not allow, a byte order mark) is decoded", Clause: "reading/5"}
+		if parsesTo(strings.TrimFunc(want.Str, jsSpace), got) {
+			return Diagnosis{Class: "decoded-not-json", Title: "JSON text with whitespace around it that JSON does not allow (a no-break space, a byte order mark, a form feed) is trimmed and decoded", Clause: "reading/5"}
+		}
+		if fixed, ok := withoutLoneSurrogates(want.Str); ok && parsesTo(fixed, got) {
+			return lossy(true) // JSON.parse takes a raw lone surrogate
+		}
+		return Diagnosis{Class: "made-from-not-json", Title: "Text that is not JSON (truncated, single-quoted, empty, a plain word) is made into an array or object", Clause: "rule/2"}
 	case otherShape && !shape:
 		return Diagnosis{Class: "wrong-shape", Title: "A parsed value of the wrong shape is substituted (" + got.Kind.String() + " where " + other(got.Kind) + " is declared)", Clause: "rule/3"}
 	case shape && slices.Contains(declared.via, "allOf"):
@@ -293,9 +313,56 @@ func (d *differ) decodedWrongly(in, want, got *jsonvalue.Value, path []step) Dia
 		}
 		return Diagnosis{Class: "decoded-undeclared/" + kw, Title: "A string is decoded where the schema, read through " + code(kw) + ", does not declare " + got.Kind.String(), Clause: "reading/4"}
 	}
-	return Diagnosis{Class: "decoded-undeclared", Title: "A string is decoded where the schema declares neither array nor object", Clause: "rule/2"}
+	return undeclared
 }
 
+// undeclared is the diagnosis of a string parsed as JSON where the schema
+// declares no array or object for it.
+var undeclared = Diagnosis{Class: "decoded-undeclared", Title: "A string is decoded as JSON where the schema declares neither array nor object", Clause: "rule/2"}
+
+// parsesTo reports whether text is JSON text whose value is v.
+func parsesTo(text string, v *jsonvalue.Value) bool {
+	p, err := jsonvalue.Parse([]byte(text))
+	return err == nil && jsonvalue.Equal(p, v)
+}
+
+// typed reports whether some subschema that applies at path declares a
+// type.
+func (d *differ) typed(path []step) bool {
+	for _, r := range d.schema.at(path) {
+		if len(types(r.s)) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// jsSpace is what JavaScript's String.prototype.trim removes: its
+// WhiteSpace and LineTerminator.
+func jsSpace(r rune) bool {
+	switch r {
+	case '\t', '\n', '\v', '\f', '\r', ' ', 0xA0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
+		return true
+	}
+	return 0x2000 <= r && r <= 0x200A
+}
+
+// withoutLoneSurrogates returns s with each lone surrogate (three bytes
+// of WTF-8) written as its JSON escape, and whether it had one.
+func withoutLoneSurrogates(s string) (string, bool) {
+	var b strings.Builder
+	found := false
+	for i := 0; i < len(s); i++ {
+		if s[i] == 0xED && i+2 < len(s) && s[i+1] >= 0xA0 && s[i+1] <= 0xBF {
+			fmt.Fprintf(&b, `\u%04X`, rune(s[i]&0x0F)<<12|rune(s[i+1]&0x3F)<<6|rune(s[i+2]&0x3F))
+			i += 2
+			found = true
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String(), found
+}
 func other(k jsonvalue.Kind) string {
 	if k == jsonvalue.Array {
 		return "object"
@@ -368,6 +435,25 @@ func anyBranch(rs []reach) bool {
 		if free {
 			return true
 		}
+	}
+	return false
+}
+
+// unwraps reports whether text, peeled of JSON string literals (at most
+// three more), is JSON text whose value is v.
+func unwraps(text string, v *jsonvalue.Value) bool {
+	for range 4 {
+		p, err := jsonvalue.Parse([]byte(text))
+		if err != nil {
+			return false
+		}
+		if jsonvalue.Equal(p, v) {
+			return true
+		}
+		if p.Kind != jsonvalue.String {
+			return false
+		}
+		text = p.Str
 	}
 	return false
 }

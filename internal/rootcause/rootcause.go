@@ -12,6 +12,7 @@ import (
 	"cmp"
 	"context"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/toolnorm/toolnorm/impl"
@@ -159,10 +160,10 @@ func minimized(ctx context.Context, cfg Config, f Finding) (impl.Case, impl.Resu
 		// property.
 		return f.Case, f.Want, f.Got, withSource(classify(f.Case, f.Want, f.Got), f), false
 	}
-	// Minimized while the classifier gives the same class, then probed:
-	// a probe in the predicate would keep what makes it fail (a long
-	// string) and what does not (a type left unsaid) alike.
-	pure := classify(f.Case, f.Want, f.Got)
+	// Minimized while the probed class stays the same: no step may turn a
+	// case into one of another class (a long string under a typed root
+	// into a short one under an untyped root), so the case that stands
+	// for a root cause still shows that cause.
 	d := probed(ctx, cfg, f.Case, f.Want, f.Got)
 	fails := func(schema, args []byte) bool {
 		if cfg.Keep != nil && !cfg.Keep() {
@@ -171,7 +172,7 @@ func minimized(ctx context.Context, cfg Config, f Finding) (impl.Case, impl.Resu
 		c := f.Case
 		c.Schema, c.Args = schema, args
 		want, got := cfg.Want(c), cfg.Impl.Normalize(ctx, c)
-		return impl.Compare(got, want).Violation() && classify(c, want, got).Class == pure.Class
+		return impl.Compare(got, want).Violation() && keeps(d.Class, probed(ctx, cfg, c, want, got).Class)
 	}
 	schema, args, cut := minimize.MinimizeCut(ctx, f.Case.Schema, f.Case.Args, fails)
 	if cfg.Keep != nil && !cfg.Keep() {
@@ -180,21 +181,107 @@ func minimized(ctx context.Context, cfg Config, f Finding) (impl.Case, impl.Resu
 	c := f.Case
 	c.Schema, c.Args = schema, args
 	want, got := cfg.Want(c), cfg.Impl.Normalize(ctx, c)
-	if md := probed(ctx, cfg, c, want, got); classify(c, want, got).Class == pure.Class {
+	if md := probed(ctx, cfg, c, want, got); keeps(d.Class, md.Class) {
 		return c, want, got, md, cut
 	}
 	return f.Case, f.Want, f.Got, d, cut // a flaky implementation: the case found stands
 }
 
+// keeps reports whether a minimizing step from a case of class from to
+// one of class to keeps the case's class: the same class, or a plain
+// decode missed that no probe explained on the case found becoming one
+// the untyped probe explains once the noise is gone (a refined class, a
+// length limit, is never given up for it).
+func keeps(from, to string) bool {
+	return to == from || from == "decode-missed" && to == "decode-missed/untyped"
+}
+
 // probed is the classification of a case, told apart further by running
 // the implementation on a variant: a decode missed that types added along
 // the path cure is decode-missed/untyped.
+//
+// A decode missed that the shortest text of its shape at the same place
+// does not miss, for a string of at least LongText bytes, is
+// decode-missed/long: a length limit. A string decoded where the
+// reference keeps it, and decoded the same under the empty schema, is
+// decoded-undeclared: the implementation reads no schema there, whatever
+// the schema says (a type list, a union, a wrong shape are its details).
 func probed(ctx context.Context, cfg Config, c impl.Case, want, got impl.Result) diagnose.Diagnosis {
 	d := classify(c, want, got)
-	if d.Class == "decode-missed" && untyped(ctx, cfg, c) {
+	switch {
+	case d.Class == "decode-missed" && long(ctx, cfg, c, d.Where):
+		d.Class, d.Title = "decode-missed/long", "A stringified array or object past a length is not decoded (the same shape, short, is)"
+	case d.Class == "decode-missed" && untyped(ctx, cfg, c):
 		d.Class, d.Title = "decode-missed/untyped", "Nothing is decoded where the schema leaves a level's `type` unsaid (`\"type\": \"object\"` at the root, `\"type\": \"array\"` above `items`)"
+	case blindClasses[d.Class] && blind(ctx, cfg, c, got):
+		d.Class, d.Title, d.Clause, d.Detail = "decoded-undeclared", "A string is decoded as JSON whatever the schema declares there (as under the empty schema `{}`)", "rule/2", ""
 	}
 	return d
+}
+
+// LongText is the length from which a decode missed may be a length
+// limit.
+const LongText = 1024
+
+// blindClasses are the classes of a string decoded where the reference
+// keeps it, as a reading of the schema would explain them.
+var blindClasses = map[string]bool{"decoded-declared-string": true, "wrong-shape": true, "wrong-shape/allOf": true,
+	"decoded-undeclared/$ref": true, "decoded-undeclared/patternProperties": true, "decoded-undeclared/type": true}
+
+// blind reports whether the implementation gives got on c's arguments
+// under the empty schema too.
+func blind(ctx context.Context, cfg Config, c impl.Case, got impl.Result) bool {
+	if strings.HasPrefix(string(c.Schema), "{}") || got.Failure != nil {
+		return false
+	}
+	free := c
+	free.Schema = []byte(`{}`)
+	return impl.Compare(cfg.Impl.Normalize(ctx, free), got).Same()
+}
+
+// long reports whether the string at where in c's arguments is at least
+// LongText bytes and the implementation decodes "[]" or "{}" there (the
+// shape the string has).
+func long(ctx context.Context, cfg Config, c impl.Case, where string) bool {
+	args, err := jsonvalue.Parse(c.Args)
+	if err != nil {
+		return false
+	}
+	v := args
+	for _, tok := range strings.Split(where, "/")[1:] {
+		tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
+		switch {
+		case v.Kind == jsonvalue.Object:
+			v = get(v, tok)
+		case v.Kind == jsonvalue.Array:
+			i := -1
+			for j := range v.Elems {
+				if strconv.Itoa(j) == tok {
+					i = j
+				}
+			}
+			if i < 0 {
+				return false
+			}
+			v = v.Elems[i]
+		default:
+			return false
+		}
+		if v == nil {
+			return false
+		}
+	}
+	if v.Kind != jsonvalue.String || len(v.Str) < LongText {
+		return false
+	}
+	short := "[]"
+	if strings.HasPrefix(strings.TrimSpace(v.Str), "{") {
+		short = "{}"
+	}
+	v.Str = short
+	s := c
+	s.Args = args.Append(nil)
+	return impl.Compare(cfg.Impl.Normalize(ctx, s), cfg.Want(s)).Same()
 }
 
 func classify(c impl.Case, want, got impl.Result) diagnose.Diagnosis {
