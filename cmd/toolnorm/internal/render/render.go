@@ -214,8 +214,12 @@ func details(r *check.Report) *RunDetails {
 	if n := r.Failures(); n > 0 {
 		d.FailureCount = plural(n, "failure") + " of the program, " + plural(r.Restarts, "restart")
 	}
-	for _, v := range r.Corpus.ErrorList {
-		d.Failures = append(d.Failures, FailureDetail{Line: display.Text(v.Label()) + ": " + v.Message, Command: v.Command})
+	// A vector the program failed on is under its root cause, with its
+	// command: the failures listed here are the harness's, each once.
+	if len(r.RootCauses) == 0 {
+		for _, v := range r.Corpus.ErrorList {
+			d.Failures = append(d.Failures, FailureDetail{Line: display.Text(v.Label()) + ": " + v.Message, Command: v.Command})
+		}
 	}
 	for _, e := range r.Events {
 		f := FailureDetail{Line: eventLine(e)}
