@@ -2,6 +2,7 @@ package check
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,6 +10,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -96,7 +98,7 @@ func Run(ctx context.Context, cfg Config) *Report {
 	e.r.RootCauses = e.explain()
 
 	if l, ok := cfg.Impl.(logged); ok {
-		e.r.Events, e.r.Restarts = l.Events(), l.Restarts()
+		e.r.Events, e.r.Restarts = reportEvents(l.Events()), l.Restarts()
 	}
 	e.r.Seconds = time.Since(e.start).Seconds()
 	e.r.Stopped = e.stopped
@@ -139,6 +141,32 @@ func (e *run) over(until time.Time) bool {
 		return true
 	}
 	return false
+}
+
+// reportEvents are the harness's events as a report holds them: without
+// their request ids, which depend on restarts and on which run of the
+// adapter took a request (each numbers its own), and in an order that does
+// not depend on them either, so that the same --seed and --checks give the
+// same report whatever --jobs is.
+func reportEvents(evs []harness.Event) []harness.Event {
+	out := slices.Clone(evs)
+	for i := range out {
+		out[i].Request = 0
+	}
+	slices.SortStableFunc(out, func(x, y harness.Event) int {
+		return cmp.Or(cmp.Compare(x.Kind, y.Kind), cmp.Compare(x.Detail, y.Detail), cmp.Compare(x.Stderr, y.Stderr), boolCompare(x.Answered, y.Answered))
+	})
+	return out
+}
+
+func boolCompare(x, y bool) int {
+	switch {
+	case x == y:
+		return 0
+	case x:
+		return 1
+	}
+	return -1
 }
 
 // giveUp stops the check for good when res says the implementation was

@@ -300,7 +300,7 @@ func eventLine(e harness.Event) string {
 	if e.Answered {
 		again = " (answered when sent again)"
 	}
-	return fmt.Sprintf("%s on request %d%s: %s", e.Kind, e.Request, again, display.Text(e.Detail))
+	return fmt.Sprintf("%s%s: %s", e.Kind, again, display.Text(e.Detail))
 }
 
 // holds counts the properties that hold: "1 holds", "5 hold".

@@ -28,7 +28,7 @@ func TestShownExactly(t *testing.T) {
 			}
 		}
 		if format == "text" {
-			for _, w := range []string{`== crash on request 3: exit status 2\npanic: \u00a0bad\ufeff`, "    line one\\u0007\n    line two \\ud800\n", "- two\\nlines\n"} {
+			for _, w := range []string{`== crash: exit status 2\npanic: \u00a0bad\ufeff`, "    line one\\u0007\n    line two \\ud800\n", "- two\\nlines\n"} {
 				if !strings.Contains(out, w) {
 					t.Errorf("text lacks %q:\n%s", w, out)
 				}
@@ -39,10 +39,10 @@ func TestShownExactly(t *testing.T) {
 		if !strings.Contains(out, "line one\\u0007") || !strings.Contains(out, "line two \\ud800") {
 			t.Errorf("%s does not show the adapter's stderr:\n%s", format, out)
 		}
-		if format == "markdown" && !strings.Contains(out, `- crash on request 3: exit status 2\\npanic: \\u00a0bad\\ufeff`) {
+		if format == "markdown" && !strings.Contains(out, `- crash: exit status 2\\npanic: \\u00a0bad\\ufeff`) {
 			t.Errorf("markdown does not list the failure on one line:\n%s", out)
 		}
-		if format == "html" && !strings.Contains(out, `crash on request 3: exit status 2\npanic: \u00a0bad\ufeff`) {
+		if format == "html" && !strings.Contains(out, `crash: exit status 2\npanic: \u00a0bad\ufeff`) {
 			t.Errorf("html does not list the failure on one line:\n%s", out)
 		}
 	}
