@@ -49,7 +49,7 @@ type run struct {
 	r           *Report
 	start       time.Time
 	deadline    time.Time // zero: no time limit
-	hard        time.Time // past it, a case under way is stopped
+	hard        time.Time // deadline + Grace: past it, a request under way is stopped
 	stopped     string
 	inFlight    *InFlight  // the request under way when the check stopped
 	applies     int        // vectors that apply
@@ -74,10 +74,11 @@ func Run(ctx context.Context, cfg Config) *Report {
 	e.r = &Report{FormatVersion: FormatVersion, Toolnorm: cfg.Version, Implementation: cfg.Impl.Name(), Seed: cfg.Seed, Started: e.start.UTC().Truncate(time.Second)}
 	if cfg.Checks <= 0 {
 		e.deadline = e.start.Add(cfg.Budget)
-		e.hard = e.deadline.Add(max(cfg.Budget/10, time.Second))
+		e.hard = e.deadline.Add(Grace(cfg.Budget))
 		e.r.Budget = cfg.Budget.String()
 	}
-	// A case under way is stopped at the hard deadline.
+	// A request under way is stopped at the hard deadline: none waits
+	// longer than what is left of the budget and its grace.
 	if !e.hard.IsZero() {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithDeadline(ctx, e.hard)
@@ -350,8 +351,8 @@ func (e *run) rounds() {
 	}
 	for round := 0; !apart && (total == 0 || round < total); round++ {
 		e.progress(Progress{Phase: "properties", Done: round, Total: total, Cases: e.casesRun(results, fz)})
-		// Between rounds the budget is kept exactly; within one, only the
-		// hard deadline stops a case under way.
+		// Between rounds the budget is kept exactly; within one, the
+		// hard deadline (the budget and its grace) stops a case under way.
 		if e.over(e.deadline) {
 			break
 		}
