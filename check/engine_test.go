@@ -491,4 +491,9 @@ func TestLongCounterexampleReplays(t *testing.T) {
 	if !slices.ContainsFunc(rc.Vectors, func(id string) bool { return rc.Command == "toolnorm corpus replay --impl './crashes' --only "+id }) {
 		t.Errorf("command %q, want one like %q", rc.Command, want)
 	}
+	// A failure of the program is not run again, so not minimized: the
+	// report says so.
+	if !rc.NotMinimized {
+		t.Errorf("a failure's root cause does not say it was not minimized: %+v", rc)
+	}
 }

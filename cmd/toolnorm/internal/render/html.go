@@ -98,7 +98,7 @@ footer { margin-top: 1rem; color: #6e7781; font-size: .85em; }
 <h2>{{plural (len .) "root cause"}}</h2>
 <ol>{{range .}}<li><span class="clause">{{.Clause}}</span> {{.Title}} <span class="sum">({{.Shown}})</span>{{if .SaysArtefact}} <span class="muted">probably the adapter's</span>{{end}}</li>{{end}}</ol>
 {{range .}}<details><summary>{{.N}}. {{.Title}} <span class="clause">{{.Clause}}</span> <span class="sum">({{.Shown}})</span></summary>
-<dl>{{range .Example}}<dt>{{.Name}}</dt><dd><code>{{.Value}}</code></dd>{{end}}</dl>{{if .Cut}}<p class="muted">The budget stopped its minimizing: a repeat may give a smaller case.</p>{{end}}{{if .Artefact}}<p>Probably the adapter's, not the implementation's: {{.Fix}}</p>{{end}}<pre><code>{{.Command}}</code></pre>
+<dl>{{range .Example}}<dt>{{.Name}}</dt><dd><code>{{.Value}}</code></dd>{{end}}</dl>{{if .Cut}}<p class="muted">The budget stopped its minimizing: a repeat may give a smaller case.</p>{{end}}{{if .NotMinimized}}<p class="muted">Not minimized: the case as found (a failure of the program is not run again).</p>{{end}}{{if .Artefact}}<p>Probably the adapter's, not the implementation's: {{.Fix}}</p>{{end}}<pre><code>{{.Command}}</code></pre>
 {{with .VectorLines}}<details><summary>{{plural (len .) "vector"}}</summary><ul>{{range .}}<li><code>{{.}}</code></li>{{end}}</ul></details>{{end}}{{with .Properties}}<p>Properties: {{range .}}<code>{{.}}</code> {{end}}</p>{{end}}{{with .Buckets}}<p>Fuzzing buckets: {{range .}}<code>{{.}}</code> {{end}}</p>{{end}}</details>
 {{end}}</section>
 {{end}}{{with .Run}}{{if or .FailureCount .Failures}}<section class="run failures">

@@ -242,6 +242,9 @@ func writeMarkdown(r *check.Report, w io.Writer) error {
 			if c.Cut {
 				b.WriteString("- the budget stopped its minimizing: a repeat may give a smaller case\n")
 			}
+			if c.NotMinimized {
+				b.WriteString("- " + mdText(notMinimized) + "\n")
+			}
 			if c.Artefact {
 				fmt.Fprintf(&b, "- probably the adapter's, not the implementation's: %s\n", mdText(c.Fix))
 			}

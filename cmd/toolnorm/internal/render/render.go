@@ -389,6 +389,9 @@ func rootCauseLine(rc check.RootCause) string {
 	return s
 }
 
+// notMinimized says that a root cause's counterexample is a case as found.
+const notMinimized = "not minimized: the case as found (a failure of the program is not run again)"
+
 // artefactNote follows the title of a root cause that is probably the
 // adapter's.
 const artefactNote = "probably the adapter's"
@@ -432,6 +435,9 @@ func writeRootCauses(w io.Writer, r *check.Report) {
 		}
 		if c.Cut {
 			fmt.Fprintf(w, "  (the budget stopped its minimizing: a repeat may give a smaller case)\n")
+		}
+		if c.NotMinimized {
+			fmt.Fprintf(w, "  %s\n", notMinimized)
 		}
 		fmt.Fprintf(w, "  reproduce: %s\n", c.Command)
 		if c.Artefact {

@@ -173,3 +173,28 @@ func TestRootCausesFirst(t *testing.T) {
 		}
 	}
 }
+
+// TestNotMinimizedSaid: a root cause whose counterexample is a case as
+// found (a failure of the program) says it is not minimized, in every
+// format that shows root causes.
+func TestNotMinimizedSaid(t *testing.T) {
+	rc := check.RootCause{Title: "The program crashes", Clause: "failure", Class: "failure/crash", NotMinimized: true,
+		Counterexample: check.Counterexample{Schema: `{"type":"object"}`, Arguments: `{"a":[[[]]]}`, Got: "crash"}, Command: "toolnorm corpus replay --only a1",
+		Vectors: []string{"a1"}, Properties: []string{}, Buckets: []string{}}
+	r := &check.Report{Implementation: "x", Verdict: check.Fail, Repeat: "toolnorm check --seed 1 --checks 1", RootCauses: []check.RootCause{rc}}
+	for _, format := range []string{"text", "markdown", "html"} {
+		var b strings.Builder
+		if err := Write(r, &b, format); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(strings.ToLower(b.String()), "not minimized") {
+			t.Errorf("%s does not say the counterexample is not minimized:\n%s", format, b.String())
+		}
+	}
+	rc.NotMinimized = false
+	r.RootCauses = []check.RootCause{rc}
+	var b strings.Builder
+	if err := Write(r, &b, "text"); err != nil || strings.Contains(b.String(), "not minimized") {
+		t.Errorf("a minimized one says not minimized (%v):\n%s", err, b.String())
+	}
+}
