@@ -515,6 +515,12 @@ func (e *run) propertyRound(p properties.Property, pr *PropResult, from, n int) 
 		}
 		out := p.Judge(e.ctx, e.cfg.Impl, c, &got[j])
 		switch {
+		case out.Failure != nil && out.Failure.Kind() == impl.KindNotRun:
+			// The check stopped during the case's second run: not run,
+			// not a failure of the program.
+			pr.Cases--
+			e.noteInFlight(*out.Failure, "a case of property "+p.ID)
+			return
 		case out.Failure != nil:
 			pr.Failures++
 			if e.giveUp(*out.Failure) {
