@@ -31,9 +31,9 @@ type Config struct {
 	// commands ("" for the corpus built into toolnorm).
 	CorpusDir string
 	// Budget bounds the whole check, the corpus replay included. It is
-	// kept between cases: a round of cases under way is finished, unless
-	// that would take past the budget by a tenth of it (at least a second),
-	// when the case under way is stopped.
+	// kept between rounds of cases; a request waits at most what is left
+	// of it and its Grace, when the request under way is stopped (in
+	// flight, for so long) and the check ends.
 	Budget time.Duration
 	// Checks, when more than 0, is the exact number of cases each property
 	// and the fuzzer run, with no time limit: the same Seed and Checks give
@@ -53,6 +53,13 @@ type Config struct {
 	// command (written when a request timed out and it is not
 	// DefaultTimeout).
 	Timeout time.Duration
+}
+
+// Grace is how long past its budget a check may go: the request under way
+// when the budget ends waits that much more for its answer, and nothing
+// after it. It is a tenth of the budget, at most half a second.
+func Grace(budget time.Duration) time.Duration {
+	return min(budget/10, 500*time.Millisecond)
 }
 
 // DefaultTimeout is the per-request time limit of toolnorm check.

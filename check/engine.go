@@ -2,6 +2,7 @@ package check
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,6 +10,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -56,7 +58,7 @@ type run struct {
 	r           *Report
 	start       time.Time
 	deadline    time.Time // zero: no time limit
-	hard        time.Time // past it, a case under way is stopped
+	hard        time.Time // deadline + Grace: past it, a request under way is stopped
 	stopped     string
 	inFlight    *InFlight  // the request under way when the check stopped
 	applies     int        // vectors that apply
@@ -81,10 +83,11 @@ func Run(ctx context.Context, cfg Config) *Report {
 	e.r = &Report{FormatVersion: FormatVersion, Toolnorm: cfg.Version, Implementation: cfg.Impl.Name(), Seed: cfg.Seed, Started: e.start.UTC().Truncate(time.Second)}
 	if cfg.Checks <= 0 {
 		e.deadline = e.start.Add(cfg.Budget)
-		e.hard = e.deadline.Add(max(cfg.Budget/10, time.Second))
+		e.hard = e.deadline.Add(Grace(cfg.Budget))
 		e.r.Budget = cfg.Budget.String()
 	}
-	// A case under way is stopped at the hard deadline.
+	// A request under way is stopped at the hard deadline: none waits
+	// longer than what is left of the budget and its grace.
 	if !e.hard.IsZero() {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithDeadline(ctx, e.hard)
@@ -108,7 +111,7 @@ func Run(ctx context.Context, cfg Config) *Report {
 		c.Confirm(e.ctx, confirmShown)
 	}
 	if l, ok := cfg.Impl.(logged); ok {
-		e.r.Events, e.r.Restarts = l.Events(), l.Restarts()
+		e.r.Events, e.r.Restarts = reportEvents(l.Events()), l.Restarts()
 	}
 	e.r.Seconds = time.Since(e.start).Seconds()
 	e.r.Stopped = e.stopped
@@ -151,6 +154,32 @@ func (e *run) over(until time.Time) bool {
 		return true
 	}
 	return false
+}
+
+// reportEvents are the harness's events as a report holds them: without
+// their request ids, which depend on restarts and on which run of the
+// adapter took a request (each numbers its own), and in an order that does
+// not depend on them either, so that the same --seed and --checks give the
+// same report whatever --jobs is.
+func reportEvents(evs []harness.Event) []harness.Event {
+	out := slices.Clone(evs)
+	for i := range out {
+		out[i].Request = 0
+	}
+	slices.SortStableFunc(out, func(x, y harness.Event) int {
+		return cmp.Or(cmp.Compare(x.Kind, y.Kind), cmp.Compare(x.Detail, y.Detail), cmp.Compare(x.Stderr, y.Stderr), boolCompare(x.Answered, y.Answered))
+	})
+	return out
+}
+
+func boolCompare(x, y bool) int {
+	switch {
+	case x == y:
+		return 0
+	case x:
+		return 1
+	}
+	return -1
 }
 
 // giveUp stops the check for good when res says the implementation was
@@ -334,8 +363,8 @@ func (e *run) rounds() {
 	}
 	for round := 0; !apart && (total == 0 || round < total); round++ {
 		e.progress(Progress{Phase: "properties", Done: round, Total: total, Cases: e.casesRun(results, fz)})
-		// Between rounds the budget is kept exactly; within one, only the
-		// hard deadline stops a case under way.
+		// Between rounds the budget is kept exactly; within one, the
+		// hard deadline (the budget and its grace) stops a case under way.
 		if e.over(e.deadline) {
 			break
 		}
@@ -498,6 +527,12 @@ func (e *run) propertyRound(p properties.Property, pr *PropResult, from, n int) 
 		}
 		out := p.Judge(e.ctx, e.cfg.Impl, c, &got[j])
 		switch {
+		case out.Failure != nil && out.Failure.Kind() == impl.KindNotRun:
+			// The check stopped during the case's second run: not run,
+			// not a failure of the program.
+			pr.Cases--
+			e.noteInFlight(*out.Failure, "a case of property "+p.ID)
+			return
 		case out.Failure != nil:
 			pr.Failures++
 			if e.giveUp(*out.Failure) {

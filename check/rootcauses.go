@@ -36,6 +36,10 @@ type RootCause struct {
 	Buckets    []string `json:"buckets"`    // fuzzing buckets
 	// Cut is true when the budget stopped minimizing the counterexample.
 	Cut bool `json:"minimizing_cut_short,omitempty"`
+	// NotMinimized is true when the counterexample is a case as found: a
+	// failure of the program is not run again, and a property's violation
+	// its case alone does not show cannot be minimized.
+	NotMinimized bool `json:"not_minimized,omitempty"`
 }
 
 // Count is how many findings the root cause accounts for.
@@ -75,7 +79,8 @@ func (e *run) explain() []RootCause {
 		out = append(out, RootCause{Title: rc.Title, Clause: rc.Clause, Class: rc.Class, Where: rc.Where, Artefact: rc.Artefact, Fix: rc.Fix,
 			Counterexample: Counterexample{Schema: display.Clip(display.JSON(rc.Case.Schema), MaxShown), Arguments: display.Clip(display.JSON(rc.Case.Args), MaxShown),
 				Options: strings.Join(rc.Case.Options.Choices(), ", "), Expected: display.Clip(rc.Want.String(), MaxShown), Got: display.Clip(rc.Got.String(), MaxShown)},
-			Command: e.causeCommand(v, rc), Vectors: nonNil(rc.Vectors), Properties: nonNil(rc.Properties), Buckets: nonNil(rc.Buckets), Cut: rc.Cut})
+			Command: e.causeCommand(v, rc), Vectors: nonNil(rc.Vectors), Properties: nonNil(rc.Properties), Buckets: nonNil(rc.Buckets), Cut: rc.Cut,
+			NotMinimized: rc.Got.Failure != nil || impl.Compare(rc.Got, rc.Want).Same()})
 	}
 	return out
 }

@@ -75,3 +75,26 @@ func TestNamesID(t *testing.T) {
 		}
 	}
 }
+
+// TestAnswerMessagesLeaveOutTheID: the message of an answer that breaks
+// the protocol does not quote the request's id: ids depend on restarts and
+// on which run of the adapter took the request, and a report for the same
+// --seed and --checks must not (the event keeps the id).
+func TestAnswerMessagesLeaveOutTheID(t *testing.T) {
+	for _, tt := range []struct {
+		line string
+		id   int
+		want string
+	}{
+		{`{"id": 2435, "arguments": {"": Infinity}}`, 2435, `the answer is not a JSON object: "{\"id\": …, \"arguments\": {\"\": Infinity}}"`},
+		{`{"id":12,"arguments":{"n":12}}x`, 12, `the answer is not a JSON object: "{\"id\":…,\"arguments\":{\"n\":12}}x"`},
+		{`{"id":"12","arguments":{}}`, 12, `the answer has no id: "{\"id\":\"…\",\"arguments\":{}}"`},
+		{`{"id":999999999,"arguments":{}}`, 3, `the answer's id is not its request's`},
+		{`{"id": 12.5, "arguments": [125, 12e0, NaN]}`, 12, `the answer is not a JSON object: "{\"id\": 12.5, \"arguments\": [125, 12e0, NaN]}"`},
+		{`{"id": 125, "arguments": Infinity}`, 12, `the answer is not a JSON object: "{\"id\": 125, \"arguments\": Infinity}"`},
+	} {
+		if r := parseAnswer([]byte(tt.line), tt.id); r.Detail != tt.want {
+			t.Errorf("parseAnswer(%s, %d): %s, want %s", tt.line, tt.id, r.Detail, tt.want)
+		}
+	}
+}

@@ -198,7 +198,7 @@ func TestAdapterMisbehaves(t *testing.T) {
 		{"crash-flushing", impl.KindCrash, "exit status 3"},
 		{"hang", impl.KindTimeout, "no answer within"},
 		{"not-json", impl.KindProtocol, "not a JSON object"},
-		{"wrong-id", impl.KindProtocol, "has id 999999"},
+		{"wrong-id", impl.KindProtocol, "id is not its request's"},
 		{"infinity", impl.KindProtocol, "not a JSON object"},
 		{"huge", impl.KindProtocol, "longer than"},
 	}

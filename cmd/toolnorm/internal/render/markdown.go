@@ -229,20 +229,6 @@ func writeMarkdown(r *check.Report, w io.Writer) error {
 		unsupported = fmt.Sprintf("%d unsupported ", r.Fuzz.Unsupported)
 	}
 	fmt.Fprintf(&b, "| fuzzing cases | %d agreed | %d differed (%s) | %d | %s| | %d |\n\n", r.Fuzz.Agreed(), r.Fuzz.Differed, plural(len(r.Fuzz.Findings), "finding"), r.Fuzz.Failures, unsupported, r.Fuzz.Cases)
-	if len(r.Events) > 0 {
-		fmt.Fprintf(&b, "%s of the program (timeouts, crashes, protocol errors; not violations), %s:\n\n", plural(r.Failures(), "failure"), plural(r.Restarts, "restart"))
-		for i, e := range r.Events {
-			if i == 10 {
-				fmt.Fprintf(&b, "- and %d more\n", len(r.Events)-10)
-				break
-			}
-			fmt.Fprintf(&b, "- %s\n", mdText(eventLine(e)))
-			if e.Stderr != "" {
-				b.WriteString("\n  stderr:\n" + mdBlock(stderrLines(e.Stderr), "", "  "))
-			}
-		}
-		b.WriteString("\n")
-	}
 	if cs := causes(r); len(cs) > 0 {
 		fmt.Fprintf(&b, "### %s\n\n", plural(len(cs), "root cause"))
 		for _, c := range cs {
@@ -255,6 +241,9 @@ func writeMarkdown(r *check.Report, w io.Writer) error {
 			}
 			if c.Cut {
 				b.WriteString("- the budget stopped its minimizing: a repeat may give a smaller case\n")
+			}
+			if c.NotMinimized {
+				b.WriteString("- " + mdText(notMinimized) + "\n")
 			}
 			if c.Artefact {
 				fmt.Fprintf(&b, "- probably the adapter's, not the implementation's: %s\n", mdText(c.Fix))
@@ -272,6 +261,20 @@ func writeMarkdown(r *check.Report, w io.Writer) error {
 			}
 			if len(c.Buckets) > 0 {
 				fmt.Fprintf(&b, "\nFuzzing buckets: %s\n", mdText(strings.Join(c.Buckets, ", ")))
+			}
+		}
+		b.WriteString("\n")
+	}
+	if len(r.Events) > 0 {
+		fmt.Fprintf(&b, "%s of the program (timeouts, crashes, protocol errors; not violations), %s:\n\n", plural(r.Failures(), "failure"), plural(r.Restarts, "restart"))
+		for i, e := range r.Events {
+			if i == 10 {
+				fmt.Fprintf(&b, "- and %d more\n", len(r.Events)-10)
+				break
+			}
+			fmt.Fprintf(&b, "- %s\n", mdText(eventLine(e)))
+			if e.Stderr != "" {
+				b.WriteString("\n  stderr:\n" + mdBlock(stderrLines(e.Stderr), "", "  "))
 			}
 		}
 		b.WriteString("\n")

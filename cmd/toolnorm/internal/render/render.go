@@ -214,8 +214,12 @@ func details(r *check.Report) *RunDetails {
 	if n := r.Failures(); n > 0 {
 		d.FailureCount = plural(n, "failure") + " of the program, " + plural(r.Restarts, "restart")
 	}
-	for _, v := range r.Corpus.ErrorList {
-		d.Failures = append(d.Failures, FailureDetail{Line: display.Text(v.Label()) + ": " + v.Message, Command: v.Command})
+	// A vector the program failed on is under its root cause, with its
+	// command: the failures listed here are the harness's, each once.
+	if len(r.RootCauses) == 0 {
+		for _, v := range r.Corpus.ErrorList {
+			d.Failures = append(d.Failures, FailureDetail{Line: display.Text(v.Label()) + ": " + v.Message, Command: v.Command})
+		}
 	}
 	for _, e := range r.Events {
 		f := FailureDetail{Line: eventLine(e)}
@@ -296,7 +300,7 @@ func eventLine(e harness.Event) string {
 	if e.Answered {
 		again = " (answered when sent again)"
 	}
-	return fmt.Sprintf("%s on request %d%s: %s", e.Kind, e.Request, again, display.Text(e.Detail))
+	return fmt.Sprintf("%s%s: %s", e.Kind, again, display.Text(e.Detail))
 }
 
 // holds counts the properties that hold: "1 holds", "5 hold".
@@ -385,6 +389,9 @@ func rootCauseLine(rc check.RootCause) string {
 	return s
 }
 
+// notMinimized says that a root cause's counterexample is a case as found.
+const notMinimized = "not minimized: the case as found (a failure of the program is not run again)"
+
 // artefactNote follows the title of a root cause that is probably the
 // adapter's.
 const artefactNote = "probably the adapter's"
@@ -428,6 +435,9 @@ func writeRootCauses(w io.Writer, r *check.Report) {
 		}
 		if c.Cut {
 			fmt.Fprintf(w, "  (the budget stopped its minimizing: a repeat may give a smaller case)\n")
+		}
+		if c.NotMinimized {
+			fmt.Fprintf(w, "  %s\n", notMinimized)
 		}
 		fmt.Fprintf(w, "  reproduce: %s\n", c.Command)
 		if c.Artefact {

@@ -28,7 +28,7 @@ func TestShownExactly(t *testing.T) {
 			}
 		}
 		if format == "text" {
-			for _, w := range []string{`== crash on request 3: exit status 2\npanic: \u00a0bad\ufeff`, "    line one\\u0007\n    line two \\ud800\n", "- two\\nlines\n"} {
+			for _, w := range []string{`== crash: exit status 2\npanic: \u00a0bad\ufeff`, "    line one\\u0007\n    line two \\ud800\n", "- two\\nlines\n"} {
 				if !strings.Contains(out, w) {
 					t.Errorf("text lacks %q:\n%s", w, out)
 				}
@@ -39,10 +39,10 @@ func TestShownExactly(t *testing.T) {
 		if !strings.Contains(out, "line one\\u0007") || !strings.Contains(out, "line two \\ud800") {
 			t.Errorf("%s does not show the adapter's stderr:\n%s", format, out)
 		}
-		if format == "markdown" && !strings.Contains(out, `- crash on request 3: exit status 2\\npanic: \\u00a0bad\\ufeff`) {
+		if format == "markdown" && !strings.Contains(out, `- crash: exit status 2\\npanic: \\u00a0bad\\ufeff`) {
 			t.Errorf("markdown does not list the failure on one line:\n%s", out)
 		}
-		if format == "html" && !strings.Contains(out, `crash on request 3: exit status 2\npanic: \u00a0bad\ufeff`) {
+		if format == "html" && !strings.Contains(out, `crash: exit status 2\npanic: \u00a0bad\ufeff`) {
 			t.Errorf("html does not list the failure on one line:\n%s", out)
 		}
 	}
@@ -134,5 +134,67 @@ func TestArtefactSaidOnce(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestRootCausesFirst: the text, Markdown and HTML reports open with the
+// list of root causes, after the header with the counts and the repeat
+// command, and before the failures of the program; and each failure is
+// shown once (the HTML used to list a vector's failure under it and again
+// as the harness saw it).
+func TestRootCausesFirst(t *testing.T) {
+	r := &check.Report{Implementation: "x", Verdict: check.Fail, Repeat: "toolnorm check --seed 1 --checks 1",
+		Events:   []harness.Event{{Kind: "protocol-error", Detail: "the answer is not a JSON object: Infinity"}},
+		Restarts: 1,
+		Corpus: check.CorpusResult{Vectors: 1, Errors: 1, ErrorList: []check.VectorFailure{{File: "vectors/rule/a.json", ID: "a1", Description: "one",
+			Clause: "rule/4", Message: "protocol-error (the answer is not a JSON object: Infinity)", Command: "toolnorm corpus replay --only a1"}}},
+		RootCauses: []check.RootCause{{Title: "The program's answer breaks the protocol", Clause: "failure", Class: "failure/protocol-error",
+			Counterexample: check.Counterexample{Schema: "{}", Arguments: `{"":1e400}`, Expected: `{"":1e400}`, Got: "protocol-error (the answer is not a JSON object: Infinity)"},
+			Command:        "toolnorm corpus replay --only a1", Vectors: []string{"a1"}, Properties: []string{}, Buckets: []string{}}},
+	}
+	for _, tt := range []struct{ format, causes, failures string }{
+		{"text", "\n1 root cause\n", "\n== protocol-error"},
+		{"markdown", "### 1 root cause", "of the program (timeouts"},
+		{"html", "<h2>1 root cause</h2>", "Failures of the program (timeouts"},
+	} {
+		var b strings.Builder
+		if err := Write(r, &b, tt.format); err != nil {
+			t.Fatal(err)
+		}
+		out := b.String()
+		repeat, causes, failures := strings.Index(out, r.Repeat), strings.Index(out, tt.causes), strings.Index(out, tt.failures)
+		if repeat < 0 || causes < 0 || failures < 0 || !(repeat < causes && causes < failures) {
+			t.Errorf("%s: repeat at %d, root causes at %d, failures of the program at %d: want them in that order:\n%s", tt.format, repeat, causes, failures, out)
+		}
+		// The failure's own message appears in the counterexample's got
+		// and once among the failures of the program, never more.
+		if n := strings.Count(out, "not a JSON object: Infinity"); n != 2 {
+			t.Errorf("%s shows the failure %d times, want twice (the counterexample, the failure):\n%s", tt.format, n, out)
+		}
+	}
+}
+
+// TestNotMinimizedSaid: a root cause whose counterexample is a case as
+// found (a failure of the program) says it is not minimized, in every
+// format that shows root causes.
+func TestNotMinimizedSaid(t *testing.T) {
+	rc := check.RootCause{Title: "The program crashes", Clause: "failure", Class: "failure/crash", NotMinimized: true,
+		Counterexample: check.Counterexample{Schema: `{"type":"object"}`, Arguments: `{"a":[[[]]]}`, Got: "crash"}, Command: "toolnorm corpus replay --only a1",
+		Vectors: []string{"a1"}, Properties: []string{}, Buckets: []string{}}
+	r := &check.Report{Implementation: "x", Verdict: check.Fail, Repeat: "toolnorm check --seed 1 --checks 1", RootCauses: []check.RootCause{rc}}
+	for _, format := range []string{"text", "markdown", "html"} {
+		var b strings.Builder
+		if err := Write(r, &b, format); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(strings.ToLower(b.String()), "not minimized") {
+			t.Errorf("%s does not say the counterexample is not minimized:\n%s", format, b.String())
+		}
+	}
+	rc.NotMinimized = false
+	r.RootCauses = []check.RootCause{rc}
+	var b strings.Builder
+	if err := Write(r, &b, "text"); err != nil || strings.Contains(b.String(), "not minimized") {
+		t.Errorf("a minimized one says not minimized (%v):\n%s", err, b.String())
 	}
 }
