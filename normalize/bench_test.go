@@ -181,3 +181,25 @@ func BenchmarkCompile(b *testing.B) {
 }
 
 var sinkSchema *Schema
+
+// BenchmarkReadSchema reads the benchmark tools' schemas as Compile does
+// (decodeOrdered: the values and member order in one pass), and as it did
+// before (encoding/json, then memberOrder), in the same run.
+func BenchmarkReadSchema(b *testing.B) {
+	for _, c := range benchCases() {
+		for _, r := range []struct {
+			name string
+			read func([]byte) (any, map[string][]string, bool)
+		}{{"once", decodeOrdered}, {"twice", readTwice}} {
+			b.Run(fmt.Sprintf("size=%s/%s", c.size, r.name), func(b *testing.B) {
+				b.SetBytes(int64(len(c.schema)))
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, _, ok := r.read(c.schema); !ok {
+						b.Fatal("not read")
+					}
+				}
+			})
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/toolnorm/toolnorm/internal/jsonraw"
 )
@@ -134,4 +135,178 @@ func (d *document) members(ptr string, m map[string]any) []string {
 	// Not from JSON text: in the order of the keys' bytes, still the same
 	// on every run.
 	return slices.Sorted(maps.Keys(m))
+}
+
+// maxFastDepth is how deeply decodeOrdered lets arrays and objects nest
+// before it leaves the text to encoding/json, whose limit (and message)
+// is deeper.
+const maxFastDepth = 1000
+
+// decodeOrdered reads text in one pass: the value encoding/json gives
+// with UseNumber, and the member order memberOrder gives. It reports
+// false, having decided nothing, when the text is not plain: not JSON,
+// data after the value, nested deeper than maxFastDepth, a key given
+// twice, or a string with a lone surrogate escape. Then the caller reads
+// the text with encoding/json and memberOrder, for their errors.
+func decodeOrdered(text []byte) (v any, order map[string][]string, ok bool) {
+	d := orderedDecoder{b: text}
+	i := jsonraw.SkipSpace(text, 0)
+	v, i, ok = d.value(i, 0)
+	if !ok || jsonraw.SkipSpace(text, i) != len(text) {
+		return nil, nil, false
+	}
+	return v, d.order, true
+}
+
+type orderedDecoder struct {
+	b     []byte
+	path  []byte   // canonical pointer of the value being read
+	keys  []string // keys of the objects being read, a stack
+	vals  []any    // their values, a stack
+	buf   []byte   // scratch for unquoting
+	order map[string][]string
+}
+
+func (d *orderedDecoder) value(i, depth int) (any, int, bool) {
+	b := d.b
+	if i >= len(b) {
+		return nil, 0, false
+	}
+	switch c := b[i]; {
+	case c == '"':
+		s, end, ok := d.str(i)
+		return s, end, ok
+	case c == '-' || '0' <= c && c <= '9':
+		end, err := jsonraw.ScanNumber(b, i)
+		if err != nil {
+			return nil, 0, false
+		}
+		return json.Number(b[i:end]), end, true
+	case c == '{':
+		if depth >= maxFastDepth {
+			return nil, 0, false
+		}
+		return d.object(i, depth+1)
+	case c == '[':
+		if depth >= maxFastDepth {
+			return nil, 0, false
+		}
+		return d.array(i, depth+1)
+	}
+	end, err := jsonraw.ScanLiteral(b, i)
+	if err != nil {
+		return nil, 0, false
+	}
+	switch b[i] {
+	case 't':
+		return true, end, true
+	case 'f':
+		return false, end, true
+	}
+	return nil, end, true
+}
+
+// str reads the string at b[i] as encoding/json does.
+func (d *orderedDecoder) str(i int) (string, int, bool) {
+	end, f, err := jsonraw.ScanString(d.b, i)
+	if err != nil {
+		return "", 0, false
+	}
+	if f&jsonraw.Escaped == 0 {
+		return string(d.b[i+1 : end-1]), end, true
+	}
+	d.buf = jsonraw.Unquote(d.buf[:0], d.b[i+1:end-1])
+	if !utf8.Valid(d.buf) {
+		// A lone surrogate, which jsonraw keeps and encoding/json
+		// replaces with U+FFFD.
+		return "", 0, false
+	}
+	return string(d.buf), end, true
+}
+
+func (d *orderedDecoder) object(i, depth int) (any, int, bool) {
+	b := d.b
+	kbase, vbase, plen := len(d.keys), len(d.vals), len(d.path)
+	i = jsonraw.SkipSpace(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return map[string]any{}, i + 1, true
+	}
+	for {
+		if i >= len(b) || b[i] != '"' {
+			return nil, 0, false
+		}
+		key, end, ok := d.str(i)
+		if !ok {
+			return nil, 0, false
+		}
+		i = jsonraw.SkipSpace(b, end)
+		if i >= len(b) || b[i] != ':' {
+			return nil, 0, false
+		}
+		d.path = append(append(d.path, '/'), escapeToken(key)...)
+		v, end, ok := d.value(jsonraw.SkipSpace(b, i+1), depth)
+		d.path = d.path[:plen]
+		if !ok {
+			return nil, 0, false
+		}
+		d.keys = append(d.keys, key)
+		d.vals = append(d.vals, v)
+		i = jsonraw.SkipSpace(b, end)
+		if i < len(b) && b[i] == ',' {
+			i = jsonraw.SkipSpace(b, i+1)
+			continue
+		}
+		if i < len(b) && b[i] == '}' {
+			break
+		}
+		return nil, 0, false
+	}
+	keys, vals := d.keys[kbase:], d.vals[vbase:]
+	m := make(map[string]any, len(keys))
+	for k, key := range keys {
+		m[key] = vals[k]
+	}
+	if len(m) != len(keys) {
+		return nil, 0, false // a key given twice
+	}
+	if len(keys) > 1 {
+		if d.order == nil {
+			d.order = map[string][]string{}
+		}
+		d.order[string(d.path)] = slices.Clone(keys)
+	}
+	clear(d.vals[vbase:])
+	d.keys, d.vals = d.keys[:kbase], d.vals[:vbase]
+	return m, i + 1, true
+}
+
+func (d *orderedDecoder) array(i, depth int) (any, int, bool) {
+	b := d.b
+	base, plen := len(d.vals), len(d.path)
+	i = jsonraw.SkipSpace(b, i+1)
+	if i < len(b) && b[i] == ']' {
+		return []any{}, i + 1, true
+	}
+	for n := 0; ; n++ {
+		d.path = strconv.AppendInt(append(d.path, '/'), int64(n), 10)
+		v, end, ok := d.value(i, depth)
+		d.path = d.path[:plen]
+		if !ok {
+			return nil, 0, false
+		}
+		d.vals = append(d.vals, v)
+		i = jsonraw.SkipSpace(b, end)
+		if i < len(b) && b[i] == ',' {
+			i = jsonraw.SkipSpace(b, i+1)
+			continue
+		}
+		if i < len(b) && b[i] == ']' {
+			break
+		}
+		return nil, 0, false
+	}
+	a := slices.Clone(d.vals[base:])
+	clear(d.vals[base:])
+	d.vals = d.vals[:base]
+	return a, i + 1, true
 }

@@ -1,7 +1,13 @@
 package normalize
 
 import (
+	"encoding/json"
 	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -57,5 +63,109 @@ func TestDuplicateKeys(t *testing.T) {
 	_, err := Compile([]byte(`{"$ref":"other.json"}`), WithDocuments(map[string][]byte{"other.json": []byte(`{"type":"array","type":"string"}`)}))
 	if want := `normalize: invalid schema: $ref "other.json": document other.json has a duplicate key "type" at (root) at /$ref`; err == nil || err.Error() != want {
 		t.Errorf("duplicate key in a supplied document: %v\nwant %s", err, want)
+	}
+}
+
+// readTwice reads text as Compile did before decodeOrdered: encoding/json
+// with UseNumber, then memberOrder.
+func readTwice(text []byte) (v any, order map[string][]string, ok bool) {
+	v, err := decodeDocument(text)
+	if err != nil {
+		return nil, nil, false
+	}
+	order, dup := memberOrder(text)
+	return v, order, dup == nil
+}
+
+// decodeOrderedCases are texts decodeOrdered reads alone (plain) or
+// leaves to encoding/json and memberOrder (not plain).
+var decodeOrderedCases = []struct {
+	text  string
+	plain bool
+}{
+	{`{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"array","items":{"type":"integer"}}},"required":["a","b"]}`, true},
+	{` {"z":1,"a":2,"m":{"y":[1,{"q":1,"p":2}],"x":null}} `, true},
+	{`{"a/b":{"c~d":1,"e":2},"":{"k":true,"j":false}}`, true},
+	{`{"enum":[[],{},"",-0,1.5e+3,-12E-2,0.0,true,false,null]}`, true},
+	{`{"description":"line\nnext \"q\" \\ \/ \b\f\r\t \u00e9 \ud83d\ude00 \u0000 é 😀 \u2028"}`, true},
+	{`{"\u0061":1,"b":2}`, true},
+	{`{"a\u002fb":{"x":1,"y":2}}`, true},
+	{`true`, true},
+	{`"s"`, true},
+	{`[{"a":1,"b":2},{"b":1,"a":2}]`, true},
+	{`{"d":"\ud800"}`, false},      // lone surrogate: U+FFFD in encoding/json
+	{`{"\udc00x":1,"y":2}`, false}, // in a key too
+	{`{"a":1,"a":2}`, false},       // a key given twice
+	{`{"a":1,"\u0061":2}`, false},  // the same key, escaped
+	{`{"a":1} x`, false},           // data after the value
+	{`{"a":1}]`, false},            // which decodeDocument lets pass
+	{`{"a":01}`, false},            // not JSON
+	{`{"a":1,}`, false},            // not JSON
+	{`[1 2]`, false},               // not JSON
+	{`{"a" 1}`, false},             // not JSON
+	{`{"a":tru}`, false},           // not JSON
+	{"{\"a\":\"\x01\"}", false},    // a control character
+	{"{\"a\":\"\xff\"}", false},    // invalid UTF-8
+	{``, false},                    // nothing
+	{strings.Repeat("[", maxFastDepth+1) + strings.Repeat("]", maxFastDepth+1), false},
+	{strings.Repeat(`{"a":`, maxFastDepth) + "1" + strings.Repeat("}", maxFastDepth), true},
+}
+
+// TestDecodeOrdered: where decodeOrdered reads a text, it gives the value
+// and member order that encoding/json and memberOrder give; where it does
+// not, Compile reads the text as before, for the same result or error.
+func TestDecodeOrdered(t *testing.T) {
+	for _, tt := range decodeOrderedCases {
+		_, _, ok := decodeOrdered([]byte(tt.text))
+		if ok != tt.plain {
+			t.Errorf("decodeOrdered(%.60q): ok = %v, want %v", tt.text, ok, tt.plain)
+		}
+		checkDecodeOrdered(t, []byte(tt.text))
+	}
+}
+
+func checkDecodeOrdered(t *testing.T, text []byte) {
+	t.Helper()
+	v, order, ok := decodeOrdered(text)
+	if !ok {
+		return
+	}
+	wv, worder, wok := readTwice(text)
+	if !wok {
+		t.Fatalf("decodeOrdered(%.60q) read it, encoding/json and memberOrder refuse it", text)
+	}
+	if !reflect.DeepEqual(v, wv) {
+		t.Fatalf("decodeOrdered(%.60q) = %#v\nencoding/json: %#v", text, v, wv)
+	}
+	if !reflect.DeepEqual(order, worder) {
+		t.Fatalf("decodeOrdered(%.60q): order %v\nmemberOrder: %v", text, order, worder)
+	}
+}
+
+// TestDecodeOrderedTestdata holds decodeOrdered to encoding/json and
+// memberOrder on every JSON file of testdata: the JSON-Schema-Test-Suite,
+// the metaschemas and the benchmark tools' schemas, as whole texts.
+func TestDecodeOrderedTestdata(t *testing.T) {
+	files := 0
+	err := filepath.WalkDir("testdata", func(path string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() || !strings.HasSuffix(path, ".json") {
+			return err
+		}
+		text, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if _, _, ok := decodeOrdered(text); !ok && json.Valid(text) {
+			t.Logf("%s: left to encoding/json", path)
+		}
+		checkDecodeOrdered(t, text)
+		files++
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files < 100 {
+		t.Fatalf("read %d JSON files in testdata, want the test suite's hundreds", files)
 	}
 }

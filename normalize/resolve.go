@@ -468,15 +468,18 @@ func (r *resolver) loadAll() {
 			r.docs[uri] = nil // not supplied: lookup reports it
 			continue
 		}
-		v, err := decodeDocument(data)
-		if err != nil {
-			r.fail(p.doc, p.at, "%s %q: document %s is not JSON: %v", keywordOf(p.at), p.ref, showURI(uri), err)
-			return
-		}
-		order, dup := memberOrder(data)
-		if dup != nil {
-			r.fail(p.doc, p.at, "%s %q: document %s has a duplicate key %q at %s", keywordOf(p.at), p.ref, showURI(uri), dup.key, showPointer(dup.ptr))
-			return
+		v, order, ok := decodeOrdered(data)
+		if !ok {
+			var err error
+			if v, err = decodeDocument(data); err != nil {
+				r.fail(p.doc, p.at, "%s %q: document %s is not JSON: %v", keywordOf(p.at), p.ref, showURI(uri), err)
+				return
+			}
+			var dup *duplicateKey
+			if order, dup = memberOrder(data); dup != nil {
+				r.fail(p.doc, p.at, "%s %q: document %s has a duplicate key %q at %s", keywordOf(p.at), p.ref, showURI(uri), dup.key, showPointer(dup.ptr))
+				return
+			}
 		}
 		r.addDocument(uri, v, order)
 	}

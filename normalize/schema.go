@@ -242,25 +242,12 @@ func Compile(schema []byte, opts ...Option) (*Schema, error) {
 		off := invalidUTF8(schema)
 		return nil, &SchemaError{Offset: off, Err: fmt.Errorf("%w: not JSON: invalid UTF-8 (offset %d)", ErrSchema, off)}
 	}
-	dec := json.NewDecoder(bytes.NewReader(schema))
-	dec.UseNumber()
-	var doc any
-	if err := dec.Decode(&doc); err != nil {
-		off := int(dec.InputOffset())
-		var se *json.SyntaxError
-		if errors.As(err, &se) {
-			off = int(se.Offset)
-		} else if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-			off = len(schema)
+	doc, order, ok := decodeOrdered(schema)
+	if !ok {
+		var err error
+		if doc, order, err = decodeSchema(schema); err != nil {
+			return nil, err
 		}
-		return nil, &SchemaError{Offset: off, Err: fmt.Errorf("%w: not JSON: %v (offset %d)", ErrSchema, err, off)}
-	}
-	if off := jsonraw.SkipSpace(schema, int(dec.InputOffset())); off < len(schema) {
-		return nil, &SchemaError{Offset: off, Err: fmt.Errorf("%w: not JSON: data after the schema (offset %d)", ErrSchema, off)}
-	}
-	order, dup := memberOrder(schema)
-	if dup != nil {
-		return nil, &SchemaError{Pointer: dup.ptr, Offset: -1, Err: fmt.Errorf("%w: duplicate key %q", ErrSchema, dup.key)}
 	}
 	r := &resolver{cfg: rc, docs: map[string]*document{}, resources: map[string]*resource{}}
 	d := r.addDocumentIndexed(baseless, doc, order, mayIdentify(schema, &rc))
@@ -287,6 +274,33 @@ func Compile(schema []byte, opts ...Option) (*Schema, error) {
 		n.simple = f.ref == nil && f.allOf == nil && !f.hasAnyOf && !f.hasOneOf && !f.cyclic
 	}
 	return &Schema{root: root, cfg: cfg}, nil
+}
+
+// decodeSchema reads a schema's text that decodeOrdered leaves, with
+// encoding/json and memberOrder: for the error, or the value where the
+// text is JSON all the same.
+func decodeSchema(schema []byte) (any, map[string][]string, error) {
+	dec := json.NewDecoder(bytes.NewReader(schema))
+	dec.UseNumber()
+	var doc any
+	if err := dec.Decode(&doc); err != nil {
+		off := int(dec.InputOffset())
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			off = int(se.Offset)
+		} else if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+			off = len(schema)
+		}
+		return nil, nil, &SchemaError{Offset: off, Err: fmt.Errorf("%w: not JSON: %v (offset %d)", ErrSchema, err, off)}
+	}
+	if off := jsonraw.SkipSpace(schema, int(dec.InputOffset())); off < len(schema) {
+		return nil, nil, &SchemaError{Offset: off, Err: fmt.Errorf("%w: not JSON: data after the schema (offset %d)", ErrSchema, off)}
+	}
+	order, dup := memberOrder(schema)
+	if dup != nil {
+		return nil, nil, &SchemaError{Pointer: dup.ptr, Offset: -1, Err: fmt.Errorf("%w: duplicate key %q", ErrSchema, dup.key)}
+	}
+	return doc, order, nil
 }
 
 // resolveRef finds the schema a reference names and compiles it in the
