@@ -202,7 +202,13 @@ func depth(v *jsonvalue.Value) int {
 	return n
 }
 
+// hasHugeNumber reports whether v holds a number past float64's range,
+// or a string that is JSON text holding one.
 func hasHugeNumber(v *jsonvalue.Value) bool {
+	if v.Kind == jsonvalue.String && strings.Contains(v.Str, "e") {
+		inner, err := jsonvalue.Parse([]byte(v.Str))
+		return err == nil && inner.Kind != jsonvalue.String && hasHugeNumber(inner)
+	}
 	if v.Kind == jsonvalue.Number {
 		f, _ := strconv.ParseFloat(v.Number, 64)
 		return math.IsInf(f, 0)

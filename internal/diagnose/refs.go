@@ -128,6 +128,8 @@ func undecoded(ref string, two bool) Diagnosis {
 			d.Class, d.Title = "undecoded/numeric-no-semicolon", "A numeric reference without its `;` is not decoded (`&#38` is `&`)"
 		case v == 0:
 			d.Class, d.Title = "undecoded/numeric-null", "The numeric reference to 0 is not decoded to U+FFFD"
+		case v < 0x80 && unicode.IsControl(rune(v)) && !strings.ContainsRune("\t\n\f\r", rune(v)) || v <= 0x10FFFF && noncharacter(rune(v)):
+			d.Class, d.Title = "undecoded/numeric-control", "A reference to a control character or noncharacter is not decoded (`"+ref+"` is that character in HTML)"
 		case v >= 0x80 && v <= 0x9F:
 			d.Class, d.Title = "undecoded/numeric-windows-1252", "Numeric references in the windows-1252 range (`&#128;` to `&#159;`) are not decoded as HTML does"
 		case v >= 0xD800 && v <= 0xDFFF:
