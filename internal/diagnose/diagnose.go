@@ -34,6 +34,9 @@ package diagnose
 import (
 	"errors"
 	"fmt"
+	"math"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/toolnorm/toolnorm/impl"
@@ -92,6 +95,9 @@ func Classify(c Case) Diagnosis {
 	case c.Want.Error != "":
 		return noError(c)
 	case c.Got.Error != "":
+		if d, ok := errorTrigger(c); ok {
+			return d
+		}
 		kw := keyword(c.Schema)
 		d := Diagnosis{Class: "error-for-valid-input", Title: "An error for arguments the rule repairs or passes through", Clause: "reading/8"}
 		if kw != "" {
@@ -130,6 +136,8 @@ func failure(r impl.Result) Diagnosis {
 		d.Class, d.Title = "failure/gave-up", "The program fails to start or keeps crashing"
 	case k == impl.KindTimeout:
 		d.Class, d.Title = "failure/timeout", "The program does not answer within the time limit"
+	case k == impl.KindProtocol && nonFinite.MatchString(r.Detail):
+		d.Class, d.Title = "failure/protocol/non-finite", "The answer holds `NaN` or `Infinity`, which JSON does not have (a number past float64 written as `Infinity`)"
 	case k == impl.KindProtocol:
 		d.Class, d.Title = "failure/protocol", "The program's answer breaks the protocol"
 	case k == impl.KindNotSendable:
@@ -140,6 +148,82 @@ func failure(r impl.Result) Diagnosis {
 		d.Title = "The program crashes"
 	}
 	return d
+}
+
+// nonFinite matches what a writer of JSON that is not JSON puts in an
+// answer for a number past float64, or not a number.
+var nonFinite = regexp.MustCompile(`[:,\[]\s*-?(Infinity|NaN)\b`)
+
+// DeepArgs is the nesting from which an error for arguments is put down
+// to a depth limit: well under the rule's limit (1,000 by default), above
+// what a tool's arguments hold.
+const DeepArgs = 100
+
+// errorTrigger diagnoses an error for arguments the rule repairs or passes
+// through by what in them triggers it: a number past float64, a lone
+// surrogate escape, nesting.
+func errorTrigger(c Case) (Diagnosis, bool) {
+	d := Diagnosis{Clause: "reading/8"}
+	in, err := jsonvalue.Parse(c.Args)
+	switch {
+	case err != nil:
+		return d, false
+	case depth(in) >= DeepArgs:
+		d.Class, d.Title = "error-for-valid-input/depth", fmt.Sprintf("An error for arguments nested %d levels deep, which the rule repairs (its limit is 1,000 by default)", depth(in))
+	case hasHugeNumber(in):
+		d.Class, d.Title = "error-for-valid-input/number-range", "An error for a number past float64's range (`1e400`), which the rule passes through as written"
+	case loneSurrogateEscape.Match(c.Args):
+		d.Class, d.Title = "error-for-valid-input/lone-surrogate", "An error for a string with a lone surrogate escape (`\\ud800`), which the rule passes through"
+	default:
+		return d, false
+	}
+	return d, true
+}
+
+// loneSurrogateEscape matches a \u escape of a surrogate that no escape
+// of the other half goes with (a high one not followed by a low one, a low
+// one not after a high one).
+var loneSurrogateEscape = regexp.MustCompile(`(?i)\\u(d[89ab][0-9a-f]{2})(?:[^\\]|\\[^u]|\\u(?:[0-9a-c]|d[0-7]|d[89ab]|[ef])|$)|(?:^|[^0-9a-f]{6}|[^\\][^u][0-9a-f]{4}|\\u(?:[0-9a-c]|d[0-7]|d[c-f]|[ef])[0-9a-f]{2})\\u(d[c-f][0-9a-f]{2})`)
+
+func depth(v *jsonvalue.Value) int {
+	if v == nil {
+		return 0
+	}
+	n := 0
+	for _, m := range v.Members {
+		n = max(n, depth(m.Value))
+	}
+	for _, e := range v.Elems {
+		n = max(n, depth(e))
+	}
+	if v.Kind == jsonvalue.Array || v.Kind == jsonvalue.Object {
+		n++
+	}
+	return n
+}
+
+// hasHugeNumber reports whether v holds a number past float64's range,
+// or a string that is JSON text holding one.
+func hasHugeNumber(v *jsonvalue.Value) bool {
+	if v.Kind == jsonvalue.String && strings.Contains(v.Str, "e") {
+		inner, err := jsonvalue.Parse([]byte(v.Str))
+		return err == nil && inner.Kind != jsonvalue.String && hasHugeNumber(inner)
+	}
+	if v.Kind == jsonvalue.Number {
+		f, _ := strconv.ParseFloat(v.Number, 64)
+		return math.IsInf(f, 0)
+	}
+	for _, m := range v.Members {
+		if hasHugeNumber(m.Value) {
+			return true
+		}
+	}
+	for _, e := range v.Elems {
+		if hasHugeNumber(e) {
+			return true
+		}
+	}
+	return false
 }
 
 // noError diagnoses output, or a failure, where an error is expected.

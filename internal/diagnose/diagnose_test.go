@@ -2,6 +2,7 @@ package diagnose_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/toolnorm/toolnorm/impl"
@@ -26,10 +27,14 @@ func TestClassify(t *testing.T) {
 		{"crash", `{}`, `{}`, false, 0, impl.Fail(impl.ErrCrash, "exit status 1"), "failure/crash", "failure", "", false},
 		{"timeout", `{}`, `{}`, false, 0, impl.Fail(impl.ErrTimeout, ""), "failure/timeout", "failure", "", false},
 		{"protocol", `{}`, `{}`, false, 0, impl.Fail(impl.ErrProtocol, "bad line"), "failure/protocol", "failure", "", false},
+		{"Infinity in the answer", `{}`, `{"":1e400}`, false, 0, impl.Fail(impl.ErrProtocol, `the answer is not a JSON object: "{\"id\": …, \"arguments\": {\"\": Infinity}}"`), "failure/protocol/non-finite", "failure", "", false},
 		// Errors.
 		{"not an object answered", `{}`, `[]`, false, 0, out(`[]`), "no-error", "reading/8", "", false},
 		{"broken schema answered", `{"anyOf":[]}`, `{}`, false, 0, out(`{}`), "no-error", "reading/8", "", false},
 		{"error for valid input", `{}`, `{"a":1}`, false, 0, impl.Reject(impl.ErrUnspecified, "no"), "error-for-valid-input", "reading/8", "", false},
+		{"error for a number past float64", `{}`, `{"":1e400}`, false, 0, impl.Reject(impl.ErrUnspecified, "json_encode: Inf and NaN cannot be JSON encoded"), "error-for-valid-input/number-range", "reading/8", "", false},
+		{"error for a lone surrogate", `{}`, `{"":"\ud800"}`, false, 0, impl.Reject(impl.ErrUnspecified, "Single unpaired UTF-16 surrogate"), "error-for-valid-input/lone-surrogate", "reading/8", "", false},
+		{"error for depth", `{}`, `{"":` + strings.Repeat("[", 600) + strings.Repeat("]", 600) + `}`, false, 0, impl.Reject(impl.ErrUnspecified, "Maximum stack depth exceeded"), "error-for-valid-input/depth", "reading/8", "", false},
 		{"error behind a draft", `{"$schema":"http://json-schema.org/draft-04/schema#"}`, `{}`, false, 0, impl.Reject(impl.ErrUnspecified, "no schema with key"), "error-for-valid-input/$schema", "reading/4", "", false},
 		{"wrong error kind", `{}`, `[]`, false, 0, impl.Reject(impl.ErrInvalidJSON, ""), "wrong-error-kind", "reading/8", "", false},
 		// References left undecoded, by class.
@@ -41,6 +46,13 @@ func TestClassify(t *testing.T) {
 		{"surrogate", `{}`, `{"a":"&#xD800;"}`, false, 0, out(`{"a":"&#xD800;"}`), "undecoded/numeric-surrogate", "reading/1", "/a", false},
 		{"out of range", `{}`, `{"a":"&#x110000;"}`, false, 0, out(`{"a":"&#x110000;"}`), "undecoded/numeric-out-of-range", "reading/1", "/a", false},
 		{"legacy without ;", `{}`, `{"a":"&copy 2024"}`, false, 0, out(`{"a":"&copy 2024"}`), "undecoded/named-no-semicolon", "reading/1", "/a", false},
+		{"control character decoded to nothing", `{}`, `{"":"&#1;"}`, false, 0, out(`{"":""}`), "misdecoded/to-nothing", "reading/1", "/", false},
+		{"control character without ; decoded to nothing", `{}`, `{"":"&#xf"}`, false, 0, out(`{"":""}`), "misdecoded/to-nothing", "reading/1", "/", false},
+		{"noncharacter decoded to nothing", `{}`, `{"a":"x&#xFFFF;"}`, false, 0, out(`{"a":"x"}`), "misdecoded/to-nothing", "reading/1", "/a", false},
+		{"decoded to other text", `{}`, `{"a":"&lt;"}`, false, 0, out(`{"a":"("}`), "misdecoded", "reading/1", "/a", false},
+		{"control character not decoded", `{}`, `{"":"&#1;"}`, false, 0, out(`{"":"&#1;"}`), "undecoded/numeric-control", "reading/1", "/", false},
+		{"error for 1e400 in a string decoded", `{"properties":{"":{"type":"array"}}}`, `{"":"[1e400]"}`, false, 0, impl.Reject(impl.ErrUnspecified, "json_encode: Inf and NaN cannot be JSON encoded"), "error-for-valid-input/number-range", "reading/8", "", false},
+		{"a name missing from the table", `{}`, `{"":"&apos;"}`, false, 0, out(`{"":"&apos;"}`), "undecoded/named-not-in-table", "reading/1", "/", false},
 		{"not in the table", `{}`, `{"a":"a&hellip;"}`, false, 0, out(`{"a":"a&hellip;"}`), "undecoded/named-not-in-table", "reading/1", "/a", false},
 		{"case variant", `{}`, `{"a":"&AMP;"}`, false, 0, out(`{"a":"&AMP;"}`), "undecoded/named-case-variant", "reading/1", "/a", false},
 		{"two code points", `{}`, `{"a":"&NotEqualTilde;"}`, false, 0, out(`{"a":"&NotEqualTilde;"}`), "undecoded/named-two-code-points", "reading/1", "/a", false},
@@ -126,6 +138,40 @@ func TestClassify(t *testing.T) {
 			}
 			if d.Artefact != (d.Fix != "") {
 				t.Errorf("artefact %v with fix %q", d.Artefact, d.Fix)
+			}
+		})
+	}
+}
+
+// TestTitleNamesTheCase: a title says what its counterexample shows, not a
+// list of what the class may hold.
+func TestTitleNamesTheCase(t *testing.T) {
+	out := func(s string) impl.Result { return impl.OK([]byte(s)) }
+	tests := []struct {
+		name, schema, args string
+		got                impl.Result
+		class, detail      string
+		title              []string // what the title holds
+	}{
+		{"duplicates", `{"properties":{"p":{"type":"object"}}}`, `{"p":"{\"k\":1,\"k\":2}"}`, out(`{"p":{"k":2}}`), "decoded-json-lossy", "duplicates", []string{"duplicate"}},
+		{"1e400 to null", `{"properties":{"p":{"type":"array"}}}`, `{"p":"[1e400]"}`, out(`{"p":[null]}`), "decoded-json-lossy", "1e400", []string{"`1e400`", "null"}},
+		{"rounded", `{"properties":{"p":{"type":"array"}}}`, `{"p":"[12345678901234567890]"}`, out(`{"p":[12345678901234567000]}`), "decoded-json-lossy", "rounded", []string{"rounded"}},
+		{"a raw lone surrogate", `{"properties":{"p":{"type":"array"}}}`, `{"p":"[\"\ud800\"]"}`, out(`{"p":["\ud800"]}`), "decoded-json-lossy", "lone-surrogate", []string{"surrogate"}},
+		{"a name not decoded", `{}`, `{"":"&lt;"}`, out(`{"":"&lt;"}`), "undecoded/named-basic", "", []string{"`&lt;`"}},
+		{"a name missing", `{}`, `{"":"&apos;"}`, out(`{"":"&apos;"}`), "undecoded/named-not-in-table", "", []string{"`&apos;`", "table"}},
+		{"Infinity", `{}`, `{"":1e400}`, impl.Fail(impl.ErrProtocol, `not a JSON object: "{\"arguments\": {\"\": Infinity}}"`), "failure/protocol/non-finite", "", []string{"Infinity"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			want := impl.Reference.Normalize(context.Background(), impl.Case{Schema: []byte(tt.schema), Args: []byte(tt.args)})
+			d := diagnose.Classify(diagnose.Case{Schema: []byte(tt.schema), Args: []byte(tt.args), Want: want, Got: tt.got})
+			if d.Class != tt.class || d.Detail != tt.detail {
+				t.Fatalf("Classify = %s (detail %q); want %s (detail %q)", d.Class, d.Detail, tt.class, tt.detail)
+			}
+			for _, w := range tt.title {
+				if !strings.Contains(d.Title, w) {
+					t.Errorf("title %q does not say %q", d.Title, w)
+				}
 			}
 		})
 	}

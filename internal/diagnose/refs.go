@@ -1,8 +1,11 @@
 package diagnose
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/toolnorm/toolnorm/internal/entity"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
@@ -40,9 +43,12 @@ func (d *differ) text(in *jsonvalue.Value, want, got string, path []step) Diagno
 		}
 		return overDecoded(want[a:], d.c.Attribute)
 	}
-	if ref := misdecoded(src, got, mode); ref != "" {
+	if ref, j, h := misdecoded(src, got, mode); ref != "" {
 		_, r2, _ := entity.Decide([]byte(ref), mode)
-		return undecoded(ref, r2 != 0)
+		if strings.HasPrefix(got[j:], ref) {
+			return undecoded(ref, r2 != 0)
+		}
+		return wronglyDecoded(ref, h, got[j:], want, j, r2 != 0)
 	}
 	if strings.TrimSpace(want) == got || strings.TrimSpace(got) == strings.TrimSpace(want) {
 		return Diagnosis{Class: "text-trimmed", Title: "Whitespace around a string is trimmed", Clause: "rule/5"}
@@ -122,6 +128,8 @@ func undecoded(ref string, two bool) Diagnosis {
 			d.Class, d.Title = "undecoded/numeric-no-semicolon", "A numeric reference without its `;` is not decoded (`&#38` is `&`)"
 		case v == 0:
 			d.Class, d.Title = "undecoded/numeric-null", "The numeric reference to 0 is not decoded to U+FFFD"
+		case v < 0x80 && unicode.IsControl(rune(v)) && !strings.ContainsRune("\t\n\f\r", rune(v)) || v <= 0x10FFFF && noncharacter(rune(v)):
+			d.Class, d.Title = "undecoded/numeric-control", "A reference to a control character or noncharacter is not decoded (`"+ref+"` is that character in HTML)"
 		case v >= 0x80 && v <= 0x9F:
 			d.Class, d.Title = "undecoded/numeric-windows-1252", "Numeric references in the windows-1252 range (`&#128;` to `&#159;`) are not decoded as HTML does"
 		case v >= 0xD800 && v <= 0xDFFF:
@@ -138,18 +146,21 @@ func undecoded(ref string, two bool) Diagnosis {
 	case !semi:
 		d.Class, d.Title = "undecoded/named-no-semicolon", "A legacy named reference without its `;` is not decoded (`&amp` is `&`, `&copy` is `©`)"
 	case basic[body]:
-		d.Class, d.Title, d.Clause = "undecoded/named-basic", "Character references are not decoded (`&amp;`, `&lt;`, `&quot;`)", "rule/4"
+		d.Class, d.Title, d.Clause = "undecoded/named-basic", "Character references are not decoded (`"+ref+"` stays as it is)", "rule/4"
 	case two:
 		d.Class, d.Title = "undecoded/named-two-code-points", "A named reference that stands for two code points is not decoded"
 	case body != lower && known(lower):
 		d.Class, d.Title = "undecoded/named-case-variant", "A named reference in another case that HTML has (`&AMP;`, `&COPY;`) is not decoded"
 	default:
-		d.Class, d.Title = "undecoded/named-not-in-table", "A named reference outside the implementation's table is not decoded (HTML has 2,125 names)"
+		d.Class, d.Title = "undecoded/named-not-in-table", "A named reference missing from the implementation's table is not decoded (`"+ref+"`; HTML has 2,125 names)"
 	}
 	return d
 }
 
-var basic = map[string]bool{"amp": true, "lt": true, "gt": true, "quot": true, "apos": true, "nbsp": true}
+// basic are the names every table has (HTML 4.01's, XML's): one not
+// decoded is nothing decoded. `&apos;` (not in HTML 4.01) and `&nbsp;` (not
+// in XML) are names a table may miss.
+var basic = map[string]bool{"amp": true, "lt": true, "gt": true, "quot": true}
 
 // known reports whether HTML has the named reference &name;.
 func known(name string) bool {
@@ -190,10 +201,36 @@ func isAlnum(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
 }
 
+// wronglyDecoded diagnoses a reference ref that HTML decodes to h and the
+// implementation decoded to other text: rest is got from there on, at j.
+func wronglyDecoded(ref, h, rest, want string, j int, two bool) Diagnosis {
+	if strings.HasPrefix(want[j:], h) && rest == want[j+len(h):] {
+		d := Diagnosis{Class: "misdecoded/to-nothing", Clause: "reading/1"}
+		r, _ := utf8.DecodeRuneInString(h)
+		if len(h) == utf8.RuneLen(r) && (unicode.IsControl(r) || noncharacter(r)) {
+			d.Title = fmt.Sprintf("A reference to a control character or noncharacter is decoded to nothing (`%s` is U+%04X in HTML)", ref, r)
+		} else {
+			d.Title = fmt.Sprintf("A character reference is decoded to nothing (`%s` is %q in HTML)", ref, h)
+		}
+		return d
+	}
+	switch d := undecoded(ref, two); d.Class {
+	case "undecoded/numeric-null", "undecoded/numeric-windows-1252", "undecoded/numeric-surrogate", "undecoded/numeric-out-of-range":
+		return d // the title says "not decoded as HTML does": so it is
+	}
+	return Diagnosis{Class: "misdecoded", Title: fmt.Sprintf("A character reference is decoded to other text than HTML gives (`%s` is %q)", ref, h), Clause: "reading/1"}
+}
+
+// noncharacter reports whether r is a Unicode noncharacter.
+func noncharacter(r rune) bool {
+	return 0xFDD0 <= r && r <= 0xFDEF || r&0xFFFE == 0xFFFE
+}
+
 // misdecoded returns the first reference of src that got holds decoded
-// otherwise than HTML decodes it (the text around it as it was), or "".
-func misdecoded(src, got string, mode entity.Profile) string {
-	i, j := 0, 0
+// otherwise than HTML decodes it (the text around it as it was), or "";
+// j is where it is in got, h what HTML decodes it to.
+func misdecoded(src, got string, mode entity.Profile) (ref string, j int, h string) {
+	i := 0
 	for i < len(src) {
 		if src[i] == '&' {
 			if r1, r2, n := entity.Decide([]byte(src[i:]), mode); n > 0 {
@@ -202,16 +239,16 @@ func misdecoded(src, got string, mode entity.Profile) string {
 					h += string(r2)
 				}
 				if !strings.HasPrefix(got[j:], h) {
-					return src[i : i+n]
+					return src[i : i+n], j, h
 				}
 				i, j = i+n, j+len(h)
 				continue
 			}
 		}
 		if j >= len(got) || src[i] != got[j] {
-			return ""
+			return "", 0, ""
 		}
 		i, j = i+1, j+1
 	}
-	return ""
+	return "", 0, ""
 }

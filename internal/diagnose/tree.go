@@ -66,11 +66,11 @@ func (d *differ) walk(in, want, got *jsonvalue.Value, path []step, decoded bool)
 		return at(d.text(in, want.Str, got.Str, path))
 	case want.Kind == jsonvalue.Number && got.Kind == jsonvalue.Number:
 		if lossyNumber(want.Number, got) {
-			return at(lossy(decoded))
+			return at(lossy(decoded, numberLoss(want.Number)))
 		}
 		return at(Diagnosis{Class: "number-changed", Title: "A number's value is changed", Clause: "rule/5"})
 	case want.Kind == jsonvalue.Number && got.Kind == jsonvalue.Null && lossyNumber(want.Number, got):
-		return at(lossy(decoded))
+		return at(lossy(decoded, numberLoss(want.Number)))
 	case want.Kind == jsonvalue.Object && got.Kind == jsonvalue.Object:
 		return d.object(in, want, got, path, decoded)
 	case want.Kind == jsonvalue.Array && got.Kind == jsonvalue.Array:
@@ -105,12 +105,39 @@ func (d *differ) walk(in, want, got *jsonvalue.Value, path []step, decoded bool)
 	return at(Diagnosis{Class: cls, Title: title + " (" + want.Kind.String() + " to " + got.Kind.String() + ")", Clause: "rule/5"})
 }
 
-// lossy is the diagnosis of what JSON.parse-style reading loses.
-func lossy(decoded bool) Diagnosis {
+// lossy is the diagnosis of what JSON.parse-style reading loses; what is
+// the loss its counterexample shows ("duplicates", "key-order", "rounded",
+// "1e400", "lone-surrogate").
+func lossy(decoded bool, what string) Diagnosis {
 	if decoded {
-		return Diagnosis{Class: "decoded-json-lossy", Title: "Decoded JSON text is read lossily: numbers rounded to float64, duplicate members collapsed, integer-like keys reordered", Clause: "reading/7"}
+		return Diagnosis{Class: "decoded-json-lossy", Detail: what, Title: LossyTitle("decoded-json-lossy", []string{what}), Clause: "reading/7"}
 	}
-	return Diagnosis{Class: "artefact/lossy-json", Title: "The arguments are read lossily (numbers past float64 rounded, 1e400 to null, integer-like keys moved first, duplicates collapsed): probably the adapter's", Clause: "reading/7", Artefact: true, Fix: FixLossyAdapter}
+	return Diagnosis{Class: "artefact/lossy-json", Detail: what, Title: LossyTitle("artefact/lossy-json", []string{what}), Clause: "reading/7", Artefact: true, Fix: FixLossyAdapter}
+}
+
+// lossyWhat says each loss of lossy.
+var lossyWhat = map[string]string{
+	"duplicates":     "duplicate members collapsed to one",
+	"key-order":      "integer-like keys moved first",
+	"rounded":        "numbers rounded to float64",
+	"1e400":          "a number past float64 (`1e400`) made null or infinite",
+	"lone-surrogate": "a raw lone surrogate taken as text",
+}
+
+// LossyTitle is the title of a lossy reading (class decoded-json-lossy or
+// artefact/lossy-json) showing the losses whats, the counterexample's
+// first: one reader, whichever of its losses the findings show.
+func LossyTitle(class string, whats []string) string {
+	var q []string
+	for _, w := range whats {
+		if s, ok := lossyWhat[w]; ok {
+			q = append(q, s)
+		}
+	}
+	if class == "decoded-json-lossy" {
+		return "Decoded JSON text is read lossily: " + strings.Join(q, ", ")
+	}
+	return "The arguments are read lossily (" + strings.Join(q, ", ") + "): probably the adapter's"
 }
 
 // lossyNumber reports whether got is what float64 makes of the number
@@ -125,6 +152,15 @@ func lossyNumber(want string, got *jsonvalue.Value) bool {
 	}
 	g, err := strconv.ParseFloat(got.Number, 64)
 	return err == nil && g == f
+}
+
+// numberLoss is what float64 does to the number text n: "1e400" past its
+// range, "rounded" within.
+func numberLoss(n string) string {
+	if f, _ := strconv.ParseFloat(n, 64); math.IsInf(f, 0) {
+		return "1e400"
+	}
+	return "rounded"
 }
 
 // jsOrder is the order JavaScript gives an object's keys: integer-like
@@ -174,10 +210,10 @@ func (d *differ) object(in, want, got *jsonvalue.Value, path []step, decoded boo
 	switch {
 	case len(unique(wk)) < len(wk) && slices.Equal(unique(wk), sortedLike(unique(gk), unique(wk))) && len(gk) == len(unique(gk)):
 		// Duplicates collapsed to one member each.
-		return at(lossy(decoded))
+		return at(lossy(decoded, "duplicates"))
 	case !slices.Equal(wk, gk) && sameSet(wk, gk):
 		if slices.Equal(gk, jsOrder(wk)) {
-			return at(lossy(decoded))
+			return at(lossy(decoded, "key-order"))
 		}
 		return at(Diagnosis{Class: "member-order", Title: "Members are reordered", Clause: "reading/7"})
 	case len(wk) == len(gk) && !slices.Equal(wk, gk):
@@ -297,7 +333,7 @@ func (d *differ) decodedWrongly(in, want, got *jsonvalue.Value, path []step) Dia
 			return Diagnosis{Class: "decoded-not-json", Title: "JSON text with whitespace around it that JSON does not allow (a no-break space, a byte order mark, a form feed) is trimmed and decoded", Clause: "reading/5"}
 		}
 		if fixed, ok := withoutLoneSurrogates(want.Str); ok && parsesTo(fixed, got) {
-			return lossy(true) // JSON.parse takes a raw lone surrogate
+			return lossy(true, "lone-surrogate") // JSON.parse takes a raw lone surrogate
 		}
 		return Diagnosis{Class: "made-from-not-json", Title: "Text that is not JSON (truncated, single-quoted, empty, a plain word) is made into an array or object", Clause: "rule/2"}
 	case otherShape && !shape:

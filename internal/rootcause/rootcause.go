@@ -113,8 +113,17 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 	out := make([]RootCause, 0, len(order))
 	for _, k := range order {
 		rc := *byClass[k]
-		if ds := details[k]; len(ds) > 0 && k == "decode-missed/keyword" {
+		ds := details[k]
+		if i := slices.Index(ds, rc.Detail); i > 0 {
+			// The counterexample's own first.
+			ds = slices.Concat([]string{rc.Detail}, ds[:i], ds[i+1:])
+		}
+		switch {
+		case len(ds) > 0 && k == "decode-missed/keyword":
 			rc.Title = diagnose.KeywordTitle(ds)
+			rc.Detail = strings.Join(ds, ", ")
+		case len(ds) > 0 && (k == "decoded-json-lossy" || k == "artefact/lossy-json"):
+			rc.Title = diagnose.LossyTitle(k, ds)
 			rc.Detail = strings.Join(ds, ", ")
 		}
 		out = append(out, rc)
@@ -208,6 +217,11 @@ func keeps(from, to string) bool {
 // the schema says (a type list, a union, a wrong shape are its details).
 func probed(ctx context.Context, cfg Config, c impl.Case, want, got impl.Result) diagnose.Diagnosis {
 	d := classify(c, want, got)
+	if d.Class == "no-fixpoint" {
+		if again, ok := rerun(ctx, cfg, c, got); ok {
+			return again
+		}
+	}
 	switch {
 	case d.Class == "decode-missed" && long(ctx, cfg, c, d.Where):
 		d.Class, d.Title = "decode-missed/long", "A stringified array or object past a length is not decoded (the same shape, short, is)"
@@ -217,6 +231,29 @@ func probed(ctx context.Context, cfg Config, c impl.Case, want, got impl.Result)
 		d.Class, d.Title, d.Clause, d.Detail = "decoded-undeclared", "A string is decoded as JSON whatever the schema declares there (as under the empty schema `{}`)", "rule/2", ""
 	}
 	return d
+}
+
+// rerun tells decoding stopped short of the fixpoint from a reference
+// the implementation never decodes: run again on what it gave, an
+// implementation that stops short goes on; one at its own fixpoint
+// changes nothing, and the case is the class of what it left (`&amp;#0;`
+// giving `&#0;` is `&#0;` not decoded). It reports false when the second
+// run changes the value, or shows no difference.
+func rerun(ctx context.Context, cfg Config, c impl.Case, got impl.Result) (diagnose.Diagnosis, bool) {
+	if got.Failure != nil || got.Output == nil {
+		return diagnose.Diagnosis{}, false
+	}
+	again := c
+	again.Args = got.Output
+	got2 := cfg.Impl.Normalize(ctx, again)
+	if !impl.Compare(got2, got).Same() {
+		return diagnose.Diagnosis{}, false
+	}
+	d := classify(again, cfg.Want(again), got2)
+	if d.Class == "same" || d.Class == "no-fixpoint" || d.Clause == "failure" {
+		return diagnose.Diagnosis{}, false
+	}
+	return d, true
 }
 
 // LongText is the length from which a decode missed may be a length

@@ -169,3 +169,56 @@ func TestUntyped(t *testing.T) {
 		t.Errorf("counterexample %s", got)
 	}
 }
+
+// TestFixpointRerun: an implementation that decodes to the fixpoint but
+// never decodes `&#0;` leaves `&#0;` of `&amp;#0;`: run again on what it
+// gave, it changes nothing, so that is no decoding stopped short but the
+// inner reference's own bug, one root cause with `&#0;` itself.
+func TestFixpointRerun(t *testing.T) {
+	noNull := impl.Func("no-null", func(ctx context.Context, c impl.Case) impl.Result {
+		s := string(c.Args)
+		for {
+			next := strings.NewReplacer("&amp;", "&", "&lt;", "<").Replace(s)
+			if next == s {
+				return impl.OK([]byte(s))
+			}
+			s = next
+		}
+	})
+	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
+	var findings []rootcause.Finding
+	for _, args := range []string{`{"a":"x &amp;#0; y"}`, `{"b":"&#0;"}`} {
+		c := impl.Case{Schema: []byte(`{}`), Args: []byte(args)}
+		findings = append(findings, rootcause.Finding{Source: rootcause.Vector, ID: args, Case: c, Want: want(c), Got: noNull.Normalize(context.Background(), c)})
+	}
+	rcs := rootcause.Explain(context.Background(), rootcause.Config{Impl: noNull, Want: want}, findings)
+	if len(rcs) != 1 || rcs[0].Class != "undecoded/numeric-null" || rcs[0].Count() != 2 {
+		for _, rc := range rcs {
+			t.Logf("%s (%d): %s", rc.Class, rc.Count(), rc.Case.Args)
+		}
+		t.Fatalf("%d root causes, want one undecoded/numeric-null of both findings", len(rcs))
+	}
+}
+
+// TestLossyTitle: a lossy reader is one root cause whatever losses its
+// findings show, and its title names them, the counterexample's first.
+func TestLossyTitle(t *testing.T) {
+	lossyDecoder := impl.Func("lossy", func(ctx context.Context, c impl.Case) impl.Result {
+		r := impl.Reference.Normalize(ctx, c)
+		s := strings.NewReplacer(`{"k":1,"k":2}`, `{"k":2}`, `[1e400]`, `[null]`).Replace(string(r.Output))
+		return impl.OK([]byte(s))
+	})
+	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
+	var findings []rootcause.Finding
+	for _, args := range []string{`{"p":"{\"k\":1,\"k\":2}"}`, `{"p":"[1e400]"}`} {
+		c := impl.Case{Schema: []byte(`{"properties":{"p":{"type":["object","array"]}}}`), Args: []byte(args)}
+		findings = append(findings, rootcause.Finding{Source: rootcause.Vector, ID: args, Case: c, Want: want(c), Got: lossyDecoder.Normalize(context.Background(), c)})
+	}
+	rcs := rootcause.Explain(context.Background(), rootcause.Config{Impl: lossyDecoder, Want: want}, findings)
+	if len(rcs) != 1 || rcs[0].Class != "decoded-json-lossy" {
+		t.Fatalf("root causes %+v", rcs)
+	}
+	if !strings.Contains(rcs[0].Title, "duplicate") || !strings.Contains(rcs[0].Title, "1e400") {
+		t.Errorf("title %q does not name both losses", rcs[0].Title)
+	}
+}
