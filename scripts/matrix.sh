@@ -6,7 +6,7 @@
 # cases (CHECKS, 1024 by default), so the matrix is the same on any machine.
 #
 #   (cd examples/node && npm ci)
-#   for d in implementations/*/; do (cd "$d" && npm ci); done
+#   for d in implementations/*/; do scripts/npm-pinned.sh "$d"; done
 #   scripts/matrix.sh
 #
 # Needs Go, python3, node, and php for the PHP example (skipped without).
