@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/toolnorm/toolnorm/impl"
 	"github.com/toolnorm/toolnorm/internal/diagnose"
@@ -71,16 +72,64 @@ type Config struct {
 	Keep func() bool
 }
 
-// Explain groups findings into root causes, most important first.
+// workers is how many findings are minimized at once when the
+// implementation takes batches (a program behind the protocol): their
+// requests go out together, so the check waits for one round trip where
+// it waited for one per finding.
+const workers = 16
+
+// An outcome is a finding minimized and classified.
+type outcome struct {
+	c         impl.Case
+	want, got impl.Result
+	d         diagnose.Diagnosis
+	cut       bool
+}
+
+// Explain groups findings into root causes, most important first. When
+// cfg.Impl is an impl.Batcher, the findings are minimized several at a
+// time, their requests sent as batches; the root causes are assembled in
+// the order of the findings all the same, so they do not depend on how
+// the requests were grouped.
 func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
+	jobs := 1
+	if b, ok := cfg.Impl.(impl.Batcher); ok && cfg.Want != nil {
+		cfg.Impl, jobs = &coalescer{Impl: cfg.Impl, b: b}, workers
+	}
 	if cfg.Impl != nil && cfg.Want != nil {
 		cfg = memoized(ctx, cfg)
+	}
+	outcomes := make([]outcome, len(findings))
+	explain := func(i int) {
+		o := &outcomes[i]
+		o.c, o.want, o.got, o.d, o.cut = minimized(ctx, cfg, findings[i])
+	}
+	if jobs = min(jobs, len(findings)); jobs <= 1 {
+		for i := range findings {
+			explain(i)
+		}
+	} else {
+		next := make(chan int)
+		var wg sync.WaitGroup
+		for range jobs {
+			wg.Go(func() {
+				for i := range next {
+					explain(i)
+				}
+			})
+		}
+		for i := range findings {
+			next <- i
+		}
+		close(next)
+		wg.Wait()
 	}
 	byClass := map[string]*RootCause{}
 	details := map[string][]string{}
 	var order []string
-	for _, f := range findings {
-		c, want, got, d, cut := minimized(ctx, cfg, f)
+	for i, f := range findings {
+		o := outcomes[i]
+		c, want, got, d, cut := o.c, o.want, o.got, o.d, o.cut
 		if d.Detail != "" && !slices.Contains(details[d.Class], d.Detail) {
 			details[d.Class] = append(details[d.Class], d.Detail)
 		}
@@ -135,28 +184,98 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 func size(c impl.Case) int { return len(c.Schema) + len(c.Args) }
 
 // memoized runs each case once on the implementation and the reference:
-// the minimizations of many findings meet on the same small cases.
+// the minimizations of many findings meet on the same small cases. A
+// case asked for while it runs is waited for, not sent again; a failure
+// is not kept (it may not happen again): whoever asks next runs the case
+// anew.
 func memoized(ctx context.Context, cfg Config) Config {
 	type pair struct{ want, got impl.Result }
-	seen := map[string]pair{}
+	type entry struct {
+		p    pair
+		done chan struct{}
+	}
+	var mu sync.Mutex
+	seen := map[string]*entry{}
 	key := func(c impl.Case) string {
 		return c.Options.String() + "\x00" + string(c.Schema) + "\x00" + string(c.Args)
 	}
 	im, want := cfg.Impl, cfg.Want
 	run := func(c impl.Case) pair {
 		k := key(c)
-		if p, ok := seen[k]; ok {
-			return p
+		for {
+			mu.Lock()
+			e := seen[k]
+			if e == nil {
+				e = &entry{done: make(chan struct{})}
+				seen[k] = e
+				mu.Unlock()
+				e.p = pair{want(c), im.Normalize(ctx, c)}
+				if e.p.got.Failure != nil {
+					mu.Lock()
+					delete(seen, k)
+					mu.Unlock()
+				}
+				close(e.done)
+				return e.p
+			}
+			mu.Unlock()
+			<-e.done
+			if e.p.got.Failure == nil {
+				return e.p
+			}
 		}
-		p := pair{want(c), im.Normalize(ctx, c)}
-		if p.got.Failure == nil {
-			seen[k] = p // a failure may not happen again
-		}
-		return p
 	}
 	cfg.Want = func(c impl.Case) impl.Result { return run(c).want }
 	cfg.Impl = impl.Func(im.Name(), func(_ context.Context, c impl.Case) impl.Result { return run(c).got })
 	return cfg
+}
+
+// A coalescer sends the cases asked for at the same time, from several
+// goroutines, as one batch: the first caller sends the batch, and the
+// next, made of the cases asked for in the meantime, until none is left.
+// Only one batch is under way at a time.
+type coalescer struct {
+	impl.Impl
+	b       impl.Batcher
+	mu      sync.Mutex
+	pending []*call
+	sending bool
+}
+
+type call struct {
+	c    impl.Case
+	r    impl.Result
+	done chan struct{}
+}
+
+func (k *coalescer) Normalize(ctx context.Context, c impl.Case) impl.Result {
+	cl := &call{c: c, done: make(chan struct{})}
+	k.mu.Lock()
+	k.pending = append(k.pending, cl)
+	if k.sending {
+		k.mu.Unlock()
+		<-cl.done
+		return cl.r
+	}
+	k.sending = true
+	for len(k.pending) > 0 {
+		batch := k.pending
+		k.pending = nil
+		k.mu.Unlock()
+		cases := make([]impl.Case, len(batch))
+		for i, b := range batch {
+			cases[i] = b.c
+		}
+		rs := k.b.RunBatch(ctx, cases)
+		for i, b := range batch {
+			b.r = rs[i]
+			close(b.done)
+		}
+		k.mu.Lock()
+	}
+	k.sending = false
+	k.mu.Unlock()
+	return cl.r
 }
 
 // minimized classifies f on its smallest case: the one minimizer shrinks

@@ -2,9 +2,14 @@ package rootcause_test
 
 import (
 	"context"
+	"reflect"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"testing/synctest"
+	"time"
 
 	"github.com/toolnorm/toolnorm/impl"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
@@ -118,6 +123,73 @@ func TestExplain(t *testing.T) {
 	if n := rcs[0].Count(); n != 4 {
 		t.Errorf("decode-missed accounts for %d findings, want 4", n)
 	}
+}
+
+// batcher is buggy behind a program that takes batches: each batch takes
+// a millisecond (of the bubble's clock), whatever its size.
+type batcher struct {
+	impl.Impl
+	mu       sync.Mutex
+	sending  int // batches under way
+	overlap  bool
+	largest  int
+	requests int
+}
+
+func (b *batcher) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result {
+	b.mu.Lock()
+	b.sending++
+	b.overlap = b.overlap || b.sending > 1
+	b.largest = max(b.largest, len(cases))
+	b.requests += len(cases)
+	b.mu.Unlock()
+	time.Sleep(time.Millisecond)
+	out := make([]impl.Result, len(cases))
+	for i, c := range cases {
+		out[i] = b.Impl.Normalize(ctx, c)
+	}
+	b.mu.Lock()
+	b.sending--
+	b.mu.Unlock()
+	return out
+}
+
+// TestExplainBatched: findings minimized several at a time, their
+// requests coalesced into batches, give the root causes of the findings
+// minimized one after the other, and no case is sent twice.
+func TestExplainBatched(t *testing.T) {
+	var findings []rootcause.Finding
+	for i := range 20 {
+		n := strconv.Itoa(i)
+		findings = append(findings,
+			finding(rootcause.Vector, "array"+n+".json", `{"properties":{"tags":{"type":"array"},"x`+n+`":{}}}`, `{"tags":"[\"a\",\"b`+n+`\"]","n":`+n+`}`),
+			finding(rootcause.Bucket, "amp"+n, `{}`, `{"a":{"b":"&Amp;`+n+`"}}`),
+			finding(rootcause.Property, "keys"+n, `{}`, `{"b":1,"`+n+`":2}`))
+	}
+	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
+	var serial []rootcause.RootCause
+	var calls int
+	counted := impl.Func("buggy", func(ctx context.Context, c impl.Case) impl.Result {
+		calls++
+		return buggy.Normalize(ctx, c)
+	})
+	serial = rootcause.Explain(context.Background(), rootcause.Config{Impl: counted, Want: want}, findings)
+	synctest.Test(t, func(t *testing.T) {
+		b := &batcher{Impl: buggy}
+		got := rootcause.Explain(context.Background(), rootcause.Config{Impl: b, Want: want}, findings)
+		if !reflect.DeepEqual(got, serial) {
+			t.Errorf("batched:\n%+v\none at a time:\n%+v", got, serial)
+		}
+		if b.overlap {
+			t.Error("two batches were under way at once")
+		}
+		if b.largest < 2 {
+			t.Errorf("the largest batch had %d case, want several findings' cases together", b.largest)
+		}
+		if b.requests != calls {
+			t.Errorf("%d cases sent in batches, %d one at a time", b.requests, calls)
+		}
+	})
 }
 
 func TestSort(t *testing.T) {
