@@ -443,25 +443,45 @@ func AppendQuote(dst, s []byte) []byte {
 
 // Valid reports whether b is one JSON value with only whitespace around
 // it. It keeps its own stack, so any depth is fine.
-func Valid(b []byte) bool {
+func Valid(b []byte) bool { return scanValue(b, false, 0) }
+
+// Plain reports whether b is one JSON value written as compactly as JSON
+// allows (no whitespace outside strings), with no escape in any string or
+// key, and nested less deeply than maxDepth: text that a compact writer
+// using [AppendQuote] gives back byte for byte, so that it can be sent as
+// it is.
+func Plain(b []byte, maxDepth int) bool { return scanValue(b, true, maxDepth) }
+
+// scanValue is [Valid], or with plain [Plain].
+func scanValue(b []byte, plain bool, maxDepth int) bool {
+	space := func(i int) int {
+		if plain {
+			return i
+		}
+		return SkipSpace(b, i)
+	}
 	var stack []byte // '{' or '['
-	i := SkipSpace(b, 0)
+	i := space(0)
 	for {
 		// A value starts at b[i].
 		if i >= len(b) {
 			return false
 		}
 		var err error
+		var f Flags
 		switch c := b[i]; {
 		case c == '{' || c == '[':
-			j := SkipSpace(b, i+1)
+			j := space(i + 1)
 			if j < len(b) && b[j] == c+2 { // '}' is '{'+2, ']' is '['+2
 				i = j + 1
 				break
 			}
+			if plain && len(stack) >= maxDepth-1 {
+				return false
+			}
 			stack = append(stack, c)
 			if c == '{' {
-				if i, err = objectKey(b, j); err != nil {
+				if i, err = objectKey(b, j, plain); err != nil {
 					return false
 				}
 			} else {
@@ -469,7 +489,10 @@ func Valid(b []byte) bool {
 			}
 			continue
 		case c == '"':
-			i, _, err = ScanString(b, i)
+			i, f, err = ScanString(b, i)
+			if plain && f&Escaped != 0 {
+				return false
+			}
 		case c == '-' || '0' <= c && c <= '9':
 			i, err = ScanNumber(b, i)
 		default:
@@ -480,7 +503,7 @@ func Valid(b []byte) bool {
 		}
 		// After a value: close containers, or go on to the next value.
 		for {
-			i = SkipSpace(b, i)
+			i = space(i)
 			if len(stack) == 0 {
 				return i == len(b)
 			}
@@ -489,9 +512,9 @@ func Valid(b []byte) bool {
 			}
 			top := stack[len(stack)-1]
 			if b[i] == ',' {
-				j := SkipSpace(b, i+1)
+				j := space(i + 1)
 				if top == '{' {
-					if j, err = objectKey(b, j); err != nil {
+					if j, err = objectKey(b, j, plain); err != nil {
 						return false
 					}
 				}
@@ -508,18 +531,27 @@ func Valid(b []byte) bool {
 }
 
 // objectKey scans a key and its colon at b[i], returning where the value
-// starts.
-func objectKey(b []byte, i int) (int, error) {
+// starts; with plain, the key has no escape and no whitespace is around the
+// colon.
+func objectKey(b []byte, i int, plain bool) (int, error) {
 	if i >= len(b) || b[i] != '"' {
 		return 0, errAt(i, "want a key")
 	}
-	i, _, err := ScanString(b, i)
+	i, f, err := ScanString(b, i)
 	if err != nil {
 		return 0, err
 	}
-	i = SkipSpace(b, i)
+	if plain && f&Escaped != 0 {
+		return 0, errAt(i, "an escaped key")
+	}
+	if !plain {
+		i = SkipSpace(b, i)
+	}
 	if i >= len(b) || b[i] != ':' {
 		return 0, errAt(i, "want ':'")
+	}
+	if plain {
+		return i + 1, nil
 	}
 	return SkipSpace(b, i+1), nil
 }

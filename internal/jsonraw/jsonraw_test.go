@@ -180,3 +180,33 @@ func TestScanStringLong(t *testing.T) {
 		}
 	}
 }
+
+// TestPlain: Plain lets through only valid JSON with no whitespace outside
+// strings, no escape in a string or key, and nesting within its bound.
+func TestPlain(t *testing.T) {
+	for _, tt := range []struct {
+		text  string
+		depth int
+		want  bool
+	}{
+		{`{"a":[1,"x",true,null,{}],"b":[]}`, 8, true},
+		{`"a b"`, 8, true},
+		{`{"a": 1}`, 8, false},
+		{` 1`, 8, false},
+		{`[1 ,2]`, 8, false},
+		{`{"a\n":1}`, 8, false},
+		{`["\u0026"]`, 8, false},
+		{`{"a":1,}`, 8, false},
+		{`[[[1]]]`, 4, true},
+		{`[[[[1]]]]`, 4, false},
+		{`[[[[]]]]`, 4, true}, // an empty container nests nothing
+		{`{"a":1}x`, 8, false},
+	} {
+		if got := Plain([]byte(tt.text), tt.depth); got != tt.want {
+			t.Errorf("Plain(%q, %d) = %v, want %v", tt.text, tt.depth, got, tt.want)
+		}
+		if tt.want && !Valid([]byte(tt.text)) {
+			t.Errorf("Plain(%q) but not Valid", tt.text)
+		}
+	}
+}
