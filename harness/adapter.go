@@ -143,7 +143,7 @@ func Start(cfg Config) (*Adapter, error) {
 		return nil, errors.New("harness: no command")
 	}
 	a := &Adapter{cfg: cfg, closing: make(chan struct{}), sent: map[int][]byte{}}
-	p, info, declares, err := a.launch()
+	p, info, declares, err := a.launch(context.Background())
 	if err != nil {
 		return nil, err
 	}
@@ -273,7 +273,19 @@ func (a *Adapter) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result
 			a.proc = nil
 		}
 		if a.proc == nil {
-			if err := a.restart(); err != nil {
+			began := time.Now()
+			if err := a.restart(ctx); err != nil {
+				if ctx.Err() != nil {
+					// Cut short by ctx, like a request in flight: not a
+					// failure of the program. The request it was for had
+					// waited since the restart began.
+					waited := time.Since(began)
+					results[todo[0]] = impl.Fail(&impl.InFlight{Waited: waited}, fmt.Sprintf("waiting for the adapter to start again for %v when the check stopped (%v)", waited.Round(time.Millisecond), context.Cause(ctx)))
+					for _, i := range todo[1:] {
+						results[i] = impl.Fail(impl.ErrNotRun, "the check stopped: "+ctx.Err().Error())
+					}
+					return results
+				}
 				if a.startErr++; a.startErr >= 3 {
 					a.gaveUp = fmt.Errorf("%w: %w: %v", impl.ErrCrash, impl.ErrGaveUp, err)
 				}
@@ -434,8 +446,8 @@ func (a *Adapter) Confirm(ctx context.Context, n int) int {
 			a.proc = nil
 		}
 		if a.proc == nil {
-			if err := a.restart(); err != nil {
-				break // the charges stand, by elimination
+			if err := a.restart(ctx); err != nil {
+				break // the charges stand, by elimination (or ctx is done)
 			}
 		}
 		sent++
@@ -533,14 +545,20 @@ func (a *Adapter) outcome(failed bool) {
 
 // restart starts the adapter again and replays start: it takes the
 // spare run if one was started (and is still running), and starts the
-// next spare.
-func (a *Adapter) restart() error {
-	a.restarts++
+// next spare. It waits for the start only until ctx is done: then it
+// returns an error, and the restart is not counted (a spare under way is
+// left for the next restart, or for Close).
+func (a *Adapter) restart(ctx context.Context) error {
 	var p *process
 	var info Info
 	var err error
 	if a.spare != nil {
-		r := <-a.spare
+		var r spareRun
+		select {
+		case r = <-a.spare:
+		case <-ctx.Done():
+			return fmt.Errorf("restart %d: cut short: %w", a.restarts+1, context.Cause(ctx))
+		}
 		a.spare = nil
 		p, info, err = r.p, r.info, r.err
 		for _, t := range r.trace {
@@ -552,13 +570,18 @@ func (a *Adapter) restart() error {
 		}
 	}
 	if p == nil && err == nil {
-		p, info, _, err = a.launch()
+		p, info, _, err = a.launch(ctx)
+		if err != nil && ctx.Err() != nil {
+			return fmt.Errorf("restart %d: cut short: %w", a.restarts+1, err)
+		}
 	}
+	a.restarts++
 	next := make(chan spareRun, 1)
 	a.spare = next
 	go func() {
 		var lines []traced
-		p, info, _, err := a.launchTraced(func(prefix string, b []byte) {
+		// Started ahead of need, for no request: only Close stops it.
+		p, info, _, err := a.launchTraced(context.Background(), func(prefix string, b []byte) {
 			lines = append(lines, traced{prefix, bytes.Clone(b)})
 		})
 		next <- spareRun{p, info, err, lines}
@@ -574,13 +597,14 @@ func (a *Adapter) restart() error {
 	return nil
 }
 
-// launch starts the program and reads its answer to start.
-func (a *Adapter) launch() (*process, Info, Declares, error) {
-	return a.launchTraced(a.traceLines)
+// launch starts the program and reads its answer to start, until
+// StartTimeout, Close or ctx is done.
+func (a *Adapter) launch(ctx context.Context) (*process, Info, Declares, error) {
+	return a.launchTraced(ctx, a.traceLines)
 }
 
 // launchTraced is launch with the start's lines traced by trace.
-func (a *Adapter) launchTraced(trace func(prefix string, b []byte)) (*process, Info, Declares, error) {
+func (a *Adapter) launchTraced(ctx context.Context, trace func(prefix string, b []byte)) (*process, Info, Declares, error) {
 	p, err := startProcess(a.cfg)
 	if err != nil {
 		return nil, Info{}, Declares{}, fmt.Errorf("harness: cannot start %q: %v", a.cfg.Command, err)
@@ -601,6 +625,8 @@ func (a *Adapter) launchTraced(trace func(prefix string, b []byte)) (*process, I
 	select {
 	case <-a.closing:
 		return fail("the adapter was closed while it started")
+	case <-ctx.Done():
+		return fail("the start was cut short: %v", context.Cause(ctx))
 	case l := <-p.lines:
 		if l.err != nil {
 			return fail("no answer to start: %s", p.exitDetail())

@@ -70,6 +70,23 @@ func (m misbehaving) Normalize(ctx context.Context, c impl.Case) impl.Result {
 var testModes = map[string]func() int{}
 
 func testAdapter(mode string) int {
+	// With TOOLNORM_TEST_STARTS (a file that counts the starts) and
+	// TOOLNORM_TEST_FAST=n, every start after the first n is slow: it
+	// does not answer start for an hour.
+	if file := os.Getenv("TOOLNORM_TEST_STARTS"); file != "" {
+		f, err := os.OpenFile(file, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		f.WriteString("x")
+		f.Close()
+		fi, err := os.Stat(file)
+		fast, _ := strconv.Atoi(os.Getenv("TOOLNORM_TEST_FAST"))
+		if err != nil || fi.Size() > int64(fast) {
+			time.Sleep(time.Hour)
+		}
+	}
 	if f, ok := testModes[mode]; ok {
 		return f()
 	}
@@ -330,6 +347,95 @@ func TestOneStartPerCrash(t *testing.T) {
 		if e.Answered || e.Deduced {
 			t.Errorf("event %d = %+v", i, e)
 		}
+	}
+}
+
+// TestRestartCutShort: a restart under way when ctx is done stops there,
+// whether it waits for a start of its own or for the spare started ahead:
+// the request it was for is in flight (not a failure of the program), the
+// others not run, and no start is charged to anyone. Confirm, which
+// restarts the adapter too, stops there as well.
+func TestRestartCutShort(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		fast     int   // starts that answer at once; the others take an hour
+		crash    []int // the requests the adapter crashes on
+		inFlight int   // the request whose restart is cut short
+	}{
+		// The crash on request 0 restarts the adapter: its own start is slow.
+		{"start", 1, []int{0}, 1},
+		// The first restart is fast; the spare it starts ahead is slow, and
+		// the crash on request 3 waits for it.
+		{"spare", 2, []int{0, 3}, 4},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := Config{
+				Command:      "TOOLNORM_TEST_STARTS=" + strconv.Quote(t.TempDir()+"/starts") + fmt.Sprintf(" TOOLNORM_TEST_FAST=%d ", tt.fast) + adapterCommand("crash-flushing"),
+				Timeout:      time.Hour,
+				StartTimeout: time.Hour,
+			}
+			a, err := Start(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { a.Close() })
+			reqs := cases(6, -1)
+			for _, i := range tt.crash {
+				reqs[i] = cases(i+1, i)[i]
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+			defer cancel()
+			began := time.Now()
+			results := a.RunBatch(ctx, reqs)
+			if waited := time.Since(began); waited > time.Minute {
+				t.Fatalf("RunBatch returned after %v, its context done after 500ms", waited)
+			}
+			for i, r := range results {
+				var f *impl.InFlight
+				switch {
+				case slices.Contains(tt.crash, i):
+					if r.Kind() != impl.KindCrash {
+						t.Errorf("request %d = %v, want a crash", i, r)
+					}
+				case i == tt.inFlight:
+					if !errors.As(r.Failure, &f) || !strings.Contains(r.Detail, "waiting for the adapter to start again") {
+						t.Errorf("request %d = %v (%v), want in flight, waiting for the restart", i, r, r.Failure)
+					}
+				case i > tt.inFlight:
+					if r.Kind() != impl.KindNotRun || errors.As(r.Failure, &f) {
+						t.Errorf("request %d = %v, want not run", i, r)
+					}
+				default:
+					if !r.Answered() {
+						t.Errorf("request %d = %v, want an answer", i, r)
+					}
+				}
+			}
+			if n := len(a.Events()); n != len(tt.crash) {
+				t.Errorf("%d events, want %d (the crashes): %+v", n, len(tt.crash), a.Events())
+			}
+			if a.GaveUp() != nil || a.Restarts() != len(tt.crash)-1 {
+				t.Errorf("gave up: %v; %d restarts, want %d (the restart cut short does not count)", a.GaveUp(), a.Restarts(), len(tt.crash)-1)
+			}
+			ctx, cancel = context.WithTimeout(context.Background(), 200*time.Millisecond)
+			defer cancel()
+			began = time.Now()
+			deduced := func() (n int) {
+				for _, e := range a.Events() {
+					if e.Deduced {
+						n++
+					}
+				}
+				return n
+			}
+			before := deduced()
+			if n := a.Confirm(ctx, 0); n != 0 || deduced() != before || before == 0 {
+				t.Errorf("Confirm sent %d, charges by elimination %d then %d: want none sent, the charges standing", n, before, deduced())
+			}
+			if waited := time.Since(began); waited > time.Minute {
+				t.Fatalf("Confirm returned after %v, its context done after 200ms", waited)
+			}
+		})
 	}
 }
 
