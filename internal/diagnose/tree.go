@@ -444,6 +444,19 @@ func KeywordTitle(kws []string) string {
 	return "Declarations through " + strings.Join(q, ", ") + " are not followed: a stringified array or object stays a string"
 }
 
+// DraftTitle is the title of the decodes missed behind the keywords kws
+// that the implementation makes under `"$schema"` 2020-12 and misses in a
+// schema without `$schema` (class decode-missed/draft): it reads such a
+// schema by an older draft, where 2020-12 is the default.
+func DraftTitle(kws []string) string {
+	q := make([]string, len(kws))
+	for i, k := range kws {
+		q[i] = code(k)
+	}
+	return "A schema without `$schema` is read by an older draft than 2020-12: declarations through " + strings.Join(q, ", ") +
+		" are followed only under `\"$schema\": \"https://json-schema.org/draft/2020-12/schema\"`"
+}
+
 // anyBranch reports whether a branch of anyOf or oneOf among rs admits
 // any type: true, or a schema with no type, no combinator and no value
 // constraint (reached directly or through a reference).

@@ -124,6 +124,11 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 		close(next)
 		wg.Wait()
 	}
+	for i := range outcomes {
+		if o := &outcomes[i]; o.d.Class == "decode-missed/keyword" {
+			o.d = ofDraft(ctx, cfg, o.c, o.d)
+		}
+	}
 	byClass := map[string]*RootCause{}
 	details := map[string][]string{}
 	var order []string
@@ -171,6 +176,9 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 		case len(ds) > 0 && k == "decode-missed/keyword":
 			rc.Title = diagnose.KeywordTitle(ds)
 			rc.Detail = strings.Join(ds, ", ")
+		case len(ds) > 0 && k == "decode-missed/draft":
+			rc.Title = diagnose.DraftTitle(ds)
+			rc.Detail = strings.Join(ds, ", ")
 		case len(ds) > 0 && (k == "decoded-json-lossy" || k == "artefact/lossy-json"):
 			rc.Title = diagnose.LossyTitle(k, ds)
 			rc.Detail = strings.Join(ds, ", ")
@@ -179,6 +187,35 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 	}
 	Sort(out)
 	return out
+}
+
+// Draft2020 is the `$schema` of JSON Schema 2020-12, the draft a schema
+// without `$schema` is read by.
+const Draft2020 = "https://json-schema.org/draft/2020-12/schema"
+
+// ofDraft tells a keyword followed only under an explicit draft from one
+// not followed at all: a decode missed behind a keyword (d) in a schema
+// without `$schema` that the implementation makes once the schema says
+// `"$schema"` 2020-12 is decode-missed/draft: it reads a schema without
+// `$schema` by an older draft (Ajv's default, draft-07, has no
+// `prefixItems`). It is run once on the finding's minimized case c, after
+// minimizing; d is returned as it is otherwise.
+func ofDraft(ctx context.Context, cfg Config, c impl.Case, d diagnose.Diagnosis) diagnose.Diagnosis {
+	if cfg.Impl == nil || cfg.Want == nil || cfg.Keep != nil && !cfg.Keep() {
+		return d
+	}
+	schema, err := jsonvalue.Parse(c.Schema)
+	if err != nil || schema.Kind != jsonvalue.Object || get(schema, "$schema") != nil {
+		return d
+	}
+	schema.Members = append([]jsonvalue.Member{{Key: "$schema", Value: &jsonvalue.Value{Kind: jsonvalue.String, Str: Draft2020}}}, schema.Members...)
+	explicit := c
+	explicit.Schema = schema.Append(nil)
+	if !impl.Compare(cfg.Impl.Normalize(ctx, explicit), cfg.Want(explicit)).Same() {
+		return d
+	}
+	d.Class, d.Title, d.Clause = "decode-missed/draft", diagnose.DraftTitle([]string{d.Detail}), "reading/4"
+	return d
 }
 
 func size(c impl.Case) int { return len(c.Schema) + len(c.Args) }

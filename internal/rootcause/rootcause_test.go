@@ -294,3 +294,73 @@ func TestLossyTitle(t *testing.T) {
 		t.Errorf("title %q does not name both losses", rcs[0].Title)
 	}
 }
+
+// TestDraftDefault: an implementation that reads a schema without
+// `$schema` as draft-07 misses `prefixItems` there and follows it under
+// `"$schema"` 2020-12: that is a root cause of its own, apart from a
+// keyword it follows under no draft (patternProperties), each with its own
+// counterexample. An implementation that follows `prefixItems` under no
+// draft either has one root cause of both.
+func TestDraftDefault(t *testing.T) {
+	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
+	without := func(c impl.Case, kws ...string) impl.Case {
+		s := string(c.Schema)
+		for _, kw := range kws {
+			s = strings.ReplaceAll(s, `"`+kw+`"`, `"x-`+kw+`"`)
+		}
+		c.Schema = []byte(s)
+		return c
+	}
+	draft07 := impl.Func("draft-07", func(ctx context.Context, c impl.Case) impl.Result {
+		c = without(c, "patternProperties")
+		if !strings.Contains(string(c.Schema), "2020-12") {
+			c = without(c, "prefixItems")
+		}
+		return impl.Reference.Normalize(ctx, c)
+	})
+	never := impl.Func("never", func(ctx context.Context, c impl.Case) impl.Result {
+		return impl.Reference.Normalize(ctx, without(c, "patternProperties", "prefixItems"))
+	})
+	cases := []impl.Case{
+		{Schema: []byte(`{"properties":{"p":{"type":"array","prefixItems":[{"type":"string"},{"type":"object"}]}}}`), Args: []byte(`{"p":["x","{}"]}`)},
+		{Schema: []byte(`{"patternProperties":{"_json$":{"type":"array"}}}`), Args: []byte(`{"ops_json":"[1]","n":2}`)},
+	}
+	explain := func(im impl.Impl) []rootcause.RootCause {
+		var findings []rootcause.Finding
+		for i, c := range cases {
+			findings = append(findings, rootcause.Finding{Source: rootcause.Vector, ID: strconv.Itoa(i), Case: c, Want: want(c), Got: im.Normalize(context.Background(), c)})
+		}
+		return rootcause.Explain(context.Background(), rootcause.Config{Impl: im, Want: want}, findings)
+	}
+	rcs := explain(draft07)
+	got := map[string]string{}
+	for _, rc := range rcs {
+		got[rc.Class] = string(rc.Case.Schema) + " " + string(rc.Case.Args)
+	}
+	examples := map[string]string{
+		"decode-missed/draft":   `{"properties":{"":{"prefixItems":[{},{"type":"object"}]}}} {"":["","{}"]}`,
+		"decode-missed/keyword": `{"patternProperties":{"_json$":{"type":"array"}}} {"_json":"[]"}`,
+	}
+	if len(rcs) != 2 || got["decode-missed/draft"] == "" || got["decode-missed/keyword"] == "" {
+		t.Fatalf("root causes %v, want decode-missed/draft and decode-missed/keyword", got)
+	}
+	for _, rc := range rcs {
+		if rc.Count() != 1 {
+			t.Errorf("%s accounts for %d findings, want 1", rc.Class, rc.Count())
+		}
+		if rc.Class == "decode-missed/draft" && (!strings.Contains(rc.Title, "`prefixItems`") || !strings.Contains(rc.Title, "2020-12")) {
+			t.Errorf("title %q names neither the keyword nor the draft", rc.Title)
+		}
+		if rc.Class == "decode-missed/keyword" && strings.Contains(rc.Title, "prefixItems") {
+			t.Errorf("title %q names prefixItems, which is the other root cause's", rc.Title)
+		}
+	}
+	for class, c := range examples {
+		if got[class] != c {
+			t.Errorf("%s: counterexample %s, want %s", class, got[class], c)
+		}
+	}
+	if rcs := explain(never); len(rcs) != 1 || rcs[0].Class != "decode-missed/keyword" || rcs[0].Count() != 2 {
+		t.Errorf("an implementation that follows prefixItems under no draft: %d root causes, want one decode-missed/keyword of both", len(rcs))
+	}
+}
