@@ -158,11 +158,24 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 	// An implementation that misses the plainest declaration on the
 	// smallest case misses the others for the same reason: the keywords
 	// are not a bug of their own.
-	if plain, kw := byClass["decode-missed"], byClass["decode-missed/keyword"]; plain != nil && kw != nil && len(plain.Case.Args) <= len(`{"":"[]"}`) {
-		plain.Vectors = append(plain.Vectors, kw.Vectors...)
-		plain.Properties = append(plain.Properties, kw.Properties...)
-		plain.Buckets = append(plain.Buckets, kw.Buckets...)
+	// A miss under a `type` list is no miss of the plainest declaration.
+	if plain, kw := byClass["decode-missed"], byClass["decode-missed/keyword"]; plain != nil && kw != nil && len(plain.Case.Args) <= len(`{"":"[]"}`) && !typeList(plain.Case.Schema) {
+		absorb(plain, kw)
 		order = slices.DeleteFunc(order, func(k string) bool { return k == "decode-missed/keyword" })
+	}
+	// An implementation that reads a `type` list as one of its types
+	// misses the shape it does not pick (["array","object"] read as
+	// object) and decodes a string where it picks a shape (["string",
+	// "array"] read as array): one bug, when both counterexamples are
+	// under a type list that names what they need.
+	if plain, str := byClass["decode-missed"], byClass["decoded-declared-string"]; plain != nil && str != nil && typeList(plain.Case.Schema, "array", "object") && typeList(str.Case.Schema, "string") {
+		if size(str.Case) < size(plain.Case) {
+			plain.Case, plain.Want, plain.Got, plain.Where, plain.Cut = str.Case, str.Want, str.Got, str.Where, str.Cut
+		}
+		absorb(plain, str)
+		plain.Class, plain.Clause = "type-list-as-one", "rule/3"
+		plain.Title = "A `type` list is read as one of its types: a shape it names stays a string (`[\"array\",\"object\"]` read as `object`), a string it admits is decoded (`[\"string\",\"array\"]` read as `array`)"
+		order = slices.DeleteFunc(order, func(k string) bool { return k == "decoded-declared-string" })
 	}
 	out := make([]RootCause, 0, len(order))
 	for _, k := range order {
@@ -216,6 +229,45 @@ func ofDraft(ctx context.Context, cfg Config, c impl.Case, d diagnose.Diagnosis)
 	}
 	d.Class, d.Title, d.Clause = "decode-missed/draft", diagnose.DraftTitle([]string{d.Detail}), "reading/4"
 	return d
+}
+
+// absorb adds the findings of b to a.
+func absorb(a, b *RootCause) {
+	a.Vectors = append(a.Vectors, b.Vectors...)
+	a.Properties = append(a.Properties, b.Properties...)
+	a.Buckets = append(a.Buckets, b.Buckets...)
+}
+
+// typeList reports whether the schema text holds a `type` list of two
+// types or more that names each of names.
+func typeList(schema []byte, names ...string) bool {
+	v, err := jsonvalue.Parse(schema)
+	if err != nil {
+		return false
+	}
+	var walk func(v *jsonvalue.Value, depth int) bool
+	walk = func(v *jsonvalue.Value, depth int) bool {
+		if depth > 200 {
+			return false
+		}
+		for _, m := range v.Members {
+			if m.Key == "type" && m.Value.Kind == jsonvalue.Array && len(m.Value.Elems) > 1 && !slices.ContainsFunc(names, func(n string) bool {
+				return !slices.ContainsFunc(m.Value.Elems, func(e *jsonvalue.Value) bool { return e.Kind == jsonvalue.String && e.Str == n })
+			}) {
+				return true
+			}
+			if walk(m.Value, depth+1) {
+				return true
+			}
+		}
+		for _, e := range v.Elems {
+			if walk(e, depth+1) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(v, 0)
 }
 
 func size(c impl.Case) int { return len(c.Schema) + len(c.Args) }

@@ -364,3 +364,58 @@ func TestDraftDefault(t *testing.T) {
 		t.Errorf("an implementation that follows prefixItems under no draft: %d root causes, want one decode-missed/keyword of both", len(rcs))
 	}
 }
+
+// TestTypeListAsOne: an implementation that reads a `type` list as the
+// first of object, array, string it names misses "[1]" under
+// ["array","object"] and decodes it under ["string","array"]: one bug, one
+// root cause, apart from the `$ref` it does not follow.
+func TestTypeListAsOne(t *testing.T) {
+	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
+	var first func(v *jsonvalue.Value)
+	first = func(v *jsonvalue.Value) {
+		for i, m := range v.Members {
+			if m.Key == "$ref" {
+				v.Members[i].Key = "x-ref"
+			}
+			if m.Key == "type" && m.Value.Kind == jsonvalue.Array {
+				for _, name := range []string{"object", "array", "string"} {
+					if slices.ContainsFunc(m.Value.Elems, func(e *jsonvalue.Value) bool { return e.Str == name }) {
+						m.Value.Kind, m.Value.Str, m.Value.Elems = jsonvalue.String, name, nil
+						break
+					}
+				}
+			}
+			first(m.Value)
+		}
+		for _, e := range v.Elems {
+			first(e)
+		}
+	}
+	asOne := impl.Func("as-one", func(ctx context.Context, c impl.Case) impl.Result {
+		if s, err := jsonvalue.Parse(c.Schema); err == nil {
+			first(s)
+			c.Schema = s.Append(nil)
+		}
+		return impl.Reference.Normalize(ctx, c)
+	})
+	cases := []impl.Case{
+		{Schema: []byte(`{"properties":{"p":{"type":["array","object"]},"q":{"type":"string"}}}`), Args: []byte(`{"p":"[1]","q":"x"}`)},
+		{Schema: []byte(`{"properties":{"p":{"type":["string","array"]}}}`), Args: []byte(`{"p":"[1]"}`)},
+		{Schema: []byte(`{"$defs":{"list":{"type":"array"}},"properties":{"p":{"$ref":"#/$defs/list"}}}`), Args: []byte(`{"p":"[1]"}`)},
+	}
+	var findings []rootcause.Finding
+	for i, c := range cases {
+		findings = append(findings, rootcause.Finding{Source: rootcause.Vector, ID: strconv.Itoa(i), Case: c, Want: want(c), Got: asOne.Normalize(context.Background(), c)})
+	}
+	rcs := rootcause.Explain(context.Background(), rootcause.Config{Impl: asOne, Want: want}, findings)
+	got := map[string][]string{}
+	for _, rc := range rcs {
+		got[rc.Class] = rc.Vectors
+	}
+	if len(rcs) != 2 || !slices.Equal(got["type-list-as-one"], []string{"0", "1"}) || !slices.Equal(got["decode-missed/keyword"], []string{"2"}) {
+		t.Fatalf("root causes %v, want type-list-as-one of 0 and 1, decode-missed/keyword of 2", got)
+	}
+	if rcs[0].Class != "type-list-as-one" || rcs[0].Clause != "rule/3" || !strings.Contains(rcs[0].Title, "`type` list") {
+		t.Errorf("first root cause %s (%s): %q", rcs[0].Class, rcs[0].Clause, rcs[0].Title)
+	}
+}
