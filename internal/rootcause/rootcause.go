@@ -126,7 +126,9 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 	}
 	for i := range outcomes {
 		if o := &outcomes[i]; o.d.Class == "decode-missed/keyword" {
-			o.d = ofDraft(ctx, cfg, o.c, o.d)
+			if o.d = ofDraft(ctx, cfg, o.c, o.d); o.d.Class == "decode-missed/keyword" {
+				o.d = ofDecoded(ctx, cfg, o.c, o.d)
+			}
 		}
 	}
 	byClass := map[string]*RootCause{}
@@ -217,17 +219,85 @@ func ofDraft(ctx context.Context, cfg Config, c impl.Case, d diagnose.Diagnosis)
 	if cfg.Impl == nil || cfg.Want == nil || cfg.Keep != nil && !cfg.Keep() {
 		return d
 	}
-	schema, err := jsonvalue.Parse(c.Schema)
-	if err != nil || schema.Kind != jsonvalue.Object || get(schema, "$schema") != nil {
-		return d
-	}
-	schema.Members = append([]jsonvalue.Member{{Key: "$schema", Value: &jsonvalue.Value{Kind: jsonvalue.String, Str: Draft2020}}}, schema.Members...)
-	explicit := c
-	explicit.Schema = schema.Append(nil)
-	if !impl.Compare(cfg.Impl.Normalize(ctx, explicit), cfg.Want(explicit)).Same() {
+	explicit, ok := withDraft(c)
+	if !ok || !impl.Compare(cfg.Impl.Normalize(ctx, explicit), cfg.Want(explicit)).Same() {
 		return d
 	}
 	d.Class, d.Title, d.Clause = "decode-missed/draft", diagnose.DraftTitle([]string{d.Detail}), "reading/4"
+	return d
+}
+
+// withDraft is c with `"$schema"` 2020-12 added to its schema, and
+// whether the schema had none to add it to.
+func withDraft(c impl.Case) (impl.Case, bool) {
+	schema, err := jsonvalue.Parse(c.Schema)
+	if err != nil || schema.Kind != jsonvalue.Object || get(schema, "$schema") != nil {
+		return c, false
+	}
+	schema.Members = append([]jsonvalue.Member{{Key: "$schema", Value: &jsonvalue.Value{Kind: jsonvalue.String, Str: Draft2020}}}, schema.Members...)
+	c.Schema = schema.Append(nil)
+	return c, true
+}
+
+// ofDecoded tells a keyword not followed from decoded text not walked: a
+// decode missed behind a keyword (d), inside a string the rule decodes,
+// that the implementation makes once that string is sent decoded (alone,
+// or with `"$schema"` 2020-12 added, when ofDraft explains the rest) is
+// decode-missed/in-decoded: it follows the keyword, and does not repair
+// what it decodes. Run once on the finding's minimized case c, after
+// minimizing; d is returned as it is otherwise.
+func ofDecoded(ctx context.Context, cfg Config, c impl.Case, d diagnose.Diagnosis) diagnose.Diagnosis {
+	if cfg.Impl == nil || cfg.Want == nil || cfg.Keep != nil && !cfg.Keep() {
+		return d
+	}
+	args, err := jsonvalue.Parse(c.Args)
+	if err != nil {
+		return d
+	}
+	// Each string on the way to d.Where, short of the value there, is put
+	// in as what it holds.
+	v, changed := args, false
+	for _, tok := range strings.Split(d.Where, "/")[1:] {
+		tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
+		if v.Kind == jsonvalue.String {
+			inner, err := jsonvalue.Parse([]byte(v.Str))
+			if err != nil {
+				return d
+			}
+			*v, changed = *inner, true
+		}
+		switch v.Kind {
+		case jsonvalue.Object:
+			v = get(v, tok)
+		case jsonvalue.Array:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(v.Elems) || strconv.Itoa(i) != tok {
+				return d
+			}
+			v = v.Elems[i]
+		default:
+			return d
+		}
+		if v == nil {
+			return d
+		}
+	}
+	if !changed {
+		return d
+	}
+	sent := c
+	sent.Args = args.Append(nil)
+	tries := []impl.Case{sent}
+	if explicit, ok := withDraft(sent); ok {
+		tries = append(tries, explicit)
+	}
+	for _, t := range tries {
+		if impl.Compare(cfg.Impl.Normalize(ctx, t), cfg.Want(t)).Same() {
+			in := diagnose.InDecoded
+			in.Where = d.Where
+			return in
+		}
+	}
 	return d
 }
 

@@ -419,3 +419,47 @@ func TestTypeListAsOne(t *testing.T) {
 		t.Errorf("first root cause %s (%s): %q", rcs[0].Class, rcs[0].Clause, rcs[0].Title)
 	}
 }
+
+// TestInDecodedBehindKeyword: an implementation that follows `$ref` but
+// does not walk what it decodes misses "[1]" inside decoded text whether
+// the declaration is reached through `$ref` or not: one root cause,
+// decode-missed/in-decoded, not a keyword it does not follow.
+func TestInDecodedBehindKeyword(t *testing.T) {
+	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
+	// The reference, with what it decoded from a string at the top level
+	// put back as JSON text reads it, unrepaired.
+	shallow := impl.Func("shallow", func(ctx context.Context, c impl.Case) impl.Result {
+		r := impl.Reference.Normalize(ctx, c)
+		in, err1 := jsonvalue.Parse(c.Args)
+		out, err2 := jsonvalue.Parse(r.Output)
+		if !r.Answered() || err1 != nil || err2 != nil || in.Kind != jsonvalue.Object {
+			return r
+		}
+		for i, m := range in.Members {
+			if o := out.Members[i].Value; m.Value.Kind == jsonvalue.String && (o.Kind == jsonvalue.Object || o.Kind == jsonvalue.Array) {
+				if v, err := jsonvalue.Parse([]byte(m.Value.Str)); err == nil {
+					out.Members[i].Value = v
+				}
+			}
+		}
+		return impl.OK(out.Append(nil))
+	})
+	cases := []impl.Case{
+		{Schema: []byte(`{"properties":{"p":{"$ref":"#/$defs/o"}},"$defs":{"o":{"type":"object","properties":{"ids":{"type":"array"}}}}}`), Args: []byte(`{"p":"{\"ids\":\"[1]\"}"}`)},
+		{Schema: []byte(`{"properties":{"p":{"type":"object","properties":{"ids":{"type":"array"}}}}}`), Args: []byte(`{"p":"{\"ids\":\"[1]\"}"}`)},
+	}
+	var findings []rootcause.Finding
+	for i, c := range cases {
+		findings = append(findings, rootcause.Finding{Source: rootcause.Vector, ID: strconv.Itoa(i), Case: c, Want: want(c), Got: shallow.Normalize(context.Background(), c)})
+		if impl.Compare(findings[i].Got, findings[i].Want).Same() {
+			t.Fatalf("case %d: no finding", i)
+		}
+	}
+	rcs := rootcause.Explain(context.Background(), rootcause.Config{Impl: shallow, Want: want}, findings)
+	if len(rcs) != 1 || rcs[0].Class != "decode-missed/in-decoded" || rcs[0].Count() != 2 {
+		for _, rc := range rcs {
+			t.Logf("%s (%d): %s %s", rc.Class, rc.Count(), rc.Case.Schema, rc.Case.Args)
+		}
+		t.Fatalf("%d root causes, want one decode-missed/in-decoded of both findings", len(rcs))
+	}
+}
