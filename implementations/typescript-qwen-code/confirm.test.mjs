@@ -32,6 +32,11 @@ test('rule/2: what a decoded string holds is not repaired again', () => {
   // not walk it.
   const schema = object({ cfg: object({ ids: { type: 'array' } }) });
   assert.deepEqual(validate(schema, { cfg: '{"ids":"[1]"}' }).args, { cfg: { ids: '[1]' } }); // the rule: { cfg: { ids: [1] } }
+  // The same through $ref: the reference is followed (sent decoded, "[1]"
+  // is decoded), what JSON.parse gave is not walked.
+  const ref = { $defs: { o: object({ ids: { type: 'array' } }) }, ...object({ cfg: { $ref: '#/$defs/o' } }) };
+  assert.deepEqual(validate(ref, { cfg: '{"ids":"[1]"}' }).args, { cfg: { ids: '[1]' } }); // the rule: { cfg: { ids: [1] } }
+  assert.deepEqual(validate(ref, { cfg: { ids: '[1]' } }).args, { cfg: { ids: [1] } });
 });
 
 test('reading/6: normalizing twice differs from once (the fixers run in turn, each once)', () => {
