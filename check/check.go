@@ -174,6 +174,9 @@ type Shortfall struct {
 type InFlight struct {
 	Case   string  `json:"case"` // "vector ID FILE", "a case of property ID", "a fuzzing case"
 	Waited float64 `json:"waited_seconds"`
+	// Restarting is true when the request was not sent: it was waiting
+	// for the adapter to start again (after a crash).
+	Restarting bool `json:"waiting_for_restart,omitempty"`
 }
 
 // CorpusResult is the corpus replay. Passed, Failed, Errors, Skipped,

@@ -586,7 +586,7 @@ func (e *run) noteInFlight(res impl.Result, what string) {
 	defer e.stopMu.Unlock()
 	var f *impl.InFlight
 	if e.inFlight == nil && errors.As(res.Failure, &f) {
-		e.inFlight = &InFlight{Case: what, Waited: f.Waited.Seconds()}
+		e.inFlight = &InFlight{Case: what, Waited: f.Waited.Seconds(), Restarting: f.NotSent}
 	}
 }
 

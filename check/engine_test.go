@@ -462,6 +462,28 @@ func TestHangInFlight(t *testing.T) {
 	})
 }
 
+// TestRestartCutShortReported: a request that was waiting for the
+// adapter to start again when the check stopped (the harness's in-flight
+// failure, never sent) is reported as waiting for the restart.
+func TestRestartCutShortReported(t *testing.T) {
+	vs := vectors(t)
+	synctest.Test(t, func(t *testing.T) {
+		stuck := vs[100]
+		im := impl.Func("restarts slowly", func(ctx context.Context, c impl.Case) impl.Result {
+			if !bytes.Equal(c.Args, stuck.ArgumentsText()) {
+				return impl.Reference.Normalize(ctx, c)
+			}
+			start := time.Now()
+			<-ctx.Done()
+			return impl.Fail(&impl.InFlight{Waited: time.Since(start), NotSent: true}, "waiting for the adapter to start again")
+		})
+		r := Run(context.Background(), Config{Impl: im, Vectors: vs, Budget: 10 * time.Second, Seed: 5})
+		if in := r.Incomplete; in == nil || in.InFlight == nil || !in.InFlight.Restarting || in.InFlight.Waited != 10.5 {
+			t.Fatalf("verdict %s, incomplete %+v", r.Verdict, in)
+		}
+	})
+}
+
 // TestLongCounterexampleReplays: a root cause whose counterexample is a
 // vector of the corpus too long to pipe in (a failure of the program is
 // not minimized) is replayed from that vector, not from a file the report

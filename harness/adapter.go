@@ -276,11 +276,11 @@ func (a *Adapter) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result
 			began := time.Now()
 			if err := a.restart(ctx); err != nil {
 				if ctx.Err() != nil {
-					// Cut short by ctx, like a request in flight: not a
-					// failure of the program. The request it was for had
-					// waited since the restart began.
+					// Cut short by ctx: not a failure of the program. The
+					// request it was for, not sent, had waited since the
+					// restart began.
 					waited := time.Since(began)
-					results[todo[0]] = impl.Fail(&impl.InFlight{Waited: waited}, fmt.Sprintf("waiting for the adapter to start again for %v when the check stopped (%v)", waited.Round(time.Millisecond), context.Cause(ctx)))
+					results[todo[0]] = impl.Fail(&impl.InFlight{Waited: waited, NotSent: true}, fmt.Sprintf("waiting for the adapter to start again for %v when the check stopped (%v)", waited.Round(time.Millisecond), context.Cause(ctx)))
 					for _, i := range todo[1:] {
 						results[i] = impl.Fail(impl.ErrNotRun, "the check stopped: "+ctx.Err().Error())
 					}

@@ -398,7 +398,7 @@ func TestRestartCutShort(t *testing.T) {
 						t.Errorf("request %d = %v, want a crash", i, r)
 					}
 				case i == tt.inFlight:
-					if !errors.As(r.Failure, &f) || !strings.Contains(r.Detail, "waiting for the adapter to start again") {
+					if !errors.As(r.Failure, &f) || !f.NotSent || !strings.Contains(r.Detail, "waiting for the adapter to start again") {
 						t.Errorf("request %d = %v (%v), want in flight, waiting for the restart", i, r, r.Failure)
 					}
 				case i > tt.inFlight:

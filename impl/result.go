@@ -40,12 +40,21 @@ var (
 	ErrGaveUp = errors.New("given up")
 )
 
-// InFlight is the failure of a case that was sent and still had no answer
-// when the check stopped (its budget spent, an interrupt): it wraps
-// ErrNotRun, and says how long the case had waited.
-type InFlight struct{ Waited time.Duration }
+// InFlight is the failure of a case under way when the check stopped (its
+// budget spent, an interrupt): sent and still without an answer, or, when
+// NotSent is true, waiting for the adapter to start again (after a crash)
+// to be sent. It wraps ErrNotRun, and says how long the case had waited.
+type InFlight struct {
+	Waited  time.Duration
+	NotSent bool
+}
 
-func (e *InFlight) Error() string { return fmt.Sprintf("%v: in flight for %v", ErrNotRun, e.Waited) }
+func (e *InFlight) Error() string {
+	if e.NotSent {
+		return fmt.Sprintf("%v: waiting for the adapter to start again for %v", ErrNotRun, e.Waited)
+	}
+	return fmt.Sprintf("%v: in flight for %v", ErrNotRun, e.Waited)
+}
 
 func (e *InFlight) Unwrap() error { return ErrNotRun }
 

@@ -26,6 +26,10 @@ test('rule/3: a type list is read as its first of object, array, boolean, number
   // getSchemaType: ["string","array"] is "array", so a string parameter is decoded.
   assert.deepEqual(coerce({ p: '[1]' }, object({ p: { type: ['string', 'array'] } })), { p: [1] }); // the rule: "[1]"
   assert.deepEqual(coerce({ p: ['{}'] }, object({ p: { items: { type: ['string', 'object'] } } })), { p: [{}] });
+  // ["array","object"] is "object": a stringified array stays a string, an
+  // object's text is decoded.
+  assert.deepEqual(coerce({ p: '[1]' }, object({ p: { type: ['array', 'object'] } })), { p: '[1]' }); // the rule: [1]
+  assert.deepEqual(coerce({ p: '{}' }, object({ p: { type: ['array', 'object'] } })), { p: {} });
 });
 
 test('reading/4: a type is inferred from items, prefixItems, properties or additionalProperties', () => {
@@ -43,10 +47,15 @@ test('rule/2: a string that is not JSON text becomes an array anyway: quotes swa
   assert.deepEqual(coerce({ p: "{'a':1}" }, object({ p: { type: 'object' } })), { p: { a: 1 } }); // coerceStringToObject
 });
 
-test('reading/4: $ref, anyOf and oneOf are not followed', () => {
+test('reading/4: $ref, anyOf, oneOf, allOf, prefixItems and draft-4 items lists are not followed', () => {
   assert.deepEqual(coerce({ p: '{}' }, object({ p: { $ref: '#/$defs/o' } }, { $defs: { o: { type: 'object' } } })), { p: '{}' }); // the rule: {}
   assert.deepEqual(coerce({ p: '[1]' }, object({ p: { anyOf: [{ type: 'array' }, { type: 'null' }] } })), { p: '[1]' });
   assert.deepEqual(coerce({ p: '[1]' }, object({ p: { oneOf: [{ type: 'array' }, { type: 'object' }] } })), { p: '[1]' });
+  assert.deepEqual(coerce({ p: '[1]' }, object({ p: { allOf: [{ type: 'array' }] } })), { p: '[1]' });
+  // The elements get items' schema, whatever prefixItems or an items list
+  // says for their position.
+  assert.deepEqual(coerce({ p: ['[1]', ''] }, object({ p: { prefixItems: [{ type: 'array' }], items: {} } })), { p: ['[1]', ''] }); // the rule: [[1], ""]
+  assert.deepEqual(coerce({ p: ['[1]', '[2]'] }, object({ p: { type: 'array', items: [{ type: 'string' }, { type: 'array' }] } })), { p: ['[1]', '[2]'] }); // the rule: ["[1]", [2]]
 });
 
 test('reading/5: String.prototype.trim counts a no-break space, a BOM or a form feed as JSON whitespace', () => {

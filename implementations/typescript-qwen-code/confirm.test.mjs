@@ -32,6 +32,11 @@ test('rule/2: what a decoded string holds is not repaired again', () => {
   // not walk it.
   const schema = object({ cfg: object({ ids: { type: 'array' } }) });
   assert.deepEqual(validate(schema, { cfg: '{"ids":"[1]"}' }).args, { cfg: { ids: '[1]' } }); // the rule: { cfg: { ids: [1] } }
+  // The same through $ref: the reference is followed (sent decoded, "[1]"
+  // is decoded), what JSON.parse gave is not walked.
+  const ref = { $defs: { o: object({ ids: { type: 'array' } }) }, ...object({ cfg: { $ref: '#/$defs/o' } }) };
+  assert.deepEqual(validate(ref, { cfg: '{"ids":"[1]"}' }).args, { cfg: { ids: '[1]' } }); // the rule: { cfg: { ids: [1] } }
+  assert.deepEqual(validate(ref, { cfg: { ids: '[1]' } }).args, { cfg: { ids: [1] } });
 });
 
 test('reading/6: normalizing twice differs from once (the fixers run in turn, each once)', () => {
@@ -95,4 +100,33 @@ test('rule/2: the repair runs only when Ajv rejects the arguments first, and Ajv
   // Under 2020-12 Ajv rejects it, and the same repair decodes it.
   const s2020 = object({ p }, { $schema: 'https://json-schema.org/draft/2020-12/schema' });
   assert.deepEqual(validate(s2020, { p: ['x', '{}'] }), { args: { p: ['x', {}] }, message: null });
+});
+
+test('reading/4: a key a pattern matches gets additionalProperties (patternProperties not followed, seen from the other side)', () => {
+  // The rule: "s_" matches ^s_, so additionalProperties does not apply to
+  // it and its declared string stays; qwen-code applies additionalProperties'
+  // array to it.
+  const schema = { patternProperties: { '^s_': { type: 'string' } }, additionalProperties: { type: 'array' } };
+  assert.deepEqual(validate(schema, { s_: '[]', '': '' }).args, { s_: [], '': '' }); // the rule: { s_: "[]", "": "" }
+});
+
+test('reading/4: a $ref cycle through allOf overflows the stack in the compiled validator', () => {
+  // Ajv compiles the cycle; validating recurses without end, and validate
+  // lets the RangeError through. The rule: a cycle declares nothing, the
+  // arguments pass through as they are.
+  const schema = { $defs: { a: { allOf: [{ allOf: [{ $ref: '#/$defs/a' }] }] } }, properties: { p: { $ref: '#/$defs/a' } } };
+  assert.throws(() => SchemaValidator.validate(schema, { p: '[1]' }), { name: 'RangeError', message: 'Maximum call stack size exceeded' });
+});
+
+test('rule/2: a type beside $ref is dropped (in 2020-12 it applies with the reference)', () => {
+  const schema = { $defs: { sa: {} }, properties: { p: { $ref: '#/$defs/sa', type: 'array' } } };
+  assert.deepEqual(validate(schema, { p: '[]' }).args, { p: '[]' }); // the rule: { p: [] }
+});
+
+test('rule/2: the types of type and anyOf are added, not intersected: a string they admit together is not decoded', () => {
+  // getAcceptedTypes, as for allOf: ["array","string"] beside anyOf
+  // [array] admits a string, so "[]" stays; the rule intersects to array.
+  assert.deepEqual(validate(object({ p: { type: ['array', 'string'], anyOf: [{ type: 'array' }] } }), { p: '[]' }).args, { p: '[]' }); // the rule: { p: [] }
+  assert.deepEqual(validate(object({ p: { type: 'array', anyOf: [{ type: 'string' }, {}] } }), { p: '[]' }).args, { p: '[]' });
+  assert.deepEqual(validate(object({ p: { allOf: [{ type: ['array', 'string'] }, { type: ['array'] }] } }), { p: '[]' }).args, { p: '[]' });
 });

@@ -49,7 +49,7 @@ func (d *differ) walk(in, want, got *jsonvalue.Value, path []step, decoded bool)
 			// Inside JSON text the rule decoded, under a plain
 			// declaration: the implementation does not walk what it
 			// decodes (behind a keyword, the keyword is the cause).
-			return at(Diagnosis{Class: "decode-missed/in-decoded", Title: "What a decoded string holds is not repaired: a stringified array or object inside it stays a string", Clause: "rule/2"})
+			return at(InDecoded)
 		case got.Kind == jsonvalue.String:
 			return at(d.missed(in, want, got, path))
 		case got.Kind == want.Kind:
@@ -104,6 +104,11 @@ func (d *differ) walk(in, want, got *jsonvalue.Value, path []step, decoded bool)
 	}
 	return at(Diagnosis{Class: cls, Title: title + " (" + want.Kind.String() + " to " + got.Kind.String() + ")", Clause: "rule/5"})
 }
+
+// InDecoded is the diagnosis of a decode missed inside JSON text the rule
+// decoded, where the implementation makes the same decode in the
+// arguments themselves: it does not walk what it decodes.
+var InDecoded = Diagnosis{Class: "decode-missed/in-decoded", Title: "What a decoded string holds is not repaired: a stringified array or object inside it stays a string", Clause: "rule/2"}
 
 // lossy is the diagnosis of what JSON.parse-style reading loses; what is
 // the loss its counterexample shows ("duplicates", "key-order", "rounded",
@@ -442,6 +447,19 @@ func KeywordTitle(kws []string) string {
 		q[i] = code(k)
 	}
 	return "Declarations through " + strings.Join(q, ", ") + " are not followed: a stringified array or object stays a string"
+}
+
+// DraftTitle is the title of the decodes missed behind the keywords kws
+// that the implementation makes under `"$schema"` 2020-12 and misses in a
+// schema without `$schema` (class decode-missed/draft): it reads such a
+// schema by an older draft, where 2020-12 is the default.
+func DraftTitle(kws []string) string {
+	q := make([]string, len(kws))
+	for i, k := range kws {
+		q[i] = code(k)
+	}
+	return "A schema without `$schema` is read by an older draft than 2020-12: declarations through " + strings.Join(q, ", ") +
+		" are followed only under `\"$schema\": \"https://json-schema.org/draft/2020-12/schema\"`"
 }
 
 // anyBranch reports whether a branch of anyOf or oneOf among rs admits

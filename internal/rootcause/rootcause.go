@@ -6,6 +6,13 @@
 // (rule/2, rule/3, rule/5, rule/4), then the readings, then failures of
 // the program, each by how many findings show it; artefacts of the
 // adapter's plumbing last.
+//
+// A few classes are settled once all findings are minimized: a decode
+// missed behind a keyword is run again with `"$schema"` 2020-12 added
+// (decode-missed/draft) and with the strings on its way sent decoded
+// (decode-missed/in-decoded); a plain miss and a string decoded, both
+// under type lists, are one type-list-as-one; and the keyword misses of an
+// implementation that misses even a plain `"type": "array"` are that miss.
 package rootcause
 
 import (
@@ -124,6 +131,13 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 		close(next)
 		wg.Wait()
 	}
+	for i := range outcomes {
+		if o := &outcomes[i]; o.d.Class == "decode-missed/keyword" {
+			if o.d = ofDraft(ctx, cfg, o.c, o.d); o.d.Class == "decode-missed/keyword" {
+				o.d = ofDecoded(ctx, cfg, o.c, o.d)
+			}
+		}
+	}
 	byClass := map[string]*RootCause{}
 	details := map[string][]string{}
 	var order []string
@@ -153,11 +167,24 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 	// An implementation that misses the plainest declaration on the
 	// smallest case misses the others for the same reason: the keywords
 	// are not a bug of their own.
-	if plain, kw := byClass["decode-missed"], byClass["decode-missed/keyword"]; plain != nil && kw != nil && len(plain.Case.Args) <= len(`{"":"[]"}`) {
-		plain.Vectors = append(plain.Vectors, kw.Vectors...)
-		plain.Properties = append(plain.Properties, kw.Properties...)
-		plain.Buckets = append(plain.Buckets, kw.Buckets...)
+	// A miss under a `type` list is no miss of the plainest declaration.
+	if plain, kw := byClass["decode-missed"], byClass["decode-missed/keyword"]; plain != nil && kw != nil && len(plain.Case.Args) <= len(`{"":"[]"}`) && !typeList(plain.Case.Schema) {
+		absorb(plain, kw)
 		order = slices.DeleteFunc(order, func(k string) bool { return k == "decode-missed/keyword" })
+	}
+	// An implementation that reads a `type` list as one of its types
+	// misses the shape it does not pick (["array","object"] read as
+	// object) and decodes a string where it picks a shape (["string",
+	// "array"] read as array): one bug, when both counterexamples are
+	// under a type list that names what they need.
+	if plain, str := byClass["decode-missed"], byClass["decoded-declared-string"]; plain != nil && str != nil && typeList(plain.Case.Schema, "array", "object") && typeList(str.Case.Schema, "string") {
+		if size(str.Case) < size(plain.Case) {
+			plain.Case, plain.Want, plain.Got, plain.Where, plain.Cut = str.Case, str.Want, str.Got, str.Where, str.Cut
+		}
+		absorb(plain, str)
+		plain.Class, plain.Clause = "type-list-as-one", "rule/3"
+		plain.Title = "A `type` list is read as one of its types: a shape it names stays a string (`[\"array\",\"object\"]` read as `object`), a string it admits is decoded (`[\"string\",\"array\"]` read as `array`)"
+		order = slices.DeleteFunc(order, func(k string) bool { return k == "decoded-declared-string" })
 	}
 	out := make([]RootCause, 0, len(order))
 	for _, k := range order {
@@ -171,6 +198,9 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 		case len(ds) > 0 && k == "decode-missed/keyword":
 			rc.Title = diagnose.KeywordTitle(ds)
 			rc.Detail = strings.Join(ds, ", ")
+		case len(ds) > 0 && k == "decode-missed/draft":
+			rc.Title = diagnose.DraftTitle(ds)
+			rc.Detail = strings.Join(ds, ", ")
 		case len(ds) > 0 && (k == "decoded-json-lossy" || k == "artefact/lossy-json"):
 			rc.Title = diagnose.LossyTitle(k, ds)
 			rc.Detail = strings.Join(ds, ", ")
@@ -179,6 +209,142 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 	}
 	Sort(out)
 	return out
+}
+
+// Draft2020 is the `$schema` of JSON Schema 2020-12, the draft a schema
+// without `$schema` is read by.
+const Draft2020 = "https://json-schema.org/draft/2020-12/schema"
+
+// ofDraft tells a keyword followed only under an explicit draft from one
+// not followed at all: a decode missed behind a keyword (d) in a schema
+// without `$schema` that the implementation makes once the schema says
+// `"$schema"` 2020-12 is decode-missed/draft: it reads a schema without
+// `$schema` by an older draft (Ajv's default, draft-07, has no
+// `prefixItems`). It is run once on the finding's minimized case c, after
+// minimizing; d is returned as it is otherwise.
+func ofDraft(ctx context.Context, cfg Config, c impl.Case, d diagnose.Diagnosis) diagnose.Diagnosis {
+	if cfg.Impl == nil || cfg.Want == nil || cfg.Keep != nil && !cfg.Keep() {
+		return d
+	}
+	explicit, ok := withDraft(c)
+	if !ok || !impl.Compare(cfg.Impl.Normalize(ctx, explicit), cfg.Want(explicit)).Same() {
+		return d
+	}
+	d.Class, d.Title, d.Clause = "decode-missed/draft", diagnose.DraftTitle([]string{d.Detail}), "reading/4"
+	return d
+}
+
+// withDraft is c with `"$schema"` 2020-12 added to its schema, and
+// whether the schema had none to add it to.
+func withDraft(c impl.Case) (impl.Case, bool) {
+	schema, err := jsonvalue.Parse(c.Schema)
+	if err != nil || schema.Kind != jsonvalue.Object || get(schema, "$schema") != nil {
+		return c, false
+	}
+	schema.Members = append([]jsonvalue.Member{{Key: "$schema", Value: &jsonvalue.Value{Kind: jsonvalue.String, Str: Draft2020}}}, schema.Members...)
+	c.Schema = schema.Append(nil)
+	return c, true
+}
+
+// ofDecoded tells a keyword not followed from decoded text not walked: a
+// decode missed behind a keyword (d), inside a string the rule decodes,
+// that the implementation makes once that string is sent decoded (alone,
+// or with `"$schema"` 2020-12 added, when ofDraft explains the rest) is
+// decode-missed/in-decoded: it follows the keyword, and does not repair
+// what it decodes. Run once on the finding's minimized case c, after
+// minimizing; d is returned as it is otherwise.
+func ofDecoded(ctx context.Context, cfg Config, c impl.Case, d diagnose.Diagnosis) diagnose.Diagnosis {
+	if cfg.Impl == nil || cfg.Want == nil || cfg.Keep != nil && !cfg.Keep() {
+		return d
+	}
+	args, err := jsonvalue.Parse(c.Args)
+	if err != nil {
+		return d
+	}
+	// Each string on the way to d.Where, short of the value there, is put
+	// in as what it holds.
+	v, changed := args, false
+	for _, tok := range strings.Split(d.Where, "/")[1:] {
+		tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
+		if v.Kind == jsonvalue.String {
+			inner, err := jsonvalue.Parse([]byte(v.Str))
+			if err != nil {
+				return d
+			}
+			*v, changed = *inner, true
+		}
+		switch v.Kind {
+		case jsonvalue.Object:
+			v = get(v, tok)
+		case jsonvalue.Array:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(v.Elems) || strconv.Itoa(i) != tok {
+				return d
+			}
+			v = v.Elems[i]
+		default:
+			return d
+		}
+		if v == nil {
+			return d
+		}
+	}
+	if !changed {
+		return d
+	}
+	sent := c
+	sent.Args = args.Append(nil)
+	tries := []impl.Case{sent}
+	if explicit, ok := withDraft(sent); ok {
+		tries = append(tries, explicit)
+	}
+	for _, t := range tries {
+		if impl.Compare(cfg.Impl.Normalize(ctx, t), cfg.Want(t)).Same() {
+			in := diagnose.InDecoded
+			in.Where = d.Where
+			return in
+		}
+	}
+	return d
+}
+
+// absorb adds the findings of b to a.
+func absorb(a, b *RootCause) {
+	a.Vectors = append(a.Vectors, b.Vectors...)
+	a.Properties = append(a.Properties, b.Properties...)
+	a.Buckets = append(a.Buckets, b.Buckets...)
+}
+
+// typeList reports whether the schema text holds a `type` list of two
+// types or more that names each of names.
+func typeList(schema []byte, names ...string) bool {
+	v, err := jsonvalue.Parse(schema)
+	if err != nil {
+		return false
+	}
+	var walk func(v *jsonvalue.Value, depth int) bool
+	walk = func(v *jsonvalue.Value, depth int) bool {
+		if depth > 200 {
+			return false
+		}
+		for _, m := range v.Members {
+			if m.Key == "type" && m.Value.Kind == jsonvalue.Array && len(m.Value.Elems) > 1 && !slices.ContainsFunc(names, func(n string) bool {
+				return !slices.ContainsFunc(m.Value.Elems, func(e *jsonvalue.Value) bool { return e.Kind == jsonvalue.String && e.Str == n })
+			}) {
+				return true
+			}
+			if walk(m.Value, depth+1) {
+				return true
+			}
+		}
+		for _, e := range v.Elems {
+			if walk(e, depth+1) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(v, 0)
 }
 
 func size(c impl.Case) int { return len(c.Schema) + len(c.Args) }

@@ -294,3 +294,172 @@ func TestLossyTitle(t *testing.T) {
 		t.Errorf("title %q does not name both losses", rcs[0].Title)
 	}
 }
+
+// TestDraftDefault: an implementation that reads a schema without
+// `$schema` as draft-07 misses `prefixItems` there and follows it under
+// `"$schema"` 2020-12: that is a root cause of its own, apart from a
+// keyword it follows under no draft (patternProperties), each with its own
+// counterexample. An implementation that follows `prefixItems` under no
+// draft either has one root cause of both.
+func TestDraftDefault(t *testing.T) {
+	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
+	without := func(c impl.Case, kws ...string) impl.Case {
+		s := string(c.Schema)
+		for _, kw := range kws {
+			s = strings.ReplaceAll(s, `"`+kw+`"`, `"x-`+kw+`"`)
+		}
+		c.Schema = []byte(s)
+		return c
+	}
+	draft07 := impl.Func("draft-07", func(ctx context.Context, c impl.Case) impl.Result {
+		c = without(c, "patternProperties")
+		if !strings.Contains(string(c.Schema), "2020-12") {
+			c = without(c, "prefixItems")
+		}
+		return impl.Reference.Normalize(ctx, c)
+	})
+	never := impl.Func("never", func(ctx context.Context, c impl.Case) impl.Result {
+		return impl.Reference.Normalize(ctx, without(c, "patternProperties", "prefixItems"))
+	})
+	cases := []impl.Case{
+		{Schema: []byte(`{"properties":{"p":{"type":"array","prefixItems":[{"type":"string"},{"type":"object"}]}}}`), Args: []byte(`{"p":["x","{}"]}`)},
+		{Schema: []byte(`{"patternProperties":{"_json$":{"type":"array"}}}`), Args: []byte(`{"ops_json":"[1]","n":2}`)},
+	}
+	explain := func(im impl.Impl) []rootcause.RootCause {
+		var findings []rootcause.Finding
+		for i, c := range cases {
+			findings = append(findings, rootcause.Finding{Source: rootcause.Vector, ID: strconv.Itoa(i), Case: c, Want: want(c), Got: im.Normalize(context.Background(), c)})
+		}
+		return rootcause.Explain(context.Background(), rootcause.Config{Impl: im, Want: want}, findings)
+	}
+	rcs := explain(draft07)
+	got := map[string]string{}
+	for _, rc := range rcs {
+		got[rc.Class] = string(rc.Case.Schema) + " " + string(rc.Case.Args)
+	}
+	examples := map[string]string{
+		"decode-missed/draft":   `{"properties":{"":{"prefixItems":[{},{"type":"object"}]}}} {"":["","{}"]}`,
+		"decode-missed/keyword": `{"patternProperties":{"_json$":{"type":"array"}}} {"_json":"[]"}`,
+	}
+	if len(rcs) != 2 || got["decode-missed/draft"] == "" || got["decode-missed/keyword"] == "" {
+		t.Fatalf("root causes %v, want decode-missed/draft and decode-missed/keyword", got)
+	}
+	for _, rc := range rcs {
+		if rc.Count() != 1 {
+			t.Errorf("%s accounts for %d findings, want 1", rc.Class, rc.Count())
+		}
+		if rc.Class == "decode-missed/draft" && (!strings.Contains(rc.Title, "`prefixItems`") || !strings.Contains(rc.Title, "2020-12")) {
+			t.Errorf("title %q names neither the keyword nor the draft", rc.Title)
+		}
+		if rc.Class == "decode-missed/keyword" && strings.Contains(rc.Title, "prefixItems") {
+			t.Errorf("title %q names prefixItems, which is the other root cause's", rc.Title)
+		}
+	}
+	for class, c := range examples {
+		if got[class] != c {
+			t.Errorf("%s: counterexample %s, want %s", class, got[class], c)
+		}
+	}
+	if rcs := explain(never); len(rcs) != 1 || rcs[0].Class != "decode-missed/keyword" || rcs[0].Count() != 2 {
+		t.Errorf("an implementation that follows prefixItems under no draft: %d root causes, want one decode-missed/keyword of both", len(rcs))
+	}
+}
+
+// TestTypeListAsOne: an implementation that reads a `type` list as the
+// first of object, array, string it names misses "[1]" under
+// ["array","object"] and decodes it under ["string","array"]: one bug, one
+// root cause, apart from the `$ref` it does not follow.
+func TestTypeListAsOne(t *testing.T) {
+	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
+	var first func(v *jsonvalue.Value)
+	first = func(v *jsonvalue.Value) {
+		for i, m := range v.Members {
+			if m.Key == "$ref" {
+				v.Members[i].Key = "x-ref"
+			}
+			if m.Key == "type" && m.Value.Kind == jsonvalue.Array {
+				for _, name := range []string{"object", "array", "string"} {
+					if slices.ContainsFunc(m.Value.Elems, func(e *jsonvalue.Value) bool { return e.Str == name }) {
+						m.Value.Kind, m.Value.Str, m.Value.Elems = jsonvalue.String, name, nil
+						break
+					}
+				}
+			}
+			first(m.Value)
+		}
+		for _, e := range v.Elems {
+			first(e)
+		}
+	}
+	asOne := impl.Func("as-one", func(ctx context.Context, c impl.Case) impl.Result {
+		if s, err := jsonvalue.Parse(c.Schema); err == nil {
+			first(s)
+			c.Schema = s.Append(nil)
+		}
+		return impl.Reference.Normalize(ctx, c)
+	})
+	cases := []impl.Case{
+		{Schema: []byte(`{"properties":{"p":{"type":["array","object"]},"q":{"type":"string"}}}`), Args: []byte(`{"p":"[1]","q":"x"}`)},
+		{Schema: []byte(`{"properties":{"p":{"type":["string","array"]}}}`), Args: []byte(`{"p":"[1]"}`)},
+		{Schema: []byte(`{"$defs":{"list":{"type":"array"}},"properties":{"p":{"$ref":"#/$defs/list"}}}`), Args: []byte(`{"p":"[1]"}`)},
+	}
+	var findings []rootcause.Finding
+	for i, c := range cases {
+		findings = append(findings, rootcause.Finding{Source: rootcause.Vector, ID: strconv.Itoa(i), Case: c, Want: want(c), Got: asOne.Normalize(context.Background(), c)})
+	}
+	rcs := rootcause.Explain(context.Background(), rootcause.Config{Impl: asOne, Want: want}, findings)
+	got := map[string][]string{}
+	for _, rc := range rcs {
+		got[rc.Class] = rc.Vectors
+	}
+	if len(rcs) != 2 || !slices.Equal(got["type-list-as-one"], []string{"0", "1"}) || !slices.Equal(got["decode-missed/keyword"], []string{"2"}) {
+		t.Fatalf("root causes %v, want type-list-as-one of 0 and 1, decode-missed/keyword of 2", got)
+	}
+	if rcs[0].Class != "type-list-as-one" || rcs[0].Clause != "rule/3" || !strings.Contains(rcs[0].Title, "`type` list") {
+		t.Errorf("first root cause %s (%s): %q", rcs[0].Class, rcs[0].Clause, rcs[0].Title)
+	}
+}
+
+// TestInDecodedBehindKeyword: an implementation that follows `$ref` but
+// does not walk what it decodes misses "[1]" inside decoded text whether
+// the declaration is reached through `$ref` or not: one root cause,
+// decode-missed/in-decoded, not a keyword it does not follow.
+func TestInDecodedBehindKeyword(t *testing.T) {
+	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
+	// The reference, with what it decoded from a string at the top level
+	// put back as JSON text reads it, unrepaired.
+	shallow := impl.Func("shallow", func(ctx context.Context, c impl.Case) impl.Result {
+		r := impl.Reference.Normalize(ctx, c)
+		in, err1 := jsonvalue.Parse(c.Args)
+		out, err2 := jsonvalue.Parse(r.Output)
+		if !r.Answered() || err1 != nil || err2 != nil || in.Kind != jsonvalue.Object {
+			return r
+		}
+		for i, m := range in.Members {
+			if o := out.Members[i].Value; m.Value.Kind == jsonvalue.String && (o.Kind == jsonvalue.Object || o.Kind == jsonvalue.Array) {
+				if v, err := jsonvalue.Parse([]byte(m.Value.Str)); err == nil {
+					out.Members[i].Value = v
+				}
+			}
+		}
+		return impl.OK(out.Append(nil))
+	})
+	cases := []impl.Case{
+		{Schema: []byte(`{"properties":{"p":{"$ref":"#/$defs/o"}},"$defs":{"o":{"type":"object","properties":{"ids":{"type":"array"}}}}}`), Args: []byte(`{"p":"{\"ids\":\"[1]\"}"}`)},
+		{Schema: []byte(`{"properties":{"p":{"type":"object","properties":{"ids":{"type":"array"}}}}}`), Args: []byte(`{"p":"{\"ids\":\"[1]\"}"}`)},
+	}
+	var findings []rootcause.Finding
+	for i, c := range cases {
+		findings = append(findings, rootcause.Finding{Source: rootcause.Vector, ID: strconv.Itoa(i), Case: c, Want: want(c), Got: shallow.Normalize(context.Background(), c)})
+		if impl.Compare(findings[i].Got, findings[i].Want).Same() {
+			t.Fatalf("case %d: no finding", i)
+		}
+	}
+	rcs := rootcause.Explain(context.Background(), rootcause.Config{Impl: shallow, Want: want}, findings)
+	if len(rcs) != 1 || rcs[0].Class != "decode-missed/in-decoded" || rcs[0].Count() != 2 {
+		for _, rc := range rcs {
+			t.Logf("%s (%d): %s %s", rc.Class, rc.Count(), rc.Case.Schema, rc.Case.Args)
+		}
+		t.Fatalf("%d root causes, want one decode-missed/in-decoded of both findings", len(rcs))
+	}
+}

@@ -262,12 +262,16 @@ func casesRun(r *check.Report) string {
 	return plural(r.Checks, "case") + " of each property and of fuzzing"
 }
 
-// inFlight says what request was under way when the check stopped.
+// inFlight says what request was under way when the check stopped: sent,
+// or waiting for the adapter to start again to be sent.
 func inFlight(r *check.Report) string {
 	if r.Incomplete == nil || r.Incomplete.InFlight == nil {
 		return ""
 	}
 	f := r.Incomplete.InFlight
+	if f.Restarting {
+		return fmt.Sprintf(" (waiting for the adapter to start again for %.1fs, to send %s)", f.Waited, display.Text(f.Case))
+	}
 	return fmt.Sprintf(" (a request in flight for %.1fs: %s)", f.Waited, display.Text(f.Case))
 }
 

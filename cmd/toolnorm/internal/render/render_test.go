@@ -113,6 +113,35 @@ func TestIncompleteInEveryFormat(t *testing.T) {
 	}
 }
 
+// TestWaitingForRestart: a request that was waiting for the adapter to
+// start again when the check stopped was never sent: every format says so,
+// and none calls it a request in flight.
+func TestWaitingForRestart(t *testing.T) {
+	r := &check.Report{FormatVersion: check.FormatVersion, Implementation: "crashes", Seed: 1, Budget: "3s", Verdict: check.Incomplete,
+		Stopped: "the budget was spent", Repeat: "toolnorm check --impl './a' --seed 1 --checks 16",
+		Corpus: check.CorpusResult{Vectors: 5057, Passed: 4689, NotRun: 368},
+		Incomplete: &check.Shortfall{Vectors: 368, Round: 16, Checks: 16,
+			InFlight: &check.InFlight{Case: "vector ede4b0054c05f0c3 vectors/reading/a.json", Waited: 0.52, Restarting: true}},
+	}
+	for _, format := range Formats {
+		var b strings.Builder
+		if err := Write(r, &b, format); err != nil {
+			t.Fatal(err)
+		}
+		out := b.String()
+		want := "waiting for the adapter to start again for 0.5s, to send vector ede4b0054c05f0c3 vectors/reading/a.json"
+		if format == "json" {
+			want = `"waiting_for_restart": true`
+		}
+		if !strings.Contains(out, want) {
+			t.Errorf("%s lacks %q:\n%s", format, want, out)
+		}
+		if strings.Contains(out, "in flight for") {
+			t.Errorf("%s calls a request never sent in flight:\n%s", format, out)
+		}
+	}
+}
+
 // An artefact's line says once that it is probably the adapter's, whether
 // its title says so or not.
 func TestArtefactSaidOnce(t *testing.T) {
