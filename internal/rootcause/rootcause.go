@@ -83,7 +83,7 @@ const workers = 16
 // they all end in the same class (and detail), the others of the class
 // are counted under it as they are, not minimized; when they do not, all
 // of them are minimized.
-const Sample = 2
+const Sample = 3
 
 // An outcome is a finding minimized and classified.
 type outcome struct {

@@ -355,20 +355,21 @@ func TestExplainSample(t *testing.T) {
 		{
 			name: "one class, sampled",
 			im:   buggy,
-			// The smallest two are the fourth and the second, whatever
-			// their order.
+			// The smallest three are the second, the fourth and the
+			// last, whatever their order.
 			findings:  []rootcause.Finding{amp("a", "1234"), amp("b", "1"), amp("c", "123456"), amp("d", "0"), amp("e", "12345"), amp("f", "12")},
-			minimized: []string{"b", "d"},
+			minimized: []string{"b", "d", "f"},
 			counts:    map[string]int{"overdecoded/case-insensitive": 6},
 			example:   map[string]string{"overdecoded/case-insensitive": `{} {"":"&Amp;"}`},
 		},
 		{
 			name: "two classes, each sampled",
 			im:   buggy,
-			findings: []rootcause.Finding{amp("a", "1"), amp("b", "12"), amp("c", "123"),
-				marked(buggy, "k", `{}`, `{"b":1,"7":2,"mk":0}`), marked(buggy, "l", `{}`, `{"b":1,"8":2,"ml":0}`), marked(buggy, "m", `{}`, `{"b":1,"9":2,"mm":0,"z":0}`)},
-			minimized: []string{"a", "b", "k", "l"},
-			counts:    map[string]int{"overdecoded/case-insensitive": 3, "artefact/lossy-json": 3},
+			findings: []rootcause.Finding{amp("a", "1"), amp("b", "12"), amp("c", "123"), amp("d", "1234"),
+				marked(buggy, "k", `{}`, `{"b":1,"7":2,"mk":0}`), marked(buggy, "l", `{}`, `{"b":1,"8":2,"ml":0}`),
+				marked(buggy, "m", `{}`, `{"b":1,"9":2,"mm":0,"z":0}`), marked(buggy, "n", `{}`, `{"b":1,"9":2,"mn":0,"zz":0}`)},
+			minimized: []string{"a", "b", "c", "k", "l", "m"},
+			counts:    map[string]int{"overdecoded/case-insensitive": 4, "artefact/lossy-json": 4},
 		},
 		{
 			name: "the sample disagrees: all minimized",
@@ -377,9 +378,10 @@ func TestExplainSample(t *testing.T) {
 				marked(xMiss, "p", `{"properties":{"p":{"type":"array"}}}`, `{"p":"[1]","x":1,"u":1,"mp":0}`),
 				marked(xMiss, "q", `{"properties":{"p":{"type":"array"}}}`, `{"p":"[1]","x":1,"mq":0}`),
 				marked(xMiss, "r", `{"properties":{"p":{"type":"array"}}}`, `{"p":"[1]","x":1,"mr":0,"zzzzzzzz":0}`),
+				marked(xMiss, "s", `{"properties":{"p":{"type":"array"}}}`, `{"p":"[1]","x":1,"ms":0,"zzzzzzzzz":0}`),
 			},
-			minimized: []string{"p", "q", "r"},
-			counts:    map[string]int{"decode-missed": 2, "decode-missed/untyped": 1},
+			minimized: []string{"p", "q", "r", "s"},
+			counts:    map[string]int{"decode-missed": 3, "decode-missed/untyped": 1},
 		},
 	}
 	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
