@@ -1,18 +1,20 @@
 // Package rootcause turns what a check found into the list of bugs: every
 // finding (a failing vector, a property's counterexample, a fuzzing
-// bucket's) goes through the one minimizer (minimize.MinimizeCut) and is
-// then classified (package diagnose); findings of one class are one root
-// cause, ordered as a maintainer reads them: the rule's clauses first
-// (rule/2, rule/3, rule/5, rule/4), then the readings, then failures of
-// the program, each by how many findings show it; artefacts of the
-// adapter's plumbing last.
+// bucket's) is classified (package diagnose) on its case as found, then
+// minimized by the one minimizer (minimize.MinimizeCut), a sample of each
+// class (see Sample), and classified again on its smallest case; findings
+// of one class are one root cause, ordered as a maintainer reads them: the
+// rule's clauses first (rule/2, rule/3, rule/5, rule/4), then the
+// readings, then failures of the program, each by how many findings show
+// it; artefacts of the adapter's plumbing last.
 //
-// A few classes are settled once all findings are minimized: a decode
-// missed behind a keyword is run again with `"$schema"` 2020-12 added
+// A few classes are settled once a finding is minimized: a decode missed
+// behind a keyword is run again with `"$schema"` 2020-12 added
 // (decode-missed/draft) and with the strings on its way sent decoded
-// (decode-missed/in-decoded); a plain miss and a string decoded, both
-// under type lists, are one type-list-as-one; and the keyword misses of an
-// implementation that misses even a plain `"type": "array"` are that miss.
+// (decode-missed/in-decoded); once all are, a plain miss and a string
+// decoded, both under type lists, are one type-list-as-one; and the
+// keyword misses of an implementation that misses even a plain
+// `"type": "array"` are that miss.
 package rootcause
 
 import (
@@ -85,19 +87,38 @@ type Config struct {
 // it waited for one per finding.
 const workers = 16
 
+// Sample is how many findings of one class, as probed on the case found,
+// Explain minimizes: the smallest, by the size of the case found. When
+// they all end in the same class (and detail), the others of the class
+// are counted under it as they are, not minimized; when they do not, all
+// of them are minimized. Two were too few: the PHP example's plain
+// decode misses, of several shapes, then gave a counterexample past the
+// bound of the merge of decode-missed/keyword below (docs/performance.md,
+// "Fewer findings minimized").
+const Sample = 3
+
 // An outcome is a finding minimized and classified.
 type outcome struct {
 	c         impl.Case
 	want, got impl.Result
 	d         diagnose.Diagnosis
 	cut       bool
+	// counted is true for a finding counted under the class its
+	// sample ended in, not minimized: its case is not a counterexample.
+	counted bool
 }
 
-// Explain groups findings into root causes, most important first. When
-// cfg.Impl is an impl.Batcher, the findings are minimized several at a
-// time, their requests sent as batches; the root causes are assembled in
-// the order of the findings all the same, so they do not depend on how
-// the requests were grouped.
+// Explain groups findings into root causes, most important first. Every
+// finding is probed on its case as found (diagnose's class, told apart
+// by running variants of the case); of the findings of one probed class
+// and detail, the Sample smallest are minimized, and the rest only when
+// those do not all end in one class and detail. Minimizing keeps the
+// probed class (a decode missed may become an untyped one), so the
+// sample stands for the others. When cfg.Impl is an impl.Batcher, the
+// findings are probed and minimized several at a time, their requests
+// sent as batches; which findings are minimized, and the root causes,
+// depend only on the findings and the answers, in the order of the
+// findings, not on how the requests were grouped.
 func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 	jobs := 1
 	if b, ok := cfg.Impl.(impl.Batcher); ok && cfg.Want != nil {
@@ -106,41 +127,108 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 	if cfg.Impl != nil && cfg.Want != nil {
 		cfg = memoized(ctx, cfg)
 	}
-	outcomes := make([]outcome, len(findings))
-	explain := func(i int) {
-		o := &outcomes[i]
-		o.c, o.want, o.got, o.d, o.cut = minimized(ctx, cfg, findings[i])
-	}
-	if jobs = min(jobs, len(findings)); jobs <= 1 {
-		for i := range findings {
-			explain(i)
+	each := func(is []int, do func(i int)) {
+		n := min(jobs, len(is))
+		if n <= 1 {
+			for _, i := range is {
+				do(i)
+			}
+			return
 		}
-	} else {
 		next := make(chan int)
 		var wg sync.WaitGroup
-		for range jobs {
+		for range n {
 			wg.Go(func() {
 				for i := range next {
-					explain(i)
+					do(i)
 				}
 			})
 		}
-		for i := range findings {
+		for _, i := range is {
 			next <- i
 		}
 		close(next)
 		wg.Wait()
 	}
-	for i := range outcomes {
-		if o := &outcomes[i]; o.d.Class == "decode-missed/keyword" {
-			if o.d = ofDraft(ctx, cfg, o.c, o.d); o.d.Class == "decode-missed/keyword" {
-				o.d = ofDecoded(ctx, cfg, o.c, o.d)
+	outcomes := make([]outcome, len(findings))
+	var probe []int
+	for i, f := range findings {
+		if minimizable(cfg, f) {
+			probe = append(probe, i)
+			continue
+		}
+		// A failure of the program is not run again; a property's
+		// violation that the case alone does not show is named by its
+		// property.
+		outcomes[i] = outcome{c: f.Case, want: f.Want, got: f.Got, d: withSource(classify(f.Case, f.Want, f.Got), f)}
+	}
+	probes := make([]diagnose.Diagnosis, len(findings))
+	each(probe, func(i int) {
+		f := findings[i]
+		probes[i] = probed(ctx, cfg, f.Case, f.Want, f.Got)
+	})
+	explain := func(i int) {
+		o := &outcomes[i]
+		o.c, o.want, o.got, o.d, o.cut = minimized(ctx, cfg, findings[i], probes[i])
+	}
+	// settle runs the follow-ups on the findings is, once minimized: the
+	// second looks that tell a keyword's miss from a draft's or from text
+	// left undecoded. It runs before a sample is compared, so that the
+	// findings counted without minimizing take the settled class.
+	settle := func(is []int) {
+		for _, i := range is {
+			if o := &outcomes[i]; o.d.Class == "decode-missed/keyword" {
+				if o.d = ofDraft(ctx, cfg, o.c, o.d); o.d.Class == "decode-missed/keyword" {
+					o.d = ofDecoded(ctx, cfg, o.c, o.d)
+				}
 			}
 		}
 	}
+	type key struct{ class, detail string }
+	groups := map[key][]int{}
+	var keys []key
+	for _, i := range probe {
+		k := key{probes[i].Class, probes[i].Detail}
+		if groups[k] == nil {
+			keys = append(keys, k)
+		}
+		groups[k] = append(groups[k], i)
+	}
+	var sample []int
+	for _, k := range keys {
+		g := slices.Clone(groups[k])
+		slices.SortStableFunc(g, func(a, b int) int { return cmp.Compare(size(findings[a].Case), size(findings[b].Case)) })
+		groups[k] = g
+		sample = append(sample, g[:min(Sample, len(g))]...)
+	}
+	each(sample, explain)
+	settle(sample)
+	var rest []int
+	for _, k := range keys {
+		g := groups[k]
+		if len(g) <= Sample {
+			continue
+		}
+		first := outcomes[g[0]].d
+		agree := true
+		for _, i := range g[1:Sample] {
+			agree = agree && outcomes[i].d.Class == first.Class && outcomes[i].d.Detail == first.Detail
+		}
+		if !agree {
+			rest = append(rest, g[Sample:]...)
+			continue
+		}
+		for _, i := range g[Sample:] {
+			f := findings[i]
+			outcomes[i] = outcome{c: f.Case, want: f.Want, got: f.Got, d: first, counted: true}
+		}
+	}
+	each(rest, explain)
+	settle(rest)
 	byClass := map[string]*RootCause{}
 	details := map[string][]string{}
 	var order []string
+	shown := map[string]bool{} // a class's counterexample is one minimized
 	for i, f := range findings {
 		o := outcomes[i]
 		c, want, got, d, cut := o.c, o.want, o.got, o.d, o.cut
@@ -149,11 +237,13 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 		}
 		rc := byClass[d.Class]
 		if rc == nil {
-			rc = &RootCause{Diagnosis: d, Case: c, Want: want, Got: got, Cut: cut}
+			rc = &RootCause{}
 			byClass[d.Class] = rc
 			order = append(order, d.Class)
-		} else if size(c) < size(rc.Case) {
+		}
+		if !o.counted && (!shown[d.Class] || size(c) < size(rc.Case)) {
 			rc.Diagnosis, rc.Case, rc.Want, rc.Got, rc.Cut = d, c, want, got, cut
+			shown[d.Class] = true
 		}
 		switch f.Source {
 		case Vector:
@@ -444,21 +534,20 @@ func (k *coalescer) Normalize(ctx context.Context, c impl.Case) impl.Result {
 	return cl.r
 }
 
-// minimized classifies f on its smallest case: the one minimizer shrinks
-// it while the implementation still differs from what is expected with
-// the same class.
-func minimized(ctx context.Context, cfg Config, f Finding) (impl.Case, impl.Result, impl.Result, diagnose.Diagnosis, bool) {
-	if f.Got.Failure != nil || cfg.Impl == nil || cfg.Want == nil || impl.Compare(f.Got, f.Want).Same() {
-		// A failure of the program is not run again; a property's
-		// violation that the case alone does not show is named by its
-		// property.
-		return f.Case, f.Want, f.Got, withSource(classify(f.Case, f.Want, f.Got), f), false
-	}
+// minimizable reports whether f is minimized: not a failure of the
+// program (it is not run again), and a difference the case alone shows.
+func minimizable(cfg Config, f Finding) bool {
+	return f.Got.Failure == nil && cfg.Impl != nil && cfg.Want != nil && !impl.Compare(f.Got, f.Want).Same()
+}
+
+// minimized classifies f, of class d as probed on its case, on its
+// smallest case: the one minimizer shrinks it while the implementation
+// still differs from what is expected with the same class.
+func minimized(ctx context.Context, cfg Config, f Finding, d diagnose.Diagnosis) (impl.Case, impl.Result, impl.Result, diagnose.Diagnosis, bool) {
 	// Minimized while the probed class stays the same: no step may turn a
 	// case into one of another class (a long string under a typed root
 	// into a short one under an untyped root), so the case that stands
 	// for a root cause still shows that cause.
-	d := probed(ctx, cfg, f.Case, f.Want, f.Got)
 	fails := func(schema, args []byte) bool {
 		if cfg.Keep != nil && !cfg.Keep() {
 			return false

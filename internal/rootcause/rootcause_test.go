@@ -463,3 +463,124 @@ func TestInDecodedBehindKeyword(t *testing.T) {
 		t.Fatalf("%d root causes, want one decode-missed/in-decoded of both findings", len(rcs))
 	}
 }
+
+// recorder runs an implementation and keeps every case it is asked.
+type recorder struct {
+	impl.Impl
+	mu    sync.Mutex
+	asked []impl.Case
+}
+
+func (r *recorder) Normalize(ctx context.Context, c impl.Case) impl.Result {
+	r.mu.Lock()
+	r.asked = append(r.asked, c)
+	r.mu.Unlock()
+	return r.Impl.Normalize(ctx, c)
+}
+
+// marked is a finding of im whose arguments carry a member named "m" and
+// its id: a case asked later that has it comes from minimizing it (Explain
+// does not send a case as found again, and no class of these findings but
+// the decode missed has a probe that sends a variant of it).
+func marked(im impl.Impl, id, schema, args string) rootcause.Finding {
+	c := impl.Case{Schema: []byte(schema), Args: []byte(args)}
+	return rootcause.Finding{Source: rootcause.Vector, ID: id, Case: c,
+		Want: impl.Reference.Normalize(context.Background(), c), Got: im.Normalize(context.Background(), c)}
+}
+
+// TestExplainSample: of the findings of one class (as probed on the case
+// found), only the rootcause.Sample smallest are minimized when they all
+// end in that class; the rest are counted under it as they are. When the
+// ones minimized end in different classes, every finding of the class is
+// minimized.
+func TestExplainSample(t *testing.T) {
+	// xMiss decodes nothing where a member's key starts with "x", nor
+	// where a member's key starts with "u" and the schema's root says no
+	// type: a decode missed no added type cures, that minimizing turns
+	// into one of the untyped root (decode-missed/untyped) when the
+	// finding has a "u" member, and keeps when it has none.
+	xMiss := impl.Func("x-miss", func(ctx context.Context, c impl.Case) impl.Result {
+		args, err := jsonvalue.Parse(c.Args)
+		if err == nil && args.Kind == jsonvalue.Object {
+			for _, m := range args.Members {
+				if strings.HasPrefix(m.Key, "x") || strings.HasPrefix(m.Key, "u") && !strings.HasPrefix(string(c.Schema), `{"type":"object"`) {
+					c.Schema = []byte(`{}`)
+				}
+			}
+		}
+		return impl.Reference.Normalize(ctx, c)
+	})
+	amp := func(id, n string) rootcause.Finding {
+		return marked(buggy, id, `{}`, `{"q":"Ember &Amp; Oak `+n+`","m`+id+`":`+n+`}`)
+	}
+	tests := []struct {
+		name      string
+		im        impl.Impl
+		findings  []rootcause.Finding
+		minimized []string       // the findings minimized
+		counts    map[string]int // findings per root cause
+		example   map[string]string
+	}{
+		{
+			name: "one class, sampled",
+			im:   buggy,
+			// The smallest three are the second, the fourth and the
+			// last, whatever their order.
+			findings:  []rootcause.Finding{amp("a", "1234"), amp("b", "1"), amp("c", "123456"), amp("d", "0"), amp("e", "12345"), amp("f", "12")},
+			minimized: []string{"b", "d", "f"},
+			counts:    map[string]int{"overdecoded/case-insensitive": 6},
+			example:   map[string]string{"overdecoded/case-insensitive": `{} {"":"&Amp;"}`},
+		},
+		{
+			name: "two classes, each sampled",
+			im:   buggy,
+			findings: []rootcause.Finding{amp("a", "1"), amp("b", "12"), amp("c", "123"), amp("d", "1234"),
+				marked(buggy, "k", `{}`, `{"b":1,"7":2,"mk":0}`), marked(buggy, "l", `{}`, `{"b":1,"8":2,"ml":0}`),
+				marked(buggy, "m", `{}`, `{"b":1,"9":2,"mm":0,"z":0}`), marked(buggy, "n", `{}`, `{"b":1,"9":2,"mn":0,"zz":0}`)},
+			minimized: []string{"a", "b", "c", "k", "l", "m"},
+			counts:    map[string]int{"overdecoded/case-insensitive": 4, "artefact/lossy-json": 4},
+		},
+		{
+			name: "the sample disagrees: all minimized",
+			im:   xMiss,
+			findings: []rootcause.Finding{
+				marked(xMiss, "p", `{"properties":{"p":{"type":"array"}}}`, `{"p":"[1]","x":1,"u":1,"mp":0}`),
+				marked(xMiss, "q", `{"properties":{"p":{"type":"array"}}}`, `{"p":"[1]","x":1,"mq":0}`),
+				marked(xMiss, "r", `{"properties":{"p":{"type":"array"}}}`, `{"p":"[1]","x":1,"mr":0,"zzzzzzzz":0}`),
+				marked(xMiss, "s", `{"properties":{"p":{"type":"array"}}}`, `{"p":"[1]","x":1,"ms":0,"zzzzzzzzz":0}`),
+			},
+			minimized: []string{"p", "q", "r", "s"},
+			counts:    map[string]int{"decode-missed": 3, "decode-missed/untyped": 1},
+		},
+	}
+	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := &recorder{Impl: tt.im}
+			rcs := rootcause.Explain(context.Background(), rootcause.Config{Impl: rec, Want: want}, tt.findings)
+			var minimized []string
+			for _, f := range tt.findings {
+				marker := `"m` + f.ID + `"`
+				if slices.ContainsFunc(rec.asked, func(c impl.Case) bool { return strings.Contains(string(c.Args), marker) }) {
+					minimized = append(minimized, f.ID)
+				}
+			}
+			slices.Sort(minimized)
+			if !slices.Equal(minimized, tt.minimized) {
+				t.Errorf("minimized %v, want %v (rootcause.Sample is %d)", minimized, tt.minimized, rootcause.Sample)
+			}
+			counts := map[string]int{}
+			for _, rc := range rcs {
+				counts[rc.Class] = rc.Count()
+				if ex, ok := tt.example[rc.Class]; ok {
+					if got := string(rc.Case.Schema) + " " + string(rc.Case.Args); got != ex {
+						t.Errorf("%s: counterexample %s, want %s", rc.Class, got, ex)
+					}
+				}
+			}
+			if !reflect.DeepEqual(counts, tt.counts) {
+				t.Errorf("findings per root cause %v, want %v", counts, tt.counts)
+			}
+		})
+	}
+}
