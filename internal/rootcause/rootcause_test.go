@@ -510,6 +510,16 @@ func TestExplainSample(t *testing.T) {
 		}
 		return impl.Reference.Normalize(ctx, c)
 	})
+	// kwMiss does not follow anyOf: a decode missed behind a keyword.
+	kwMiss := impl.Func("kw-miss", func(ctx context.Context, c impl.Case) impl.Result {
+		if strings.Contains(string(c.Schema), "anyOf") {
+			c.Schema = []byte(`{}`)
+		}
+		return impl.Reference.Normalize(ctx, c)
+	})
+	kw := func(id string) rootcause.Finding {
+		return marked(kwMiss, id, `{"properties":{"p":{"anyOf":[{"type":"array"}]}}}`, `{"p":"[1]","m`+id+`":0}`)
+	}
 	amp := func(id, n string) rootcause.Finding {
 		return marked(buggy, id, `{}`, `{"q":"Ember &Amp; Oak `+n+`","m`+id+`":`+n+`}`)
 	}
@@ -551,6 +561,15 @@ func TestExplainSample(t *testing.T) {
 			},
 			minimized: []string{"p", "q", "r", "s"},
 			counts:    map[string]int{"decode-missed": 3, "decode-missed/untyped": 1},
+		},
+		{
+			// Where a keyword's miss lies is known once it is minimized
+			// (a draft's default, text left undecoded): never sampled.
+			name:      "a keyword's miss: all minimized",
+			im:        kwMiss,
+			findings:  []rootcause.Finding{kw("a"), kw("b"), kw("c"), kw("d"), kw("e")},
+			minimized: []string{"a", "b", "c", "d", "e"},
+			counts:    map[string]int{"decode-missed/keyword": 5},
 		},
 	}
 	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
