@@ -277,28 +277,68 @@ func walk(root *jsonvalue.Value) []*node {
 }
 
 // edit returns a copy of root with the node at path replaced by what f
-// makes of its copy (nil: removed from its parent).
+// makes of its copy (nil: removed from its parent). The copy shares what
+// is off the path with root, and f is given a copy of the node's own
+// level alone (its elements and members are root's): neither is changed
+// in place.
 func edit(root *jsonvalue.Value, path []pathStep, f func(v *jsonvalue.Value) *jsonvalue.Value) *jsonvalue.Value {
-	root = clone(root)
 	if len(path) == 0 {
-		return f(root)
+		return f(shallow(root))
 	}
-	parent := find(root, path[:len(path)-1])
+	root, parent := copyPath(root, path[:len(path)-1])
+	if parent == nil {
+		return root
+	}
 	last := path[len(path)-1]
 	if last.index < 0 {
 		if i := member(parent, last); i >= 0 {
-			if nv := f(parent.Members[i].Value); nv == nil {
+			if nv := f(shallow(parent.Members[i].Value)); nv == nil {
 				parent.Members = slices.Delete(parent.Members, i, i+1)
 			} else {
 				parent.Members[i].Value = nv
 			}
 		}
-	} else if nv := f(parent.Elems[last.index]); nv == nil {
+	} else if last.index >= len(parent.Elems) {
+		return root
+	} else if nv := f(shallow(parent.Elems[last.index])); nv == nil {
 		parent.Elems = slices.Delete(parent.Elems, last.index, last.index+1)
 	} else {
 		parent.Elems[last.index] = nv
 	}
 	return root
+}
+
+// shallow is a copy of v's own level: its lists of elements and members
+// are its own, the values in them v's.
+func shallow(v *jsonvalue.Value) *jsonvalue.Value {
+	c := *v
+	c.Elems, c.Members = slices.Clone(v.Elems), slices.Clone(v.Members)
+	return &c
+}
+
+// copyPath returns a copy of root in which the values along path are
+// copies of their level (shallow), and the last of them, or nil when path
+// leads nowhere.
+func copyPath(root *jsonvalue.Value, path []pathStep) (_, last *jsonvalue.Value) {
+	root = shallow(root)
+	v := root
+	for _, st := range path {
+		switch {
+		case st.index >= 0 && v.Kind == jsonvalue.Array && st.index < len(v.Elems):
+			v.Elems[st.index] = shallow(v.Elems[st.index])
+			v = v.Elems[st.index]
+		case st.index < 0 && v.Kind == jsonvalue.Object:
+			i := member(v, st)
+			if i < 0 {
+				return root, nil
+			}
+			v.Members[i].Value = shallow(v.Members[i].Value)
+			v = v.Members[i].Value
+		default:
+			return root, nil
+		}
+	}
+	return root, v
 }
 
 // find returns the value at path (a member where it stands, or the first
@@ -364,9 +404,11 @@ func dropGen(root *jsonvalue.Value, n *node, _ *jsonvalue.Value) []lazy {
 // dropAt removes the node (the member at its index, which may share its
 // key with another).
 func dropAt(root *jsonvalue.Value, n *node) *jsonvalue.Value {
-	root = clone(root)
 	path := n.path()
-	parent := find(root, path[:len(path)-1])
+	root, parent := copyPath(root, path[:len(path)-1])
+	if parent == nil {
+		return root
+	}
 	if path[len(path)-1].index < 0 {
 		parent.Members = slices.Delete(parent.Members, n.at, n.at+1)
 	} else {
@@ -398,7 +440,7 @@ func (m *minimizer) liftArgs() bool {
 				continue
 			}
 			lifted := func() *jsonvalue.Value {
-				return edit(root, n.path(), func(*jsonvalue.Value) *jsonvalue.Value { return clone(c) })
+				return edit(root, n.path(), func(*jsonvalue.Value) *jsonvalue.Value { return c })
 			}
 			if schema != nil {
 				step := pathStep{index: i}
@@ -687,7 +729,7 @@ func innerJSON(s string) []string {
 		}
 		for _, c := range append(slices.Clone(n.v.Elems), memberValues(n.v)...) {
 			if c.Kind == jsonvalue.Object || c.Kind == jsonvalue.Array {
-				out = append(out, string(edit(inner, n.path(), func(*jsonvalue.Value) *jsonvalue.Value { return clone(c) }).Append(nil)))
+				out = append(out, string(edit(inner, n.path(), func(*jsonvalue.Value) *jsonvalue.Value { return c }).Append(nil)))
 			}
 		}
 		switch n.v.Kind {
