@@ -132,6 +132,7 @@ type batcher struct {
 	mu       sync.Mutex
 	sending  int // batches under way
 	overlap  bool
+	peak     int // most batches under way at once
 	largest  int
 	requests int
 	sent     map[string]int // times each case was sent
@@ -149,6 +150,7 @@ func (b *batcher) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result
 	b.mu.Lock()
 	b.sending++
 	b.overlap = b.overlap || b.sending > max(b.slots, 1)
+	b.peak = max(b.peak, b.sending)
 	b.largest = max(b.largest, len(cases))
 	b.requests += len(cases)
 	if b.sent == nil {
@@ -205,6 +207,9 @@ func TestExplainBatched(t *testing.T) {
 			}
 			if b.overlap {
 				t.Errorf("more than %d batches under way at once", max(slots, 1))
+			}
+			if b.peak < max(slots, 1) {
+				t.Errorf("at most %d batches under way at once, want %d: a process left idle", b.peak, slots)
 			}
 			if b.largest < 2 {
 				t.Errorf("the largest batch had %d case, want several findings' cases together", b.largest)
