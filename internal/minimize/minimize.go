@@ -6,10 +6,12 @@ package minimize
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/toolnorm/toolnorm/internal/entity"
+	"github.com/toolnorm/toolnorm/internal/jsonraw"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 )
 
@@ -154,8 +156,114 @@ func (m *minimizer) keep(next func() (item, bool)) ([2]int, bool) {
 }
 
 // A cand is a candidate: a new tree for the arguments and, when the schema
-// follows, for the schema (nil: as it is).
-type cand struct{ args, schema *jsonvalue.Value }
+// follows, for the schema (nil: as it is). A candidate that changes one
+// node of the tree each walks is a patch of the tree's text instead of a
+// new tree (args nil): that is the same text, without a copy of the tree.
+type cand struct {
+	args, schema *jsonvalue.Value
+	patch        *patch
+}
+
+// A patch changes one node of a tree's compact text (as Append writes
+// it): it drops the node (a member with its key), or replaces its key's
+// text (key) or its value's by text.
+type patch struct {
+	n         *node
+	drop, key bool
+	text      []byte
+}
+
+// A span is where a node stands in its tree's compact text: its value
+// from start to end, its key (a member's) from key, else -1.
+type span struct{ key, start, end int }
+
+// spans returns root's compact text (Append's) and the span of each node
+// of walk(root), in the same order.
+func spans(root *jsonvalue.Value) ([]byte, []span) {
+	var text []byte
+	var out []span
+	var rec func(v *jsonvalue.Value, key int)
+	rec = func(v *jsonvalue.Value, key int) {
+		i := len(out)
+		out = append(out, span{key: key, start: len(text)})
+		switch v.Kind {
+		case jsonvalue.Array:
+			text = append(text, '[')
+			for j, e := range v.Elems {
+				if j > 0 {
+					text = append(text, ',')
+				}
+				rec(e, -1)
+			}
+			text = append(text, ']')
+		case jsonvalue.Object:
+			text = append(text, '{')
+			for j, mb := range v.Members {
+				if j > 0 {
+					text = append(text, ',')
+				}
+				k := len(text)
+				text = append(jsonraw.AppendQuote(text, []byte(mb.Key)), ':')
+				rec(mb.Value, k)
+			}
+			text = append(text, '}')
+		default:
+			text = v.Append(text)
+		}
+		out[i].end = len(text)
+	}
+	rec(root, -1)
+	return text, out
+}
+
+// apply is text with the patch made; sp are the spans of text's nodes.
+func (p *patch) apply(text []byte, sp []span) []byte {
+	s := sp[p.n.i]
+	lo, hi, with := s.start, s.end, p.text
+	switch {
+	case p.drop:
+		if s.key >= 0 {
+			lo = s.key
+		}
+		siblings := len(p.n.parent.Elems) + len(p.n.parent.Members)
+		if p.n.at > 0 {
+			lo-- // the comma before it
+		} else if siblings > 1 {
+			hi++ // the comma after it
+		}
+		with = nil
+	case p.key:
+		lo, hi = s.key, s.start-1 // the key, up to its colon
+	}
+	out := make([]byte, 0, len(text)-(hi-lo)+len(with))
+	return append(append(append(out, text[:lo]...), with...), text[hi:]...)
+}
+
+// checkPatches makes each build every patched candidate as a tree too
+// and panic when the texts differ (for tests).
+var checkPatches = false
+
+// tree is what the patch makes of root, as a new tree.
+func (p *patch) tree(root *jsonvalue.Value) *jsonvalue.Value {
+	switch {
+	case p.drop:
+		return dropAt(root, p.n)
+	case p.key:
+		k, err := jsonvalue.Parse(p.text)
+		if err != nil || k.Kind != jsonvalue.String {
+			panic(fmt.Sprintf("a key's text %q: %v", p.text, err))
+		}
+		path := p.n.path()
+		r, parent := copyPath(root, path[:len(path)-1])
+		parent.Members[p.n.at].Key = k.Str
+		return r
+	}
+	v, err := jsonvalue.Parse(p.text)
+	if err != nil {
+		panic(err)
+	}
+	return edit(root, p.n.path(), func(*jsonvalue.Value) *jsonvalue.Value { return v })
+}
 
 // A lazy builds a candidate when it is tried: a step lists many.
 type lazy func() cand
@@ -176,6 +284,7 @@ func (m *minimizer) each(args bool, gen func(root *jsonvalue.Value, n *node, sch
 			return kept
 		}
 		nodes := walk(tree)
+		text, sp := spans(tree)
 		ni, at := i, 0
 		var pending []lazy
 		next := func() (item, bool) {
@@ -189,11 +298,23 @@ func (m *minimizer) each(args bool, gen func(root *jsonvalue.Value, n *node, sch
 			c := pending[0]()
 			pending = pending[1:]
 			a, s := m.args, m.schema
-			if args && c.args != nil {
-				a = c.args.Append(nil)
+			t := []byte(nil)
+			switch {
+			case c.patch != nil:
+				t = c.patch.apply(text, sp)
+				if checkPatches {
+					if want := c.patch.tree(tree).Append(nil); !bytes.Equal(t, want) {
+						panic(fmt.Sprintf("patch of %.200q gives %.200q, its tree %.200q", text, t, want))
+					}
+				}
+			case c.args != nil:
+				t = c.args.Append(nil)
 			}
-			if !args && c.args != nil {
-				s = c.args.Append(nil)
+			if t != nil && args {
+				a = t
+			}
+			if t != nil && !args {
+				s = t
 			}
 			if c.schema != nil {
 				s = c.schema.Append(nil)
@@ -218,10 +339,12 @@ func (m *minimizer) trees() (args, schema *jsonvalue.Value) {
 
 // A node is a value in a tree, where it is.
 type node struct {
+	i      int // its place in walk's order
 	v      *jsonvalue.Value
 	parent *jsonvalue.Value // nil for the root
 	at     int              // its index among parent's members or elements
 	up     *node
+	kids   []*node // its members' and elements' nodes
 	step   pathStep
 }
 
@@ -260,7 +383,11 @@ func walk(root *jsonvalue.Value) []*node {
 	var out []*node
 	var rec func(n *node)
 	rec = func(n *node) {
+		n.i = len(out)
 		out = append(out, n)
+		if n.up != nil {
+			n.up.kids = append(n.up.kids, n)
+		}
 		switch n.v.Kind {
 		case jsonvalue.Object:
 			for i, mb := range n.v.Members {
@@ -398,7 +525,7 @@ func dropGen(root *jsonvalue.Value, n *node, _ *jsonvalue.Value) []lazy {
 	if n.parent == nil {
 		return nil
 	}
-	return []lazy{func() cand { return cand{args: dropAt(root, n)} }}
+	return []lazy{func() cand { return cand{patch: &patch{n: n, drop: true}} }}
 }
 
 // dropAt removes the node (the member at its index, which may share its
@@ -439,19 +566,17 @@ func (m *minimizer) liftArgs() bool {
 			if n.parent == nil && c.Kind != jsonvalue.Object {
 				continue
 			}
-			lifted := func() *jsonvalue.Value {
-				return edit(root, n.path(), func(*jsonvalue.Value) *jsonvalue.Value { return c })
-			}
+			lifted := func() *patch { return &patch{n: n, text: c.Append(nil)} }
 			if schema != nil {
 				step := pathStep{index: i}
 				if n.v.Kind == jsonvalue.Object {
 					step = pathStep{key: keys[i], index: -1}
 				}
 				if s := follow(schema, n.path(), step); s != nil {
-					out = append(out, func() cand { return cand{args: lifted(), schema: s} })
+					out = append(out, func() cand { return cand{patch: lifted(), schema: s} })
 				}
 			}
-			out = append(out, func() cand { return cand{args: lifted()} })
+			out = append(out, func() cand { return cand{patch: lifted()} })
 		}
 		return out
 	})
@@ -500,9 +625,7 @@ func (m *minimizer) subschemas() bool {
 			return nil
 		}
 		replace := func(nv func() *jsonvalue.Value) lazy {
-			return func() cand {
-				return cand{args: edit(root, n.path(), func(*jsonvalue.Value) *jsonvalue.Value { return nv() })}
-			}
+			return func() cand { return cand{patch: &patch{n: n, text: nv().Append(nil)}} }
 		}
 		out := []lazy{replace(func() *jsonvalue.Value { return &jsonvalue.Value{Kind: jsonvalue.Object} })}
 		for _, kw := range []string{"anyOf", "oneOf", "allOf"} {
@@ -581,18 +704,15 @@ func (m *minimizer) keys() bool {
 				if get(n.v, k) != nil {
 					continue
 				}
-				renamed := func() *jsonvalue.Value {
-					return edit(root, n.path(), func(v *jsonvalue.Value) *jsonvalue.Value {
-						v.Members[i].Key = k
-						return v
-					})
+				renamed := func() *patch {
+					return &patch{n: n.kids[i], key: true, text: jsonraw.AppendQuote(nil, []byte(k))}
 				}
 				if schema != nil {
 					if s := renameKey(schema, mb.Key, k); s != nil {
-						out = append(out, func() cand { return cand{args: renamed(), schema: s} })
+						out = append(out, func() cand { return cand{patch: renamed(), schema: s} })
 					}
 				}
-				out = append(out, func() cand { return cand{args: renamed()} })
+				out = append(out, func() cand { return cand{patch: renamed()} })
 			}
 		}
 		return out
@@ -686,12 +806,7 @@ func (m *minimizer) strings() bool {
 		}
 		var out []lazy
 		set := func(s string) lazy {
-			return func() cand {
-				return cand{args: edit(root, n.path(), func(v *jsonvalue.Value) *jsonvalue.Value {
-					v.Str = s
-					return v
-				})}
-			}
+			return func() cand { return cand{patch: &patch{n: n, text: jsonraw.AppendQuote(nil, []byte(s))}} }
 		}
 		for _, s := range innerJSON(n.v.Str) {
 			out = append(out, set(s))
@@ -762,9 +877,7 @@ func (m *minimizer) numbers() bool {
 		}
 		var out []lazy
 		for _, t := range simpler(n.v.Number) {
-			out = append(out, func() cand {
-				return cand{args: edit(root, n.path(), func(v *jsonvalue.Value) *jsonvalue.Value { v.Number = t; return v })}
-			})
+			out = append(out, func() cand { return cand{patch: &patch{n: n, text: []byte(t)}} })
 		}
 		return out
 	})
