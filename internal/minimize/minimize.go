@@ -75,8 +75,8 @@ const MaxBatch = 32
 // candidates after a kept one in its batch are run besides, and counted
 // nowhere. A batch starts at one candidate and doubles, up to MaxBatch,
 // after each batch none of which fails; a kept candidate starts it at one
-// again (the next candidate is often kept too). ctx is looked at before
-// each batch.
+// again (the next candidate is often kept too). ctx is looked at while a
+// batch is made, not while first runs it.
 func MinimizeBatch(ctx context.Context, schema, args []byte, first func([]Candidate) int) (_, _ []byte, cut bool) {
 	m := &minimizer{ctx: ctx, schema: schema, args: args, first: first, most: MaxBatch}
 	return m.run()
