@@ -196,6 +196,42 @@ func TestNewFindingMinimizes(t *testing.T) {
 	t.Logf("minimized to schema %s args %s", v.SchemaText(), v.ArgumentsText())
 }
 
+// onePassBatches is onePass taking batches, as a program behind the
+// protocol does: it counts the batches and their cases.
+type onePassBatches struct {
+	onePass
+	batches, cases *int
+}
+
+func (b onePassBatches) RunBatch(ctx context.Context, cases []impl.Case) []Result {
+	*b.batches, *b.cases = *b.batches+1, *b.cases+len(cases)
+	out := make([]Result, len(cases))
+	for i, c := range cases {
+		out[i] = b.Normalize(ctx, c)
+	}
+	return out
+}
+
+// TestNewFindingBatches: an implementation that takes batches is given
+// the minimizer's candidates several at a time, in fewer batches than
+// candidates, and the vector is the one found one candidate at a time.
+func TestNewFindingBatches(t *testing.T) {
+	schema := []byte(`{"type":"object","properties":{"title":{"type":"string"},"tags":{"type":"array","items":{"type":"string"}},"n":{"type":"number"}}}`)
+	args := []byte(`{"title":"Ember &amp;amp; Oak, a long title that says a lot","tags":["x","y &amp; z"],"n":12345678901234567890,"other":{"deep":[1,2,3]}}`)
+	one := NewFinding(context.Background(), onePass{}, Reference, "One pass", "rule/4", "found", nil, schema, args, Options{})
+	var batches, cases int
+	got := NewFinding(context.Background(), onePassBatches{batches: &batches, cases: &cases}, Reference, "One pass", "rule/4", "found", nil, schema, args, Options{})
+	if one == nil || got == nil {
+		t.Fatal("NewFinding found no failure")
+	}
+	if string(got.SchemaText()) != string(one.SchemaText()) || string(got.ArgumentsText()) != string(one.ArgumentsText()) || got.ID != one.ID {
+		t.Errorf("batched: %s %s, one at a time: %s %s", got.SchemaText(), got.ArgumentsText(), one.SchemaText(), one.ArgumentsText())
+	}
+	if batches == 0 || batches*2 > cases {
+		t.Errorf("%d cases in %d batches: want several a batch", cases, batches)
+	}
+}
+
 func TestGoFuzzRoundTrip(t *testing.T) {
 	for _, in := range []FuzzInput{
 		{[]byte(`{}`), []byte(`{"a":"\ud800 &amp;"}`), true, 2},

@@ -6,10 +6,12 @@ package minimize
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/toolnorm/toolnorm/internal/entity"
+	"github.com/toolnorm/toolnorm/internal/jsonraw"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 )
 
@@ -22,6 +24,9 @@ func Minimize(ctx context.Context, schema, args []byte, fails func(schema, args 
 	s, a, _ := MinimizeCut(ctx, schema, args, fails)
 	return s, a
 }
+
+// A Candidate is a case the minimizer tries: a schema and arguments.
+type Candidate struct{ Schema, Args []byte }
 
 // MinimizeCut shrinks a failing case while fails holds, to a case
 // that is 1-minimal: no single step below keeps the failure. The steps:
@@ -44,9 +49,41 @@ func Minimize(ctx context.Context, schema, args []byte, fails func(schema, args 
 // halves, quarters and so on down to 1/256 of a string, and single
 // characters in strings of up to 256 bytes. It stops after maxTries
 // candidates or when ctx is done, and then says cut: the case is smaller,
-// not minimal.
+// not minimal. It tries one candidate at a time, in the order
+// MinimizeBatch's batches hold them.
 func MinimizeCut(ctx context.Context, schema, args []byte, fails func(schema, args []byte) bool) (_, _ []byte, cut bool) {
-	m := &minimizer{ctx: ctx, fails: fails, schema: schema, args: args}
+	m := &minimizer{ctx: ctx, schema: schema, args: args, most: 1}
+	m.first = func(cs []Candidate) int {
+		if fails(cs[0].Schema, cs[0].Args) {
+			return 0
+		}
+		return -1
+	}
+	return m.run()
+}
+
+// MaxBatch is the most candidates MinimizeBatch sends in one batch.
+const MaxBatch = 32
+
+// MinimizeBatch is MinimizeCut trying several candidates at a time: first
+// is given them in the order MinimizeCut tries them, and returns the index
+// of the first that fails (or -1 when none does; it need not run those
+// after the first that fails). The minimizer keeps that one, so that for a
+// fails that depends on the case alone the case it gives, its tries (the
+// candidates up to each kept one, and all of a batch none of which fails)
+// and where maxTries cuts it short are those of MinimizeCut: only the
+// candidates after a kept one in its batch are run besides, and counted
+// nowhere. A batch starts at one candidate and doubles, up to MaxBatch,
+// after each batch none of which fails; a kept candidate starts it at one
+// again (the next candidate is often kept too). ctx is looked at while a
+// batch is made, not while first runs it.
+func MinimizeBatch(ctx context.Context, schema, args []byte, first func([]Candidate) int) (_, _ []byte, cut bool) {
+	m := &minimizer{ctx: ctx, schema: schema, args: args, first: first, most: MaxBatch}
+	return m.run()
+}
+
+func (m *minimizer) run() (_, _ []byte, cut bool) {
+	m.size = 1
 	for changed := true; changed && !m.cut; {
 		changed = false
 		for _, st := range []func() bool{m.dropArgs, m.dropSchema, m.liftArgs, m.subschemas, m.keys, m.strings, m.numbers, m.bytes} {
@@ -60,75 +97,235 @@ func MinimizeCut(ctx context.Context, schema, args []byte, fails func(schema, ar
 
 type minimizer struct {
 	ctx          context.Context
-	fails        func(schema, args []byte) bool
+	first        func([]Candidate) int
+	most, size   int // the largest batch, the next batch's size
 	tries        int
 	cut          bool
 	schema, args []byte
 }
 
-// try keeps the candidate when it still fails.
-func (m *minimizer) try(schema, args []byte) bool {
-	if bytes.Equal(schema, m.schema) && bytes.Equal(args, m.args) || m.cut {
-		return false
+// An item is a candidate and where it comes from in a step (a node, a
+// byte range), for the step to go on from there once it is kept.
+type item struct {
+	Candidate
+	at [2]int
+}
+
+// keep pulls candidates from next (false: none left) and tries them in
+// batches, in order; it keeps the first that fails and reports where it
+// came from. A candidate that is the case as it is is not tried (nor
+// counted). It reports false when none was kept: next ran dry, the tries
+// ran out or ctx is done (then m.cut).
+func (m *minimizer) keep(next func() (item, bool)) ([2]int, bool) {
+	var batch []Candidate
+	var at [][2]int
+	for !m.cut {
+		batch, at = batch[:0], at[:0]
+		dry := false
+		for len(batch) < m.size {
+			it, ok := next()
+			if !ok {
+				dry = true
+				break
+			}
+			if bytes.Equal(it.Schema, m.schema) && bytes.Equal(it.Args, m.args) {
+				continue
+			}
+			if m.tries+len(batch) >= maxTries || m.ctx.Err() != nil {
+				m.cut = true
+				break
+			}
+			batch, at = append(batch, it.Candidate), append(at, it.at)
+		}
+		if len(batch) == 0 {
+			return [2]int{}, false
+		}
+		if j := m.first(batch); j >= 0 && j < len(batch) {
+			m.tries += j + 1
+			m.schema, m.args = batch[j].Schema, batch[j].Args
+			m.cut, m.size = false, 1 // the candidate after the cut was never tried
+			return at[j], true
+		}
+		m.tries += len(batch)
+		m.size = min(m.size*2, m.most)
+		if dry {
+			return [2]int{}, false
+		}
 	}
-	if m.tries >= maxTries || m.ctx.Err() != nil {
-		m.cut = true
-		return false
-	}
-	m.tries++
-	if m.fails(schema, args) {
-		m.schema, m.args = schema, args
-		return true
-	}
-	return false
+	return [2]int{}, false
 }
 
 // A cand is a candidate: a new tree for the arguments and, when the schema
-// follows, for the schema (nil: as it is).
-type cand struct{ args, schema *jsonvalue.Value }
+// follows, for the schema (nil: as it is). A candidate that changes one
+// node of the tree each walks is a patch of the tree's text instead of a
+// new tree (args nil): that is the same text, without a copy of the tree.
+type cand struct {
+	args, schema *jsonvalue.Value
+	patch        *patch
+}
+
+// A patch changes one node of a tree's compact text (as Append writes
+// it): it drops the node (a member with its key), or replaces its key's
+// text (key) or its value's by text.
+type patch struct {
+	n         *node
+	drop, key bool
+	text      []byte
+}
+
+// A span is where a node stands in its tree's compact text: its value
+// from start to end, its key (a member's) from key, else -1.
+type span struct{ key, start, end int }
+
+// spans returns root's compact text (Append's) and the span of each node
+// of walk(root), in the same order.
+func spans(root *jsonvalue.Value) ([]byte, []span) {
+	var text []byte
+	var out []span
+	var rec func(v *jsonvalue.Value, key int)
+	rec = func(v *jsonvalue.Value, key int) {
+		i := len(out)
+		out = append(out, span{key: key, start: len(text)})
+		switch v.Kind {
+		case jsonvalue.Array:
+			text = append(text, '[')
+			for j, e := range v.Elems {
+				if j > 0 {
+					text = append(text, ',')
+				}
+				rec(e, -1)
+			}
+			text = append(text, ']')
+		case jsonvalue.Object:
+			text = append(text, '{')
+			for j, mb := range v.Members {
+				if j > 0 {
+					text = append(text, ',')
+				}
+				k := len(text)
+				text = append(jsonraw.AppendQuote(text, []byte(mb.Key)), ':')
+				rec(mb.Value, k)
+			}
+			text = append(text, '}')
+		default:
+			text = v.Append(text)
+		}
+		out[i].end = len(text)
+	}
+	rec(root, -1)
+	return text, out
+}
+
+// apply is text with the patch made; sp are the spans of text's nodes.
+func (p *patch) apply(text []byte, sp []span) []byte {
+	s := sp[p.n.i]
+	lo, hi, with := s.start, s.end, p.text
+	switch {
+	case p.drop:
+		if s.key >= 0 {
+			lo = s.key
+		}
+		siblings := len(p.n.parent.Elems) + len(p.n.parent.Members)
+		if p.n.at > 0 {
+			lo-- // the comma before it
+		} else if siblings > 1 {
+			hi++ // the comma after it
+		}
+		with = nil
+	case p.key:
+		lo, hi = s.key, s.start-1 // the key, up to its colon
+	}
+	out := make([]byte, 0, len(text)-(hi-lo)+len(with))
+	return append(append(append(out, text[:lo]...), with...), text[hi:]...)
+}
+
+// checkPatches makes each build every patched candidate as a tree too
+// and panic when the texts differ (for tests).
+var checkPatches = false
+
+// tree is what the patch makes of root, as a new tree.
+func (p *patch) tree(root *jsonvalue.Value) *jsonvalue.Value {
+	switch {
+	case p.drop:
+		return dropAt(root, p.n)
+	case p.key:
+		k, err := jsonvalue.Parse(p.text)
+		if err != nil || k.Kind != jsonvalue.String {
+			panic(fmt.Sprintf("a key's text %q: %v", p.text, err))
+		}
+		path := p.n.path()
+		r, parent := copyPath(root, path[:len(path)-1])
+		parent.Members[p.n.at].Key = k.Str
+		return r
+	}
+	v, err := jsonvalue.Parse(p.text)
+	if err != nil {
+		panic(err)
+	}
+	return edit(root, p.n.path(), func(*jsonvalue.Value) *jsonvalue.Value { return v })
+}
+
+// A lazy builds a candidate when it is tried: a step lists many.
+type lazy func() cand
 
 // each runs gen on each node of a tree (the arguments when args, else the
 // schema), in pre-order, trying its candidates; after a candidate is kept
 // it goes on at the same node of the new tree. It reports whether one was
 // kept.
-func (m *minimizer) each(args bool, gen func(root *jsonvalue.Value, n *node, schema *jsonvalue.Value) []cand) bool {
+func (m *minimizer) each(args bool, gen func(root *jsonvalue.Value, n *node, schema *jsonvalue.Value) []lazy) bool {
 	kept := false
-	var tree, schema *jsonvalue.Value
-	var nodes []*node
-	fresh := true
-	for i := 0; !m.cut; i++ {
-		if fresh {
-			var root *jsonvalue.Value
-			root, schema = m.trees()
-			tree = schema
-			if args {
-				tree = root
-			}
-			if tree == nil {
-				return kept
-			}
-			nodes, fresh = walk(tree), false
+	for i := 0; !m.cut; {
+		root, schema := m.trees()
+		tree := schema
+		if args {
+			tree = root
 		}
-		if i >= len(nodes) {
+		if tree == nil {
 			return kept
 		}
-		for _, c := range gen(tree, nodes[i], schema) {
-			a, s := m.args, m.schema
-			if args && c.args != nil {
-				a = c.args.Append(nil)
+		nodes := walk(tree)
+		text, sp := spans(tree)
+		ni, at := i, 0
+		var pending []lazy
+		next := func() (item, bool) {
+			for len(pending) == 0 {
+				if ni >= len(nodes) {
+					return item{}, false
+				}
+				pending, at = gen(tree, nodes[ni], schema), ni
+				ni++
 			}
-			if !args && c.args != nil {
-				s = c.args.Append(nil)
+			c := pending[0]()
+			pending = pending[1:]
+			a, s := m.args, m.schema
+			t := []byte(nil)
+			switch {
+			case c.patch != nil:
+				t = c.patch.apply(text, sp)
+				if checkPatches {
+					if want := c.patch.tree(tree).Append(nil); !bytes.Equal(t, want) {
+						panic(fmt.Sprintf("patch of %.200q gives %.200q, its tree %.200q", text, t, want))
+					}
+				}
+			case c.args != nil:
+				t = c.args.Append(nil)
+			}
+			if t != nil && args {
+				a = t
+			}
+			if t != nil && !args {
+				s = t
 			}
 			if c.schema != nil {
 				s = c.schema.Append(nil)
 			}
-			if m.try(s, a) {
-				kept, fresh = true, true
-				i--
-				break
-			}
+			return item{Candidate{s, a}, [2]int{at}}, true
 		}
+		where, ok := m.keep(next)
+		if !ok {
+			return kept
+		}
+		kept, i = true, where[0]
 	}
 	return kept
 }
@@ -142,10 +339,12 @@ func (m *minimizer) trees() (args, schema *jsonvalue.Value) {
 
 // A node is a value in a tree, where it is.
 type node struct {
+	i      int // its place in walk's order
 	v      *jsonvalue.Value
 	parent *jsonvalue.Value // nil for the root
 	at     int              // its index among parent's members or elements
 	up     *node
+	kids   []*node // its members' and elements' nodes
 	step   pathStep
 }
 
@@ -162,17 +361,37 @@ func (n *node) path() []pathStep {
 type pathStep struct {
 	key   string
 	index int // -1 for a member
+	// pos is a member's place among its object's members plus one, or 0:
+	// the first member of the key (a key may be there twice).
+	pos int
+}
+
+// member is the index of the member st names in the members of v, or -1.
+func member(v *jsonvalue.Value, st pathStep) int {
+	if st.pos > 0 && st.pos <= len(v.Members) && v.Members[st.pos-1].Key == st.key {
+		return st.pos - 1
+	}
+	for i, mb := range v.Members {
+		if mb.Key == st.key {
+			return i
+		}
+	}
+	return -1
 }
 
 func walk(root *jsonvalue.Value) []*node {
 	var out []*node
 	var rec func(n *node)
 	rec = func(n *node) {
+		n.i = len(out)
 		out = append(out, n)
+		if n.up != nil {
+			n.up.kids = append(n.up.kids, n)
+		}
 		switch n.v.Kind {
 		case jsonvalue.Object:
 			for i, mb := range n.v.Members {
-				rec(&node{v: mb.Value, parent: n.v, at: i, up: n, step: pathStep{key: mb.Key, index: -1}})
+				rec(&node{v: mb.Value, parent: n.v, at: i, up: n, step: pathStep{key: mb.Key, index: -1, pos: i + 1}})
 			}
 		case jsonvalue.Array:
 			for i, e := range n.v.Elems {
@@ -185,26 +404,30 @@ func walk(root *jsonvalue.Value) []*node {
 }
 
 // edit returns a copy of root with the node at path replaced by what f
-// makes of its copy (nil: removed from its parent).
+// makes of its copy (nil: removed from its parent). The copy shares what
+// is off the path with root, and f is given a copy of the node's own
+// level alone (its elements and members are root's): neither is changed
+// in place.
 func edit(root *jsonvalue.Value, path []pathStep, f func(v *jsonvalue.Value) *jsonvalue.Value) *jsonvalue.Value {
-	root = clone(root)
 	if len(path) == 0 {
-		return f(root)
+		return f(shallow(root))
 	}
-	parent := find(root, path[:len(path)-1])
+	root, parent := copyPath(root, path[:len(path)-1])
+	if parent == nil {
+		return root
+	}
 	last := path[len(path)-1]
 	if last.index < 0 {
-		for i, mb := range parent.Members {
-			if mb.Key == last.key {
-				if nv := f(mb.Value); nv == nil {
-					parent.Members = slices.Delete(parent.Members, i, i+1)
-				} else {
-					parent.Members[i].Value = nv
-				}
-				break
+		if i := member(parent, last); i >= 0 {
+			if nv := f(shallow(parent.Members[i].Value)); nv == nil {
+				parent.Members = slices.Delete(parent.Members, i, i+1)
+			} else {
+				parent.Members[i].Value = nv
 			}
 		}
-	} else if nv := f(parent.Elems[last.index]); nv == nil {
+	} else if last.index >= len(parent.Elems) {
+		return root
+	} else if nv := f(shallow(parent.Elems[last.index])); nv == nil {
 		parent.Elems = slices.Delete(parent.Elems, last.index, last.index+1)
 	} else {
 		parent.Elems[last.index] = nv
@@ -212,7 +435,41 @@ func edit(root *jsonvalue.Value, path []pathStep, f func(v *jsonvalue.Value) *js
 	return root
 }
 
-// find returns the value at path (the first member of a key).
+// shallow is a copy of v's own level: its lists of elements and members
+// are its own, the values in them v's.
+func shallow(v *jsonvalue.Value) *jsonvalue.Value {
+	c := *v
+	c.Elems, c.Members = slices.Clone(v.Elems), slices.Clone(v.Members)
+	return &c
+}
+
+// copyPath returns a copy of root in which the values along path are
+// copies of their level (shallow), and the last of them, or nil when path
+// leads nowhere.
+func copyPath(root *jsonvalue.Value, path []pathStep) (_, last *jsonvalue.Value) {
+	root = shallow(root)
+	v := root
+	for _, st := range path {
+		switch {
+		case st.index >= 0 && v.Kind == jsonvalue.Array && st.index < len(v.Elems):
+			v.Elems[st.index] = shallow(v.Elems[st.index])
+			v = v.Elems[st.index]
+		case st.index < 0 && v.Kind == jsonvalue.Object:
+			i := member(v, st)
+			if i < 0 {
+				return root, nil
+			}
+			v.Members[i].Value = shallow(v.Members[i].Value)
+			v = v.Members[i].Value
+		default:
+			return root, nil
+		}
+	}
+	return root, v
+}
+
+// find returns the value at path (a member where it stands, or the first
+// of its key).
 func find(v *jsonvalue.Value, path []pathStep) *jsonvalue.Value {
 	for _, st := range path {
 		if v == nil {
@@ -225,7 +482,14 @@ func find(v *jsonvalue.Value, path []pathStep) *jsonvalue.Value {
 			v = v.Elems[st.index]
 			continue
 		}
-		v = get(v, st.key)
+		if v.Kind != jsonvalue.Object {
+			return nil
+		}
+		i := member(v, st)
+		if i < 0 {
+			return nil
+		}
+		v = v.Members[i].Value
 	}
 	return v
 }
@@ -257,19 +521,21 @@ func clone(v *jsonvalue.Value) *jsonvalue.Value {
 }
 
 // drop: a member or an element removed.
-func dropGen(root *jsonvalue.Value, n *node, _ *jsonvalue.Value) []cand {
+func dropGen(root *jsonvalue.Value, n *node, _ *jsonvalue.Value) []lazy {
 	if n.parent == nil {
 		return nil
 	}
-	return []cand{{args: dropAt(root, n)}}
+	return []lazy{func() cand { return cand{patch: &patch{n: n, drop: true}} }}
 }
 
 // dropAt removes the node (the member at its index, which may share its
 // key with another).
 func dropAt(root *jsonvalue.Value, n *node) *jsonvalue.Value {
-	root = clone(root)
 	path := n.path()
-	parent := find(root, path[:len(path)-1])
+	root, parent := copyPath(root, path[:len(path)-1])
+	if parent == nil {
+		return root
+	}
 	if path[len(path)-1].index < 0 {
 		parent.Members = slices.Delete(parent.Members, n.at, n.at+1)
 	} else {
@@ -285,8 +551,8 @@ func (m *minimizer) dropSchema() bool { return m.each(false, dropGen) }
 // elements (the arguments stay an object): first with the schema
 // following, then without.
 func (m *minimizer) liftArgs() bool {
-	return m.each(true, func(root *jsonvalue.Value, n *node, schema *jsonvalue.Value) []cand {
-		var out []cand
+	return m.each(true, func(root *jsonvalue.Value, n *node, schema *jsonvalue.Value) []lazy {
+		var out []lazy
 		children := n.v.Elems
 		var keys []string
 		for _, mb := range n.v.Members {
@@ -300,17 +566,17 @@ func (m *minimizer) liftArgs() bool {
 			if n.parent == nil && c.Kind != jsonvalue.Object {
 				continue
 			}
-			lifted := edit(root, n.path(), func(*jsonvalue.Value) *jsonvalue.Value { return clone(c) })
+			lifted := func() *patch { return &patch{n: n, text: c.Append(nil)} }
 			if schema != nil {
 				step := pathStep{index: i}
 				if n.v.Kind == jsonvalue.Object {
 					step = pathStep{key: keys[i], index: -1}
 				}
 				if s := follow(schema, n.path(), step); s != nil {
-					out = append(out, cand{args: lifted, schema: s})
+					out = append(out, func() cand { return cand{patch: lifted(), schema: s} })
 				}
 			}
-			out = append(out, cand{args: lifted})
+			out = append(out, func() cand { return cand{patch: lifted()} })
 		}
 		return out
 	})
@@ -353,33 +619,35 @@ func follow(schema *jsonvalue.Value, path []pathStep, st pathStep) *jsonvalue.Va
 // subschemas replaces an object of the schema by {}, by one branch of its
 // anyOf, oneOf or allOf, or by itself with its local $ref inlined.
 func (m *minimizer) subschemas() bool {
-	return m.each(false, func(root *jsonvalue.Value, n *node, _ *jsonvalue.Value) []cand {
+	return m.each(false, func(root *jsonvalue.Value, n *node, _ *jsonvalue.Value) []lazy {
 		v := n.v
 		if v.Kind != jsonvalue.Object || len(v.Members) == 0 {
 			return nil
 		}
-		replace := func(nv *jsonvalue.Value) cand {
-			return cand{args: edit(root, n.path(), func(*jsonvalue.Value) *jsonvalue.Value { return nv })}
+		replace := func(nv func() *jsonvalue.Value) lazy {
+			return func() cand { return cand{patch: &patch{n: n, text: nv().Append(nil)}} }
 		}
-		out := []cand{replace(&jsonvalue.Value{Kind: jsonvalue.Object})}
+		out := []lazy{replace(func() *jsonvalue.Value { return &jsonvalue.Value{Kind: jsonvalue.Object} })}
 		for _, kw := range []string{"anyOf", "oneOf", "allOf"} {
 			if b := get(v, kw); b != nil && b.Kind == jsonvalue.Array {
 				for _, e := range b.Elems {
-					out = append(out, replace(clone(e)))
+					out = append(out, replace(func() *jsonvalue.Value { return clone(e) }))
 				}
 			}
 		}
 		if ref := get(v, "$ref"); ref != nil && ref.Kind == jsonvalue.String {
 			if t := pointerTarget(root, ref.Str); t != nil && t != v {
-				nv := clone(t)
-				if nv.Kind == jsonvalue.Object {
-					for _, mb := range v.Members {
-						if mb.Key != "$ref" && get(nv, mb.Key) == nil {
-							nv.Members = append(nv.Members, jsonvalue.Member{Key: mb.Key, Value: clone(mb.Value)})
+				out = append(out, replace(func() *jsonvalue.Value {
+					nv := clone(t)
+					if nv.Kind == jsonvalue.Object {
+						for _, mb := range v.Members {
+							if mb.Key != "$ref" && get(nv, mb.Key) == nil {
+								nv.Members = append(nv.Members, jsonvalue.Member{Key: mb.Key, Value: clone(mb.Value)})
+							}
 						}
 					}
-				}
-				out = append(out, replace(nv))
+					return nv
+				}))
 			}
 		}
 		return out
@@ -426,26 +694,25 @@ func itoa(i int) string {
 // keys shortens the keys of the arguments' objects: to "", then by
 // chunks; the schema's properties and required follow.
 func (m *minimizer) keys() bool {
-	return m.each(true, func(root *jsonvalue.Value, n *node, schema *jsonvalue.Value) []cand {
+	return m.each(true, func(root *jsonvalue.Value, n *node, schema *jsonvalue.Value) []lazy {
 		if n.v.Kind != jsonvalue.Object {
 			return nil
 		}
-		var out []cand
+		var out []lazy
 		for i, mb := range n.v.Members {
 			for _, k := range shorter(mb.Key) {
 				if get(n.v, k) != nil {
 					continue
 				}
-				renamed := edit(root, n.path(), func(v *jsonvalue.Value) *jsonvalue.Value {
-					v.Members[i].Key = k
-					return v
-				})
+				renamed := func() *patch {
+					return &patch{n: n.kids[i], key: true, text: jsonraw.AppendQuote(nil, []byte(k))}
+				}
 				if schema != nil {
 					if s := renameKey(schema, mb.Key, k); s != nil {
-						out = append(out, cand{args: renamed, schema: s})
+						out = append(out, func() cand { return cand{patch: renamed(), schema: s} })
 					}
 				}
-				out = append(out, cand{args: renamed})
+				out = append(out, func() cand { return cand{patch: renamed()} })
 			}
 		}
 		return out
@@ -533,16 +800,13 @@ func dedupe(list []string, not string) []string {
 // strings shortens the strings of the arguments; a string that holds
 // compact JSON text is first shrunk as JSON.
 func (m *minimizer) strings() bool {
-	return m.each(true, func(root *jsonvalue.Value, n *node, _ *jsonvalue.Value) []cand {
+	return m.each(true, func(root *jsonvalue.Value, n *node, _ *jsonvalue.Value) []lazy {
 		if n.v.Kind != jsonvalue.String {
 			return nil
 		}
-		var out []cand
-		set := func(s string) cand {
-			return cand{args: edit(root, n.path(), func(v *jsonvalue.Value) *jsonvalue.Value {
-				v.Str = s
-				return v
-			})}
+		var out []lazy
+		set := func(s string) lazy {
+			return func() cand { return cand{patch: &patch{n: n, text: jsonraw.AppendQuote(nil, []byte(s))}} }
 		}
 		for _, s := range innerJSON(n.v.Str) {
 			out = append(out, set(s))
@@ -580,7 +844,7 @@ func innerJSON(s string) []string {
 		}
 		for _, c := range append(slices.Clone(n.v.Elems), memberValues(n.v)...) {
 			if c.Kind == jsonvalue.Object || c.Kind == jsonvalue.Array {
-				out = append(out, string(edit(inner, n.path(), func(*jsonvalue.Value) *jsonvalue.Value { return clone(c) }).Append(nil)))
+				out = append(out, string(edit(inner, n.path(), func(*jsonvalue.Value) *jsonvalue.Value { return c }).Append(nil)))
 			}
 		}
 		switch n.v.Kind {
@@ -607,13 +871,13 @@ func memberValues(v *jsonvalue.Value) []*jsonvalue.Value {
 
 // numbers simplifies the numbers of the arguments.
 func (m *minimizer) numbers() bool {
-	return m.each(true, func(root *jsonvalue.Value, n *node, _ *jsonvalue.Value) []cand {
+	return m.each(true, func(root *jsonvalue.Value, n *node, _ *jsonvalue.Value) []lazy {
 		if n.v.Kind != jsonvalue.Number {
 			return nil
 		}
-		var out []cand
+		var out []lazy
 		for _, t := range simpler(n.v.Number) {
-			out = append(out, cand{args: edit(root, n.path(), func(v *jsonvalue.Value) *jsonvalue.Value { v.Number = t; return v })})
+			out = append(out, func() cand { return cand{patch: &patch{n: n, text: []byte(t)}} })
 		}
 		return out
 	})
@@ -642,33 +906,49 @@ func simpler(num string) []string {
 // bytes shortens a text that is not JSON, a byte range at a time.
 func (m *minimizer) bytes() bool {
 	kept := false
-	if _, err := jsonvalue.Parse(m.args); err != nil {
-		if b, ok := shrinkBytes(m.args, func(a []byte) bool { return m.try(m.schema, a) }); ok {
-			m.args, kept = b, true
-		}
+	if _, err := jsonvalue.Parse(m.args); err != nil && m.shrinkBytes(true) {
+		kept = true
 	}
-	if _, err := jsonvalue.Parse(m.schema); err != nil {
-		if b, ok := shrinkBytes(m.schema, func(s []byte) bool { return m.try(s, m.args) }); ok {
-			m.schema, kept = b, true
-		}
+	if _, err := jsonvalue.Parse(m.schema); err != nil && m.shrinkBytes(false) {
+		kept = true
 	}
 	return kept
 }
 
-// shrinkBytes drops byte ranges of b, halving their size, while ok holds.
-func shrinkBytes(b []byte, ok func([]byte) bool) ([]byte, bool) {
-	changed := false
-	for size := len(b) / 2; size >= 1; size /= 2 {
-		for i := 0; i+size <= len(b); {
-			c := append(append([]byte{}, b[:i]...), b[i+size:]...)
-			if ok(c) {
-				b, changed = c, true
-				continue
-			}
-			i += size
+// shrinkBytes drops byte ranges of the arguments (else of the schema),
+// halving their size, while the case keeps failing; after a range is
+// dropped it goes on at the same place.
+func (m *minimizer) shrinkBytes(args bool) bool {
+	text := func() []byte {
+		if args {
+			return m.args
 		}
+		return m.schema
 	}
-	return b, changed
+	kept := false
+	for size, i := len(text())/2, 0; !m.cut; {
+		b, sz, off := text(), size, i
+		next := func() (item, bool) {
+			for ; sz >= 1; sz, off = sz/2, 0 {
+				if off+sz <= len(b) {
+					c := append(append([]byte{}, b[:off]...), b[off+sz:]...)
+					it := item{Candidate{m.schema, c}, [2]int{sz, off}}
+					if !args {
+						it.Candidate = Candidate{c, m.args}
+					}
+					off += sz
+					return it, true
+				}
+			}
+			return item{}, false
+		}
+		where, ok := m.keep(next)
+		if !ok {
+			return kept
+		}
+		kept, size, i = true, where[0], where[1]
+	}
+	return kept
 }
 
 // boundary reports whether s[i:] starts a character (or s ends at i): cuts

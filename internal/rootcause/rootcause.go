@@ -121,11 +121,14 @@ type outcome struct {
 // findings, not on how the requests were grouped.
 func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 	jobs := 1
+	var k *coalescer
 	if b, ok := cfg.Impl.(impl.Batcher); ok && cfg.Want != nil {
-		cfg.Impl, jobs = &coalescer{Impl: cfg.Impl, b: b}, workers
+		k = newCoalescer(cfg.Impl, b)
+		cfg.Impl, jobs = k, workers
 	}
+	var batch func([]impl.Case) []pair
 	if cfg.Impl != nil && cfg.Want != nil {
-		cfg = memoized(ctx, cfg)
+		cfg, batch = memoized(ctx, cfg, k)
 	}
 	each := func(is []int, do func(i int)) {
 		n := min(jobs, len(is))
@@ -169,7 +172,7 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 	})
 	explain := func(i int) {
 		o := &outcomes[i]
-		o.c, o.want, o.got, o.d, o.cut = minimized(ctx, cfg, findings[i], probes[i])
+		o.c, o.want, o.got, o.d, o.cut = minimized(ctx, cfg, batch, findings[i], probes[i])
 	}
 	// settle runs the follow-ups on the findings is, once minimized: the
 	// second looks that tell a keyword's miss from a draft's or from text
@@ -442,13 +445,16 @@ func typeList(schema []byte, names ...string) bool {
 
 func size(c impl.Case) int { return len(c.Schema) + len(c.Args) }
 
+// A pair is what is expected on a case and what the implementation gave.
+type pair struct{ want, got impl.Result }
+
 // memoized runs each case once on the implementation and the reference:
 // the minimizations of many findings meet on the same small cases. A
 // case asked for while it runs is waited for, not sent again; a failure
 // is not kept (it may not happen again): whoever asks next runs the case
-// anew.
-func memoized(ctx context.Context, cfg Config) Config {
-	type pair struct{ want, got impl.Result }
+// anew. When k is not nil, it also returns a function that runs cases
+// through k as one batch (those not run yet), else nil.
+func memoized(ctx context.Context, cfg Config, k *coalescer) (Config, func([]impl.Case) []pair) {
 	type entry struct {
 		p    pair
 		done chan struct{}
@@ -459,6 +465,18 @@ func memoized(ctx context.Context, cfg Config) Config {
 		return c.Options.String() + "\x00" + string(c.Schema) + "\x00" + string(c.Args)
 	}
 	im, want := cfg.Impl, cfg.Want
+	// finish records what the cases of the entries gave.
+	finish := func(es []*entry, cases []impl.Case, got []impl.Result) {
+		for i, e := range es {
+			e.p = pair{want(cases[i]), got[i]}
+			if e.p.got.Failure != nil {
+				mu.Lock()
+				delete(seen, key(cases[i]))
+				mu.Unlock()
+			}
+			close(e.done)
+		}
+	}
 	run := func(c impl.Case) pair {
 		k := key(c)
 		for {
@@ -468,13 +486,7 @@ func memoized(ctx context.Context, cfg Config) Config {
 				e = &entry{done: make(chan struct{})}
 				seen[k] = e
 				mu.Unlock()
-				e.p = pair{want(c), im.Normalize(ctx, c)}
-				if e.p.got.Failure != nil {
-					mu.Lock()
-					delete(seen, k)
-					mu.Unlock()
-				}
-				close(e.done)
+				finish([]*entry{e}, []impl.Case{c}, []impl.Result{im.Normalize(ctx, c)})
 				return e.p
 			}
 			mu.Unlock()
@@ -486,19 +498,51 @@ func memoized(ctx context.Context, cfg Config) Config {
 	}
 	cfg.Want = func(c impl.Case) impl.Result { return run(c).want }
 	cfg.Impl = impl.Func(im.Name(), func(_ context.Context, c impl.Case) impl.Result { return run(c).got })
-	return cfg
+	if k == nil {
+		return cfg, nil
+	}
+	batch := func(cases []impl.Case) []pair {
+		out := make([]pair, len(cases))
+		waits := make([]*entry, len(cases))
+		var mine []*entry
+		var send []impl.Case
+		mu.Lock()
+		for i, c := range cases {
+			e := seen[key(c)]
+			if e == nil {
+				e = &entry{done: make(chan struct{})}
+				seen[key(c)] = e
+				mine, send = append(mine, e), append(send, c)
+			}
+			waits[i] = e
+		}
+		mu.Unlock()
+		if len(send) > 0 {
+			finish(mine, send, k.RunBatch(ctx, send))
+		}
+		for i, e := range waits {
+			<-e.done
+			if out[i] = e.p; e.p.got.Failure != nil && !slices.Contains(mine, e) {
+				out[i] = run(cases[i]) // another's failure: asked anew
+			}
+		}
+		return out
+	}
+	return cfg, batch
 }
 
 // A coalescer sends the cases asked for at the same time, from several
 // goroutines, as one batch: the first caller sends the batch, and the
 // next, made of the cases asked for in the meantime, until none is left.
-// Only one batch is under way at a time.
+// As many batches are under way at a time as the implementation has
+// processes (one, but for a harness.Pool of several).
 type coalescer struct {
 	impl.Impl
 	b       impl.Batcher
+	slots   int
 	mu      sync.Mutex
 	pending []*call
-	sending bool
+	sending int
 }
 
 type call struct {
@@ -507,34 +551,57 @@ type call struct {
 	done chan struct{}
 }
 
+// sized is an implementation of several processes, each of which takes
+// batches of its own (harness.Pool).
+type sized interface{ Size() int }
+
+func newCoalescer(im impl.Impl, b impl.Batcher) *coalescer {
+	k := &coalescer{Impl: im, b: b, slots: 1}
+	if s, ok := im.(sized); ok {
+		k.slots = max(s.Size(), 1)
+	}
+	return k
+}
+
 func (k *coalescer) Normalize(ctx context.Context, c impl.Case) impl.Result {
-	cl := &call{c: c, done: make(chan struct{})}
+	return k.RunBatch(ctx, []impl.Case{c})[0]
+}
+
+// RunBatch sends cases with the others asked for at the same time, and
+// returns their results in their order.
+func (k *coalescer) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result {
+	calls := make([]*call, len(cases))
+	for i, c := range cases {
+		calls[i] = &call{c: c, done: make(chan struct{})}
+	}
 	k.mu.Lock()
-	k.pending = append(k.pending, cl)
-	if k.sending {
-		k.mu.Unlock()
-		<-cl.done
-		return cl.r
-	}
-	k.sending = true
-	for len(k.pending) > 0 {
-		batch := k.pending
-		k.pending = nil
-		k.mu.Unlock()
-		cases := make([]impl.Case, len(batch))
-		for i, b := range batch {
-			cases[i] = b.c
+	k.pending = append(k.pending, calls...)
+	if k.sending < k.slots {
+		k.sending++
+		for len(k.pending) > 0 {
+			batch := k.pending
+			k.pending = nil
+			k.mu.Unlock()
+			cases := make([]impl.Case, len(batch))
+			for i, b := range batch {
+				cases[i] = b.c
+			}
+			rs := k.b.RunBatch(ctx, cases)
+			for i, b := range batch {
+				b.r = rs[i]
+				close(b.done)
+			}
+			k.mu.Lock()
 		}
-		rs := k.b.RunBatch(ctx, cases)
-		for i, b := range batch {
-			b.r = rs[i]
-			close(b.done)
-		}
-		k.mu.Lock()
+		k.sending--
 	}
-	k.sending = false
 	k.mu.Unlock()
-	return cl.r
+	out := make([]impl.Result, len(calls))
+	for i, cl := range calls {
+		<-cl.done
+		out[i] = cl.r
+	}
+	return out
 }
 
 // minimizable reports whether f is minimized: not a failure of the
@@ -546,7 +613,7 @@ func minimizable(cfg Config, f Finding) bool {
 // minimized classifies f, of class d as probed on its case, on its
 // smallest case: the one minimizer shrinks it while the implementation
 // still differs from what is expected with the same class.
-func minimized(ctx context.Context, cfg Config, f Finding, d diagnose.Diagnosis) (impl.Case, impl.Result, impl.Result, diagnose.Diagnosis, bool) {
+func minimized(ctx context.Context, cfg Config, batch func([]impl.Case) []pair, f Finding, d diagnose.Diagnosis) (impl.Case, impl.Result, impl.Result, diagnose.Diagnosis, bool) {
 	// Minimized while the probed class stays the same: no step may turn a
 	// case into one of another class (a long string under a typed root
 	// into a short one under an untyped root), so the case that stands
@@ -560,7 +627,33 @@ func minimized(ctx context.Context, cfg Config, f Finding, d diagnose.Diagnosis)
 		want, got := cfg.Want(c), cfg.Impl.Normalize(ctx, c)
 		return impl.Compare(got, want).Violation() && keeps(d.Class, probed(ctx, cfg, c, want, got).Class)
 	}
-	schema, args, cut := minimize.MinimizeCut(ctx, f.Case.Schema, f.Case.Args, fails)
+	var schema, args []byte
+	var cut bool
+	if batch == nil {
+		schema, args, cut = minimize.MinimizeCut(ctx, f.Case.Schema, f.Case.Args, fails)
+	} else {
+		// The candidates of a step go out as one batch; they are judged
+		// in order up to the first that fails, as MinimizeCut would.
+		schema, args, cut = minimize.MinimizeBatch(ctx, f.Case.Schema, f.Case.Args, func(cs []minimize.Candidate) int {
+			if cfg.Keep != nil && !cfg.Keep() {
+				return -1
+			}
+			cases := make([]impl.Case, len(cs))
+			for i, x := range cs {
+				cases[i] = f.Case
+				cases[i].Schema, cases[i].Args = x.Schema, x.Args
+			}
+			for i, p := range batch(cases) {
+				if cfg.Keep != nil && !cfg.Keep() {
+					return -1
+				}
+				if impl.Compare(p.got, p.want).Violation() && keeps(d.Class, probed(ctx, cfg, cases[i], p.want, p.got).Class) {
+					return i
+				}
+			}
+			return -1
+		})
+	}
 	if cfg.Keep != nil && !cfg.Keep() {
 		cut = true
 	}

@@ -132,16 +132,33 @@ type batcher struct {
 	mu       sync.Mutex
 	sending  int // batches under way
 	overlap  bool
+	peak     int // most batches under way at once
 	largest  int
 	requests int
+	sent     map[string]int // times each case was sent
+	slots    int            // Size, when not 0
 }
+
+// Size is how many batches the batcher takes at once, when slots says.
+type sizedBatcher struct{ *batcher }
+
+func (b sizedBatcher) Size() int { return b.slots }
+
+func caseKey(c impl.Case) string { return string(c.Schema) + "\x00" + string(c.Args) }
 
 func (b *batcher) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result {
 	b.mu.Lock()
 	b.sending++
-	b.overlap = b.overlap || b.sending > 1
+	b.overlap = b.overlap || b.sending > max(b.slots, 1)
+	b.peak = max(b.peak, b.sending)
 	b.largest = max(b.largest, len(cases))
 	b.requests += len(cases)
+	if b.sent == nil {
+		b.sent = map[string]int{}
+	}
+	for _, c := range cases {
+		b.sent[caseKey(c)]++
+	}
 	b.mu.Unlock()
 	time.Sleep(time.Millisecond)
 	out := make([]impl.Result, len(cases))
@@ -155,8 +172,11 @@ func (b *batcher) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result
 }
 
 // TestExplainBatched: findings minimized several at a time, their
-// requests coalesced into batches, give the root causes of the findings
-// minimized one after the other, and no case is sent twice.
+// requests coalesced into batches (a minimizing step's candidates sent
+// together), give the root causes of the findings minimized one after the
+// other, one candidate at a time; no case is sent twice, every case the
+// serial explanation sends is sent, and no more batches are under way at
+// once than the implementation has processes.
 func TestExplainBatched(t *testing.T) {
 	var findings []rootcause.Finding
 	for i := range 20 {
@@ -168,28 +188,45 @@ func TestExplainBatched(t *testing.T) {
 	}
 	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
 	var serial []rootcause.RootCause
-	var calls int
+	calls := map[string]int{}
 	counted := impl.Func("buggy", func(ctx context.Context, c impl.Case) impl.Result {
-		calls++
+		calls[caseKey(c)]++
 		return buggy.Normalize(ctx, c)
 	})
 	serial = rootcause.Explain(context.Background(), rootcause.Config{Impl: counted, Want: want}, findings)
-	synctest.Test(t, func(t *testing.T) {
-		b := &batcher{Impl: buggy}
-		got := rootcause.Explain(context.Background(), rootcause.Config{Impl: b, Want: want}, findings)
-		if !reflect.DeepEqual(got, serial) {
-			t.Errorf("batched:\n%+v\none at a time:\n%+v", got, serial)
-		}
-		if b.overlap {
-			t.Error("two batches were under way at once")
-		}
-		if b.largest < 2 {
-			t.Errorf("the largest batch had %d case, want several findings' cases together", b.largest)
-		}
-		if b.requests != calls {
-			t.Errorf("%d cases sent in batches, %d one at a time", b.requests, calls)
-		}
-	})
+	for _, slots := range []int{0, 2} {
+		synctest.Test(t, func(t *testing.T) {
+			b := &batcher{Impl: buggy, slots: slots}
+			var im impl.Impl = b
+			if slots > 0 {
+				im = sizedBatcher{b}
+			}
+			got := rootcause.Explain(context.Background(), rootcause.Config{Impl: im, Want: want}, findings)
+			if !reflect.DeepEqual(got, serial) {
+				t.Errorf("batched (%d processes):\n%+v\none at a time:\n%+v", slots, got, serial)
+			}
+			if b.overlap {
+				t.Errorf("more than %d batches under way at once", max(slots, 1))
+			}
+			if b.peak < max(slots, 1) {
+				t.Errorf("at most %d batches under way at once, want %d: a process left idle", b.peak, slots)
+			}
+			if b.largest < 2 {
+				t.Errorf("the largest batch had %d case, want several findings' cases together", b.largest)
+			}
+			for k, n := range b.sent {
+				if n > 1 {
+					t.Errorf("case %q sent %d times", k, n)
+				}
+			}
+			for k := range calls {
+				if b.sent[k] == 0 {
+					t.Errorf("case %q not sent in batches", k)
+				}
+			}
+			t.Logf("%d processes: %d cases sent in batches, %d one at a time", max(slots, 1), len(b.sent), len(calls))
+		})
+	}
 }
 
 func TestSort(t *testing.T) {
