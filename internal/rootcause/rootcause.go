@@ -11,6 +11,7 @@ package rootcause
 import (
 	"cmp"
 	"context"
+	"errors"
 	"slices"
 	"strconv"
 	"strings"
@@ -185,9 +186,12 @@ func size(c impl.Case) int { return len(c.Schema) + len(c.Args) }
 
 // memoized runs each case once on the implementation and the reference:
 // the minimizations of many findings meet on the same small cases. A
-// case asked for while it runs is waited for, not sent again; a failure
-// is not kept (it may not happen again): whoever asks next runs the case
-// anew.
+// case asked for while it runs is waited for, not sent again. A crash is
+// kept like an answer: within one check, the program is taken to crash
+// on that exact case again (each run of it would cost a start of the
+// adapter). Any other failure is not kept (a timeout may come from a
+// loaded machine, a give-up or a check stopped says nothing of the
+// case): whoever asks next runs the case anew.
 func memoized(ctx context.Context, cfg Config) Config {
 	type pair struct{ want, got impl.Result }
 	type entry struct {
@@ -210,7 +214,7 @@ func memoized(ctx context.Context, cfg Config) Config {
 				seen[k] = e
 				mu.Unlock()
 				e.p = pair{want(c), im.Normalize(ctx, c)}
-				if e.p.got.Failure != nil {
+				if !kept(e.p.got) {
 					mu.Lock()
 					delete(seen, k)
 					mu.Unlock()
@@ -220,7 +224,7 @@ func memoized(ctx context.Context, cfg Config) Config {
 			}
 			mu.Unlock()
 			<-e.done
-			if e.p.got.Failure == nil {
+			if kept(e.p.got) {
 				return e.p
 			}
 		}
@@ -228,6 +232,12 @@ func memoized(ctx context.Context, cfg Config) Config {
 	cfg.Want = func(c impl.Case) impl.Result { return run(c).want }
 	cfg.Impl = impl.Func(im.Name(), func(_ context.Context, c impl.Case) impl.Result { return run(c).got })
 	return cfg
+}
+
+// kept reports whether memoized keeps a result: an answer, or a crash
+// of the program that is not the harness giving up on it.
+func kept(r impl.Result) bool {
+	return r.Failure == nil || r.Kind() == impl.KindCrash && !errors.Is(r.Failure, impl.ErrGaveUp)
 }
 
 // A coalescer sends the cases asked for at the same time, from several
