@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -113,12 +114,16 @@ type Adapter struct {
 	events   []Event
 	sent     map[int][]byte // the request of each event charged by elimination, by the event's index
 	trace    sync.Mutex
-	// spare, once the adapter was restarted, is the next run being started
-	// while the current one works, so that the next restart does not wait
-	// for the program to start; nil when none is under way.
-	spare     chan spareRun
-	closing   chan struct{} // closed by Close: a start under way stops
-	closeOnce sync.Once
+	// spares, once the adapter was restarted, are the next runs being
+	// started while the current one works, oldest first, so that the next
+	// restart does not wait for the program to start. There are wantSpares
+	// of them after a restart: one, and one more (up to maxSpares) each
+	// time a restart had to wait for the oldest, the failures coming
+	// faster than the program starts.
+	spares     []chan spareRun
+	wantSpares int
+	closing    chan struct{} // closed by Close: a start under way stops
+	closeOnce  sync.Once
 }
 
 // spareRun is a run of the adapter started ahead of need.
@@ -142,7 +147,7 @@ func Start(cfg Config) (*Adapter, error) {
 	if strings.TrimSpace(cfg.Command) == "" {
 		return nil, errors.New("harness: no command")
 	}
-	a := &Adapter{cfg: cfg, closing: make(chan struct{}), sent: map[int][]byte{}}
+	a := &Adapter{cfg: cfg, closing: make(chan struct{}), sent: map[int][]byte{}, wantSpares: 1}
 	p, info, declares, err := a.launch(context.Background())
 	if err != nil {
 		return nil, err
@@ -274,7 +279,7 @@ func (a *Adapter) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result
 		}
 		if a.proc == nil {
 			began := time.Now()
-			if err := a.restart(ctx); err != nil {
+			if err := a.restart(ctx, maxSpares); err != nil {
 				if ctx.Err() != nil {
 					// Cut short by ctx: not a failure of the program. The
 					// request it was for, not sent, had waited since the
@@ -433,12 +438,15 @@ func (a *Adapter) Confirm(ctx context.Context, n int) int {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	sent := 0
+	var evs []int // the events to confirm
 	for ev := range a.events {
-		line, ok := a.sent[ev]
-		if !ok {
-			continue
+		if _, ok := a.sent[ev]; ok && (n <= 0 || len(evs) < n) {
+			evs = append(evs, ev)
 		}
-		if n > 0 && sent >= n || ctx.Err() != nil || a.gaveUp != nil {
+	}
+	for k, ev := range evs {
+		line := a.sent[ev]
+		if ctx.Err() != nil || a.gaveUp != nil {
 			break
 		}
 		if a.proc != nil && a.proc.answered > 0 {
@@ -446,7 +454,10 @@ func (a *Adapter) Confirm(ctx context.Context, n int) int {
 			a.proc = nil
 		}
 		if a.proc == nil {
-			if err := a.restart(ctx); err != nil {
+			// No spare is started that no confirmation left can take:
+			// the last confirmation's run, or the last spare, is the last
+			// start.
+			if err := a.restart(ctx, len(evs)-k-1); err != nil {
 				break // the charges stand, by elimination (or ctx is done)
 			}
 		}
@@ -543,23 +554,33 @@ func (a *Adapter) outcome(failed bool) {
 	a.next++
 }
 
-// restart starts the adapter again and replays start: it takes the
-// spare run if one was started (and is still running), and starts the
-// next spare. It waits for the start only until ctx is done: then it
-// returns an error, and the restart is not counted (a spare under way is
-// left for the next restart, or for Close).
-func (a *Adapter) restart(ctx context.Context) error {
+// maxSpares is the most spares an adapter keeps: one per core (a start
+// is mostly the program's own work on a core), at most 4.
+var maxSpares = max(1, min(runtime.NumCPU(), 4))
+
+// restart starts the adapter again and replays start: it takes a spare
+// run if one was started (the first that is ready, else the oldest, and
+// then it keeps one spare more, up to maxSpares), and starts spares until
+// there are wantSpares of them, or limit. It waits for the start only until ctx is done:
+// then it returns an error, and the restart is not counted (the spares
+// under way are left for the next restart, or for Close).
+func (a *Adapter) restart(ctx context.Context, limit int) error {
 	var p *process
 	var info Info
 	var err error
-	if a.spare != nil {
+	if len(a.spares) > 0 {
+		i := slices.IndexFunc(a.spares, func(s chan spareRun) bool { return len(s) > 0 })
+		if i < 0 {
+			i = 0 // none ready: the oldest
+			a.wantSpares = min(a.wantSpares+1, maxSpares)
+		}
 		var r spareRun
 		select {
-		case r = <-a.spare:
+		case r = <-a.spares[i]:
 		case <-ctx.Done():
 			return fmt.Errorf("restart %d: cut short: %w", a.restarts+1, context.Cause(ctx))
 		}
-		a.spare = nil
+		a.spares = slices.Delete(a.spares, i, i+1)
 		p, info, err = r.p, r.info, r.err
 		for _, t := range r.trace {
 			a.traceLines(t.prefix, t.b)
@@ -576,16 +597,18 @@ func (a *Adapter) restart(ctx context.Context) error {
 		}
 	}
 	a.restarts++
-	next := make(chan spareRun, 1)
-	a.spare = next
-	go func() {
-		var lines []traced
-		// Started ahead of need, for no request: only Close stops it.
-		p, info, _, err := a.launchTraced(context.Background(), func(prefix string, b []byte) {
-			lines = append(lines, traced{prefix, bytes.Clone(b)})
-		})
-		next <- spareRun{p, info, err, lines}
-	}()
+	for len(a.spares) < min(a.wantSpares, limit) {
+		next := make(chan spareRun, 1)
+		a.spares = append(a.spares, next)
+		go func() {
+			var lines []traced
+			// Started ahead of need, for no request: only Close stops it.
+			p, info, _, err := a.launchTraced(context.Background(), func(prefix string, b []byte) {
+				lines = append(lines, traced{prefix, bytes.Clone(b)})
+			})
+			next <- spareRun{p, info, err, lines}
+		}()
+	}
 	if err != nil {
 		return fmt.Errorf("restart %d failed: %v", a.restarts, err)
 	}
@@ -661,12 +684,12 @@ func (a *Adapter) Close() error {
 	a.closeOnce.Do(func() { close(a.closing) })
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if a.spare != nil {
-		if r := <-a.spare; r.p != nil {
+	for _, s := range a.spares {
+		if r := <-s; r.p != nil {
 			r.p.kill()
 		}
-		a.spare = nil
 	}
+	a.spares = nil
 	if a.proc == nil {
 		return nil
 	}

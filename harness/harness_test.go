@@ -630,3 +630,54 @@ func TestPool(t *testing.T) {
 		}
 	}
 }
+
+// TestSparesAccounted: an adapter that crashes faster than it starts
+// keeps spares started ahead (one, more when a restart had to wait for
+// one), but no start is lost: every start of the program is the first,
+// a restart, or a spare still unused when the adapter is closed, and
+// Confirm starts no spare that no confirmation left can take.
+func TestSparesAccounted(t *testing.T) {
+	starts := t.TempDir() + "/starts"
+	a, err := Start(Config{Command: "TOOLNORM_TEST_STARTS=" + strconv.Quote(starts) + " TOOLNORM_TEST_FAST=100000 " + adapterCommand("crash-flushing")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	reqs := cases(90, -1)
+	var triggers []int
+	for i := 0; i < len(reqs); i += 9 {
+		reqs[i] = cases(i+1, i)[i]
+		triggers = append(triggers, i)
+	}
+	for i, r := range a.RunBatch(context.Background(), reqs) {
+		if slices.Contains(triggers, i) != (r.Kind() == impl.KindCrash) || r.Kind() != impl.KindCrash && !r.Answered() {
+			t.Fatalf("request %d = %v", i, r)
+		}
+	}
+	spares := func() int {
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		if a.wantSpares > maxSpares || len(a.spares) > a.wantSpares {
+			t.Errorf("%d spares, %d wanted, at most %d", len(a.spares), a.wantSpares, maxSpares)
+		}
+		return len(a.spares)
+	}
+	before := spares()
+	if before == 0 || a.Restarts() != len(triggers) {
+		t.Fatalf("%d spares, %d restarts for %d crashes", before, a.Restarts(), len(triggers))
+	}
+	sent := a.Confirm(context.Background(), 0)
+	left := spares()
+	if sent == 0 || left > max(0, before-sent) {
+		t.Errorf("Confirm sent %d, spares %d before and %d after", sent, before, left)
+	}
+	restarts := a.Restarts()
+	a.Close()
+	b, err := os.ReadFile(starts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(b); n != 1+restarts+left {
+		t.Errorf("%d starts of the program, for 1 + %d restarts + %d spares unused", n, restarts, left)
+	}
+}

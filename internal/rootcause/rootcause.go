@@ -20,6 +20,7 @@ package rootcause
 import (
 	"cmp"
 	"context"
+	"errors"
 	"slices"
 	"strconv"
 	"strings"
@@ -450,10 +451,14 @@ type pair struct{ want, got impl.Result }
 
 // memoized runs each case once on the implementation and the reference:
 // the minimizations of many findings meet on the same small cases. A
-// case asked for while it runs is waited for, not sent again; a failure
-// is not kept (it may not happen again): whoever asks next runs the case
-// anew. When k is not nil, it also returns a function that runs cases
-// through k as one batch (those not run yet), else nil.
+// case asked for while it runs is waited for, not sent again. A crash is
+// kept like an answer: within one check, the program is taken to crash
+// on that exact case again (each run of it would cost a start of the
+// adapter). Any other failure is not kept (a timeout may come from a
+// loaded machine, a give-up or a check stopped says nothing of the
+// case): whoever asks next runs the case anew. When k is not nil, it also
+// returns a function that runs cases through k as one batch (those not
+// run yet), else nil.
 func memoized(ctx context.Context, cfg Config, k *coalescer) (Config, func([]impl.Case) []pair) {
 	type entry struct {
 		p    pair
@@ -469,7 +474,7 @@ func memoized(ctx context.Context, cfg Config, k *coalescer) (Config, func([]imp
 	finish := func(es []*entry, cases []impl.Case, got []impl.Result) {
 		for i, e := range es {
 			e.p = pair{want(cases[i]), got[i]}
-			if e.p.got.Failure != nil {
+			if !kept(e.p.got) {
 				mu.Lock()
 				delete(seen, key(cases[i]))
 				mu.Unlock()
@@ -491,7 +496,7 @@ func memoized(ctx context.Context, cfg Config, k *coalescer) (Config, func([]imp
 			}
 			mu.Unlock()
 			<-e.done
-			if e.p.got.Failure == nil {
+			if kept(e.p.got) {
 				return e.p
 			}
 		}
@@ -522,13 +527,19 @@ func memoized(ctx context.Context, cfg Config, k *coalescer) (Config, func([]imp
 		}
 		for i, e := range waits {
 			<-e.done
-			if out[i] = e.p; e.p.got.Failure != nil && !slices.Contains(mine, e) {
+			if out[i] = e.p; !kept(e.p.got) && !slices.Contains(mine, e) {
 				out[i] = run(cases[i]) // another's failure: asked anew
 			}
 		}
 		return out
 	}
 	return cfg, batch
+}
+
+// kept reports whether memoized keeps a result: an answer, or a crash
+// of the program that is not the harness giving up on it.
+func kept(r impl.Result) bool {
+	return r.Failure == nil || r.Kind() == impl.KindCrash && !errors.Is(r.Failure, impl.ErrGaveUp)
 }
 
 // A coalescer sends the cases asked for at the same time, from several

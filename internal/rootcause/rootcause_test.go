@@ -2,6 +2,7 @@ package rootcause_test
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"slices"
 	"strconv"
@@ -636,6 +637,57 @@ func TestExplainSample(t *testing.T) {
 			}
 			if !reflect.DeepEqual(counts, tt.counts) {
 				t.Errorf("findings per root cause %v, want %v", counts, tt.counts)
+			}
+		})
+	}
+}
+
+// TestCrashRunOnce: a case the program crashed on is not run again within
+// one explanation, however many findings' minimizations ask for it; a
+// timeout (which may come from a loaded machine) and a give-up are, as
+// they may not happen again.
+func TestCrashRunOnce(t *testing.T) {
+	findings := []rootcause.Finding{
+		finding(rootcause.Vector, "array.json", `{"properties":{"tags":{"type":"array"}}}`, `{"tags":"[\"a\",\"b\"]","n":1}`),
+		finding(rootcause.Vector, "object.json", `{"properties":{"o":{"type":"object"}}}`, `{"o":"{\"k\":[1,2,3]}"}`),
+		finding(rootcause.Vector, "pattern.json", `{"patternProperties":{"^p":{"type":"array"}}}`, `{"p":"[1]"}`),
+		finding(rootcause.Bucket, "bucket-a", `{}`, `{"a":{"b":"&Amp;x"}}`),
+	}
+	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
+	for _, tt := range []struct {
+		name    string
+		failure error
+		kept    bool
+	}{
+		{"crash", impl.ErrCrash, true},
+		{"timeout", impl.ErrTimeout, false},
+		{"gave-up", fmt.Errorf("%w: %w: too many", impl.ErrCrash, impl.ErrGaveUp), false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var mu sync.Mutex
+			runs := map[string]int{}
+			failing := impl.Func("failing", func(ctx context.Context, c impl.Case) impl.Result {
+				k := string(c.Schema) + " " + string(c.Args)
+				mu.Lock()
+				runs[k]++
+				mu.Unlock()
+				if string(c.Args) == `{}` {
+					return impl.Fail(tt.failure, "it failed")
+				}
+				return buggy.Normalize(ctx, c)
+			})
+			rootcause.Explain(context.Background(), rootcause.Config{Impl: failing, Want: want}, findings)
+			most := 0
+			for k, n := range runs {
+				if strings.HasSuffix(k, " {}") {
+					most = max(most, n)
+				}
+			}
+			if most == 0 {
+				t.Fatalf("no minimization asked for a failing case: %v", runs)
+			}
+			if kept := most == 1; kept != tt.kept {
+				t.Errorf("a failing case was run %d times, want kept %v: %v", most, tt.kept, runs)
 			}
 		})
 	}
