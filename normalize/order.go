@@ -164,7 +164,9 @@ const maxFastDepth = 1000
 // twice, or a string with a lone surrogate escape. Then the caller reads
 // the text with encoding/json and memberOrder, for their errors.
 func decodeOrdered(text []byte) (v any, order map[string][]string, ok bool) {
-	d := orderedDecoder{b: text}
+	// Room for the pointer, keys and values of a small schema: they grow
+	// from there, but most schemas need no more.
+	d := orderedDecoder{b: text, path: make([]byte, 0, 128), keys: make([]string, 0, 32), vals: make([]any, 0, 32)}
 	i := jsonraw.SkipSpace(text, 0)
 	v, i, ok = d.value(i, 0)
 	if !ok || jsonraw.SkipSpace(text, i) != len(text) {
