@@ -50,3 +50,53 @@ func TestDrawnCasesUnchanged(t *testing.T) {
 func writeCase(h hash.Hash, c impl.Case) {
 	fmt.Fprintf(h, "%q\x00%q\x00%+v\x00", c.Schema, c.Args, c.Options)
 }
+
+// TestPlacedFocus: for every case a property about one position draws,
+// the string placed at its focus is what reading the case finds there
+// (focus trusts it for a case as drawn), and a case changed in any way is
+// read again.
+func TestPlacedFocus(t *testing.T) {
+	ims := []impl.Impl{impl.Reference, impl.Configure(impl.Options{Depth: normalize.TopLevel}), impl.Configure(impl.Options{MaxPasses: 1, Profile: normalize.Attribute})}
+	placed := 0
+	for _, p := range All() {
+		for _, im := range ims {
+			for i := range 2000 {
+				c := p.Draw(CaseSeed(1, p.ID, i), im)
+				if c.placed == nil {
+					continue
+				}
+				placed++
+				var got string
+				func() {
+					defer func() {
+						if x := recover(); x != nil {
+							t.Fatalf("%s, case %d: reading the drawn case: %v", p.ID, i, x)
+						}
+					}()
+					got = focusParsed(c)
+				}()
+				if got != c.placed.str || focus(c) != got {
+					t.Fatalf("%s, case %d: placed %q, read %q", p.ID, i, c.placed.str, got)
+				}
+			}
+		}
+	}
+	if placed == 0 {
+		t.Fatal("no case was placed")
+	}
+	c := placeCase(nil, impl.Options{Depth: normalize.TopLevel}, `{"type":"object"}`, `{"a":1}`)
+	for name, change := range map[string]func(c *Case){
+		"args":   func(c *Case) { c.Args = []byte(`{"other":"x","p":"other"}`) },
+		"schema": func(c *Case) { c.Schema = []byte(`{"type":"object","properties":{"p":{"type":"array"}}}`) },
+		"shrunk": func(c *Case) { c.Args, c.shrunk = []byte(`{"p":"shrunk"}`), true },
+	} {
+		d := c
+		change(&d)
+		func() {
+			defer func() { recover() }() // moot: what a reading of the changed case finds
+			if got := focus(d); got == c.placed.str {
+				t.Errorf("%s changed: focus still gives the placed %q", name, got)
+			}
+		}()
+	}
+}
