@@ -1,7 +1,7 @@
 package properties
 
 import (
-	"fmt"
+	"strconv"
 	"strings"
 
 	"pgregory.net/rapid"
@@ -161,7 +161,7 @@ func arrayNode(t *rapid.T, depth int, items *node) *node {
 	if strings.Contains(typ, "null") {
 		types |= tNull
 	}
-	return &node{json: fmt.Sprintf(`{"type":%s,"items":%s}`, typ, items.json), types: types, items: items, defs: items.defs}
+	return &node{json: `{"type":` + typ + `,"items":` + items.json + `}`, types: types, items: items, defs: items.defs}
 }
 
 // patterns are patternProperties patterns, each with keys that match it.
@@ -177,14 +177,17 @@ var patterns = []struct {
 func objectNode(t *rapid.T, depth int) *node {
 	n := &node{types: tObject}
 	keys := genKeys.Draw(t, "keys")
-	var members []string
-	for _, k := range keys {
+	b := []byte(`{"type":"object","properties":{`)
+	for i, k := range keys {
 		c := schemaNode(t, depth-1)
 		n.props = append(n.props, prop{key: k, n: c})
 		n.defs = append(n.defs, c.defs...)
-		members = append(members, string(quote(k))+":"+c.json)
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(append(appendQuote(b, k), ':'), c.json...)
 	}
-	n.json = `{"type":"object","properties":{` + strings.Join(members, ",") + `}`
+	b = append(b, '}')
 	if genPatterned.Draw(t, "patterned") == 0 {
 		// Members whose keys match a pattern get its schema (and only
 		// those: additionalProperties is for members that match nothing).
@@ -194,12 +197,13 @@ func objectNode(t *rapid.T, depth int) *node {
 		for _, k := range pat.keys {
 			n.props = append(n.props, prop{k, c, true})
 		}
-		n.json += `,"patternProperties":{` + string(quote(pat.re)) + ":" + c.json + `}`
+		b = append(appendQuote(append(b, `,"patternProperties":{`...), pat.re), ':')
+		b = append(append(b, c.json...), '}')
 		if genBool.Draw(t, "additional") {
-			n.json += `,"additionalProperties":{"type":"string"}`
+			b = append(b, `,"additionalProperties":{"type":"string"}`...)
 		}
 	}
-	n.json += "}"
+	n.json = string(append(b, '}'))
 	return n
 }
 
@@ -209,7 +213,7 @@ func wrap(t *rapid.T, c *node) *node {
 	w := *c
 	switch genWrap.Draw(t, "wrap") {
 	case 0:
-		name := fmt.Sprintf("d%d", genDef.Draw(t, "def"))
+		name := "d" + strconv.Itoa(genDef.Draw(t, "def"))
 		w.json = `{"$ref":"#/$defs/` + name + `"}`
 		w.defs = append(append([]def{}, c.defs...), def{name, c})
 	case 1:
@@ -223,29 +227,42 @@ func wrap(t *rapid.T, c *node) *node {
 
 // document renders a tool schema: an object whose parameters are params.
 func document(params []prop) string {
-	var members, defs []string
-	seen := map[string]bool{}
-	var addDefs func(ds []def)
-	addDefs = func(ds []def) {
-		for _, d := range ds {
-			if !seen[d.name] {
-				seen[d.name] = true
-				defs = append(defs, fmt.Sprintf("%q:%s", d.name, d.n.json))
+	b := []byte(`{"type":"object","properties":{`)
+	for i, p := range params {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(append(appendQuote(b, p.key), ':'), p.n.json...)
+	}
+	b = append(b, '}')
+	var seen map[string]bool
+	for _, p := range params {
+		for _, d := range p.n.defs {
+			if seen[d.name] {
+				continue
 			}
+			if seen == nil {
+				seen = map[string]bool{}
+				b = append(b, `,"$defs":{`...)
+			} else {
+				b = append(b, ',')
+			}
+			seen[d.name] = true
+			b = append(append(appendQuote(b, d.name), ':'), d.n.json...)
 		}
 	}
-	for _, p := range params {
-		members = append(members, string(quote(p.key))+":"+p.n.json)
-		addDefs(p.n.defs)
+	if seen != nil {
+		b = append(b, '}')
 	}
-	doc := `{"type":"object","properties":{` + strings.Join(members, ",") + `}`
-	if len(defs) > 0 {
-		doc += `,"$defs":{` + strings.Join(defs, ",") + `}`
-	}
-	return doc + "}"
+	return string(append(b, '}'))
 }
 
-func quote(s string) []byte { return (&jsonvalue.Value{Kind: jsonvalue.String, Str: s}).Append(nil) }
+func quote(s string) []byte { return appendQuote(nil, s) }
+
+// appendQuote appends s as a JSON string.
+func appendQuote(dst []byte, s string) []byte {
+	return (&jsonvalue.Value{Kind: jsonvalue.String, Str: s}).Append(dst)
+}
 
 // value draws arguments that fit n, and strings of every kind the rule is
 // about: references, stringified JSON of the declared shape and of another.
