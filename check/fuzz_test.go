@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/toolnorm/toolnorm/check"
+	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/impl"
 	"github.com/toolnorm/toolnorm/normalize"
 )
@@ -71,5 +72,29 @@ func TestFuzzerRun(t *testing.T) {
 	fuzz(t, resumed, 1, 128)
 	if len(resumed.Findings) != 0 {
 		t.Errorf("resumed with the buckets known, %d found again: %v", len(resumed.Findings), resumed.Findings[0].Bucket)
+	}
+}
+
+// BenchmarkFuzzReference fuzzes the reference from the built-in corpus
+// (a third of the cases are its vectors mutated), 1,024 cases an
+// iteration: the fuzzer's own cost per case, as in toolnorm check.
+func BenchmarkFuzzReference(b *testing.B) {
+	vectors, err := corpus.Load(corpus.Embedded())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		ctx, cancel := context.WithCancel(context.Background())
+		f := &check.Fuzzer{Impl: impl.Reference, Seeds: vectors}
+		err := f.Run(ctx, 1, time.Now().Add(time.Hour), func(s check.Stats) {
+			if s.Cases >= 1024 {
+				cancel()
+			}
+		})
+		cancel()
+		if err != nil || len(f.Findings) != 0 {
+			b.Fatal(err, f.Findings)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package normalize
 
 import (
+	"bytes"
 	"encoding/json"
 	"maps"
 	"slices"
@@ -23,8 +24,9 @@ type duplicateKey struct {
 }
 
 // memberOrder scans text, which encoding/json has decoded, and returns
-// the keys of each object of two or more members in document order, by
-// the object's canonical pointer; or the first duplicate key in document
+// the keys of each object of two or more members that is the value of a
+// keyword whose members are schemas (ordered), in document order, by the
+// object's canonical pointer; or the first duplicate key in document
 // order.
 func memberOrder(text []byte) (map[string][]string, *duplicateKey) {
 	s := orderScanner{b: text}
@@ -112,7 +114,7 @@ func (s *orderScanner) object(i int) int {
 			i = jsonraw.SkipSpace(s.b, i+1)
 		}
 	}
-	if len(keys) > 1 && s.dup == nil {
+	if len(keys) > 1 && s.dup == nil && len(s.path) > 0 && ordered(s.path[len(s.path)-1]) {
 		if s.order == nil {
 			s.order = map[string][]string{}
 		}
@@ -121,8 +123,21 @@ func (s *orderScanner) object(i int) int {
 	return i + 1
 }
 
+// ordered reports whether the members of an object that is the value of
+// the member named token (escaped) are read in document order: those of
+// the keywords whose members are schemas (schemaMaps), the only objects
+// whose members Compile walks. The order of no other object is kept: it
+// would cost every object of a schema a map entry and a copy of its keys.
+func ordered(token string) bool {
+	switch token {
+	case "properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies":
+		return true
+	}
+	return false
+}
+
 // members returns the keys of m, the object at ptr in d, in document
-// order.
+// order. ptr must end in a keyword that is ordered.
 func (d *document) members(ptr string, m map[string]any) []string {
 	if len(m) == 1 {
 		for k := range m {
@@ -149,7 +164,9 @@ const maxFastDepth = 1000
 // twice, or a string with a lone surrogate escape. Then the caller reads
 // the text with encoding/json and memberOrder, for their errors.
 func decodeOrdered(text []byte) (v any, order map[string][]string, ok bool) {
-	d := orderedDecoder{b: text}
+	// Room for the pointer, keys and values of a small schema: they grow
+	// from there, but most schemas need no more.
+	d := orderedDecoder{b: text, path: make([]byte, 0, 128), keys: make([]string, 0, 32), vals: make([]any, 0, 32)}
 	i := jsonraw.SkipSpace(text, 0)
 	v, i, ok = d.value(i, 0)
 	if !ok || jsonraw.SkipSpace(text, i) != len(text) {
@@ -213,7 +230,7 @@ func (d *orderedDecoder) str(i int) (string, int, bool) {
 		return "", 0, false
 	}
 	if f&jsonraw.Escaped == 0 {
-		return string(d.b[i+1 : end-1]), end, true
+		return intern(d.b[i+1 : end-1]), end, true
 	}
 	d.buf = jsonraw.Unquote(d.buf[:0], d.b[i+1:end-1])
 	if !utf8.Valid(d.buf) {
@@ -222,6 +239,56 @@ func (d *orderedDecoder) str(i int) (string, int, bool) {
 		return "", 0, false
 	}
 	return string(d.buf), end, true
+}
+
+// intern returns b as a string, without a copy for the keywords and type
+// names most schemas are made of.
+func intern(b []byte) string {
+	switch string(b) { // no allocation: the cases are constants
+	case "type":
+		return "type"
+	case "object":
+		return "object"
+	case "array":
+		return "array"
+	case "string":
+		return "string"
+	case "null":
+		return "null"
+	case "number":
+		return "number"
+	case "integer":
+		return "integer"
+	case "boolean":
+		return "boolean"
+	case "properties":
+		return "properties"
+	case "items":
+		return "items"
+	case "description":
+		return "description"
+	case "required":
+		return "required"
+	case "enum":
+		return "enum"
+	case "$ref":
+		return "$ref"
+	case "$defs":
+		return "$defs"
+	case "anyOf":
+		return "anyOf"
+	case "allOf":
+		return "allOf"
+	case "oneOf":
+		return "oneOf"
+	case "patternProperties":
+		return "patternProperties"
+	case "additionalProperties":
+		return "additionalProperties"
+	case "nullable":
+		return "nullable"
+	}
+	return string(b)
 }
 
 func (d *orderedDecoder) object(i, depth int) (any, int, bool) {
@@ -269,7 +336,7 @@ func (d *orderedDecoder) object(i, depth int) (any, int, bool) {
 	if len(m) != len(keys) {
 		return nil, 0, false // a key given twice
 	}
-	if len(keys) > 1 {
+	if len(keys) > 1 && ordered(string(d.path[bytes.LastIndexByte(d.path, '/')+1:])) {
 		if d.order == nil {
 			d.order = map[string][]string{}
 		}

@@ -169,3 +169,29 @@ func TestDecodeOrderedTestdata(t *testing.T) {
 		t.Fatalf("read %d JSON files in testdata, want the test suite's hundreds", files)
 	}
 }
+
+// TestOrderedKeywords: the member order is kept for the objects whose
+// members Compile walks (the values of schemaMaps' keywords, wherever they
+// stand), and for no other: an order nobody reads costs every object.
+func TestOrderedKeywords(t *testing.T) {
+	for _, kw := range schemaMaps {
+		if !ordered(kw) {
+			t.Errorf("the members of %s are not read in document order", kw)
+		}
+	}
+	text := []byte(`{"b":1,"a":2,"properties":{"z":{"type":"object","properties":{"y":{},"x":{}}},"$defs":{"d":{}}},` +
+		`"$defs":{"n":{},"m":{}},"items":{"patternProperties":{"^b":{},"^a":{}},"enum":[{"properties":1,"q":2}]}}`)
+	want := map[string][]string{
+		"/properties":              {"z", "$defs"},
+		"/properties/z/properties": {"y", "x"},
+		"/$defs":                   {"n", "m"},
+		"/items/patternProperties": {"^b", "^a"},
+	}
+	_, order, ok := decodeOrdered(text)
+	if !ok || !reflect.DeepEqual(order, want) {
+		t.Errorf("decodeOrdered: order %v, %v; want %v", order, ok, want)
+	}
+	if order, dup := memberOrder(text); dup != nil || !reflect.DeepEqual(order, want) {
+		t.Errorf("memberOrder: order %v, %v; want %v", order, dup, want)
+	}
+}

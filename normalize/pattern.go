@@ -2,6 +2,7 @@ package normalize
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/toolnorm/toolnorm/internal/ecma"
 )
@@ -24,13 +25,53 @@ type pattern struct {
 var patternSteps int64 = 10_000_000
 
 // compilePattern compiles a patternProperties pattern as ECMA-262 with the
-// u flag.
+// u flag. It keeps the patterns it compiled lately (patterns): tools
+// repeat theirs, and compiling one costs more than the rest of a small
+// schema. A compiled pattern is immutable, and safe for concurrent use.
 func compilePattern(s string) (*ecma.Regexp, error) {
+	if len(s) > maxCachedPattern {
+		return compilePatternOnce(s)
+	}
+	patterns.mu.Lock()
+	got, ok := patterns.m[s]
+	patterns.mu.Unlock()
+	if ok {
+		return got.re, got.err
+	}
+	re, err := compilePatternOnce(s)
+	patterns.mu.Lock()
+	defer patterns.mu.Unlock()
+	if patterns.m == nil || len(patterns.m) >= maxCachedPatterns {
+		patterns.m = make(map[string]compiledPattern)
+	}
+	patterns.m[s] = compiledPattern{re, err}
+	return re, err
+}
+
+func compilePatternOnce(s string) (*ecma.Regexp, error) {
 	re, err := ecma.Compile(s)
 	if se, ok := err.(*ecma.SyntaxError); ok {
 		return nil, fmt.Errorf("pattern %q is not an ECMA-262 regular expression (u flag): %s at byte %d", s, se.Msg, se.Offset)
 	}
 	return re, nil
+}
+
+// patterns are the patterns compiled lately, by their source: at most
+// maxCachedPatterns of at most maxCachedPattern bytes each (the cache
+// starts over when full).
+var patterns struct {
+	mu sync.Mutex
+	m  map[string]compiledPattern
+}
+
+const (
+	maxCachedPatterns = 256
+	maxCachedPattern  = 1 << 10
+)
+
+type compiledPattern struct {
+	re  *ecma.Regexp
+	err error
 }
 
 // match reports whether the pattern matches the key (unquoted), spending

@@ -325,8 +325,10 @@ func (c *compiler) resolveRef(rs refSite) {
 }
 
 // sub is the place of the subschema v at suffix below p.
-func (p place) sub(v any, suffix string) place {
-	ptr := p.ptr + suffix
+func (p place) sub(v any, suffix string) place { return p.at(v, p.ptr+suffix) }
+
+// at is the place of the subschema v at ptr, below p.
+func (p place) at(v any, ptr string) place {
 	res := p.res
 	if len(p.doc.resources) > 1 {
 		if r, ok := p.doc.resources[ptr]; ok {
@@ -405,7 +407,7 @@ func (c *compiler) compileObject(n *node, m map[string]any, p place, s *scope) {
 		return
 	}
 	if t, ok := m["type"]; ok {
-		n.own = c.types(t, p.doc, ptr+"/type")
+		n.own = c.types(t, p.doc, ptr)
 		if nb, ok := m["nullable"]; ok {
 			b, isBool := nb.(bool)
 			if !isBool {
@@ -428,7 +430,7 @@ func (c *compiler) compileObject(n *node, m map[string]any, p place, s *scope) {
 		}
 		n.props = make(map[string]*node, len(obj))
 		for _, k := range p.doc.members(ptr+"/properties", obj) {
-			n.props[k] = c.compile(p.sub(obj[k], "/properties/"+escapeToken(k)), s)
+			n.props[k] = c.compile(p.at(obj[k], ptr+"/properties/"+escapeToken(k)), s)
 		}
 		n.propTab = newPropTab(n.props)
 	}
@@ -479,7 +481,7 @@ func (c *compiler) definitions(m map[string]any, p place, s *scope) {
 				c.fail(p.doc, p.ptr+"/"+kw, "%s must be an object, not %s", kw, jsonKind(d))
 			}
 			for _, k := range p.doc.members(p.ptr+"/"+kw, defs) {
-				c.compile(p.sub(defs[k], "/"+kw+"/"+escapeToken(k)), s)
+				c.compile(p.at(defs[k], p.ptr+"/"+kw+"/"+escapeToken(k)), s)
 			}
 		}
 	}
@@ -505,32 +507,40 @@ func (c *compiler) listOf(v any, p place, suffix, kw string, s *scope) []*node {
 	}
 	out := make([]*node, len(arr))
 	for i, sub := range arr {
-		out[i] = c.compile(p.sub(sub, suffix+"/"+strconv.Itoa(i)), s)
+		out[i] = c.compile(p.at(sub, p.ptr+suffix+"/"+strconv.Itoa(i)), s)
 	}
 	return out
 }
 
+// types reads the type keyword v of the schema at ptr. The pointer of a
+// type is built only for an error: most schemas have none.
 func (c *compiler) types(v any, doc *document, ptr string) typeSet {
-	one := func(v any, at string) typeSet {
+	one := func(v any, i int) typeSet {
+		at := func() string {
+			if i < 0 {
+				return ptr + "/type"
+			}
+			return ptr + "/type/" + strconv.Itoa(i)
+		}
 		s, ok := v.(string)
 		if !ok {
-			c.fail(doc, at, "a type must be a string, not %s", jsonKind(v))
+			c.fail(doc, at(), "a type must be a string, not %s", jsonKind(v))
 			return 0
 		}
 		t, ok := typeNames[s]
 		if !ok {
-			c.fail(doc, at, "unknown type %q", s)
+			c.fail(doc, at(), "unknown type %q", s)
 		}
 		return t
 	}
 	if list, ok := v.([]any); ok {
 		var t typeSet
 		for i, e := range list {
-			t |= one(e, ptr+"/"+strconv.Itoa(i))
+			t |= one(e, i)
 		}
 		return t
 	}
-	return one(v, ptr)
+	return one(v, -1)
 }
 
 // markCycles marks the nodes that lie on a cycle of $ref, allOf, anyOf

@@ -1,7 +1,7 @@
 package properties
 
 import (
-	"fmt"
+	"strconv"
 	"strings"
 
 	"pgregory.net/rapid"
@@ -76,15 +76,74 @@ var (
 	keyPool = []string{"title", "tags", "ops", "filter", "q", "n", "url", "a", "b", "&amp;", "k&lt;", "x&#59;", "caf\u00e9", ""}
 )
 
+// The generators the drawing uses, built once: building one costs more
+// than drawing from it, and a generator keeps no state between draws, so a
+// draw from one of these is the draw from a new one (TestDrawnCasesUnchanged).
+var (
+	genBool       = rapid.Bool()
+	genKind       = rapid.IntRange(0, 9)
+	genLeaf       = rapid.SampledFrom(leafTypes)
+	genArrayType  = rapid.SampledFrom([]string{`"array"`, `["array","null"]`, `["array"]`})
+	genKeys       = distinctKeys()
+	genPatterned  = rapid.IntRange(0, 2)
+	genPattern    = rapid.SampledFrom(patterns)
+	genWrap       = rapid.IntRange(0, 2)
+	genDef        = rapid.IntRange(0, 1<<20)
+	genAsString   = rapid.IntRange(0, 3)
+	genLen        = rapid.IntRange(0, 3)
+	genPresent    = rapid.IntRange(0, 4)
+	genDress      = rapid.IntRange(0, 5)
+	genTimes      = rapid.IntRange(1, 3)
+	genGarbage    = rapid.SampledFrom([]string{"x", "]", "}", " 1", "[]"})
+	genRefKind    = rapid.IntRange(0, 9)
+	genName       = rapid.SampledFrom(names)
+	genLegacy     = rapid.SampledFrom(legacyNames())
+	genAfter      = rapid.SampledFrom([]string{"", "x", "1", "=", ";", "in;", "it;", " "})
+	genDec        = rapid.SampledFrom([]string{"0", "1", "9", "38", "60", "128", "150", "159", "65533", "55296", "1114111", "1114112", "4294967356", strings.Repeat("9", 300), "0000065"})
+	genDecEnd     = rapid.SampledFrom([]string{";", "", "x"})
+	genX          = rapid.SampledFrom([]string{"x", "X"})
+	genHex        = rapid.SampledFrom([]string{"0", "26", "3C", "80", "9f", "D800", "DFFF", "110000", "fffe", "1F600", ""})
+	genHexEnd     = rapid.SampledFrom([]string{";", "", "g"})
+	genChain      = rapid.IntRange(1, 40)
+	genTail       = rapid.SampledFrom([]string{"lt;", "quot;", "amp", "#38;", "notin;", "x"})
+	genSplit      = rapid.SampledFrom([]string{"&l&#116;;", "&amp;notin&#59;", "&&amp;lt;lt;", "&#x26;amp;", "&a&#109;p;lt;", "&amp;#x3C;"})
+	genURL        = rapid.SampledFrom([]string{"?a=1&region=eu&not=2", "https://x.test/?q=1&amp;copy=2&lang=en", "&", "&;", "&#", "&#x;", "& amp;"})
+	genRandomName = rapid.StringMatching(`[a-zA-Z0-9]{0,6};?`)
+	genPieces     = rapid.IntRange(0, 4)
+	genPiece      = rapid.IntRange(0, 5)
+	genPlain      = rapid.SampledFrom([]string{"Ember ", " Oak", "é", "\u2028", "\"", "\\", "\n", "\x01", "<b>", "1", ";", "#"})
+	genSurrogate  = rapid.SampledFrom([]string{"\xed\xa0\x80", "\xed\xbf\xbf"})
+	genAny        = rapid.StringN(0, 5, 20)
+	genScalar     = rapid.IntRange(0, 4)
+	genNumber     = rapid.SampledFrom([]string{"0", "-0", "1.0", "1.50", "12345678901234567890", "1e400", "-1E-7", "0.1", "9007199254740993", "1E+2"})
+)
+
+// distinctKeys draws one to four distinct keys of keyPool. Each use gets
+// its own generator, as each call site had.
+func distinctKeys() *rapid.Generator[[]string] {
+	return rapid.SliceOfNDistinct(rapid.SampledFrom(keyPool), 1, 4, func(k string) string { return k })
+}
+
+// legacyNames are the entity names without their semicolon.
+func legacyNames() []string {
+	var legacy []string
+	for _, n := range names {
+		if !strings.HasSuffix(n, ";") {
+			legacy = append(legacy, n)
+		}
+	}
+	return legacy
+}
+
 // schemaNode draws a schema of at most the given depth.
 func schemaNode(t *rapid.T, depth int) *node {
-	kind := rapid.IntRange(0, 9).Draw(t, "kind")
+	kind := genKind.Draw(t, "kind")
 	if depth <= 0 {
 		kind %= 3
 	}
 	switch {
 	case kind == 0 || kind == 1:
-		l := rapid.SampledFrom(leafTypes).Draw(t, "leaf")
+		l := genLeaf.Draw(t, "leaf")
 		return &node{json: l.json, types: l.types, leaf: l.types}
 	case kind == 2:
 		return arrayNode(t, depth, &node{json: `{}`, types: tAll, leaf: tAll})
@@ -98,11 +157,11 @@ func schemaNode(t *rapid.T, depth int) *node {
 }
 
 func arrayNode(t *rapid.T, depth int, items *node) *node {
-	typ, types := rapid.SampledFrom([]string{`"array"`, `["array","null"]`, `["array"]`}).Draw(t, "array-type"), tArray
+	typ, types := genArrayType.Draw(t, "array-type"), tArray
 	if strings.Contains(typ, "null") {
 		types |= tNull
 	}
-	return &node{json: fmt.Sprintf(`{"type":%s,"items":%s}`, typ, items.json), types: types, items: items, defs: items.defs}
+	return &node{json: `{"type":` + typ + `,"items":` + items.json + `}`, types: types, items: items, defs: items.defs}
 }
 
 // patterns are patternProperties patterns, each with keys that match it.
@@ -117,30 +176,34 @@ var patterns = []struct {
 
 func objectNode(t *rapid.T, depth int) *node {
 	n := &node{types: tObject}
-	keys := rapid.SliceOfNDistinct(rapid.SampledFrom(keyPool), 1, 4, func(k string) string { return k }).Draw(t, "keys")
-	var members []string
-	for _, k := range keys {
+	keys := genKeys.Draw(t, "keys")
+	b := []byte(`{"type":"object","properties":{`)
+	for i, k := range keys {
 		c := schemaNode(t, depth-1)
 		n.props = append(n.props, prop{key: k, n: c})
 		n.defs = append(n.defs, c.defs...)
-		members = append(members, string(quote(k))+":"+c.json)
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(append(appendQuote(b, k), ':'), c.json...)
 	}
-	n.json = `{"type":"object","properties":{` + strings.Join(members, ",") + `}`
-	if rapid.IntRange(0, 2).Draw(t, "patterned") == 0 {
+	b = append(b, '}')
+	if genPatterned.Draw(t, "patterned") == 0 {
 		// Members whose keys match a pattern get its schema (and only
 		// those: additionalProperties is for members that match nothing).
-		pat := rapid.SampledFrom(patterns).Draw(t, "pattern")
+		pat := genPattern.Draw(t, "pattern")
 		c := schemaNode(t, depth-1)
 		n.defs = append(n.defs, c.defs...)
 		for _, k := range pat.keys {
 			n.props = append(n.props, prop{k, c, true})
 		}
-		n.json += `,"patternProperties":{` + string(quote(pat.re)) + ":" + c.json + `}`
-		if rapid.Bool().Draw(t, "additional") {
-			n.json += `,"additionalProperties":{"type":"string"}`
+		b = append(appendQuote(append(b, `,"patternProperties":{`...), pat.re), ':')
+		b = append(append(b, c.json...), '}')
+		if genBool.Draw(t, "additional") {
+			b = append(b, `,"additionalProperties":{"type":"string"}`...)
 		}
 	}
-	n.json += "}"
+	n.json = string(append(b, '}'))
 	return n
 }
 
@@ -148,9 +211,9 @@ func objectNode(t *rapid.T, depth int) *node {
 // for arrays and objects.
 func wrap(t *rapid.T, c *node) *node {
 	w := *c
-	switch rapid.IntRange(0, 2).Draw(t, "wrap") {
+	switch genWrap.Draw(t, "wrap") {
 	case 0:
-		name := fmt.Sprintf("d%d", rapid.IntRange(0, 1<<20).Draw(t, "def"))
+		name := "d" + strconv.Itoa(genDef.Draw(t, "def"))
 		w.json = `{"$ref":"#/$defs/` + name + `"}`
 		w.defs = append(append([]def{}, c.defs...), def{name, c})
 	case 1:
@@ -164,51 +227,64 @@ func wrap(t *rapid.T, c *node) *node {
 
 // document renders a tool schema: an object whose parameters are params.
 func document(params []prop) string {
-	var members, defs []string
-	seen := map[string]bool{}
-	var addDefs func(ds []def)
-	addDefs = func(ds []def) {
-		for _, d := range ds {
-			if !seen[d.name] {
-				seen[d.name] = true
-				defs = append(defs, fmt.Sprintf("%q:%s", d.name, d.n.json))
+	b := []byte(`{"type":"object","properties":{`)
+	for i, p := range params {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(append(appendQuote(b, p.key), ':'), p.n.json...)
+	}
+	b = append(b, '}')
+	var seen map[string]bool
+	for _, p := range params {
+		for _, d := range p.n.defs {
+			if seen[d.name] {
+				continue
 			}
+			if seen == nil {
+				seen = map[string]bool{}
+				b = append(b, `,"$defs":{`...)
+			} else {
+				b = append(b, ',')
+			}
+			seen[d.name] = true
+			b = append(append(appendQuote(b, d.name), ':'), d.n.json...)
 		}
 	}
-	for _, p := range params {
-		members = append(members, string(quote(p.key))+":"+p.n.json)
-		addDefs(p.n.defs)
+	if seen != nil {
+		b = append(b, '}')
 	}
-	doc := `{"type":"object","properties":{` + strings.Join(members, ",") + `}`
-	if len(defs) > 0 {
-		doc += `,"$defs":{` + strings.Join(defs, ",") + `}`
-	}
-	return doc + "}"
+	return string(append(b, '}'))
 }
 
-func quote(s string) []byte { return (&jsonvalue.Value{Kind: jsonvalue.String, Str: s}).Append(nil) }
+func quote(s string) []byte { return appendQuote(nil, s) }
+
+// appendQuote appends s as a JSON string.
+func appendQuote(dst []byte, s string) []byte {
+	return (&jsonvalue.Value{Kind: jsonvalue.String, Str: s}).Append(dst)
+}
 
 // value draws arguments that fit n, and strings of every kind the rule is
 // about: references, stringified JSON of the declared shape and of another.
 func value(t *rapid.T, n *node, depth int) *jsonvalue.Value {
-	if rapid.IntRange(0, 3).Draw(t, "as-string") == 0 {
+	if genAsString.Draw(t, "as-string") == 0 {
 		return str(stringFor(t, n, depth))
 	}
 	switch {
 	case n.items != nil && n.types&tArray != 0:
 		v := &jsonvalue.Value{Kind: jsonvalue.Array, Elems: []*jsonvalue.Value{}}
-		for range rapid.IntRange(0, 3).Draw(t, "len") {
+		for range genLen.Draw(t, "len") {
 			v.Elems = append(v.Elems, value(t, n.items, depth-1))
 		}
 		return v
 	case n.props != nil:
 		v := &jsonvalue.Value{Kind: jsonvalue.Object, Members: []jsonvalue.Member{}}
 		for _, p := range n.props {
-			if rapid.IntRange(0, 4).Draw(t, "present") == 0 {
+			if genPresent.Draw(t, "present") == 0 {
 				continue
 			}
 			mv := value(t, p.n, depth-1)
-			if p.pattern && mv.Kind != jsonvalue.String && rapid.Bool().Draw(t, "pattern-as-json") {
+			if p.pattern && mv.Kind != jsonvalue.String && genBool.Draw(t, "pattern-as-json") {
 				// What only the pattern's schema vouches for: its JSON
 				// text, which the repair decodes where it declares the
 				// shape.
@@ -227,17 +303,17 @@ func str(s string) *jsonvalue.Value { return &jsonvalue.Value{Kind: jsonvalue.St
 // JSON of a value for the position (so that the JSON repair may fire),
 // escaped into references, padded, or cut short.
 func stringFor(t *rapid.T, n *node, depth int) string {
-	if depth <= 0 || rapid.Bool().Draw(t, "text") {
+	if depth <= 0 || genBool.Draw(t, "text") {
 		return text(t)
 	}
 	s := string(value(t, n, depth-1).Append(nil))
-	switch rapid.IntRange(0, 5).Draw(t, "dress") {
+	switch genDress.Draw(t, "dress") {
 	case 0:
 		s = " \n" + s + "\t "
 	case 1:
-		s = htmlEscape(s, rapid.IntRange(1, 3).Draw(t, "times"))
+		s = htmlEscape(s, genTimes.Draw(t, "times"))
 	case 2:
-		s += rapid.SampledFrom([]string{"x", "]", "}", " 1", "[]"}).Draw(t, "garbage")
+		s += genGarbage.Draw(t, "garbage")
 	}
 	return s
 }
@@ -255,45 +331,39 @@ var names = entity.Names()
 
 // reference draws one character reference, or something that nearly is.
 func reference(t *rapid.T) string {
-	switch rapid.IntRange(0, 9).Draw(t, "ref-kind") {
+	switch genRefKind.Draw(t, "ref-kind") {
 	case 0, 1:
-		return "&" + rapid.SampledFrom(names).Draw(t, "name")
+		return "&" + genName.Draw(t, "name")
 	case 2: // a legacy name followed by what may change its reading
-		var legacy []string
-		for _, n := range names {
-			if !strings.HasSuffix(n, ";") {
-				legacy = append(legacy, n)
-			}
-		}
-		return "&" + rapid.SampledFrom(legacy).Draw(t, "legacy") + rapid.SampledFrom([]string{"", "x", "1", "=", ";", "in;", "it;", " "}).Draw(t, "after")
+		return "&" + genLegacy.Draw(t, "legacy") + genAfter.Draw(t, "after")
 	case 3:
-		return "&#" + rapid.SampledFrom([]string{"0", "1", "9", "38", "60", "128", "150", "159", "65533", "55296", "1114111", "1114112", "4294967356", strings.Repeat("9", 300), "0000065"}).Draw(t, "dec") + rapid.SampledFrom([]string{";", "", "x"}).Draw(t, "end")
+		return "&#" + genDec.Draw(t, "dec") + genDecEnd.Draw(t, "end")
 	case 4:
-		return "&#" + rapid.SampledFrom([]string{"x", "X"}).Draw(t, "x") + rapid.SampledFrom([]string{"0", "26", "3C", "80", "9f", "D800", "DFFF", "110000", "fffe", "1F600", ""}).Draw(t, "hex") + rapid.SampledFrom([]string{";", "", "g"}).Draw(t, "end")
+		return "&#" + genX.Draw(t, "x") + genHex.Draw(t, "hex") + genHexEnd.Draw(t, "end")
 	case 5: // a chain of &amp;
-		return "&" + strings.Repeat("amp;", rapid.IntRange(1, 40).Draw(t, "depth")) + rapid.SampledFrom([]string{"lt;", "quot;", "amp", "#38;", "notin;", "x"}).Draw(t, "tail")
+		return "&" + strings.Repeat("amp;", genChain.Draw(t, "depth")) + genTail.Draw(t, "tail")
 	case 6: // split across a layer
-		return rapid.SampledFrom([]string{"&l&#116;;", "&amp;notin&#59;", "&&amp;lt;lt;", "&#x26;amp;", "&a&#109;p;lt;", "&amp;#x3C;"}).Draw(t, "split")
+		return genSplit.Draw(t, "split")
 	case 7:
-		return rapid.SampledFrom([]string{"?a=1&region=eu&not=2", "https://x.test/?q=1&amp;copy=2&lang=en", "&", "&;", "&#", "&#x;", "& amp;"}).Draw(t, "url")
+		return genURL.Draw(t, "url")
 	}
-	return "&" + rapid.StringMatching(`[a-zA-Z0-9]{0,6};?`).Draw(t, "random-name")
+	return "&" + genRandomName.Draw(t, "random-name")
 }
 
 // text draws a string of plain text and references, sometimes with a lone
 // surrogate (WTF-8) or characters JSON must escape.
 func text(t *rapid.T) string {
 	var b strings.Builder
-	for range rapid.IntRange(0, 4).Draw(t, "pieces") {
-		switch rapid.IntRange(0, 5).Draw(t, "piece") {
+	for range genPieces.Draw(t, "pieces") {
+		switch genPiece.Draw(t, "piece") {
 		case 0, 1, 2:
 			b.WriteString(reference(t))
 		case 3:
-			b.WriteString(rapid.SampledFrom([]string{"Ember ", " Oak", "é", "\u2028", "\"", "\\", "\n", "\x01", "<b>", "1", ";", "#"}).Draw(t, "plain"))
+			b.WriteString(genPlain.Draw(t, "plain"))
 		case 4:
-			b.WriteString(rapid.SampledFrom([]string{"\xed\xa0\x80", "\xed\xbf\xbf"}).Draw(t, "surrogate"))
+			b.WriteString(genSurrogate.Draw(t, "surrogate"))
 		default:
-			b.WriteString(rapid.StringN(0, 5, 20).Draw(t, "any"))
+			b.WriteString(genAny.Draw(t, "any"))
 		}
 	}
 	return b.String()
@@ -302,11 +372,11 @@ func text(t *rapid.T) string {
 // scalar draws a number (with text that float64 would not keep), a
 // boolean, null, or a string.
 func scalar(t *rapid.T) *jsonvalue.Value {
-	switch rapid.IntRange(0, 4).Draw(t, "scalar") {
+	switch genScalar.Draw(t, "scalar") {
 	case 0:
-		return &jsonvalue.Value{Kind: jsonvalue.Number, Number: rapid.SampledFrom([]string{"0", "-0", "1.0", "1.50", "12345678901234567890", "1e400", "-1E-7", "0.1", "9007199254740993", "1E+2"}).Draw(t, "number")}
+		return &jsonvalue.Value{Kind: jsonvalue.Number, Number: genNumber.Draw(t, "number")}
 	case 1:
-		return &jsonvalue.Value{Kind: jsonvalue.Bool, Bool: rapid.Bool().Draw(t, "bool")}
+		return &jsonvalue.Value{Kind: jsonvalue.Bool, Bool: genBool.Draw(t, "bool")}
 	case 2:
 		return &jsonvalue.Value{Kind: jsonvalue.Null}
 	}

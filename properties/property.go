@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"pgregory.net/rapid"
@@ -117,6 +118,16 @@ type Case struct {
 	// longer mean what Decl says (a $ref whose target it dropped), so a
 	// property about the declared type asks the reference what it means.
 	shrunk bool
+	// placed is what placeCase put together, with the string it put at
+	// Focus: while the case still holds it, the premise that focus checks
+	// holds by construction (TestPlacedFocus), and focus reads nothing.
+	placed *placement
+}
+
+type placement struct {
+	schema, args []byte
+	focus        []any
+	decl, str    string
 }
 
 // Draw draws the case of p that seed gives: the same seed, the same case.
@@ -137,11 +148,11 @@ func (p Property) options(t *rapid.T, im impl.Impl) (o impl.Options, ok bool) {
 	if o, ok := impl.OptionsOf(im); ok {
 		return o, p.Applies(o)
 	}
-	if rapid.IntRange(0, 4).Draw(t, "attribute") == 0 {
+	if genAttribute.Draw(t, "attribute") == 0 {
 		o.Profile = normalize.Attribute
 	}
-	if !p.Fixpoint && rapid.IntRange(0, 5).Draw(t, "bounded") == 0 {
-		o.MaxPasses = rapid.IntRange(1, 2).Draw(t, "max-passes")
+	if !p.Fixpoint && genBounded.Draw(t, "bounded") == 0 {
+		o.MaxPasses = genMaxPasses.Draw(t, "max-passes")
 	}
 	return o, true
 }
@@ -277,20 +288,47 @@ func properties() []Property {
 	}
 }
 
+// The generators of the cases and options (see genBool).
+var (
+	genAttribute      = rapid.IntRange(0, 4)
+	genBounded        = rapid.IntRange(0, 5)
+	genMaxPasses      = rapid.IntRange(1, 2)
+	genParams         = distinctKeys()
+	genParamPresent   = rapid.IntRange(0, 5)
+	genUndeclared     = rapid.IntRange(0, 3)
+	genNonObject      = rapid.SampledFrom(nonObjects)
+	genMembers        = rapid.IntRange(0, 3)
+	genKey            = rapid.SampledFrom(keyPool)
+	genScalarJSON     = rapid.SampledFrom([]string{"1", "null", `"x"`, "true", "-0.5", `"[1]"`})
+	genStringDeclared = rapid.SampledFrom(stringDeclared)
+	genShape          = rapid.SampledFrom([]jsonvalue.Kind{jsonvalue.Array, jsonvalue.Object})
+	genShapeDeclared  = rapid.SampledFrom(shapeDeclared)
+	// genOtherShape draws a kind other than the shape declared: one
+	// generator for each shape of shapeDeclared.
+	genOtherShape = map[jsonvalue.Kind]*rapid.Generator[jsonvalue.Kind]{
+		jsonvalue.Array:  otherThan(jsonvalue.Array),
+		jsonvalue.Object: otherThan(jsonvalue.Object),
+	}
+)
+
+func otherThan(shape jsonvalue.Kind) *rapid.Generator[jsonvalue.Kind] {
+	return rapid.SampledFrom([]jsonvalue.Kind{jsonvalue.Array, jsonvalue.Object, jsonvalue.Number}).Filter(func(k jsonvalue.Kind) bool { return k != shape })
+}
+
 // drawCase draws a tool schema and arguments that fit it (with strings of
 // every kind the rule is about).
 func drawCase(t *rapid.T, o impl.Options) Case {
 	var params []prop
 	args := &jsonvalue.Value{Kind: jsonvalue.Object, Members: []jsonvalue.Member{}}
-	keys := rapid.SliceOfNDistinct(rapid.SampledFrom(keyPool), 1, 4, func(k string) string { return k }).Draw(t, "params")
+	keys := genParams.Draw(t, "params")
 	for _, k := range keys {
 		n := schemaNode(t, 3)
 		params = append(params, prop{key: k, n: n})
-		if rapid.IntRange(0, 5).Draw(t, "present") > 0 {
+		if genParamPresent.Draw(t, "present") > 0 {
 			args.Members = append(args.Members, jsonvalue.Member{Key: k, Value: value(t, n, 3)})
 		}
 	}
-	if rapid.IntRange(0, 3).Draw(t, "undeclared") == 0 {
+	if genUndeclared.Draw(t, "undeclared") == 0 {
 		args.Members = append(args.Members, jsonvalue.Member{Key: "extra", Value: value(t, &node{json: `{}`, types: tAll, leaf: tAll}, 2)})
 	}
 	return Case{Case: impl.Case{Schema: []byte(document(params)), Args: args.Append(nil), Options: o}}
@@ -509,7 +547,7 @@ func holdsNonStrings(r *runner, c Case) string {
 var nonObjects = []string{`[]`, `[{"a":"&amp;"}]`, `"{}"`, `"x"`, `1`, `-0.5e3`, `true`, `false`, `null`, ` [1] `}
 
 func drawNonObject(t *rapid.T, o impl.Options) Case {
-	args := rapid.SampledFrom(nonObjects).Draw(t, "args")
+	args := genNonObject.Draw(t, "args")
 	return Case{Case: impl.Case{Schema: []byte(`{"type":"object"}`), Args: []byte(args), Options: o}}
 }
 
@@ -577,14 +615,14 @@ func jsonText(t *rapid.T, kind jsonvalue.Kind) string {
 		}
 	case jsonvalue.Object:
 		v = &jsonvalue.Value{Kind: jsonvalue.Object, Members: []jsonvalue.Member{}}
-		for range rapid.IntRange(0, 3).Draw(t, "members") {
-			v.Members = append(v.Members, jsonvalue.Member{Key: rapid.SampledFrom(keyPool).Draw(t, "key"), Value: scalar(t)})
+		for range genMembers.Draw(t, "members") {
+			v.Members = append(v.Members, jsonvalue.Member{Key: genKey.Draw(t, "key"), Value: scalar(t)})
 		}
 	default:
-		return rapid.SampledFrom([]string{"1", "null", `"x"`, "true", "-0.5", `"[1]"`}).Draw(t, "scalar-json")
+		return genScalarJSON.Draw(t, "scalar-json")
 	}
 	s := string(v.Append(nil))
-	if rapid.Bool().Draw(t, "pad") {
+	if genBool.Draw(t, "pad") {
 		s = " \n" + s + " "
 	}
 	return s
@@ -595,7 +633,7 @@ func jsonText(t *rapid.T, kind jsonvalue.Kind) string {
 // gets it at the top level only: the properties about one position speak
 // of every depth where the JSON repair applies.
 func placeCase(t *rapid.T, o impl.Options, schema, s string) Case {
-	inArray := o.Depth != normalize.TopLevel && rapid.Bool().Draw(t, "in-array")
+	inArray := o.Depth != normalize.TopLevel && genBool.Draw(t, "in-array")
 	param, path := `"p":`+schema, []any{"p"}
 	arg := quote(s)
 	if inArray {
@@ -605,7 +643,9 @@ func placeCase(t *rapid.T, o impl.Options, schema, s string) Case {
 	}
 	doc := `{"type":"object","properties":{` + param + `,"other":{"type":"string"}},` + defs + `}`
 	args := `{"other":"Ember &amp;amp; Oak","p":` + string(arg) + `}`
-	return Case{Case: impl.Case{Schema: []byte(doc), Args: []byte(args), Options: o}, Focus: path, Decl: schema}
+	c := Case{Case: impl.Case{Schema: []byte(doc), Args: []byte(args), Options: o}, Focus: path, Decl: schema}
+	c.placed = &placement{schema: c.Schema, args: c.Args, focus: path, decl: schema, str: s}
+	return c
 }
 
 // at returns the value at path (keys and indexes) in v.
@@ -642,6 +682,15 @@ func at(v *jsonvalue.Value, path []any) *jsonvalue.Value {
 // still declares c.Decl there, and the arguments still hold a string
 // there, which it returns. A minimized case that lost either is moot.
 func focus(c Case) string {
+	if p := c.placed; p != nil && !c.shrunk && c.Decl == p.decl && slices.Equal(c.Focus, p.focus) &&
+		bytes.Equal(c.Schema, p.schema) && bytes.Equal(c.Args, p.args) {
+		return p.str
+	}
+	return focusParsed(c)
+}
+
+// focusParsed is focus, reading the case.
+func focusParsed(c Case) string {
 	schema, err1 := jsonvalue.Parse(c.Schema)
 	args, err2 := jsonvalue.Parse(c.Args)
 	if err1 != nil || err2 != nil {
@@ -659,14 +708,14 @@ func focus(c Case) string {
 }
 
 func drawStringParam(t *rapid.T, o impl.Options) Case {
-	schema := rapid.SampledFrom(stringDeclared).Draw(t, "schema")
-	s := jsonText(t, rapid.SampledFrom([]jsonvalue.Kind{jsonvalue.Array, jsonvalue.Object}).Draw(t, "shape"))
+	schema := genStringDeclared.Draw(t, "schema")
+	s := jsonText(t, genShape.Draw(t, "shape"))
 	return placeCase(t, o, schema, s)
 }
 
 func drawWrongShape(t *rapid.T, o impl.Options) Case {
-	d := rapid.SampledFrom(shapeDeclared).Draw(t, "schema")
-	other := rapid.SampledFrom([]jsonvalue.Kind{jsonvalue.Array, jsonvalue.Object, jsonvalue.Number}).Filter(func(k jsonvalue.Kind) bool { return k != d.shape }).Draw(t, "other")
+	d := genShapeDeclared.Draw(t, "schema")
+	other := genOtherShape[d.shape].Draw(t, "other")
 	return placeCase(t, o, d.json, jsonText(t, other))
 }
 
@@ -686,18 +735,18 @@ func holdsString(id string) func(r *runner, c Case) string {
 		if c.shrunk && referenceAt(r, c) != jsonvalue.String {
 			panic(moot{}) // the shrunk schema no longer means what was drawn
 		}
-		v, out, msg := runFocus(r, c)
+		v, res, msg := runFocus(r, c)
 		if msg == "" && (v == nil || v.Kind != jsonvalue.String) {
-			msg = fmt.Sprintf("the string at %s was replaced: output %s", pointer(c.Focus), out)
+			msg = fmt.Sprintf("the string at %s was replaced: output %s", pointer(c.Focus), clip(res.String()))
 		}
 		return msg
 	}
 }
 
 func drawShapeMatch(t *rapid.T, o impl.Options) Case {
-	d := rapid.SampledFrom(shapeDeclared).Draw(t, "schema")
+	d := genShapeDeclared.Draw(t, "schema")
 	s := jsonText(t, d.shape)
-	if rapid.Bool().Draw(t, "escaped") {
+	if genBool.Draw(t, "escaped") {
 		escaped := htmlEscape(s, 1) // decodes to JSON of the shape: repaired too (section 6)
 		if parsesAs(fixpoint(escaped, o), d.shape) {
 			s = escaped
@@ -732,26 +781,26 @@ func holdsShapeMatch(r *runner, c Case) string {
 	if c.Options.Depth == normalize.TopLevel && len(c.Focus) > 1 {
 		panic(moot{}) // depth top repairs top-level parameters only
 	}
-	v, out, msg := runFocus(r, c)
+	v, res, msg := runFocus(r, c)
 	if msg == "" && (v == nil || v.Kind != shape) {
-		return fmt.Sprintf("the string at %s was not replaced by its %s: output %s", pointer(c.Focus), shape, out)
+		return fmt.Sprintf("the string at %s was not replaced by its %s: output %s", pointer(c.Focus), shape, clip(res.String()))
 	}
 	return msg
 }
 
 // runFocus runs a case of a property about one position and returns the
-// output's value there, the output (clipped) and, if the output is an
-// error or not JSON, the message that says so.
-func runFocus(r *runner, c Case) (v *jsonvalue.Value, output, msg string) {
-	res := r.run(c.Case)
+// output's value there, the result (for a message: most cases need none)
+// and, if the output is an error or not JSON, the message that says so.
+func runFocus(r *runner, c Case) (v *jsonvalue.Value, res impl.Result, msg string) {
+	res = r.run(c.Case)
 	if !res.Answered() {
-		return nil, "", clip(res.String())
+		return nil, res, clip(res.String())
 	}
 	out, msg := parse(res)
 	if msg != "" {
-		return nil, "", msg
+		return nil, res, msg
 	}
-	return at(out, c.Focus), clip(res.String()), ""
+	return at(out, c.Focus), res, ""
 }
 
 func parsesAs(s string, kind jsonvalue.Kind) bool {

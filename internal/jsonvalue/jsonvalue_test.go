@@ -1,6 +1,9 @@
 package jsonvalue
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestEqualJSON(t *testing.T) {
 	tests := []struct {
@@ -49,5 +52,43 @@ func TestAppendRoundTrip(t *testing.T) {
 		if _, err := Parse([]byte(bad)); err == nil {
 			t.Errorf("Parse(%q) succeeded", bad)
 		}
+	}
+}
+
+// TestEqualJSONSameText: a text compared with itself is equal when Parse
+// reads it, and an error when it does not, whether EqualJSON parses it or
+// not (it does not parse a short text given twice).
+func TestEqualJSONSameText(t *testing.T) {
+	deep := func(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
+	for _, s := range []string{
+		`{"a":[1,2.50,-0,1e400],"b":{"\ud800":"x\u0001"}}`, ` [1] `, `"\ud800"`, `{"a":1,"a":2}`, `1e999999999999999999999`,
+		``, ` `, `{`, `[1,]`, `{"a"}`, `01`, `1 2`, `"\x"`, "\"\xff\"", "\"\x01\"", `tru`, `nul`, `{"a":1}x`,
+		deep(MaxDepth), deep(MaxDepth + 1), deep(MaxDepth/2 - 1), `[` + deep(MaxDepth/2-1),
+	} {
+		_, perr := Parse([]byte(s))
+		eq, err := EqualJSON([]byte(s), []byte(s))
+		if (err == nil) != (perr == nil) || err == nil && !eq {
+			t.Errorf("EqualJSON(%.40q, itself) = %v, %v; Parse: %v", s, eq, err, perr)
+		}
+	}
+}
+
+// BenchmarkEqualJSON compares a tool's arguments with the same text, as a
+// check compares two answers written alike, and with the same value
+// written otherwise.
+func BenchmarkEqualJSON(b *testing.B) {
+	a := []byte(`{"q":"Ember & Oak","filter":{"tags":["a","b"],"n":12,"url":"https://x.test/?q=1&copy=2"},"ops":[{"op":"set","at":"/title","value":"Q&A \ud800"}],"ok":true}`)
+	for _, c := range []struct {
+		name string
+		b    []byte
+	}{{"same-text", append([]byte(nil), a...)}, {"other-text", append([]byte(" "), a...)}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if eq, err := EqualJSON(a, c.b); !eq || err != nil {
+					b.Fatal(eq, err)
+				}
+			}
+		})
 	}
 }

@@ -1,0 +1,105 @@
+package normalize
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// TestPatternCache: a pattern compiled again comes from the cache, with
+// the same meaning and the same error, whether it is cached, too long for
+// the cache, or compiled after the cache started over.
+func TestPatternCache(t *testing.T) {
+	long := "^" + strings.Repeat("a", maxCachedPattern) + "$"
+	for _, tc := range []struct {
+		name, src, key string
+		match          bool
+		err            string
+	}{
+		{"regular", "^list_", "list_a", true, ""},
+		{"backtracking", `^(a)\1$`, "aa", true, ""},
+		{"no match", "_json$", "json_x", false, ""},
+		{"too long to cache", long, long[1 : len(long)-1], true, ""},
+		{"invalid", "(?<x", "", false, `pattern "(?<x" is not an ECMA-262 regular expression (u flag): invalid capture group name at byte 3`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			first, err1 := compilePattern(tc.src)
+			again, err2 := compilePattern(tc.src)
+			for i, err := range []error{err1, err2} {
+				if got := fmt.Sprint(err); tc.err != "" && got != tc.err || tc.err == "" && err != nil {
+					t.Fatalf("compile %d: error %v, want %q", i+1, err, tc.err)
+				}
+			}
+			if tc.err != "" {
+				return
+			}
+			if cached := len(tc.src) <= maxCachedPattern; (first == again) != cached {
+				t.Errorf("the same compiled pattern twice: %v, want %v", first == again, cached)
+			}
+			budget := int64(1000)
+			for i, p := range []*pattern{{re: first}, {re: again}} {
+				if got := p.match([]byte(tc.key), &budget); got != tc.match {
+					t.Errorf("compile %d matches %q: %v, want %v", i+1, tc.key, got, tc.match)
+				}
+			}
+		})
+	}
+	// Past the bound the cache starts over, and gives the same patterns.
+	for i := range maxCachedPatterns + 10 {
+		if _, err := compilePattern(fmt.Sprintf("^p%d$", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := len(patterns.m); n > maxCachedPatterns {
+		t.Errorf("the cache holds %d patterns, more than %d", n, maxCachedPatterns)
+	}
+	re, err := compilePattern("^p3$")
+	if err != nil {
+		t.Fatal(err)
+	}
+	budget := int64(1000)
+	if p := (&pattern{re: re}); !p.match([]byte("p3"), &budget) || p.match([]byte("p33"), &budget) {
+		t.Errorf("^p3$ compiled after the cache started over matches otherwise")
+	}
+}
+
+// TestPatternCacheConcurrent compiles schemas that share patterns from
+// many goroutines at once (go test -race), each normalizing as it would
+// alone.
+func TestPatternCacheConcurrent(t *testing.T) {
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 50 {
+				schema := fmt.Sprintf(`{"type":"object","patternProperties":{"^list_":{"type":"array"},"^x%d$":{"type":"object"}}}`, (g+i)%5)
+				s, err := Compile([]byte(schema))
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				out, err := s.Normalize([]byte(fmt.Sprintf(`{"list_a":"[1]","x%d":"{}","y":"[2]"}`, (g+i)%5)))
+				if want := fmt.Sprintf(`{"list_a":[1],"x%d":{},"y":"[2]"}`, (g+i)%5); err != nil || string(out) != want {
+					t.Errorf("%s: %s, %v; want %s", schema, out, err, want)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// BenchmarkCompilePatterns compiles a small tool schema with patterns, as
+// the properties of toolnorm check draw them: the patterns repeat from
+// schema to schema.
+func BenchmarkCompilePatterns(b *testing.B) {
+	schema := []byte(`{"type":"object","properties":{"q":{"type":"string"},"filter":{"type":"object","properties":{"a":{"type":"array","items":{}}},` +
+		`"patternProperties":{"^list_":{"type":["array","null"],"items":{"type":"string"}}},"additionalProperties":{"type":"string"}}},` +
+		`"patternProperties":{"_json$":{"type":"object"},"^[0-9]+$":{}}}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Compile(schema); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
