@@ -503,7 +503,8 @@ func (e *run) casesRun(results []*PropResult, fz *Fuzzer) int {
 }
 
 // propertyRound runs cases from..from+n-1 of p: their first runs as one
-// batch, then each judged in order.
+// batch, then their further runs as batches too (properties.JudgeBatch),
+// judged in order.
 func (e *run) propertyRound(p properties.Property, pr *PropResult, from, n int) {
 	cases := make([]properties.Case, n)
 	first := make([]impl.Case, n)
@@ -512,6 +513,19 @@ func (e *run) propertyRound(p properties.Property, pr *PropResult, from, n int) 
 		first[j] = cases[j].Case
 	}
 	got := impl.Run(e.ctx, e.cfg.Impl, first)
+	// The cases judged: those that reached the implementation, before the
+	// first not run or given up on (where the round stops).
+	var judged []properties.Case
+	var firsts []impl.Result
+	for j, c := range cases {
+		if got[j].Kind() == impl.KindNotRun || errors.Is(got[j].Failure, impl.ErrGaveUp) {
+			break
+		}
+		if got[j].Kind() != impl.KindNotSendable {
+			judged, firsts = append(judged, c), append(firsts, got[j])
+		}
+	}
+	outs := p.JudgeBatch(e.ctx, e.cfg.Impl, judged, firsts, endsRound)
 	for j, c := range cases {
 		if got[j].Kind() == impl.KindNotRun {
 			e.noteInFlight(got[j], "a case of property "+p.ID)
@@ -525,7 +539,8 @@ func (e *run) propertyRound(p properties.Property, pr *PropResult, from, n int) 
 			pr.Unsent++ // it did not reach the implementation
 			continue
 		}
-		out := p.Judge(e.ctx, e.cfg.Impl, c, &got[j])
+		out := outs[0]
+		outs = outs[1:]
 		switch {
 		case out.Failure != nil && out.Failure.Kind() == impl.KindNotRun:
 			// The check stopped during the case's second run: not run,
@@ -550,6 +565,13 @@ func (e *run) propertyRound(p properties.Property, pr *PropResult, from, n int) 
 			return
 		}
 	}
+}
+
+// endsRound says whether an outcome ends a property's round: a violation,
+// or a failure that stops the check (not run, given up on). No case after
+// it is judged.
+func endsRound(o properties.Outcome) bool {
+	return o.Message != "" || o.Failure != nil && (o.Failure.Kind() == impl.KindNotRun || errors.Is(o.Failure.Failure, impl.ErrGaveUp))
 }
 
 // repeat is the command that runs this check again with no time limit.

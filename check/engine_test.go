@@ -519,3 +519,71 @@ func TestLongCounterexampleReplays(t *testing.T) {
 		t.Errorf("a failure's root cause does not say it was not minimized: %+v", rc)
 	}
 }
+
+// batcher is an implementation behind a protocol, as the check sees one
+// (an impl.Batcher), that counts its round trips: batches and cases sent
+// alone.
+type batcher struct {
+	impl.Impl
+	mu             sync.Mutex
+	batches, alone int
+	requests       int
+}
+
+func (b *batcher) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result {
+	b.mu.Lock()
+	b.batches++
+	b.requests += len(cases)
+	b.mu.Unlock()
+	out := make([]impl.Result, len(cases))
+	for i, c := range cases {
+		out[i] = b.Impl.Normalize(ctx, c)
+	}
+	return out
+}
+
+func (b *batcher) Normalize(ctx context.Context, c impl.Case) impl.Result {
+	b.mu.Lock()
+	b.alone++
+	b.requests++
+	b.mu.Unlock()
+	return b.Impl.Normalize(ctx, c)
+}
+
+// TestPropertyRoundTrips: a program behind a protocol gets each round of a
+// property in a few batches, none of its cases alone, and the same report
+// as an implementation run one case at a time; a broken one, whose
+// violations are shrunk, too.
+func TestPropertyRoundTrips(t *testing.T) {
+	onePass := impl.Func("one pass", func(ctx context.Context, c impl.Case) impl.Result {
+		o := c.Options
+		o.MaxPasses = 1
+		return impl.Reference.Normalize(ctx, impl.Case{Schema: c.Schema, Args: c.Args, Options: o})
+	})
+	report := func(im impl.Impl, jobs int) []byte {
+		r := Run(context.Background(), Config{Impl: im, Checks: 64, Seed: 3, Jobs: jobs})
+		r.Started, r.Seconds, r.Corpus.Seconds, r.Fuzz.Seconds = time.Time{}, 0, 0, 0
+		for i := range r.Properties {
+			r.Properties[i].Seconds = 0
+		}
+		r.Implementation = ""
+		b, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	for k, im := range []impl.Impl{impl.Reference, onePass} {
+		serial := report(im, 1)
+		for _, jobs := range []int{1, 2} {
+			b := &batcher{Impl: im}
+			if got := report(b, jobs); !bytes.Equal(serial, got) {
+				t.Errorf("%s, --jobs %d: one case at a time and batched differ:\n%.3000s\n%.3000s", im.Name(), jobs, serial, got)
+			}
+			t.Logf("%s, --jobs %d: %d requests in %d batches, %d alone", im.Name(), jobs, b.requests, b.batches, b.alone)
+			if k == 0 && b.alone > 0 {
+				t.Errorf("%s: %d cases sent alone", im.Name(), b.alone)
+			}
+		}
+	}
+}

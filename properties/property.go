@@ -42,8 +42,9 @@ type Property struct {
 	draw  func(t *rapid.T, o impl.Options) Case
 	holds func(r *runner, c Case) string
 	// witness, if set, gives the arguments that show a violation when the
-	// case itself replays clean (see replayable), or nil.
-	witness func(ctx context.Context, im impl.Impl, c Case) []byte
+	// case itself replays clean (see replayable), or nil, from what the
+	// implementation gives for the case.
+	witness func(once impl.Result) []byte
 }
 
 // Applies reports whether p applies to an implementation that runs under
@@ -173,8 +174,16 @@ type Outcome struct {
 // Judge runs c on im and says whether p holds. first, if not nil, is the
 // result of running c.Case already (by a batch): it stands for the first
 // run.
-func (p Property) Judge(ctx context.Context, im impl.Impl, c Case, first *impl.Result) (o Outcome) {
-	r := &runner{ctx: ctx, im: im, base: c.Case, first: first}
+func (p Property) Judge(ctx context.Context, im impl.Impl, c Case, first *impl.Result) Outcome {
+	o, _ := p.judge(ctx, im, c, first, nil)
+	return o
+}
+
+// judge is Judge; with a script, the requests after the first come from it
+// (see JudgeBatch), and pending is true when the case needs one it does
+// not hold yet (script.need).
+func (p Property) judge(ctx context.Context, im impl.Impl, c Case, first *impl.Result, s *script) (o Outcome, pending bool) {
+	r := &runner{ctx: ctx, im: im, base: c.Case, first: first, script: s}
 	defer func() {
 		switch x := recover().(type) {
 		case nil:
@@ -182,11 +191,13 @@ func (p Property) Judge(ctx context.Context, im impl.Impl, c Case, first *impl.R
 			o = Outcome{Failure: &x.r}
 		case moot:
 			o = Outcome{Moot: true}
+		case needed:
+			pending = true
 		default:
 			panic(x)
 		}
 	}()
-	return Outcome{Message: p.holds(r, c)}
+	return Outcome{Message: p.holds(r, c)}, false
 }
 
 // Vector is c as a corpus vector that expects what the reference gives.
@@ -197,45 +208,73 @@ func (p Property) Vector(c Case) *corpus.Vector {
 // Minimize shrinks a case on which p breaks, with the minimizer every
 // finding goes through (internal/minimize), while p still breaks on it; it
 // returns the smallest case and its outcome. When ctx is done (the check's
-// time is up) minimizing stops with what it has.
+// time is up) minimizing stops with what it has. When im is an
+// impl.Batcher, a minimizing step's candidates are judged as one batch
+// (JudgeBatch, minimize.MinimizeBatch), up to the first that still breaks
+// p: the case is the one judging them one at a time gives, for an
+// implementation that answers the same way each time.
 func (p Property) Minimize(ctx context.Context, im impl.Impl, c Case) (Case, Outcome) {
 	out := p.Judge(ctx, im, c, nil)
 	if out.Message == "" {
 		return c, out
 	}
-	schema, args := minimize.Minimize(ctx, c.Schema, c.Args, func(s, a []byte) bool {
+	shrunk := func(s, a []byte) Case {
 		t := c
 		t.Schema, t.Args, t.shrunk = s, a, true
-		return p.Judge(ctx, im, t, nil).Message != ""
-	})
-	m := c
-	m.Schema, m.Args, m.shrunk = schema, args, true
+		return t
+	}
+	var schema, args []byte
+	if _, ok := im.(impl.Batcher); ok {
+		schema, args, _ = minimize.MinimizeBatch(ctx, c.Schema, c.Args, func(cs []minimize.Candidate) int {
+			ts := make([]Case, len(cs))
+			for i, x := range cs {
+				ts[i] = shrunk(x.Schema, x.Args)
+			}
+			outs := p.JudgeBatch(ctx, im, ts, nil, broken)
+			if i := len(outs) - 1; i >= 0 && broken(outs[i]) {
+				return i
+			}
+			return -1
+		})
+	} else {
+		schema, args = minimize.Minimize(ctx, c.Schema, c.Args, func(s, a []byte) bool {
+			return p.Judge(ctx, im, shrunk(s, a), nil).Message != ""
+		})
+	}
+	m := shrunk(schema, args)
 	if o := p.Judge(ctx, im, m, nil); o.Message != "" {
 		return m, o
 	}
 	return c, out // a flaky implementation: the case found stands
 }
 
+func broken(o Outcome) bool { return o.Message != "" }
+
 // runner runs cases of one Judge on the implementation. A failure of the
 // implementation ends the Judge (panic(failed)), as does a case whose
-// premise no longer holds (panic(moot)).
+// premise no longer holds (panic(moot)), and, with a script, a request the
+// script has no answer for yet (panic(needed)).
 type runner struct {
-	ctx   context.Context
-	im    impl.Impl
-	base  impl.Case
-	first *impl.Result
+	ctx    context.Context
+	im     impl.Impl
+	base   impl.Case
+	first  *impl.Result
+	script *script // nil: each request runs on im as it comes
 }
 
 type failed struct{ r impl.Result }
 type moot struct{}
 
 // run runs a case; the first run of the base case is the one given, if
-// any.
+// any, and the others come from the script, if any.
 func (r *runner) run(c impl.Case) impl.Result {
 	var res impl.Result
-	if r.first != nil && bytes.Equal(c.Schema, r.base.Schema) && bytes.Equal(c.Args, r.base.Args) && c.Options == r.base.Options {
+	switch {
+	case r.first != nil && sameCase(c, r.base):
 		res, r.first = *r.first, nil
-	} else {
+	case r.script != nil:
+		res = r.script.answer(c)
+	default:
 		res = r.im.Normalize(r.ctx, c)
 	}
 	if res.Kind() == impl.KindNotSendable {
@@ -245,6 +284,10 @@ func (r *runner) run(c impl.Case) impl.Result {
 		panic(failed{res})
 	}
 	return res
+}
+
+func sameCase(x, y impl.Case) bool {
+	return bytes.Equal(x.Schema, y.Schema) && bytes.Equal(x.Args, y.Args) && x.Options == y.Options
 }
 
 // reference is the reference's answer for c, which must be an answer: a
@@ -363,8 +406,8 @@ func holdsIdempotent(r *runner, c Case) string {
 
 // witnessIdempotent is the input a replay shows a broken idempotence on:
 // the implementation's own output, which it changes again.
-func witnessIdempotent(ctx context.Context, im impl.Impl, c Case) []byte {
-	if once := im.Normalize(ctx, c.Case); once.Answered() {
+func witnessIdempotent(once impl.Result) []byte {
+	if once.Answered() {
 		return once.Output
 	}
 	return nil

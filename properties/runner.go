@@ -92,13 +92,131 @@ func (p Property) Violation(ctx context.Context, im impl.Impl, c Case, checks, i
 // that shows it, when there is one.
 func (p Property) replayable(ctx context.Context, im impl.Impl, c Case) *corpus.Vector {
 	v := p.Vector(c)
-	if p.witness == nil || !impl.Compare(im.Normalize(ctx, impl.Case{Schema: v.SchemaText(), Args: v.ArgumentsText(), Options: v.Options}), v.Want()).Same() {
+	if p.witness == nil {
 		return v
 	}
-	if args := p.witness(ctx, im, c); args != nil {
+	replay := impl.Case{Schema: v.SchemaText(), Args: v.ArgumentsText(), Options: v.Options}
+	var once impl.Result
+	if _, ok := im.(impl.Batcher); ok {
+		// Both requests in one round trip: the second is needed when the
+		// first gives the reference's answer.
+		got := impl.Run(ctx, im, []impl.Case{replay, c.Case})
+		if !impl.Compare(got[0], v.Want()).Same() {
+			return v
+		}
+		once = got[1]
+	} else {
+		if !impl.Compare(im.Normalize(ctx, replay), v.Want()).Same() {
+			return v
+		}
+		once = im.Normalize(ctx, c.Case)
+	}
+	if args := p.witness(once); args != nil {
 		w := c
 		w.Args = args
 		return p.Vector(w)
 	}
 	return v
+}
+
+// JudgeBatch judges cases on im as Judge judges each, in order, and gives
+// the outcomes Judge gives for an implementation that answers the same way
+// each time. first, if not nil, holds each case's first run, as for Judge.
+// last, if not nil, says which outcome ends the judging: the outcomes end
+// with the first such one.
+//
+// When im is an impl.Batcher, the requests the cases make after their
+// first go out as batches (impl.Run), one round trip for many cases: each
+// case is judged on the answers it has, and the next request of every case
+// that needs one (known by the case and its ordinal within the case, not
+// by its content: a case that runs the same input twice gets two runs)
+// goes out in the next batch, until no case needs more. No request goes
+// out for a case after one whose outcome is last; requests of such a case
+// already sent are run besides and counted nowhere. Otherwise the cases
+// are judged one at a time.
+func (p Property) JudgeBatch(ctx context.Context, im impl.Impl, cs []Case, first []impl.Result, last func(Outcome) bool) []Outcome {
+	firstOf := func(i int) *impl.Result {
+		if first == nil {
+			return nil
+		}
+		f := first[i]
+		return &f
+	}
+	outs := make([]Outcome, 0, len(cs))
+	if _, ok := im.(impl.Batcher); !ok {
+		for i, c := range cs {
+			o := p.Judge(ctx, im, c, firstOf(i))
+			outs = append(outs, o)
+			if last != nil && last(o) {
+				break
+			}
+		}
+		return outs
+	}
+	outs = outs[:len(cs)]
+	scripts := make([]script, len(cs))
+	pending := make([]bool, len(cs))
+	for i := range pending {
+		pending[i] = true
+	}
+	end := len(cs) // the cases judged: cs[:end]
+	var need []impl.Case
+	var who []int
+	for {
+		need, who = need[:0], who[:0]
+		for i := 0; i < end; i++ {
+			if !pending[i] {
+				continue
+			}
+			s := &scripts[i]
+			o, more := p.judge(ctx, im, cs[i], firstOf(i), s.rewind())
+			if more {
+				need, who = append(need, s.need), append(who, i)
+				continue
+			}
+			outs[i], pending[i] = o, false
+			if last != nil && last(o) {
+				end = i + 1
+			}
+		}
+		if len(need) == 0 {
+			return outs[:end]
+		}
+		for k, res := range impl.Run(ctx, im, need) {
+			s := &scripts[who[k]]
+			s.sent, s.got = append(s.sent, need[k]), append(s.got, res)
+		}
+	}
+}
+
+// A script holds the requests one case of JudgeBatch made after its first
+// run, by ordinal, and their answers.
+type script struct {
+	sent []impl.Case
+	got  []impl.Result
+	next int       // the ordinal of the next request
+	need impl.Case // the request with no answer yet
+}
+
+// needed ends a Judge whose script has no answer for its next request.
+type needed struct{}
+
+func (s *script) rewind() *script {
+	s.next = 0
+	return s
+}
+
+// answer is the answer to the script's next request, or panic(needed)
+// when it has none yet. A request other than the one sent at its ordinal
+// (which a judge that depends on its answers alone never makes) drops the
+// answers from there.
+func (s *script) answer(c impl.Case) impl.Result {
+	k := s.next
+	s.next++
+	if k < len(s.sent) && sameCase(s.sent[k], c) {
+		return s.got[k]
+	}
+	s.sent, s.got = s.sent[:k], s.got[:k]
+	s.need = c
+	panic(needed{})
 }
