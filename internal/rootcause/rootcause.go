@@ -84,8 +84,8 @@ type Config struct {
 
 // workers is how many findings are minimized at once when the
 // implementation takes batches (a program behind the protocol): their
-// requests go out together, so the check waits for one round trip where
-// it waited for one per finding.
+// requests go out together, in lockstep (see memo), so the check waits
+// for one round trip where it waited for one per finding.
 const workers = 16
 
 // Sample is how many findings of one class, as probed on the case found,
@@ -117,9 +117,10 @@ type outcome struct {
 // probed class (a decode missed may become an untyped one), so the
 // sample stands for the others. When cfg.Impl is an impl.Batcher, the
 // findings are probed and minimized several at a time, their requests
-// sent as batches; which findings are minimized, and the root causes,
-// depend only on the findings and the answers, in the order of the
-// findings, not on how the requests were grouped.
+// sent as batches; which findings are minimized, the root causes, and
+// the batches themselves (which cases, in which order: what an adapter
+// that crashes is charged with depends on them) depend only on the
+// findings and the answers, never on how the workers are scheduled.
 func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 	jobs := 1
 	var m *memo
