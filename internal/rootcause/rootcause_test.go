@@ -789,3 +789,70 @@ func TestExplainDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// TestExplainStopsInLockstep: a check stopped while its findings are
+// minimized in lockstep ends the explanation promptly: the batch under
+// way comes back with its requests not run, every worker goes on to find
+// that minimizing may not go on, and none waits for a batch that never
+// leaves (synctest fails a test whose goroutines all block for good).
+func TestExplainStopsInLockstep(t *testing.T) {
+	var findings []rootcause.Finding
+	for i := range 40 {
+		n := strconv.Itoa(i)
+		findings = append(findings,
+			finding(rootcause.Vector, "array"+n+".json", `{"properties":{"tags":{"type":"array"},"x`+n+`":{}}}`, `{"tags":"[\"a\",\"b`+n+`\"]","n":`+n+`}`),
+			finding(rootcause.Bucket, "amp"+n, `{}`, `{"a":{"b":"&Amp;`+n+`"}}`))
+	}
+	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
+	synctest.Test(t, func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Millisecond)
+		defer cancel()
+		b := &stoppable{}
+		start := time.Now()
+		rcs := rootcause.Explain(ctx, rootcause.Config{Impl: b, Want: want, Keep: func() bool { return ctx.Err() == nil }}, findings)
+		if took := time.Since(start); took > 6*time.Millisecond {
+			t.Errorf("the explanation took %v after a stop at 5ms", took)
+		}
+		if b.batches == 0 || b.notRun == 0 {
+			t.Errorf("%d batches, %d requests not run: the stop did not come while minimizing", b.batches, b.notRun)
+		}
+		if n := len(rcs); n == 0 {
+			t.Errorf("no root cause")
+		}
+	})
+}
+
+// stoppable is buggy behind a program whose batches take a millisecond
+// (of the bubble's clock), and that runs nothing once ctx is done.
+type stoppable struct {
+	mu              sync.Mutex
+	batches, notRun int
+}
+
+func (s *stoppable) Name() string { return "stoppable" }
+
+func (s *stoppable) Normalize(ctx context.Context, c impl.Case) impl.Result {
+	return s.RunBatch(ctx, []impl.Case{c})[0]
+}
+
+func (s *stoppable) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result {
+	s.mu.Lock()
+	s.batches++
+	s.mu.Unlock()
+	out := make([]impl.Result, len(cases))
+	select {
+	case <-ctx.Done():
+		for i := range out {
+			out[i] = impl.Fail(impl.ErrNotRun, "the check stopped")
+		}
+		s.mu.Lock()
+		s.notRun += len(out)
+		s.mu.Unlock()
+		return out
+	case <-time.After(time.Millisecond):
+	}
+	for i, c := range cases {
+		out[i] = buggy.Normalize(ctx, c)
+	}
+	return out
+}
