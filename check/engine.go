@@ -167,7 +167,7 @@ func reportEvents(evs []harness.Event) []harness.Event {
 		out[i].Request = 0
 	}
 	slices.SortStableFunc(out, func(x, y harness.Event) int {
-		return cmp.Or(cmp.Compare(x.Kind, y.Kind), cmp.Compare(x.Detail, y.Detail), cmp.Compare(x.Stderr, y.Stderr), boolCompare(x.Answered, y.Answered))
+		return cmp.Or(cmp.Compare(x.Kind, y.Kind), cmp.Compare(x.Detail, y.Detail), cmp.Compare(x.Stderr, y.Stderr), boolCompare(x.Answered, y.Answered), boolCompare(x.Deduced, y.Deduced))
 	})
 	return out
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"runtime"
 	"slices"
@@ -732,6 +733,11 @@ var errTooLong = errors.New("line too long")
 // the programs it started to close its standard error.
 const waitDelay = 200 * time.Millisecond
 
+// drainDelay is how long, once the adapter exited, toolnorm goes on
+// reading its standard output before it closes it (held open by a
+// program the adapter started).
+const drainDelay = time.Second
+
 // maxStartLine is the longest answer to start accepted.
 const maxStartLine = 64 << 20
 
@@ -755,23 +761,45 @@ func startProcess(cfg Config) (*process, error) {
 	if err != nil {
 		return nil, err
 	}
-	stdout, err := cmd.StdoutPipe()
+	// Standard output is a pipe of its own, not cmd.StdoutPipe, which
+	// Wait closes as soon as the program exits: the answers it wrote just
+	// before (those before the request it crashed on) would be lost
+	// unread now and then, and the crash charged to one of them. It is
+	// read to its end; only a program the adapter started that outlives
+	// it and holds it open has it closed, drainDelay after the exit.
+	stdout, w, err := os.Pipe()
 	if err != nil {
+		stdin.Close()
 		return nil, err
 	}
+	cmd.Stdout = w
 	p := &process{cmd: cmd, stdin: stdin, lines: make(chan line, 1024), stderr: newTail(cfg.StderrLimit), exited: make(chan struct{}), quit: make(chan struct{})}
 	cmd.Stderr = p.stderr
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	w.Close()
+	if err != nil {
+		stdout.Close()
+		stdin.Close()
 		return nil, err
 	}
 	p.limit.Store(int64(maxStartLine))
 	if cfg.MaxLine > 0 {
 		p.limit.Store(int64(min(maxStartLine, cfg.MaxLine)))
 	}
-	go p.read(bufio.NewReaderSize(stdout, 64<<10))
+	read := make(chan struct{})
+	go func() {
+		defer close(read)
+		defer stdout.Close()
+		p.read(bufio.NewReaderSize(stdout, 64<<10))
+	}()
 	go func() {
 		p.err = cmd.Wait()
 		close(p.exited)
+		select {
+		case <-read:
+		case <-time.After(drainDelay):
+			stdout.Close()
+		}
 	}()
 	return p, nil
 }

@@ -681,3 +681,21 @@ func TestSparesAccounted(t *testing.T) {
 		t.Errorf("%d starts of the program, for 1 + %d restarts + %d spares unused", n, restarts, left)
 	}
 }
+
+// TestAnswersBeforeCrashRead: the answers an adapter wrote before it
+// crashed are read, however soon after writing them it exits, and the
+// crash is charged to the request it crashed on, never to one answered
+// before it (standard output is read to its end, not closed as the
+// program exits).
+func TestAnswersBeforeCrashRead(t *testing.T) {
+	a := start(t, "crash-flushing", Config{})
+	for round := range 100 {
+		reqs := cases(64, 48)
+		results := a.RunBatch(context.Background(), reqs)
+		for i, r := range results {
+			if (i == 48) != (r.Kind() == impl.KindCrash) || i != 48 && !r.Answered() {
+				t.Fatalf("round %d: request %d = %v", round, i, r)
+			}
+		}
+	}
+}

@@ -84,8 +84,8 @@ type Config struct {
 
 // workers is how many findings are minimized at once when the
 // implementation takes batches (a program behind the protocol): their
-// requests go out together, so the check waits for one round trip where
-// it waited for one per finding.
+// requests go out together, in lockstep (see memo), so the check waits
+// for one round trip where it waited for one per finding.
 const workers = 16
 
 // Sample is how many findings of one class, as probed on the case found,
@@ -117,41 +117,55 @@ type outcome struct {
 // probed class (a decode missed may become an untyped one), so the
 // sample stands for the others. When cfg.Impl is an impl.Batcher, the
 // findings are probed and minimized several at a time, their requests
-// sent as batches; which findings are minimized, and the root causes,
-// depend only on the findings and the answers, in the order of the
-// findings, not on how the requests were grouped.
+// sent as batches; which findings are minimized, the root causes, and
+// the batches themselves (which cases, in which order: what an adapter
+// that crashes is charged with depends on them) depend only on the
+// findings and the answers, never on how the workers are scheduled.
 func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 	jobs := 1
-	var k *coalescer
-	if b, ok := cfg.Impl.(impl.Batcher); ok && cfg.Want != nil {
-		k = newCoalescer(cfg.Impl, b)
-		cfg.Impl, jobs = k, workers
-	}
-	var batch func([]impl.Case) []pair
+	var m *memo
+	var batch func(context.Context, []impl.Case) []pair
 	if cfg.Impl != nil && cfg.Want != nil {
-		cfg, batch = memoized(ctx, cfg, k)
+		m = newMemo(ctx, cfg)
+		if m.b != nil {
+			jobs, batch = workers, m.ask
+		}
+		cfg = m.config(cfg)
 	}
-	each := func(is []int, do func(i int)) {
+	// each runs do on the findings is, jobs at a time. A worker takes the
+	// next finding as soon as it is done with one: until it waits for
+	// answers, the memo's batch waits for it.
+	each := func(is []int, do func(ctx context.Context, i int)) {
 		n := min(jobs, len(is))
 		if n <= 1 {
 			for _, i := range is {
-				do(i)
+				do(ctx, i)
 			}
 			return
 		}
-		next := make(chan int)
+		var mu sync.Mutex
+		next := 0
+		m.join(n)
 		var wg sync.WaitGroup
 		for range n {
 			wg.Go(func() {
-				for i := range next {
-					do(i)
+				w := &worker{}
+				ctx := context.WithValue(ctx, workerKey{}, w)
+				defer m.leave()
+				for {
+					mu.Lock()
+					if next == len(is) {
+						mu.Unlock()
+						return
+					}
+					i := is[next]
+					next++
+					mu.Unlock()
+					w.finding, w.asked = i, 0
+					do(ctx, i)
 				}
 			})
 		}
-		for _, i := range is {
-			next <- i
-		}
-		close(next)
 		wg.Wait()
 	}
 	outcomes := make([]outcome, len(findings))
@@ -167,11 +181,11 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 		outcomes[i] = outcome{c: f.Case, want: f.Want, got: f.Got, d: withSource(classify(f.Case, f.Want, f.Got), f)}
 	}
 	probes := make([]diagnose.Diagnosis, len(findings))
-	each(probe, func(i int) {
+	each(probe, func(ctx context.Context, i int) {
 		f := findings[i]
 		probes[i] = probed(ctx, cfg, f.Case, f.Want, f.Got)
 	})
-	explain := func(i int) {
+	explain := func(ctx context.Context, i int) {
 		o := &outcomes[i]
 		o.c, o.want, o.got, o.d, o.cut = minimized(ctx, cfg, batch, findings[i], probes[i])
 	}
@@ -180,13 +194,13 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 	// left undecoded. It runs before a sample is compared, so that the
 	// findings counted without minimizing take the settled class.
 	settle := func(is []int) {
-		for _, i := range is {
-			if o := &outcomes[i]; o.d.Class == "decode-missed/keyword" {
-				if o.d = ofDraft(ctx, cfg, o.c, o.d); o.d.Class == "decode-missed/keyword" {
-					o.d = ofDecoded(ctx, cfg, o.c, o.d)
-				}
+		is = slices.DeleteFunc(slices.Clone(is), func(i int) bool { return outcomes[i].d.Class != "decode-missed/keyword" })
+		each(is, func(ctx context.Context, i int) {
+			o := &outcomes[i]
+			if o.d = ofDraft(ctx, cfg, o.c, o.d); o.d.Class == "decode-missed/keyword" {
+				o.d = ofDecoded(ctx, cfg, o.c, o.d)
 			}
-		}
+		})
 	}
 	type key struct{ class, detail string }
 	groups := map[key][]int{}
@@ -449,170 +463,207 @@ func size(c impl.Case) int { return len(c.Schema) + len(c.Args) }
 // A pair is what is expected on a case and what the implementation gave.
 type pair struct{ want, got impl.Result }
 
-// memoized runs each case once on the implementation and the reference:
+// A memo runs each case once on the implementation and the reference:
 // the minimizations of many findings meet on the same small cases. A
-// case asked for while it runs is waited for, not sent again. A crash is
-// kept like an answer: within one check, the program is taken to crash
-// on that exact case again (each run of it would cost a start of the
-// adapter). Any other failure is not kept (a timeout may come from a
-// loaded machine, a give-up or a check stopped says nothing of the
-// case): whoever asks next runs the case anew. When k is not nil, it also
-// returns a function that runs cases through k as one batch (those not
-// run yet), else nil.
-func memoized(ctx context.Context, cfg Config, k *coalescer) (Config, func([]impl.Case) []pair) {
-	type entry struct {
-		p    pair
-		done chan struct{}
+// crash is kept like an answer: within one check, the program is taken
+// to crash on that exact case again (each run of it would cost a start
+// of the adapter). Any other failure is not kept (a timeout may come from
+// a loaded machine, a give-up or a check stopped says nothing of the
+// case): the case is run anew when it is asked for again.
+//
+// For an implementation that takes batches, the memo is also the
+// lockstep of Explain's workers: the cases they ask for go out as one
+// batch once every worker under way waits for answers (or is done), not
+// before; the batch holds what they asked for, each case once, in the
+// order of the findings they serve and, for each, in the order it asked
+// for them. Between two batches nothing changes what a worker is
+// answered (the memo changes only as a batch comes back), so what each
+// worker does, and so which findings are under way and what they ask
+// for, depends only on the findings and the answers, and so do the
+// batches, however the workers are scheduled: a program that crashes on
+// a case, and takes the cases after it in the batch down with it, gets
+// the same batches run after run. One batch is under way at a time; a
+// harness.Pool cuts it into runs for its processes.
+type memo struct {
+	ctx context.Context
+	im  impl.Impl
+	b   impl.Batcher // nil: one case at a time
+	ref func(impl.Case) impl.Result
+
+	mu    sync.Mutex
+	wants map[string]impl.Result
+	seen  map[string]impl.Result // the results kept
+	// live counts the workers under way (and a caller that is none, while
+	// it waits); waiting, those of them waiting for the next batch, each
+	// on one of waiters, for pending.
+	live, waiting int
+	waiters       []chan struct{}
+	pending       []*request
+	sending       bool
+}
+
+// A worker explains findings one after the other: finding is the index
+// of the one under way, asked how many cases it asked for so far.
+type worker struct{ finding, asked int }
+
+type workerKey struct{}
+
+// A request is a case a worker waits for, with its place in the batch.
+type request struct {
+	finding, asked int
+	key            string
+	c              impl.Case
+	got            impl.Result
+}
+
+func newMemo(ctx context.Context, cfg Config) *memo {
+	m := &memo{ctx: ctx, im: cfg.Impl, ref: cfg.Want, wants: map[string]impl.Result{}, seen: map[string]impl.Result{}}
+	m.b, _ = cfg.Impl.(impl.Batcher)
+	return m
+}
+
+// config is cfg with the implementation and the reference run through m.
+func (m *memo) config(cfg Config) Config {
+	cfg.Want = m.want
+	cfg.Impl = impl.Func(m.im.Name(), func(ctx context.Context, c impl.Case) impl.Result { return m.ask(ctx, []impl.Case{c})[0].got })
+	return cfg
+}
+
+func caseKey(c impl.Case) string {
+	return c.Options.String() + "\x00" + string(c.Schema) + "\x00" + string(c.Args)
+}
+
+// want is the reference's result on c, computed once.
+func (m *memo) want(c impl.Case) impl.Result {
+	k := caseKey(c)
+	m.mu.Lock()
+	r, ok := m.wants[k]
+	m.mu.Unlock()
+	if !ok {
+		r = m.ref(c)
+		m.mu.Lock()
+		m.wants[k] = r
+		m.mu.Unlock()
 	}
-	var mu sync.Mutex
-	seen := map[string]*entry{}
-	key := func(c impl.Case) string {
-		return c.Options.String() + "\x00" + string(c.Schema) + "\x00" + string(c.Args)
-	}
-	im, want := cfg.Impl, cfg.Want
-	// finish records what the cases of the entries gave.
-	finish := func(es []*entry, cases []impl.Case, got []impl.Result) {
-		for i, e := range es {
-			e.p = pair{want(cases[i]), got[i]}
-			if !kept(e.p.got) {
-				mu.Lock()
-				delete(seen, key(cases[i]))
-				mu.Unlock()
-			}
-			close(e.done)
+	return r
+}
+
+// ask returns what is expected on each case and what the implementation
+// gives, running the cases not kept yet: one at a time, or, when the
+// implementation takes batches, in the next batch, which ask waits for.
+// ctx names the worker asking, if any.
+func (m *memo) ask(ctx context.Context, cases []impl.Case) []pair {
+	out := make([]pair, len(cases))
+	var reqs []*request
+	var at []int
+	w, _ := ctx.Value(workerKey{}).(*worker)
+	for i, c := range cases {
+		out[i].want = m.want(c)
+		k := caseKey(c)
+		m.mu.Lock()
+		got, ok := m.seen[k]
+		m.mu.Unlock()
+		if ok {
+			out[i].got = got
+			continue
 		}
-	}
-	run := func(c impl.Case) pair {
-		k := key(c)
-		for {
-			mu.Lock()
-			e := seen[k]
-			if e == nil {
-				e = &entry{done: make(chan struct{})}
-				seen[k] = e
-				mu.Unlock()
-				finish([]*entry{e}, []impl.Case{c}, []impl.Result{im.Normalize(ctx, c)})
-				return e.p
-			}
-			mu.Unlock()
-			<-e.done
-			if kept(e.p.got) {
-				return e.p
-			}
+		r := &request{finding: -1, key: k, c: c}
+		if w != nil {
+			r.finding, r.asked = w.finding, w.asked
+			w.asked++
 		}
+		reqs, at = append(reqs, r), append(at, i)
 	}
-	cfg.Want = func(c impl.Case) impl.Result { return run(c).want }
-	cfg.Impl = impl.Func(im.Name(), func(_ context.Context, c impl.Case) impl.Result { return run(c).got })
-	if k == nil {
-		return cfg, nil
-	}
-	batch := func(cases []impl.Case) []pair {
-		out := make([]pair, len(cases))
-		waits := make([]*entry, len(cases))
-		var mine []*entry
-		var send []impl.Case
-		mu.Lock()
-		for i, c := range cases {
-			e := seen[key(c)]
-			if e == nil {
-				e = &entry{done: make(chan struct{})}
-				seen[key(c)] = e
-				mine, send = append(mine, e), append(send, c)
+	if m.b == nil {
+		for j, r := range reqs {
+			r.got = m.im.Normalize(ctx, r.c)
+			if kept(r.got) {
+				m.mu.Lock()
+				m.seen[r.key] = r.got
+				m.mu.Unlock()
 			}
-			waits[i] = e
-		}
-		mu.Unlock()
-		if len(send) > 0 {
-			finish(mine, send, k.RunBatch(ctx, send))
-		}
-		for i, e := range waits {
-			<-e.done
-			if out[i] = e.p; !kept(e.p.got) && !slices.Contains(mine, e) {
-				out[i] = run(cases[i]) // another's failure: asked anew
-			}
+			out[at[j]].got = r.got
 		}
 		return out
 	}
-	return cfg, batch
-}
-
-// kept reports whether memoized keeps a result: an answer, or a crash
-// of the program that is not the harness giving up on it.
-func kept(r impl.Result) bool {
-	return r.Failure == nil || r.Kind() == impl.KindCrash && !errors.Is(r.Failure, impl.ErrGaveUp)
-}
-
-// A coalescer sends the cases asked for at the same time, from several
-// goroutines, as one batch: the first caller sends the batch, and the
-// next, made of the cases asked for in the meantime, until none is left.
-// As many batches are under way at a time as the implementation has
-// processes (one, but for a harness.Pool of several).
-type coalescer struct {
-	impl.Impl
-	b       impl.Batcher
-	slots   int
-	mu      sync.Mutex
-	pending []*call
-	sending int
-}
-
-type call struct {
-	c    impl.Case
-	r    impl.Result
-	done chan struct{}
-}
-
-// sized is an implementation of several processes, each of which takes
-// batches of its own (harness.Pool).
-type sized interface{ Size() int }
-
-func newCoalescer(im impl.Impl, b impl.Batcher) *coalescer {
-	k := &coalescer{Impl: im, b: b, slots: 1}
-	if s, ok := im.(sized); ok {
-		k.slots = max(s.Size(), 1)
+	if len(reqs) == 0 {
+		return out
 	}
-	return k
-}
-
-func (k *coalescer) Normalize(ctx context.Context, c impl.Case) impl.Result {
-	return k.RunBatch(ctx, []impl.Case{c})[0]
-}
-
-// RunBatch sends cases with the others asked for at the same time, and
-// returns their results in their order.
-func (k *coalescer) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result {
-	calls := make([]*call, len(cases))
-	for i, c := range cases {
-		calls[i] = &call{c: c, done: make(chan struct{})}
+	done := make(chan struct{})
+	m.mu.Lock()
+	if w == nil {
+		m.live++
 	}
-	k.mu.Lock()
-	k.pending = append(k.pending, calls...)
-	if k.sending < k.slots {
-		k.sending++
-		for len(k.pending) > 0 {
-			batch := k.pending
-			k.pending = nil
-			k.mu.Unlock()
-			cases := make([]impl.Case, len(batch))
-			for i, b := range batch {
-				cases[i] = b.c
-			}
-			rs := k.b.RunBatch(ctx, cases)
-			for i, b := range batch {
-				b.r = rs[i]
-				close(b.done)
-			}
-			k.mu.Lock()
-		}
-		k.sending--
+	m.pending = append(m.pending, reqs...)
+	m.waiters = append(m.waiters, done)
+	m.waiting++
+	m.send()
+	m.mu.Unlock()
+	<-done
+	if w == nil {
+		m.leave()
 	}
-	k.mu.Unlock()
-	out := make([]impl.Result, len(calls))
-	for i, cl := range calls {
-		<-cl.done
-		out[i] = cl.r
+	for j, r := range reqs {
+		out[at[j]].got = r.got
 	}
 	return out
+}
+
+// join counts n workers under way.
+func (m *memo) join(n int) {
+	m.mu.Lock()
+	m.live += n
+	m.mu.Unlock()
+}
+
+// leave counts a worker done, which may leave the others all waiting.
+func (m *memo) leave() {
+	m.mu.Lock()
+	m.live--
+	m.send()
+	m.mu.Unlock()
+}
+
+// send sends the cases asked for as one batch when every worker under
+// way waits for answers, and hands the answers out; m.mu is held, and
+// let go while the batch is under way (no worker asks for more then: all
+// wait).
+func (m *memo) send() {
+	for !m.sending && len(m.pending) > 0 && m.waiting == m.live {
+		reqs, waiters := m.pending, m.waiters
+		m.pending, m.waiters = nil, nil
+		m.sending = true
+		m.mu.Unlock()
+		slices.SortStableFunc(reqs, func(a, b *request) int {
+			return cmp.Or(cmp.Compare(a.finding, b.finding), cmp.Compare(a.asked, b.asked))
+		})
+		index := map[string]int{}
+		var cases []impl.Case
+		for _, r := range reqs {
+			if _, ok := index[r.key]; !ok {
+				index[r.key] = len(cases)
+				cases = append(cases, r.c)
+			}
+		}
+		got := m.b.RunBatch(m.ctx, cases)
+		m.mu.Lock()
+		for _, r := range reqs {
+			if r.got = got[index[r.key]]; kept(r.got) {
+				m.seen[r.key] = r.got
+			}
+		}
+		m.waiting -= len(waiters)
+		m.sending = false
+		for _, d := range waiters {
+			close(d)
+		}
+	}
+}
+
+// kept reports whether the memo keeps a result: an answer, or a crash of
+// the program that is not the harness giving up on it.
+func kept(r impl.Result) bool {
+	return r.Failure == nil || r.Kind() == impl.KindCrash && !errors.Is(r.Failure, impl.ErrGaveUp)
 }
 
 // minimizable reports whether f is minimized: not a failure of the
@@ -624,7 +675,7 @@ func minimizable(cfg Config, f Finding) bool {
 // minimized classifies f, of class d as probed on its case, on its
 // smallest case: the one minimizer shrinks it while the implementation
 // still differs from what is expected with the same class.
-func minimized(ctx context.Context, cfg Config, batch func([]impl.Case) []pair, f Finding, d diagnose.Diagnosis) (impl.Case, impl.Result, impl.Result, diagnose.Diagnosis, bool) {
+func minimized(ctx context.Context, cfg Config, batch func(context.Context, []impl.Case) []pair, f Finding, d diagnose.Diagnosis) (impl.Case, impl.Result, impl.Result, diagnose.Diagnosis, bool) {
 	// Minimized while the probed class stays the same: no step may turn a
 	// case into one of another class (a long string under a typed root
 	// into a short one under an untyped root), so the case that stands
@@ -654,7 +705,7 @@ func minimized(ctx context.Context, cfg Config, batch func([]impl.Case) []pair, 
 				cases[i] = f.Case
 				cases[i].Schema, cases[i].Args = x.Schema, x.Args
 			}
-			for i, p := range batch(cases) {
+			for i, p := range batch(ctx, cases) {
 				if cfg.Keep != nil && !cfg.Keep() {
 					return -1
 				}
