@@ -279,7 +279,7 @@ func (e *run) replay() CorpusResult {
 			break
 		}
 		hi := min(lo+batch, len(vs))
-		results := impl.Run(e.ctx, e.cfg.Impl, cs[lo:hi])
+		results := dealt(e.ctx, e.cfg.Impl, cs[lo:hi], e.cfg.Jobs)
 		for i, got := range results {
 			v, c := vs[lo+i], cs[lo+i]
 			switch got.Kind() {
@@ -324,6 +324,36 @@ func (e *run) replay() CorpusResult {
 	}
 	res.Seconds = time.Since(start).Seconds()
 	return res
+}
+
+// dealt runs cases as impl.Run does, dealt out like cards to jobs runs of
+// the implementation: an implementation run jobs times (harness.Pool)
+// cuts a batch into as many runs of consecutive cases, and neighbours in
+// the corpus fail alike (vectors/reading/nesting-of-1000-levels… and
+// nesting-of-1001-levels…, which crash a Python adapter, side by side):
+// dealt out, their restarts are spread over the runs and overlap, rather
+// than one run restarting for each while the others wait. The results
+// are in the order of cases.
+func dealt(ctx context.Context, im impl.Impl, cases []impl.Case, jobs int) []impl.Result {
+	if jobs <= 1 || len(cases) <= jobs {
+		return impl.Run(ctx, im, cases)
+	}
+	order := make([]int, 0, len(cases))
+	for k := range jobs {
+		for i := k; i < len(cases); i += jobs {
+			order = append(order, i)
+		}
+	}
+	sent := make([]impl.Case, len(cases))
+	for j, i := range order {
+		sent[j] = cases[i]
+	}
+	got := impl.Run(ctx, im, sent)
+	out := make([]impl.Result, len(cases))
+	for j, i := range order {
+		out[i] = got[j]
+	}
+	return out
 }
 
 // addFound records a vector failed, for the root causes.

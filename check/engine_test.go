@@ -587,3 +587,54 @@ func TestPropertyRoundTrips(t *testing.T) {
 		}
 	}
 }
+
+// recorder is a batcher that keeps the arguments of the first batch sent.
+type recorder struct {
+	batcher
+	first [][]byte
+}
+
+func (r *recorder) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result {
+	r.mu.Lock()
+	if r.first == nil {
+		for _, c := range cases {
+			r.first = append(r.first, c.Args)
+		}
+	}
+	r.mu.Unlock()
+	return r.batcher.RunBatch(ctx, cases)
+}
+
+// TestReplayDealt: with --jobs 2, the corpus's batches go out dealt, every
+// other vector to each half (which a harness.Pool sends to a run of its
+// own), so that neighbours that crash the program restart different runs;
+// the results are those of the vectors in their order.
+func TestReplayDealt(t *testing.T) {
+	vs := vectors(t)
+	var cs [][]byte
+	for _, v := range vs {
+		cs = append(cs, v.ArgumentsText())
+	}
+	want := Replay(context.Background(), Config{Impl: impl.Reference, Vectors: vs})
+	r := &recorder{batcher: batcher{Impl: impl.Reference}}
+	got := Replay(context.Background(), Config{Impl: r, Vectors: vs, Jobs: 2})
+	n := len(r.first)
+	if n < 64 {
+		t.Fatalf("first batch of %d cases", n)
+	}
+	for j, a := range r.first {
+		i := 2 * j // the first half: the even vectors
+		if j >= (n+1)/2 {
+			i = 2*(j-(n+1)/2) + 1
+		}
+		if !bytes.Equal(a, cs[i]) {
+			t.Fatalf("case %d of the batch is %s, want vector %d's %s", j, a, i, cs[i])
+		}
+	}
+	want.Seconds, got.Seconds = 0, 0
+	a, _ := json.Marshal(want)
+	b, _ := json.Marshal(got)
+	if !bytes.Equal(a, b) {
+		t.Errorf("replayed dealt, the results differ:\n%.2000s\n%.2000s", a, b)
+	}
+}
