@@ -465,10 +465,15 @@ func (e *run) rounds() {
 }
 
 // apart runs every round of each property, and of the fuzzer, as one
-// task, Jobs tasks at once: with Checks set, no round waits for the
+// task, all the tasks at once: with Checks set, no round waits for the
 // others' (nothing is decided between rounds but whether the check was
-// interrupted). It returns the cases of each run, as rounds does, and the
-// fuzzer's seconds.
+// interrupted). The implementation (a harness.Pool of Jobs runs) bounds
+// how many requests are under way, the Go runtime how much CPU is used:
+// while a task waits for its answers, the others draw and judge their
+// cases (with only Jobs tasks at once, the runs of the program and the
+// cores waited for each other, and --jobs 2 was no faster than 1). It
+// returns the cases of each run, as rounds does, and the fuzzer's
+// seconds.
 func (e *run) apart(all []properties.Property, results []*PropResult, fz *Fuzzer, total int) (done int, fuzzSeconds float64) {
 	var (
 		wg       sync.WaitGroup
@@ -478,11 +483,8 @@ func (e *run) apart(all []properties.Property, results []*PropResult, fz *Fuzzer
 		finished int
 	)
 	start := time.Now()
-	slots := make(chan struct{}, e.cfg.Jobs)
 	task := func(round func(from, n int) bool) {
-		slots <- struct{}{}
 		wg.Go(func() {
-			defer func() { <-slots }()
 			r := 0
 			for ; r < total && e.ctx.Err() == nil; r++ {
 				n := min(roundSize, e.cfg.Checks-r*roundSize)

@@ -15,6 +15,7 @@ import (
 	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/impl"
 	"github.com/toolnorm/toolnorm/normalize"
+	"github.com/toolnorm/toolnorm/properties"
 )
 
 // slowed is the reference, each answer taking d. The tests that use it
@@ -637,4 +638,44 @@ func TestReplayDealt(t *testing.T) {
 	if !bytes.Equal(a, b) {
 		t.Errorf("replayed dealt, the results differ:\n%.2000s\n%.2000s", a, b)
 	}
+}
+
+// slowBatcher is a program behind a protocol whose round trip takes a
+// millisecond (of a synctest bubble's time); it keeps the most batches
+// ever in flight at once.
+type slowBatcher struct {
+	impl.Impl
+	mu        sync.Mutex
+	now, most int
+}
+
+func (b *slowBatcher) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result {
+	b.mu.Lock()
+	b.now++
+	b.most = max(b.most, b.now)
+	b.mu.Unlock()
+	time.Sleep(time.Millisecond)
+	out := make([]impl.Result, len(cases))
+	for i, c := range cases {
+		out[i] = b.Impl.Normalize(ctx, c)
+	}
+	b.mu.Lock()
+	b.now--
+	b.mu.Unlock()
+	return out
+}
+
+// TestApartOverlaps: with --jobs 2 and --checks, every property's rounds
+// (and the fuzzer's) run at once, not two at a time: a task waiting for
+// the program does not keep another from drawing and judging its cases
+// (a harness.Pool bounds what the program is sent at once, the Go runtime
+// the CPU). The report is the same as with --jobs 1 (TestSeedRepeats).
+func TestApartOverlaps(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		b := &slowBatcher{Impl: impl.Reference}
+		Run(context.Background(), Config{Impl: b, Checks: 32, Seed: 5, Jobs: 2})
+		if applicable := len(properties.All()); b.most <= 2 || b.most > applicable+1 {
+			t.Errorf("at most %d batches in flight, want more than --jobs 2 (and at most %d tasks)", b.most, applicable+1)
+		}
+	})
 }
