@@ -403,37 +403,11 @@ func (e *run) rounds() {
 			n = min(n, e.cfg.Checks-done)
 		}
 		roundStart := time.Now()
-		// With Jobs > 1, the properties' rounds and the fuzzer's run at
-		// once: each has its own cases and results, so the report is the
-		// same whatever Jobs is.
-		var wg sync.WaitGroup
-		slots := make(chan struct{}, max(e.cfg.Jobs, 1))
-		do := func(f func()) {
-			if e.cfg.Jobs <= 1 {
-				f()
-				return
-			}
-			slots <- struct{}{}
-			wg.Go(func() {
-				defer func() { <-slots }()
-				f()
-			})
+		if _, ok := e.cfg.Impl.(impl.Batcher); ok && e.cfg.Jobs <= 1 {
+			fuzzSeconds += e.together(all, results, fz, done, n)
+		} else {
+			fuzzSeconds += e.each(all, results, fz, done, n)
 		}
-		for i, p := range all {
-			if pr := results[i]; pr.Status != StatusNotApplicable && pr.Violation == nil {
-				do(func() {
-					t := time.Now()
-					e.propertyRound(p, pr, done, n)
-					pr.Seconds += time.Since(t).Seconds()
-				})
-			}
-		}
-		do(func() {
-			t := time.Now()
-			e.fuzzRound(fz, done, n)
-			fuzzSeconds += time.Since(t).Seconds()
-		})
-		wg.Wait()
 		done += n
 		if e.stopped == "" && e.ctx.Err() == nil {
 			e.wholeRounds++ // a whole one
@@ -462,6 +436,104 @@ func (e *run) rounds() {
 		e.r.Properties = append(e.r.Properties, *pr)
 	}
 	e.r.Fuzz = FuzzResult{Cases: fz.Cases, Failures: fz.Failures, Differed: fz.differed, Unsupported: fz.Unsupported, Findings: fz.Findings, Seconds: fuzzSeconds}
+}
+
+// each runs a round of every property that applies and has not broken,
+// then the fuzzer's, each sending its own requests. With Jobs > 1 they run
+// at once, Jobs at a time: each has its own cases and results, so the
+// report is the same whatever Jobs is. It returns the fuzzer's seconds.
+func (e *run) each(all []properties.Property, results []*PropResult, fz *Fuzzer, from, n int) (fuzzSeconds float64) {
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, max(e.cfg.Jobs, 1))
+	do := func(f func()) {
+		if e.cfg.Jobs <= 1 {
+			f()
+			return
+		}
+		slots <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			f()
+		})
+	}
+	for i, p := range all {
+		if pr := results[i]; pr.Status != StatusNotApplicable && pr.Violation == nil {
+			do(func() {
+				t := time.Now()
+				e.propertyRound(p, pr, from, n)
+				pr.Seconds += time.Since(t).Seconds()
+			})
+		}
+	}
+	do(func() {
+		t := time.Now()
+		e.fuzzRound(fz, from, n)
+		fuzzSeconds = time.Since(t).Seconds()
+	})
+	wg.Wait()
+	return fuzzSeconds
+}
+
+// together runs a round of every property that applies and has not
+// broken, then the fuzzer's, as rounds does with Jobs 1, but sends the
+// first requests of all of them as one batch: a round trip for the round,
+// rather than one for each property. It returns the fuzzer's seconds.
+//
+// A program that fails on 20 requests in a row has the harness give up
+// the rest of a batch (harness.Config.MaxRestarts): no round is that long,
+// so that the results of a round sent on its own are the same as here,
+// from the first request given up on, the rounds are sent again, each
+// on its own, as they would have been.
+func (e *run) together(all []properties.Property, results []*PropResult, fz *Fuzzer, from, n int) float64 {
+	type part struct {
+		p       properties.Property
+		pr      *PropResult
+		cases   []properties.Case
+		lo, hi  int
+		seconds float64
+	}
+	var parts []part
+	var sent []impl.Case
+	for i, p := range all {
+		if pr := results[i]; pr.Status != StatusNotApplicable && pr.Violation == nil {
+			t := time.Now()
+			cases, first := e.drawRound(p, from, n)
+			parts = append(parts, part{p: p, pr: pr, cases: cases, lo: len(sent), hi: len(sent) + n, seconds: time.Since(t).Seconds()})
+			sent = append(sent, first...)
+		}
+	}
+	t := time.Now()
+	fuzzCases := fz.drawn(from, n)
+	fuzzSeconds := time.Since(t).Seconds()
+	fuzzLo := len(sent)
+	sent = append(sent, fuzzCases...)
+	t = time.Now()
+	got := impl.Run(e.ctx, e.cfg.Impl, sent)
+	if e.ctx.Err() == nil {
+		if k := slices.IndexFunc(got, func(r impl.Result) bool { return r.Kind() == impl.KindNotRun }); k >= 0 {
+			bounds := []int{fuzzLo, len(sent)}
+			for _, pt := range parts {
+				bounds = append(bounds, pt.lo, pt.hi)
+			}
+			slices.Sort(bounds)
+			bounds = slices.Compact(bounds)
+			for b := 0; b+1 < len(bounds); b++ {
+				if lo, hi := max(bounds[b], k), bounds[b+1]; lo < hi {
+					copy(got[lo:hi], impl.Run(e.ctx, e.cfg.Impl, sent[lo:hi]))
+				}
+			}
+		}
+	}
+	// The batch's time, shared among the rounds by their cases.
+	share := time.Since(t).Seconds() / float64(len(parts)+1)
+	for _, pt := range parts {
+		t := time.Now()
+		e.judgeRound(pt.p, pt.pr, from, pt.cases, got[pt.lo:pt.hi])
+		pt.pr.Seconds += pt.seconds + share + time.Since(t).Seconds()
+	}
+	t = time.Now()
+	e.fuzzJudged(fz, fuzzCases, got[fuzzLo:])
+	return fuzzSeconds + share + time.Since(t).Seconds()
 }
 
 // apart runs every round of each property, and of the fuzzer, as one
@@ -538,13 +610,25 @@ func (e *run) casesRun(results []*PropResult, fz *Fuzzer) int {
 // batch, then their further runs as batches too (properties.JudgeBatch),
 // judged in order.
 func (e *run) propertyRound(p properties.Property, pr *PropResult, from, n int) {
+	cases, first := e.drawRound(p, from, n)
+	e.judgeRound(p, pr, from, cases, impl.Run(e.ctx, e.cfg.Impl, first))
+}
+
+// drawRound draws cases from..from+n-1 of p, and their first requests.
+func (e *run) drawRound(p properties.Property, from, n int) ([]properties.Case, []impl.Case) {
 	cases := make([]properties.Case, n)
 	first := make([]impl.Case, n)
 	for j := range cases {
 		cases[j] = p.Draw(properties.CaseSeed(e.cfg.Seed, p.ID, from+j), e.cfg.Impl)
 		first[j] = cases[j].Case
 	}
-	got := impl.Run(e.ctx, e.cfg.Impl, first)
+	return cases, first
+}
+
+// judgeRound judges a round of p, cases from from on, given the results
+// of their first requests: their further runs go out as batches
+// (properties.JudgeBatch), judged in order.
+func (e *run) judgeRound(p properties.Property, pr *PropResult, from int, cases []properties.Case, got []impl.Result) {
 	// The cases judged: those that reached the implementation, before the
 	// first not run or given up on (where the round stops).
 	var judged []properties.Case

@@ -585,6 +585,12 @@ func TestPropertyRoundTrips(t *testing.T) {
 			if k == 0 && b.alone > 0 {
 				t.Errorf("%s: %d cases sent alone", im.Name(), b.alone)
 			}
+			// With --jobs 1, a round's first requests, of every property
+			// and of fuzzing, are one batch; the reference's further runs
+			// (deterministic, idempotent) two more.
+			if rounds := 64 / roundSize; k == 0 && jobs == 1 && b.batches > 3*rounds {
+				t.Errorf("%s: %d batches for %d rounds, want at most %d", im.Name(), b.batches, rounds, 3*rounds)
+			}
 		}
 	}
 }
@@ -678,4 +684,59 @@ func TestApartOverlaps(t *testing.T) {
 			t.Errorf("at most %d batches in flight, want more than --jobs 2 (and at most %d tasks)", b.most, applicable+1)
 		}
 	})
+}
+
+// cutShort is a program behind a protocol, as a harness.Adapter sends a
+// batch to it: after 20 failures in a row, the rest of the batch is given
+// up (impl.ErrNotRun), and the next batch tries again.
+type cutShort struct{ impl.Impl }
+
+func (c cutShort) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result {
+	out := make([]impl.Result, len(cases))
+	inARow := 0
+	for i, cs := range cases {
+		if inARow >= 20 {
+			out[i] = impl.Fail(impl.ErrNotRun, "gave up on the rest of this batch")
+			continue
+		}
+		if out[i] = c.Normalize(ctx, cs); out[i].Failed() {
+			inARow++
+		} else {
+			inARow = 0
+		}
+	}
+	return out
+}
+
+// TestRoundTogetherCutShort: a program that fails on every case of a
+// round, and more, has the rest of a batch given up: with --jobs 1 a
+// round's first requests, of every property, are one batch, and those
+// given up on are sent again, round by round, so that the report is the
+// one of each round on its own (--jobs 2).
+func TestRoundTogetherCutShort(t *testing.T) {
+	im := cutShort{impl.Func("crashes on objects", func(ctx context.Context, c impl.Case) impl.Result {
+		if bytes.Contains(c.Args, []byte("{")) {
+			return impl.Fail(impl.ErrCrash, "exit status 1")
+		}
+		return impl.Reference.Normalize(ctx, c)
+	})}
+	report := func(jobs int) []byte {
+		r := Run(context.Background(), Config{Impl: im, Checks: 32, Seed: 7, Jobs: jobs})
+		r.Started, r.Seconds, r.Corpus.Seconds, r.Fuzz.Seconds = time.Time{}, 0, 0, 0
+		for i := range r.Properties {
+			r.Properties[i].Seconds = 0
+		}
+		b, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	one, two := report(1), report(2)
+	if !bytes.Equal(one, two) {
+		t.Errorf("--jobs 1 and 2 differ:\n%.3000s\n%.3000s", one, two)
+	}
+	if bytes.Contains(one, []byte("gave up on the rest")) {
+		t.Errorf("a case given up on is in the report:\n%.3000s", one)
+	}
 }

@@ -134,11 +134,22 @@ func (f *Fuzzer) draw(i int) impl.Case {
 // reference; when ctx is done, the minimizing of what it finds stops with
 // what it has.
 func (f *Fuzzer) step(ctx context.Context, from, n int) error {
+	cases := f.drawn(from, n)
+	return f.judge(ctx, cases, impl.Run(ctx, f.Impl, cases))
+}
+
+// drawn is cases from..from+n-1.
+func (f *Fuzzer) drawn(from, n int) []impl.Case {
 	cases := make([]impl.Case, n)
 	for j := range cases {
 		cases[j] = f.draw(from + j)
 	}
-	got := impl.Run(ctx, f.Impl, cases)
+	return cases
+}
+
+// judge judges cases against the reference, given the implementation's
+// results, as step does.
+func (f *Fuzzer) judge(ctx context.Context, cases []impl.Case, got []impl.Result) error {
 	for j, c := range cases {
 		switch {
 		case got[j].Kind() == impl.KindNotRun:
@@ -346,7 +357,17 @@ var escapeOnce = strings.NewReplacer("&", "&amp;", `"`, "&quot;", "<", "&lt;")
 
 // fuzzRound is the fuzzing of one round of a check.
 func (e *run) fuzzRound(fz *Fuzzer, from, n int) {
-	if err := fz.step(e.ctx, from, n); errors.Is(err, impl.ErrGaveUp) {
+	e.fuzzDone(fz, fz.step(e.ctx, from, n))
+}
+
+// fuzzJudged is a round of fuzzing whose cases ran: their results are got.
+func (e *run) fuzzJudged(fz *Fuzzer, cases []impl.Case, got []impl.Result) {
+	e.fuzzDone(fz, fz.judge(e.ctx, cases, got))
+}
+
+// fuzzDone records how a round of fuzzing ended.
+func (e *run) fuzzDone(fz *Fuzzer, err error) {
+	if errors.Is(err, impl.ErrGaveUp) {
 		e.stopMu.Lock()
 		if e.stopped == "" {
 			e.stopped = "the implementation was given up on: " + err.Error()
