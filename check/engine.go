@@ -66,6 +66,10 @@ type run struct {
 	wholeRounds int        // whole rounds run
 	roundSec    float64    // their wall time
 	stopMu      sync.Mutex // for stopped and inFlight, within a round (Jobs > 1)
+	// progressMu is for the progress display and the report's corpus
+	// result, while the corpus is replayed beside the rounds (Jobs > 1).
+	progressMu sync.Mutex
+	alongside  bool // the corpus is replayed beside the rounds: it shows no progress
 	// found are the vectors failed, for the root causes; foundVectors
 	// them by id.
 	found        []rootcause.Finding
@@ -103,8 +107,25 @@ func Run(ctx context.Context, cfg Config) *Report {
 		e.r.Choices = o.Choices()
 	}
 
-	e.r.Corpus = e.replay()
-	e.rounds()
+	if e.cfg.Checks > 0 && e.cfg.Jobs > 1 {
+		// The corpus replay is one more task beside the rounds (apart):
+		// with no time limit, nothing waits for it but the root causes,
+		// and the program's restarts on the corpus (the Python example
+		// crashes on deep nesting) overlap with the rounds' requests.
+		var wg sync.WaitGroup
+		e.alongside = true
+		wg.Go(func() {
+			res := e.replay()
+			e.progressMu.Lock()
+			e.r.Corpus = res
+			e.progressMu.Unlock()
+		})
+		e.rounds()
+		wg.Wait()
+	} else {
+		e.r.Corpus = e.replay()
+		e.rounds()
+	}
 	e.r.RootCauses = e.explain()
 
 	if c, ok := cfg.Impl.(confirmer); ok && e.ctx.Err() == nil {
@@ -137,6 +158,8 @@ func Run(ctx context.Context, cfg Config) *Report {
 // interrupted, its budget (until, if not zero) is spent, or the
 // implementation was given up on. It records why.
 func (e *run) over(until time.Time) bool {
+	e.stopMu.Lock()
+	defer e.stopMu.Unlock()
 	switch {
 	case e.stopped != "":
 		return true
@@ -154,6 +177,13 @@ func (e *run) over(until time.Time) bool {
 		return true
 	}
 	return false
+}
+
+// why is why the check stopped ("" while it runs on).
+func (e *run) why() string {
+	e.stopMu.Lock()
+	defer e.stopMu.Unlock()
+	return e.stopped
 }
 
 // reportEvents are the harness's events as a report holds them: without
@@ -199,9 +229,11 @@ func (e *run) giveUp(res impl.Result) bool {
 }
 
 func (e *run) progress(p Progress) {
-	if e.cfg.Progress == nil {
+	if e.cfg.Progress == nil || e.alongside && p.Phase == "corpus" {
 		return
 	}
+	e.progressMu.Lock()
+	defer e.progressMu.Unlock()
 	p.Elapsed = time.Since(e.start)
 	if !e.deadline.IsZero() {
 		p.Left = max(time.Until(e.deadline), 0)
@@ -429,8 +461,8 @@ func (e *run) rounds() {
 			pr.Reason = fmt.Sprintf("no case was judged: the implementation failed on %d, %d did not reach it (not sendable, or unsupported by the adapter), %d no longer met the property's premise", pr.Failures, pr.Unsent, pr.Moot)
 		default:
 			pr.Reason = "no case ran"
-			if e.stopped != "" {
-				pr.Reason += ": " + e.stopped
+			if why := e.why(); why != "" {
+				pr.Reason += ": " + why
 			}
 		}
 		e.r.Properties = append(e.r.Properties, *pr)

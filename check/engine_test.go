@@ -740,3 +740,63 @@ func TestRoundTogetherCutShort(t *testing.T) {
 		t.Errorf("a case given up on is in the report:\n%.3000s", one)
 	}
 }
+
+// corpusBeside is a program behind a protocol whose round trip takes a
+// millisecond (of a synctest bubble's time); it notes whether a batch of
+// the corpus (every case a vector's) was under way with one of the
+// rounds.
+type corpusBeside struct {
+	impl.Impl
+	vectors              map[string]bool
+	mu                   sync.Mutex
+	corpusNow, roundsNow int
+	beside               bool
+}
+
+func (b *corpusBeside) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result {
+	isCorpus := len(cases) >= 32
+	for _, c := range cases {
+		isCorpus = isCorpus && b.vectors[string(c.Args)]
+	}
+	b.mu.Lock()
+	if isCorpus {
+		b.corpusNow++
+	} else {
+		b.roundsNow++
+	}
+	b.beside = b.beside || b.corpusNow > 0 && b.roundsNow > 0
+	b.mu.Unlock()
+	time.Sleep(time.Millisecond)
+	out := make([]impl.Result, len(cases))
+	for i, c := range cases {
+		out[i] = b.Impl.Normalize(ctx, c)
+	}
+	b.mu.Lock()
+	if isCorpus {
+		b.corpusNow--
+	} else {
+		b.roundsNow--
+	}
+	b.mu.Unlock()
+	return out
+}
+
+// TestCorpusBesideRounds: with --jobs 2 and --checks, the corpus is
+// replayed beside the rounds, not before them (the program's restarts on
+// the corpus overlap with the rounds' requests); with --jobs 1, before.
+// The report is the same (TestSeedRepeats).
+func TestCorpusBesideRounds(t *testing.T) {
+	vs := vectors(t)
+	for _, jobs := range []int{1, 2} {
+		synctest.Test(t, func(t *testing.T) {
+			b := &corpusBeside{Impl: impl.Reference, vectors: map[string]bool{}}
+			for _, v := range vs {
+				b.vectors[string(v.ArgumentsText())] = true
+			}
+			Run(context.Background(), Config{Impl: b, Vectors: vs, Checks: 32, Seed: 5, Jobs: jobs})
+			if b.beside != (jobs > 1) {
+				t.Errorf("--jobs %d: corpus beside the rounds %v, want %v", jobs, b.beside, jobs > 1)
+			}
+		})
+	}
+}
