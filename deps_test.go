@@ -24,9 +24,10 @@ var layers = [][]string{
 	// The hub every check imports: Case, Options, Result, Compare.
 	{"impl"},
 	// What a check is made of: the vector format, the protocol, the
-	// fuzz targets, the broken normalizers the properties must catch, and
-	// the classifier that names what differs in one counterexample.
-	{"corpus", "harness", "fuzz", "properties/internal/mutants", "internal/diagnose"},
+	// fuzz targets, the broken normalizers the properties must catch, the
+	// classifier that names what differs in one counterexample, and the
+	// coalescer that sends several goroutines' requests as shared batches.
+	{"corpus", "harness", "fuzz", "properties/internal/mutants", "internal/diagnose", "internal/coalesce"},
 	// The properties, and the grouping of findings into root causes.
 	{"properties", "corpus/internal/genhtml5lib", "internal/rootcause"},
 	// The engine and its report model, after everything it runs.

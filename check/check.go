@@ -40,10 +40,11 @@ type Config struct {
 	// the same findings, on any machine.
 	Checks int
 	Seed   uint64 // 0: a random one (the report says which)
-	// Jobs is how many properties (and the fuzzer) run their rounds at
-	// once (0 or 1: one after another). Impl must then be safe for
-	// concurrent use, as the reference and a harness.Pool are; the report
-	// is the same whatever Jobs is.
+	// Jobs, when more than 1, has the properties (and the fuzzer) run
+	// their rounds at once: with Checks set, all of them; with a budget,
+	// Jobs at a time (0 or 1: one after another). Impl must then be safe
+	// for concurrent use, as the reference and a harness.Pool are; the
+	// report is the same whatever Jobs is.
 	Jobs int
 	// Progress, if set, is told what runs and what was found.
 	Progress func(Progress)

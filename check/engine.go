@@ -66,6 +66,10 @@ type run struct {
 	wholeRounds int        // whole rounds run
 	roundSec    float64    // their wall time
 	stopMu      sync.Mutex // for stopped and inFlight, within a round (Jobs > 1)
+	// progressMu is for the progress display and the report's corpus
+	// result, while the corpus is replayed beside the rounds (Jobs > 1).
+	progressMu sync.Mutex
+	alongside  bool // the corpus is replayed beside the rounds: it shows no progress
 	// found are the vectors failed, for the root causes; foundVectors
 	// them by id.
 	found        []rootcause.Finding
@@ -103,8 +107,25 @@ func Run(ctx context.Context, cfg Config) *Report {
 		e.r.Choices = o.Choices()
 	}
 
-	e.r.Corpus = e.replay()
-	e.rounds()
+	if e.cfg.Checks > 0 && e.cfg.Jobs > 1 {
+		// The corpus replay is one more task beside the rounds (apart):
+		// with no time limit, nothing waits for it but the root causes,
+		// and the program's restarts on the corpus (the Python example
+		// crashes on deep nesting) overlap with the rounds' requests.
+		var wg sync.WaitGroup
+		e.alongside = true
+		wg.Go(func() {
+			res := e.replay()
+			e.progressMu.Lock()
+			e.r.Corpus = res
+			e.progressMu.Unlock()
+		})
+		e.rounds()
+		wg.Wait()
+	} else {
+		e.r.Corpus = e.replay()
+		e.rounds()
+	}
 	e.r.RootCauses = e.explain()
 
 	if c, ok := cfg.Impl.(confirmer); ok && e.ctx.Err() == nil {
@@ -137,6 +158,8 @@ func Run(ctx context.Context, cfg Config) *Report {
 // interrupted, its budget (until, if not zero) is spent, or the
 // implementation was given up on. It records why.
 func (e *run) over(until time.Time) bool {
+	e.stopMu.Lock()
+	defer e.stopMu.Unlock()
 	switch {
 	case e.stopped != "":
 		return true
@@ -154,6 +177,13 @@ func (e *run) over(until time.Time) bool {
 		return true
 	}
 	return false
+}
+
+// why is why the check stopped ("" while it runs on).
+func (e *run) why() string {
+	e.stopMu.Lock()
+	defer e.stopMu.Unlock()
+	return e.stopped
 }
 
 // reportEvents are the harness's events as a report holds them: without
@@ -199,9 +229,11 @@ func (e *run) giveUp(res impl.Result) bool {
 }
 
 func (e *run) progress(p Progress) {
-	if e.cfg.Progress == nil {
+	if e.cfg.Progress == nil || e.alongside && p.Phase == "corpus" {
 		return
 	}
+	e.progressMu.Lock()
+	defer e.progressMu.Unlock()
 	p.Elapsed = time.Since(e.start)
 	if !e.deadline.IsZero() {
 		p.Left = max(time.Until(e.deadline), 0)
@@ -279,7 +311,7 @@ func (e *run) replay() CorpusResult {
 			break
 		}
 		hi := min(lo+batch, len(vs))
-		results := impl.Run(e.ctx, e.cfg.Impl, cs[lo:hi])
+		results := dealt(e.ctx, e.cfg.Impl, cs[lo:hi], e.cfg.Jobs)
 		for i, got := range results {
 			v, c := vs[lo+i], cs[lo+i]
 			switch got.Kind() {
@@ -324,6 +356,36 @@ func (e *run) replay() CorpusResult {
 	}
 	res.Seconds = time.Since(start).Seconds()
 	return res
+}
+
+// dealt runs cases as impl.Run does, dealt out like cards to jobs runs of
+// the implementation: an implementation run jobs times (harness.Pool)
+// cuts a batch into as many runs of consecutive cases, and neighbours in
+// the corpus fail alike (vectors/reading/nesting-of-1000-levels… and
+// nesting-of-1001-levels…, which crash a Python adapter, side by side):
+// dealt out, their restarts are spread over the runs and overlap, rather
+// than one run restarting for each while the others wait. The results
+// are in the order of cases.
+func dealt(ctx context.Context, im impl.Impl, cases []impl.Case, jobs int) []impl.Result {
+	if jobs <= 1 || len(cases) <= jobs {
+		return impl.Run(ctx, im, cases)
+	}
+	order := make([]int, 0, len(cases))
+	for k := range jobs {
+		for i := k; i < len(cases); i += jobs {
+			order = append(order, i)
+		}
+	}
+	sent := make([]impl.Case, len(cases))
+	for j, i := range order {
+		sent[j] = cases[i]
+	}
+	got := impl.Run(ctx, im, sent)
+	out := make([]impl.Result, len(cases))
+	for j, i := range order {
+		out[i] = got[j]
+	}
+	return out
 }
 
 // addFound records a vector failed, for the root causes.
@@ -373,37 +435,11 @@ func (e *run) rounds() {
 			n = min(n, e.cfg.Checks-done)
 		}
 		roundStart := time.Now()
-		// With Jobs > 1, the properties' rounds and the fuzzer's run at
-		// once: each has its own cases and results, so the report is the
-		// same whatever Jobs is.
-		var wg sync.WaitGroup
-		slots := make(chan struct{}, max(e.cfg.Jobs, 1))
-		do := func(f func()) {
-			if e.cfg.Jobs <= 1 {
-				f()
-				return
-			}
-			slots <- struct{}{}
-			wg.Go(func() {
-				defer func() { <-slots }()
-				f()
-			})
+		if _, ok := e.cfg.Impl.(impl.Batcher); ok && e.cfg.Jobs <= 1 {
+			fuzzSeconds += e.together(all, results, fz, done, n)
+		} else {
+			fuzzSeconds += e.each(all, results, fz, done, n)
 		}
-		for i, p := range all {
-			if pr := results[i]; pr.Status != StatusNotApplicable && pr.Violation == nil {
-				do(func() {
-					t := time.Now()
-					e.propertyRound(p, pr, done, n)
-					pr.Seconds += time.Since(t).Seconds()
-				})
-			}
-		}
-		do(func() {
-			t := time.Now()
-			e.fuzzRound(fz, done, n)
-			fuzzSeconds += time.Since(t).Seconds()
-		})
-		wg.Wait()
 		done += n
 		if e.stopped == "" && e.ctx.Err() == nil {
 			e.wholeRounds++ // a whole one
@@ -425,8 +461,8 @@ func (e *run) rounds() {
 			pr.Reason = fmt.Sprintf("no case was judged: the implementation failed on %d, %d did not reach it (not sendable, or unsupported by the adapter), %d no longer met the property's premise", pr.Failures, pr.Unsent, pr.Moot)
 		default:
 			pr.Reason = "no case ran"
-			if e.stopped != "" {
-				pr.Reason += ": " + e.stopped
+			if why := e.why(); why != "" {
+				pr.Reason += ": " + why
 			}
 		}
 		e.r.Properties = append(e.r.Properties, *pr)
@@ -434,11 +470,114 @@ func (e *run) rounds() {
 	e.r.Fuzz = FuzzResult{Cases: fz.Cases, Failures: fz.Failures, Differed: fz.differed, Unsupported: fz.Unsupported, Findings: fz.Findings, Seconds: fuzzSeconds}
 }
 
+// each runs a round of every property that applies and has not broken,
+// then the fuzzer's, each sending its own requests. With Jobs > 1 they run
+// at once, Jobs at a time: each has its own cases and results, so the
+// report is the same whatever Jobs is. It returns the fuzzer's seconds.
+func (e *run) each(all []properties.Property, results []*PropResult, fz *Fuzzer, from, n int) (fuzzSeconds float64) {
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, max(e.cfg.Jobs, 1))
+	do := func(f func()) {
+		if e.cfg.Jobs <= 1 {
+			f()
+			return
+		}
+		slots <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			f()
+		})
+	}
+	for i, p := range all {
+		if pr := results[i]; pr.Status != StatusNotApplicable && pr.Violation == nil {
+			do(func() {
+				t := time.Now()
+				e.propertyRound(p, pr, from, n)
+				pr.Seconds += time.Since(t).Seconds()
+			})
+		}
+	}
+	do(func() {
+		t := time.Now()
+		e.fuzzRound(fz, from, n)
+		fuzzSeconds = time.Since(t).Seconds()
+	})
+	wg.Wait()
+	return fuzzSeconds
+}
+
+// together runs a round of every property that applies and has not
+// broken, then the fuzzer's, as rounds does with Jobs 1, but sends the
+// first requests of all of them as one batch: a round trip for the round,
+// rather than one for each property. It returns the fuzzer's seconds.
+//
+// A program that fails on 20 requests in a row has the harness give up
+// the rest of a batch (harness.Config.MaxRestarts): no round is that long,
+// so that the results of a round sent on its own are the same as here,
+// from the first request given up on, the rounds are sent again, each
+// on its own, as they would have been.
+func (e *run) together(all []properties.Property, results []*PropResult, fz *Fuzzer, from, n int) float64 {
+	type part struct {
+		p       properties.Property
+		pr      *PropResult
+		cases   []properties.Case
+		lo, hi  int
+		seconds float64
+	}
+	var parts []part
+	var sent []impl.Case
+	for i, p := range all {
+		if pr := results[i]; pr.Status != StatusNotApplicable && pr.Violation == nil {
+			t := time.Now()
+			cases, first := e.drawRound(p, from, n)
+			parts = append(parts, part{p: p, pr: pr, cases: cases, lo: len(sent), hi: len(sent) + n, seconds: time.Since(t).Seconds()})
+			sent = append(sent, first...)
+		}
+	}
+	t := time.Now()
+	fuzzCases := fz.drawn(from, n)
+	fuzzSeconds := time.Since(t).Seconds()
+	fuzzLo := len(sent)
+	sent = append(sent, fuzzCases...)
+	t = time.Now()
+	got := impl.Run(e.ctx, e.cfg.Impl, sent)
+	if e.ctx.Err() == nil {
+		if k := slices.IndexFunc(got, func(r impl.Result) bool { return r.Kind() == impl.KindNotRun }); k >= 0 {
+			bounds := []int{fuzzLo, len(sent)}
+			for _, pt := range parts {
+				bounds = append(bounds, pt.lo, pt.hi)
+			}
+			slices.Sort(bounds)
+			bounds = slices.Compact(bounds)
+			for b := 0; b+1 < len(bounds); b++ {
+				if lo, hi := max(bounds[b], k), bounds[b+1]; lo < hi {
+					copy(got[lo:hi], impl.Run(e.ctx, e.cfg.Impl, sent[lo:hi]))
+				}
+			}
+		}
+	}
+	// The batch's time, shared among the rounds by their cases.
+	share := time.Since(t).Seconds() / float64(len(parts)+1)
+	for _, pt := range parts {
+		t := time.Now()
+		e.judgeRound(pt.p, pt.pr, from, pt.cases, got[pt.lo:pt.hi])
+		pt.pr.Seconds += pt.seconds + share + time.Since(t).Seconds()
+	}
+	t = time.Now()
+	e.fuzzJudged(fz, fuzzCases, got[fuzzLo:])
+	return fuzzSeconds + share + time.Since(t).Seconds()
+}
+
 // apart runs every round of each property, and of the fuzzer, as one
-// task, Jobs tasks at once: with Checks set, no round waits for the
+// task, all the tasks at once: with Checks set, no round waits for the
 // others' (nothing is decided between rounds but whether the check was
-// interrupted). It returns the cases of each run, as rounds does, and the
-// fuzzer's seconds.
+// interrupted). The implementation (a harness.Pool of Jobs runs) bounds
+// how many requests are under way, the Go runtime how much CPU is used:
+// while a task waits for its answers, the others draw and judge their
+// cases (with only Jobs tasks at once, the runs of the program and the
+// cores waited for each other, and --jobs 2 was no faster than 1). It
+// returns the cases of each run, as rounds does, and the fuzzer's
+// seconds.
 func (e *run) apart(all []properties.Property, results []*PropResult, fz *Fuzzer, total int) (done int, fuzzSeconds float64) {
 	var (
 		wg       sync.WaitGroup
@@ -448,11 +587,8 @@ func (e *run) apart(all []properties.Property, results []*PropResult, fz *Fuzzer
 		finished int
 	)
 	start := time.Now()
-	slots := make(chan struct{}, e.cfg.Jobs)
 	task := func(round func(from, n int) bool) {
-		slots <- struct{}{}
 		wg.Go(func() {
-			defer func() { <-slots }()
 			r := 0
 			for ; r < total && e.ctx.Err() == nil; r++ {
 				n := min(roundSize, e.cfg.Checks-r*roundSize)
@@ -506,13 +642,25 @@ func (e *run) casesRun(results []*PropResult, fz *Fuzzer) int {
 // batch, then their further runs as batches too (properties.JudgeBatch),
 // judged in order.
 func (e *run) propertyRound(p properties.Property, pr *PropResult, from, n int) {
+	cases, first := e.drawRound(p, from, n)
+	e.judgeRound(p, pr, from, cases, impl.Run(e.ctx, e.cfg.Impl, first))
+}
+
+// drawRound draws cases from..from+n-1 of p, and their first requests.
+func (e *run) drawRound(p properties.Property, from, n int) ([]properties.Case, []impl.Case) {
 	cases := make([]properties.Case, n)
 	first := make([]impl.Case, n)
 	for j := range cases {
 		cases[j] = p.Draw(properties.CaseSeed(e.cfg.Seed, p.ID, from+j), e.cfg.Impl)
 		first[j] = cases[j].Case
 	}
-	got := impl.Run(e.ctx, e.cfg.Impl, first)
+	return cases, first
+}
+
+// judgeRound judges a round of p, cases from from on, given the results
+// of their first requests: their further runs go out as batches
+// (properties.JudgeBatch), judged in order.
+func (e *run) judgeRound(p properties.Property, pr *PropResult, from int, cases []properties.Case, got []impl.Result) {
 	// The cases judged: those that reached the implementation, before the
 	// first not run or given up on (where the round stops).
 	var judged []properties.Case

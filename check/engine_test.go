@@ -15,6 +15,7 @@ import (
 	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/impl"
 	"github.com/toolnorm/toolnorm/normalize"
+	"github.com/toolnorm/toolnorm/properties"
 )
 
 // slowed is the reference, each answer taking d. The tests that use it
@@ -584,6 +585,218 @@ func TestPropertyRoundTrips(t *testing.T) {
 			if k == 0 && b.alone > 0 {
 				t.Errorf("%s: %d cases sent alone", im.Name(), b.alone)
 			}
+			// With --jobs 1, a round's first requests, of every property
+			// and of fuzzing, are one batch; the reference's further runs
+			// (deterministic, idempotent) two more.
+			if rounds := 64 / roundSize; k == 0 && jobs == 1 && b.batches > 3*rounds {
+				t.Errorf("%s: %d batches for %d rounds, want at most %d", im.Name(), b.batches, rounds, 3*rounds)
+			}
 		}
+	}
+}
+
+// recorder is a batcher that keeps the arguments of the first batch sent.
+type recorder struct {
+	batcher
+	first [][]byte
+}
+
+func (r *recorder) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result {
+	r.mu.Lock()
+	if r.first == nil {
+		for _, c := range cases {
+			r.first = append(r.first, c.Args)
+		}
+	}
+	r.mu.Unlock()
+	return r.batcher.RunBatch(ctx, cases)
+}
+
+// TestReplayDealt: with --jobs 2, the corpus's batches go out dealt, every
+// other vector to each half (which a harness.Pool sends to a run of its
+// own), so that neighbours that crash the program restart different runs;
+// the results are those of the vectors in their order.
+func TestReplayDealt(t *testing.T) {
+	vs := vectors(t)
+	var cs [][]byte
+	for _, v := range vs {
+		cs = append(cs, v.ArgumentsText())
+	}
+	want := Replay(context.Background(), Config{Impl: impl.Reference, Vectors: vs})
+	r := &recorder{batcher: batcher{Impl: impl.Reference}}
+	got := Replay(context.Background(), Config{Impl: r, Vectors: vs, Jobs: 2})
+	n := len(r.first)
+	if n < 64 {
+		t.Fatalf("first batch of %d cases", n)
+	}
+	for j, a := range r.first {
+		i := 2 * j // the first half: the even vectors
+		if j >= (n+1)/2 {
+			i = 2*(j-(n+1)/2) + 1
+		}
+		if !bytes.Equal(a, cs[i]) {
+			t.Fatalf("case %d of the batch is %s, want vector %d's %s", j, a, i, cs[i])
+		}
+	}
+	want.Seconds, got.Seconds = 0, 0
+	a, _ := json.Marshal(want)
+	b, _ := json.Marshal(got)
+	if !bytes.Equal(a, b) {
+		t.Errorf("replayed dealt, the results differ:\n%.2000s\n%.2000s", a, b)
+	}
+}
+
+// slowBatcher is a program behind a protocol whose round trip takes a
+// millisecond (of a synctest bubble's time); it keeps the most batches
+// ever in flight at once.
+type slowBatcher struct {
+	impl.Impl
+	mu        sync.Mutex
+	now, most int
+}
+
+func (b *slowBatcher) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result {
+	b.mu.Lock()
+	b.now++
+	b.most = max(b.most, b.now)
+	b.mu.Unlock()
+	time.Sleep(time.Millisecond)
+	out := make([]impl.Result, len(cases))
+	for i, c := range cases {
+		out[i] = b.Impl.Normalize(ctx, c)
+	}
+	b.mu.Lock()
+	b.now--
+	b.mu.Unlock()
+	return out
+}
+
+// TestApartOverlaps: with --jobs 2 and --checks, every property's rounds
+// (and the fuzzer's) run at once, not two at a time: a task waiting for
+// the program does not keep another from drawing and judging its cases
+// (a harness.Pool bounds what the program is sent at once, the Go runtime
+// the CPU). The report is the same as with --jobs 1 (TestSeedRepeats).
+func TestApartOverlaps(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		b := &slowBatcher{Impl: impl.Reference}
+		Run(context.Background(), Config{Impl: b, Checks: 32, Seed: 5, Jobs: 2})
+		if applicable := len(properties.All()); b.most <= 2 || b.most > applicable+1 {
+			t.Errorf("at most %d batches in flight, want more than --jobs 2 (and at most %d tasks)", b.most, applicable+1)
+		}
+	})
+}
+
+// cutShort is a program behind a protocol, as a harness.Adapter sends a
+// batch to it: after 20 failures in a row, the rest of the batch is given
+// up (impl.ErrNotRun), and the next batch tries again.
+type cutShort struct{ impl.Impl }
+
+func (c cutShort) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result {
+	out := make([]impl.Result, len(cases))
+	inARow := 0
+	for i, cs := range cases {
+		if inARow >= 20 {
+			out[i] = impl.Fail(impl.ErrNotRun, "gave up on the rest of this batch")
+			continue
+		}
+		if out[i] = c.Normalize(ctx, cs); out[i].Failed() {
+			inARow++
+		} else {
+			inARow = 0
+		}
+	}
+	return out
+}
+
+// TestRoundTogetherCutShort: a program that fails on every case of a
+// round, and more, has the rest of a batch given up: with --jobs 1 a
+// round's first requests, of every property, are one batch, and those
+// given up on are sent again, round by round, so that the report is the
+// one of each round on its own (--jobs 2).
+func TestRoundTogetherCutShort(t *testing.T) {
+	im := cutShort{impl.Func("crashes on objects", func(ctx context.Context, c impl.Case) impl.Result {
+		if bytes.Contains(c.Args, []byte("{")) {
+			return impl.Fail(impl.ErrCrash, "exit status 1")
+		}
+		return impl.Reference.Normalize(ctx, c)
+	})}
+	report := func(jobs int) []byte {
+		r := Run(context.Background(), Config{Impl: im, Checks: 32, Seed: 7, Jobs: jobs})
+		r.Started, r.Seconds, r.Corpus.Seconds, r.Fuzz.Seconds = time.Time{}, 0, 0, 0
+		for i := range r.Properties {
+			r.Properties[i].Seconds = 0
+		}
+		b, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	one, two := report(1), report(2)
+	if !bytes.Equal(one, two) {
+		t.Errorf("--jobs 1 and 2 differ:\n%.3000s\n%.3000s", one, two)
+	}
+	if bytes.Contains(one, []byte("gave up on the rest")) {
+		t.Errorf("a case given up on is in the report:\n%.3000s", one)
+	}
+}
+
+// corpusBeside is a program behind a protocol whose round trip takes a
+// millisecond (of a synctest bubble's time); it notes whether a batch of
+// the corpus (every case a vector's) was under way with one of the
+// rounds.
+type corpusBeside struct {
+	impl.Impl
+	vectors              map[string]bool
+	mu                   sync.Mutex
+	corpusNow, roundsNow int
+	beside               bool
+}
+
+func (b *corpusBeside) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result {
+	isCorpus := len(cases) >= 32
+	for _, c := range cases {
+		isCorpus = isCorpus && b.vectors[string(c.Args)]
+	}
+	b.mu.Lock()
+	if isCorpus {
+		b.corpusNow++
+	} else {
+		b.roundsNow++
+	}
+	b.beside = b.beside || b.corpusNow > 0 && b.roundsNow > 0
+	b.mu.Unlock()
+	time.Sleep(time.Millisecond)
+	out := make([]impl.Result, len(cases))
+	for i, c := range cases {
+		out[i] = b.Impl.Normalize(ctx, c)
+	}
+	b.mu.Lock()
+	if isCorpus {
+		b.corpusNow--
+	} else {
+		b.roundsNow--
+	}
+	b.mu.Unlock()
+	return out
+}
+
+// TestCorpusBesideRounds: with --jobs 2 and --checks, the corpus is
+// replayed beside the rounds, not before them (the program's restarts on
+// the corpus overlap with the rounds' requests); with --jobs 1, before.
+// The report is the same (TestSeedRepeats).
+func TestCorpusBesideRounds(t *testing.T) {
+	vs := vectors(t)
+	for _, jobs := range []int{1, 2} {
+		synctest.Test(t, func(t *testing.T) {
+			b := &corpusBeside{Impl: impl.Reference, vectors: map[string]bool{}}
+			for _, v := range vs {
+				b.vectors[string(v.ArgumentsText())] = true
+			}
+			Run(context.Background(), Config{Impl: b, Vectors: vs, Checks: 32, Seed: 5, Jobs: jobs})
+			if b.beside != (jobs > 1) {
+				t.Errorf("--jobs %d: corpus beside the rounds %v, want %v", jobs, b.beside, jobs > 1)
+			}
+		})
 	}
 }

@@ -8,12 +8,14 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+	"sync"
 	"time"
 
 	"pgregory.net/rapid"
 
 	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/internal/coalesce"
 	"github.com/toolnorm/toolnorm/internal/display"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 	"github.com/toolnorm/toolnorm/properties"
@@ -134,17 +136,32 @@ func (f *Fuzzer) draw(i int) impl.Case {
 // reference; when ctx is done, the minimizing of what it finds stops with
 // what it has.
 func (f *Fuzzer) step(ctx context.Context, from, n int) error {
+	cases := f.drawn(from, n)
+	return f.judge(ctx, cases, impl.Run(ctx, f.Impl, cases))
+}
+
+// drawn is cases from..from+n-1.
+func (f *Fuzzer) drawn(from, n int) []impl.Case {
 	cases := make([]impl.Case, n)
 	for j := range cases {
 		cases[j] = f.draw(from + j)
 	}
-	got := impl.Run(ctx, f.Impl, cases)
+	return cases
+}
+
+// judge judges cases against the reference, given the implementation's
+// results, as step does.
+func (f *Fuzzer) judge(ctx context.Context, cases []impl.Case, got []impl.Result) error {
+	var news []newDifference
 	for j, c := range cases {
 		switch {
 		case got[j].Kind() == impl.KindNotRun:
 			f.inFlight = got[j]
-			return nil
+			return f.found(ctx, news)
 		case errors.Is(got[j].Failure, impl.ErrGaveUp):
+			if err := f.found(ctx, news); err != nil {
+				return err
+			}
 			return errGaveUp
 		}
 		f.Cases++
@@ -169,26 +186,85 @@ func (f *Fuzzer) step(ctx context.Context, from, n int) error {
 			continue
 		}
 		f.seen[pre] = true
-		if err := f.found(ctx, c, got[j]); err != nil {
+		news = append(news, newDifference{c: c, got: got[j], pre: pre, counts: f.counts()})
+	}
+	return f.found(ctx, news)
+}
+
+// A newDifference is a case whose difference, before minimizing, is new:
+// its bucket (pre), and the fuzzer's counts once it was counted.
+type newDifference struct {
+	c      impl.Case
+	got    impl.Result
+	pre    string
+	counts [4]int
+}
+
+func (f *Fuzzer) counts() [4]int { return [4]int{f.Cases, f.Failures, f.Unsupported, f.differed} }
+
+// found minimizes a step's new differences and reports, in their order,
+// each whose bucket is new. A program behind the protocol (an
+// impl.Batcher) has them minimized at once, their candidates sent in
+// shared batches: the same requests, in fewer round trips, and the same
+// findings, as the buckets are told only once all are minimized. An
+// implementation in the process (the reference) may not be safe for use
+// from several goroutines: its differences are minimized one after
+// another. When OnFinding fails, the counts are left as they were when
+// the finding's case was counted, as if no case after it had run.
+func (f *Fuzzer) found(ctx context.Context, news []newDifference) error {
+	mins := make([]minimal, len(news))
+	b, together := f.Impl.(impl.Batcher)
+	if together {
+		k := coalesce.New(f.Impl, b)
+		var wg sync.WaitGroup
+		for i, d := range news {
+			wg.Go(func() { mins[i] = minimized(ctx, k, d.c, d.got) })
+		}
+		wg.Wait()
+	}
+	for i, d := range news {
+		if !together {
+			mins[i] = minimized(ctx, f.Impl, d.c, d.got)
+		}
+		if err := f.report(ctx, d.c, mins[i]); err != nil {
+			f.Cases, f.Failures, f.Unsupported, f.differed = d.counts[0], d.counts[1], d.counts[2], d.counts[3]
+			for _, later := range news[i+1:] {
+				delete(f.seen, later.pre)
+			}
 			return err
 		}
 	}
 	return nil
 }
 
-// found minimizes a failing case and reports it if its bucket is new.
-func (f *Fuzzer) found(ctx context.Context, c impl.Case, got impl.Result) error {
-	prop, _ := properties.ByID(fuzzProperty)
+// minimal is a difference minimized: its case's schema and arguments,
+// the implementation's result on it, and whether the check was stopped
+// during its minimizing.
+type minimal struct {
+	schema, args []byte
+	got          impl.Result
+	cut          bool
+}
+
+// minimized minimizes a failing case on im.
+func minimized(ctx context.Context, im impl.Impl, c impl.Case, got impl.Result) minimal {
 	schema, args := c.Schema, c.Args
-	if v := corpus.NewFinding(ctx, f.Impl, impl.Reference, "", "found", "found", nil, c.Schema, c.Args, c.Options); v != nil {
+	if v := corpus.NewFinding(ctx, im, impl.Reference, "", "found", "found", nil, c.Schema, c.Args, c.Options); v != nil {
 		// The minimal case, if it still fails (a flaky implementation can
 		// make it pass).
 		m := impl.Case{Schema: v.SchemaText(), Args: v.ArgumentsText(), Options: c.Options}
-		g := f.Impl.Normalize(ctx, m)
+		g := im.Normalize(ctx, m)
 		if impl.Compare(g, impl.Reference.Normalize(ctx, m)).Violation() {
 			schema, args, got = v.SchemaText(), v.ArgumentsText(), g
 		}
 	}
+	return minimal{schema: schema, args: args, got: got, cut: ctx.Err() != nil}
+}
+
+// report reports a minimized difference of case c if its bucket is new.
+func (f *Fuzzer) report(ctx context.Context, c impl.Case, m minimal) error {
+	prop, _ := properties.ByID(fuzzProperty)
+	schema, args, got := m.schema, m.args, m.got
 	want := impl.Reference.Normalize(ctx, impl.Case{Schema: schema, Args: args, Options: c.Options})
 	diff := impl.Compare(got, want).Diff
 	bucket := Bucket(diff, args, got, want)
@@ -200,7 +276,7 @@ func (f *Fuzzer) found(ctx context.Context, c impl.Case, got impl.Result) error 
 	// The description names the bucket, so that it is unique and a rerun
 	// of the same bug dedupes by it too.
 	v := corpus.New("Fuzzing finding "+bucket+": "+display.Clip(diff, 80), "found", "found", []string{fuzzProperty, BucketTag(bucket)}, schema, args, c.Options, impl.Reference)
-	fd := Finding{Property: fuzzProperty, Clause: prop.Clause, Message: msg, Bucket: bucket, Vector: v, Command: replayCommand(f.Command, "", v), Cut: ctx.Err() != nil}
+	fd := Finding{Property: fuzzProperty, Clause: prop.Clause, Message: msg, Bucket: bucket, Vector: v, Command: replayCommand(f.Command, "", v), Cut: m.cut}
 	f.Findings = append(f.Findings, fd)
 	if f.OnFinding != nil {
 		return f.OnFinding(fd)
@@ -346,7 +422,17 @@ var escapeOnce = strings.NewReplacer("&", "&amp;", `"`, "&quot;", "<", "&lt;")
 
 // fuzzRound is the fuzzing of one round of a check.
 func (e *run) fuzzRound(fz *Fuzzer, from, n int) {
-	if err := fz.step(e.ctx, from, n); errors.Is(err, impl.ErrGaveUp) {
+	e.fuzzDone(fz, fz.step(e.ctx, from, n))
+}
+
+// fuzzJudged is a round of fuzzing whose cases ran: their results are got.
+func (e *run) fuzzJudged(fz *Fuzzer, cases []impl.Case, got []impl.Result) {
+	e.fuzzDone(fz, fz.judge(e.ctx, cases, got))
+}
+
+// fuzzDone records how a round of fuzzing ended.
+func (e *run) fuzzDone(fz *Fuzzer, err error) {
+	if errors.Is(err, impl.ErrGaveUp) {
 		e.stopMu.Lock()
 		if e.stopped == "" {
 			e.stopped = "the implementation was given up on: " + err.Error()

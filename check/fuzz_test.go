@@ -1,8 +1,11 @@
 package check_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -97,4 +100,71 @@ func BenchmarkFuzzReference(b *testing.B) {
 			b.Fatal(err, f.Findings)
 		}
 	}
+}
+
+// countingBatcher is a program behind a protocol, taking one batch at a
+// time as a harness.Adapter does: it counts its round trips, and the
+// batches sent while another was under way.
+type countingBatcher struct {
+	impl.Impl
+	mu                         sync.Mutex
+	now, batches, alone, clash int
+}
+
+func (b *countingBatcher) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result {
+	b.mu.Lock()
+	b.batches++
+	if b.now++; b.now > 1 {
+		b.clash++
+	}
+	b.mu.Unlock()
+	out := make([]impl.Result, len(cases))
+	for i, c := range cases {
+		out[i] = b.Impl.Normalize(ctx, c)
+	}
+	b.mu.Lock()
+	b.now--
+	b.mu.Unlock()
+	return out
+}
+
+func (b *countingBatcher) Normalize(ctx context.Context, c impl.Case) impl.Result {
+	b.mu.Lock()
+	b.alone++
+	b.mu.Unlock()
+	return b.Impl.Normalize(ctx, c)
+}
+
+// TestFuzzFindingsTogether: the new differences of a step, on a program
+// behind the protocol, are minimized at once, their candidates in shared
+// batches, one batch at a time, none alone; the findings, their buckets, vectors and
+// order, and the counts, are those of minimizing them one after another
+// (an implementation in the process).
+func TestFuzzFindingsTogether(t *testing.T) {
+	// Half a repair each, by the length of the arguments: bugs of several
+	// buckets.
+	halves := impl.Func("halves", func(ctx context.Context, c impl.Case) impl.Result {
+		c.Options.Repairs = []normalize.Repairs{normalize.JSONRepair, normalize.EntityRepair}[len(c.Args)%2]
+		return impl.Reference.Normalize(ctx, c)
+	})
+	serial := &check.Fuzzer{Impl: halves}
+	fuzz(t, serial, 1, 256)
+	b := &countingBatcher{Impl: halves}
+	together := &check.Fuzzer{Impl: b}
+	fuzz(t, together, 1, 256)
+	if len(serial.Findings) < 2 {
+		t.Fatalf("%d findings, want several", len(serial.Findings))
+	}
+	a, _ := json.Marshal(serial.Findings)
+	c, _ := json.Marshal(together.Findings)
+	if !bytes.Equal(a, c) || serial.Cases != together.Cases || serial.Failures != together.Failures {
+		t.Errorf("one after another and together differ:\n%.2000s\n%.2000s", a, c)
+	}
+	if b.alone > 0 {
+		t.Errorf("%d cases sent alone", b.alone)
+	}
+	if b.clash > 0 {
+		t.Errorf("%d batches sent while another was under way", b.clash)
+	}
+	t.Logf("%d findings; %d batches, %d cases alone", len(together.Findings), b.batches, b.alone)
 }
