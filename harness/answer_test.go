@@ -3,6 +3,8 @@ package harness
 import (
 	"context"
 	"errors"
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/toolnorm/toolnorm/impl"
@@ -95,6 +97,100 @@ func TestAnswerMessagesLeaveOutTheID(t *testing.T) {
 	} {
 		if r := parseAnswer([]byte(tt.line), tt.id); r.Detail != tt.want {
 			t.Errorf("parseAnswer(%s, %d): %s, want %s", tt.line, tt.id, r.Detail, tt.want)
+		}
+	}
+}
+
+// answerLines are answer lines of every shape for request 1: what
+// parseArguments reads, and what it must leave to parseAnswerTree.
+var answerLines = []string{
+	`{"id":1,"arguments":{"a":1}}`,
+	`{"id": 1, "arguments": {"a": 1, "b": [true, null, "x"]}}`,
+	` { "id" : 1 , "arguments" : {"a":"\u0026amp;"} } ` + "\t",
+	`{"id":1,"arguments":{"a":"é","b":"\"","c":"\ud800"}}`,
+	`{"id":1,"arguments":{"a":1,"a":2}}`,
+	`{"id":1,"arguments":[1,-2.5e+3,1e400,0.10]}`,
+	`{"id":1,"arguments":"x"}`,
+	`{"id":1,"arguments":{}}`,
+	`{"id":1,"arguments":}`,
+	`{"id":1,"arguments":{"a":1}`,
+	`{"id":1,"arguments":{"a":1}}}`,
+	`{"id":1,"arguments":{"a":1},"error":"x"}`,
+	`{"id":1,"arguments":{"a":1},"id":2}`,
+	`{"id":1,"arguments":1},{"x":2}`,
+	`{"id":1,"arguments":{"a":Infinity}}`,
+	`{"id":1,"arguments":{"a":NaN}}`,
+	`{"id":1,"arguments":{"a":"` + "\xff" + `"}}`,
+	`{"id":1,"arguments":{"a":"` + "\x01" + `"}}`,
+	`{"id":10,"arguments":{}}`,
+	`{"id":1.0,"arguments":{}}`,
+	`{"id":1e0,"arguments":{}}`,
+	`{"id":"1","arguments":{}}`,
+	`{"id":-1,"arguments":{}}`,
+	`{"arguments":{},"id":1}`,
+	`{"id":1,"error":"no"}`,
+	`{"id":1}`,
+	`{"id":1,"arguments":{}} x`,
+	`{"id":1,"arguments":{}}` + "\r",
+	`[{"id":1,"arguments":{}}]`,
+	`not JSON`,
+	``,
+	`{"id":1,"arguments":` + strings.Repeat("[", 9998) + strings.Repeat("]", 9998) + `}`,
+	`{"id":1,"arguments":` + strings.Repeat("[", 9999) + strings.Repeat("]", 9999) + `}`,
+	`{"id":1,"arguments":` + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + `}`,
+	`{"id":1,"arguments":` + strings.Repeat(" [", 9999) + strings.Repeat("] ", 9999) + `}`,
+	`{"id":1,"arguments":` + strings.Repeat("[", 9999) + `"\n"` + strings.Repeat("]", 9999) + `}`,
+}
+
+// TestParseArguments holds parseAnswer, which reads the arguments of the
+// most common answers without a tree, to parseAnswerTree: the same result
+// for every line, and the fast way taken where it should be.
+func TestParseArguments(t *testing.T) {
+	for _, line := range answerLines {
+		sameAnswer(t, []byte(line), 1)
+	}
+	for _, line := range []string{
+		`{"id":1,"arguments":{"a":1}}`,
+		`{"id": 1, "arguments": {"a": 1}}`,
+		`{"id":1,"arguments":{"a":"\u00e9"}}`,
+	} {
+		if _, ok := parseArguments([]byte(line), 1); !ok {
+			t.Errorf("parseArguments(%s): not read", line)
+		}
+	}
+}
+
+func FuzzParseArguments(f *testing.F) {
+	for _, line := range answerLines {
+		f.Add([]byte(line), 1)
+	}
+	f.Fuzz(func(t *testing.T, line []byte, id int) { sameAnswer(t, line, id) })
+}
+
+func sameAnswer(t *testing.T, line []byte, id int) {
+	t.Helper()
+	got, want := parseAnswer(line, id), parseAnswerTree(line, id)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("parseAnswer(%.200q, %d) = %+v, parseAnswerTree: %+v", line, id, got, want)
+	}
+}
+
+// TestWithID: a request line gets its id spliced in, as the line request
+// writes for that id.
+func TestWithID(t *testing.T) {
+	for _, args := range []string{`{"a":1}`, `{ "a": "\u0026" }`} {
+		for _, id := range []int{1, 9, 10, 123456789} {
+			line, err := request(0, []byte(`{}`), []byte(args))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, _ := request(id, []byte(`{}`), []byte(args))
+			if got := withID(line, id); string(got) != string(want) {
+				t.Errorf("withID(%s, %d) = %s, want %s", line, id, got, want)
+			}
+			if got := appendWithID([]byte("x"), line, id); string(got) != "x"+string(want) {
+				t.Errorf("appendWithID: %s", got)
+			}
 		}
 	}
 }

@@ -139,9 +139,23 @@ func parseStart(line []byte) (Info, Declares, error) {
 // idMark stands for the id in a request line until withID sets it.
 const idMark = `"id":0,`
 
+// idPrefix starts every request line request makes, up to its id.
+const idPrefix = `{"cmd":"normalize","id":`
+
 // withID returns a request line made by request with its id set.
 func withID(line []byte, id int) []byte {
-	return bytes.Replace(line, []byte(idMark), fmt.Appendf(nil, `"id":%d,`, id), 1)
+	return appendWithID(make([]byte, 0, len(line)+20), line, id)
+}
+
+// appendWithID appends a request line made by request to dst, with its id
+// set: the id spliced in after the prefix, the line copied once.
+func appendWithID(dst, line []byte, id int) []byte {
+	if !bytes.HasPrefix(line, []byte(idPrefix+idMark[len(`"id":`):])) {
+		return append(dst, bytes.Replace(line, []byte(idMark), fmt.Appendf(nil, `"id":%d,`, id), 1)...)
+	}
+	dst = append(dst, idPrefix...)
+	dst = strconv.AppendInt(dst, int64(id), 10)
+	return append(dst, line[len(idPrefix)+1:]...)
 }
 
 // request returns the line of a normalize request. schema and args must be
@@ -180,6 +194,78 @@ func requestParsed(id int, schema, args []byte) ([]byte, error) {
 
 // parseAnswer reads the answer to request id.
 func parseAnswer(line []byte, id int) impl.Result {
+	if r, ok := parseArguments(line, id); ok {
+		return r
+	}
+	return parseAnswerTree(line, id)
+}
+
+// parseArguments reads the most common answer, the arguments to request
+// id, {"id":id,"arguments":...} (with or without whitespace around the
+// id's member), without parsing the line into a tree: the arguments are
+// taken as they are when they are written as parseAnswerTree writes them
+// (compact, no escape), else only they are parsed. It reports false for
+// any other line, which parseAnswerTree reads; for a line it reads, the
+// result is parseAnswerTree's.
+func parseArguments(line []byte, id int) (impl.Result, bool) {
+	i := jsonraw.SkipSpace(line, 0)
+	if i >= len(line) || line[i] != '{' {
+		return impl.Result{}, false
+	}
+	i = jsonraw.SkipSpace(line, i+1)
+	if !bytes.HasPrefix(line[i:], []byte(`"id"`)) {
+		return impl.Result{}, false
+	}
+	i = jsonraw.SkipSpace(line, i+len(`"id"`))
+	if i >= len(line) || line[i] != ':' {
+		return impl.Result{}, false
+	}
+	i = jsonraw.SkipSpace(line, i+1)
+	var digits [20]byte
+	want := strconv.AppendInt(digits[:0], int64(id), 10)
+	if !bytes.HasPrefix(line[i:], want) {
+		return impl.Result{}, false
+	}
+	i = jsonraw.SkipSpace(line, i+len(want))
+	if i >= len(line) || line[i] != ',' {
+		return impl.Result{}, false // a longer number, or not a number
+	}
+	i = jsonraw.SkipSpace(line, i+1)
+	if !bytes.HasPrefix(line[i:], []byte(`"arguments"`)) {
+		return impl.Result{}, false
+	}
+	i = jsonraw.SkipSpace(line, i+len(`"arguments"`))
+	if i >= len(line) || line[i] != ':' {
+		return impl.Result{}, false
+	}
+	end := len(line)
+	for end > i && jsonraw.IsSpace(line[end-1]) {
+		end--
+	}
+	if end <= i+1 || line[end-1] != '}' {
+		return impl.Result{}, false
+	}
+	// What is between the colon and the last '}': if it is one JSON
+	// value, the line is the object of the two members, nested one level
+	// more than the value.
+	args := bytes.TrimFunc(line[i+1:end-1], func(r rune) bool { return r < 0x80 && jsonraw.IsSpace(byte(r)) })
+	if jsonraw.Plain(args, jsonvalue.MaxDepth-1) {
+		return impl.OK(args[:len(args):len(args)]), true
+	}
+	// A value nested as deeply as the limit takes twice as many bytes:
+	// shorter, the line is within the limit if the value is.
+	if len(args) >= 2*(jsonvalue.MaxDepth-1) {
+		return impl.Result{}, false
+	}
+	v, err := jsonvalue.Parse(args)
+	if err != nil {
+		return impl.Result{}, false
+	}
+	return impl.OK(v.Append(nil)), true
+}
+
+// parseAnswerTree is parseAnswer for any line: parsed into a tree.
+func parseAnswerTree(line []byte, id int) impl.Result {
 	v, err := jsonvalue.Parse(line)
 	if err != nil || v.Kind != jsonvalue.Object {
 		return protocolError("the answer is not a JSON object: %.200q", withoutID(line, id))
@@ -200,7 +286,7 @@ func parseAnswer(line []byte, id int) impl.Result {
 	switch {
 	case gotID == nil || gotID.Kind != jsonvalue.Number:
 		return protocolError("the answer has no id: %.200q", withoutID(line, id))
-	case gotID.Number != fmt.Sprint(id):
+	case gotID.Number != strconv.Itoa(id):
 		return protocolError("the answer's id is not its request's")
 	case unsupported != nil && (args != nil || msg != nil):
 		return protocolError("the answer has unsupported with arguments or error")
