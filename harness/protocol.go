@@ -334,10 +334,52 @@ func protocolError(format string, args ...any) impl.Result {
 }
 
 // asIs reports whether b is one JSON value that request would send as it
-// is: valid, compact (no whitespace outside strings), with no escape in
-// its strings (jsonraw.AppendQuote writes such a string as it was), nested
-// less deeply than jsonvalue.MaxDepth.
-func asIs(b []byte) bool { return jsonraw.Plain(b, jsonvalue.MaxDepth) }
+// is: valid, compact (no whitespace outside strings), each string as
+// jsonraw.AppendQuote writes it (one with no escape is; one with escapes
+// is when they are the ones AppendQuote writes: \" but not \u0026),
+// nested less deeply than jsonvalue.MaxDepth.
+func asIs(b []byte) bool {
+	if jsonraw.Plain(b, jsonvalue.MaxDepth) {
+		return true
+	}
+	return jsonraw.Valid(b) && compactQuoted(b)
+}
+
+// compactQuoted reports whether b, valid JSON, has no whitespace outside
+// its strings, each string with escapes as jsonraw.AppendQuote writes it,
+// and no array or object nested jsonvalue.MaxDepth deep.
+func compactQuoted(b []byte) bool {
+	var value, quoted []byte
+	depth := 0
+	for i := 0; i < len(b); {
+		switch b[i] {
+		case '"':
+			end, f, err := jsonraw.ScanString(b, i)
+			if err != nil {
+				return false
+			}
+			if f&jsonraw.Escaped != 0 {
+				value = jsonraw.Unquote(value[:0], b[i+1:end-1])
+				quoted = jsonraw.AppendQuote(quoted[:0], value)
+				if !bytes.Equal(quoted, b[i:end]) {
+					return false
+				}
+			}
+			i = end
+			continue
+		case '{', '[':
+			if depth++; depth >= jsonvalue.MaxDepth {
+				return false
+			}
+		case '}', ']':
+			depth--
+		case ' ', '\t', '\n', '\r':
+			return false
+		}
+		i++
+	}
+	return true
+}
 
 // namedID matches the start of an answer line whose first member is its
 // id, whether or not the rest is JSON.

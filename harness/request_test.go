@@ -23,9 +23,17 @@ func TestRequestAsIs(t *testing.T) {
 		{`{"a":[1,-2.5e+3,true,false,null,{"b":"&amp;"}],"c":{}}`, true},
 		{`"x"`, true},
 		{`0`, true},
-		{`{"a":"é \u00e9"}`, false}, // an escape: written from its value
-		{`{"a\n":1}`, false},
-		{`{"a":"\""}`, false},
+		{`{"a":"é \u00e9"}`, false}, // an escape AppendQuote does not write: written from its value
+		{`{"a":"\u0026"}`, false},
+		{`{"a":"\/"}`, false},
+		{`{"a":"\u001F"}`, false},
+		{`"\uD800"`, false},
+		{`{"a":"\"", "b":1}`, false},
+		{`{"a\n":1}`, true}, // escapes as AppendQuote writes them
+		{`{"a":"\""}`, true},
+		{`{"a":"\\ \b\f\n\r\t \u001f \ud800"}`, true},
+		{`{"a":"\u0026","b":"\""}`, false},
+		{`{"a":"\"","b":"\u0026"}`, false},
 		{`{ "a":1}`, false},
 		{`{"a" :1}`, false},
 		{`[1, 2]`, false},
@@ -43,6 +51,9 @@ func TestRequestAsIs(t *testing.T) {
 		{``, false},
 		{strings.Repeat("[", jsonvalue.MaxDepth+1) + strings.Repeat("]", jsonvalue.MaxDepth+1), false}, // deeper than Parse takes
 		{strings.Repeat("[", jsonvalue.MaxDepth-2) + "1" + strings.Repeat("]", jsonvalue.MaxDepth-2), true},
+		{strings.Repeat("[", jsonvalue.MaxDepth-1) + `"\n"` + strings.Repeat("]", jsonvalue.MaxDepth-1), true},
+		{strings.Repeat("[", jsonvalue.MaxDepth) + `"\n"` + strings.Repeat("]", jsonvalue.MaxDepth), false},
+		{strings.Repeat("[", jsonvalue.MaxDepth+1) + `"\n"` + strings.Repeat("]", jsonvalue.MaxDepth+1), false},
 	}
 	for _, tt := range tests {
 		if got := asIs([]byte(tt.text)); got != tt.asIs {
@@ -65,11 +76,44 @@ func TestRequestAsIs(t *testing.T) {
 	t.Logf("%d of %d vectors sent as they are", sent, len(vectors))
 }
 
+// FuzzRequestAsIs holds a request line made from the text as it is to
+// the line written from the parsed text, for any text.
+func FuzzRequestAsIs(f *testing.F) {
+	for _, s := range []string{`{"a":"\""}`, `{"a":"\u0026"}`, `[1, 2]`, `{"a\n":1}`, `"\ud800\udc00"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, text []byte) {
+		sameRequest(t, []byte(`{}`), text)
+		sameRequest(t, text, []byte(`{}`))
+	})
+}
+
 func sameRequest(t *testing.T, schema, args []byte) {
 	t.Helper()
 	got, err := request(7, schema, args)
 	want, werr := requestParsed(7, schema, args)
 	if (err != nil) != (werr != nil) || (err != nil && err.Error() != werr.Error()) || !bytes.Equal(got, want) {
 		t.Errorf("request(%.60q, %.60q) = %.100q, %v; parsed: %.100q, %v", schema, args, got, err, want, werr)
+	}
+}
+
+// BenchmarkRequest measures writing one request line: a case with no
+// escape, one with the escapes JSON in a string has (sent as it is), and
+// one with whitespace (parsed and written compact).
+func BenchmarkRequest(b *testing.B) {
+	schema := []byte(`{"type":"object","properties":{"a":{"type":"object"},"t":{"type":"string"}}}`)
+	for _, tt := range []struct{ name, args string }{
+		{"plain", `{"a":{"b":[1,2,"x &amp;amp; y"]},"t":"Ember &amp; Oak"}`},
+		{"escaped", `{"a":"{\"b\":[1,2,\"x &amp;amp; y\"]}","t":"Ember\n&amp; Oak \ud800"}`},
+		{"spaced", `{"a": {"b": [1, 2, "x &amp;amp; y"]}, "t": "Ember &amp; Oak"}`},
+	} {
+		b.Run(tt.name, func(b *testing.B) {
+			args := []byte(tt.args)
+			for b.Loop() {
+				if _, err := request(0, schema, args); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
