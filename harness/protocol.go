@@ -204,7 +204,8 @@ func parseAnswer(line []byte, id int) impl.Result {
 // id, {"id":id,"arguments":...} (with or without whitespace around the
 // id's member), without parsing the line into a tree: the arguments are
 // taken as they are when they are written as parseAnswerTree writes them
-// (compact, no escape), else only they are parsed. It reports false for
+// (compact, escapes as jsonraw.AppendQuote writes them), else only they
+// are parsed. It reports false for
 // any other line, which parseAnswerTree reads; for a line it reads, the
 // result is parseAnswerTree's.
 func parseArguments(line []byte, id int) (impl.Result, bool) {
@@ -248,8 +249,14 @@ func parseArguments(line []byte, id int) (impl.Result, bool) {
 	// What is between the colon and the last '}': if it is one JSON
 	// value, the line is the object of the two members, nested one level
 	// more than the value.
-	args := bytes.TrimFunc(line[i+1:end-1], func(r rune) bool { return r < 0x80 && jsonraw.IsSpace(byte(r)) })
-	if jsonraw.Plain(args, jsonvalue.MaxDepth-1) {
+	args := line[i+1 : end-1]
+	for len(args) > 0 && jsonraw.IsSpace(args[0]) {
+		args = args[1:]
+	}
+	for len(args) > 0 && jsonraw.IsSpace(args[len(args)-1]) {
+		args = args[:len(args)-1]
+	}
+	if jsonraw.Plain(args, jsonvalue.MaxDepth-1) || jsonraw.Valid(args) && compactQuoted(args) {
 		return impl.OK(args[:len(args):len(args)]), true
 	}
 	// A value nested as deeply as the limit takes twice as many bytes:
