@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -164,11 +165,38 @@ func TestParseArguments(t *testing.T) {
 	}
 }
 
-func FuzzParseArguments(f *testing.F) {
+// TestParseArgumentsMutated holds parseAnswer to parseAnswerTree on every
+// line one byte away from the short answerLines: each byte deleted, or
+// replaced by or preceded by one that matters to JSON.
+func TestParseArgumentsMutated(t *testing.T) {
 	for _, line := range answerLines {
-		f.Add([]byte(line), 1)
+		if len(line) > 200 {
+			continue
+		}
+		for _, m := range mutations([]byte(line)) {
+			sameAnswer(t, m, 1)
+		}
 	}
-	f.Fuzz(func(t *testing.T, line []byte, id int) { sameAnswer(t, line, id) })
+}
+
+// mutations are the texts one byte away from b: each byte deleted, or
+// replaced by or preceded by one of those that matter to JSON.
+func mutations(b []byte) [][]byte {
+	var ms [][]byte
+	for i := range len(b) + 1 {
+		if i < len(b) {
+			ms = append(ms, append(slices.Clone(b[:i]), b[i+1:]...))
+		}
+		for _, c := range []byte("\"\\{}[],: \n01-e.nu\x00\x1f\xed\xff") {
+			if i < len(b) {
+				r := slices.Clone(b)
+				r[i] = c
+				ms = append(ms, r)
+			}
+			ms = append(ms, slices.Concat(b[:i], []byte{c}, b[i:]))
+		}
+	}
+	return ms
 }
 
 func sameAnswer(t *testing.T, line []byte, id int) {
