@@ -166,7 +166,9 @@ func request(id int, schema, args []byte) ([]byte, error) {
 	// they go as they are, checked but not parsed.
 	if asIs(schema) && asIs(args) {
 		b := make([]byte, 0, len(schema)+len(args)+64)
-		b = fmt.Appendf(b, `{"cmd":"normalize","id":%d,"schema":`, id)
+		b = append(b, idPrefix...)
+		b = strconv.AppendInt(b, int64(id), 10)
+		b = append(b, `,"schema":`...)
 		b = append(b, schema...)
 		b = append(b, `,"arguments":`...)
 		b = append(b, args...)
