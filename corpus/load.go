@@ -99,6 +99,9 @@ func errOr(err, otherwise error) error {
 // Decode reads one vector file. Unknown fields are an error, so that a
 // misspelt field is not silently ignored.
 func Decode(data []byte) (*Vector, error) {
+	if v, ok := decodeCommon(data); ok {
+		return v, nil
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	var v Vector

@@ -305,17 +305,20 @@ func (a *Adapter) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result
 			size = 1
 		}
 		window := todo[:min(len(todo), size)]
-		var batch bytes.Buffer
-		limit := 0
+		limit, size := 0, 0
+		for _, i := range window {
+			size += len(lines[i]) + 20
+		}
+		batch := make([]byte, 0, size)
 		for _, i := range window {
 			a.nextID++
 			ids[i] = a.nextID
-			batch.Write(withID(lines[i], ids[i]))
+			batch = appendWithID(batch, lines[i], ids[i])
 			limit = max(limit, 8*len(lines[i])+1<<20)
 		}
 		a.proc.limit.Store(int64(a.lineLimit(limit)))
-		a.traceLines("> ", batch.Bytes())
-		go a.proc.write(batch.Bytes())
+		a.traceLines("> ", batch)
+		go a.proc.write(batch)
 		done := 0
 		for _, i := range window {
 			r, ok, named := a.receive(ctx, ids[i])
@@ -496,29 +499,41 @@ func (a *Adapter) Confirm(ctx context.Context, n int) int {
 // is an answer (ok), and whether a line that breaks the protocol names id
 // as its request's (named).
 func (a *Adapter) receive(ctx context.Context, id int) (r impl.Result, ok, named bool) {
+	// An answer read already, the adapter working ahead of toolnorm, is
+	// taken without a timer.
+	select {
+	case l := <-a.proc.lines:
+		return a.answer(l, id)
+	default:
+	}
 	start := time.Now()
 	timer := time.NewTimer(a.cfg.Timeout)
 	defer timer.Stop()
 	select {
 	case l := <-a.proc.lines:
-		switch {
-		case errors.Is(l.err, errTooLong):
-			return protocolError("the answer is longer than %d bytes (the limit for this request)", a.proc.limit.Load()), false, false
-		case l.err != nil:
-			return impl.Fail(impl.ErrCrash, a.proc.exitDetail()), false, false
-		}
-		a.traceLines("< ", append(l.data, '\n'))
-		r := parseAnswer(l.data, id)
-		if r.Kind() == impl.KindProtocol {
-			return r, false, namesID(l.data, id)
-		}
-		return r, !r.Failed() || r.Kind() == impl.KindNotSendable, false // an answer all the same
+		return a.answer(l, id)
 	case <-timer.C:
 		return impl.Fail(impl.ErrTimeout, fmt.Sprintf("no answer within %v", a.cfg.Timeout)), false, false
 	case <-ctx.Done():
 		waited := time.Since(start)
 		return impl.Fail(&impl.InFlight{Waited: waited}, fmt.Sprintf("in flight for %v when the check stopped (%v)", waited.Round(time.Millisecond), context.Cause(ctx))), false, false
 	}
+}
+
+// answer is receive's reading of the line l.
+func (a *Adapter) answer(l line, id int) (r impl.Result, ok, named bool) {
+	switch {
+	case errors.Is(l.err, errTooLong):
+		return protocolError("the answer is longer than %d bytes (the limit for this request)", a.proc.limit.Load()), false, false
+	case l.err != nil:
+		return impl.Fail(impl.ErrCrash, a.proc.exitDetail()), false, false
+	}
+	a.traceLines("< ", append(l.data, '\n'))
+	r = parseAnswer(l.data, id)
+	if r.Kind() == impl.KindProtocol {
+		return r, false, namesID(l.data, id)
+	}
+	return r, !r.Failed() || r.Kind() == impl.KindNotSendable, false // an answer all the same
 }
 
 func (a *Adapter) record(r impl.Result, id int) {

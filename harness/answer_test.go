@@ -3,6 +3,9 @@ package harness
 import (
 	"context"
 	"errors"
+	"reflect"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/toolnorm/toolnorm/impl"
@@ -95,6 +98,131 @@ func TestAnswerMessagesLeaveOutTheID(t *testing.T) {
 	} {
 		if r := parseAnswer([]byte(tt.line), tt.id); r.Detail != tt.want {
 			t.Errorf("parseAnswer(%s, %d): %s, want %s", tt.line, tt.id, r.Detail, tt.want)
+		}
+	}
+}
+
+// answerLines are answer lines of every shape for request 1: what
+// parseArguments reads, and what it must leave to parseAnswerTree.
+var answerLines = []string{
+	`{"id":1,"arguments":{"a":1}}`,
+	`{"id": 1, "arguments": {"a": 1, "b": [true, null, "x"]}}`,
+	` { "id" : 1 , "arguments" : {"a":"\u0026amp;"} } ` + "\t",
+	`{"id":1,"arguments":{"a":"é","b":"\"","c":"\ud800"}}`,
+	`{"id":1,"arguments":{"a":"\"\\\n\u001f\ud800","b":"\u00e9"}}`,
+	`{"id":1,"arguments":{"a":"\"\\\n\u001f\ud800","b":"\/"}}`,
+	`{"id":1,"arguments":{"a":"\u001F"}}`,
+	`{"id":1,"arguments":{"a":"\"", "b":1}}`,
+	`{"id":1,"arguments":{"a":1,"a":2}}`,
+	`{"id":1,"arguments":[1,-2.5e+3,1e400,0.10]}`,
+	`{"id":1,"arguments":"x"}`,
+	`{"id":1,"arguments":{}}`,
+	`{"id":1,"arguments":}`,
+	`{"id":1,"arguments":{"a":1}`,
+	`{"id":1,"arguments":{"a":1}}}`,
+	`{"id":1,"arguments":{"a":1},"error":"x"}`,
+	`{"id":1,"arguments":{"a":1},"id":2}`,
+	`{"id":1,"arguments":1},{"x":2}`,
+	`{"id":1,"arguments":{"a":Infinity}}`,
+	`{"id":1,"arguments":{"a":NaN}}`,
+	`{"id":1,"arguments":{"a":"` + "\xff" + `"}}`,
+	`{"id":1,"arguments":{"a":"` + "\x01" + `"}}`,
+	`{"id":10,"arguments":{}}`,
+	`{"id":1.0,"arguments":{}}`,
+	`{"id":1e0,"arguments":{}}`,
+	`{"id":"1","arguments":{}}`,
+	`{"id":-1,"arguments":{}}`,
+	`{"arguments":{},"id":1}`,
+	`{"id":1,"error":"no"}`,
+	`{"id":1}`,
+	`{"id":1,"arguments":{}} x`,
+	`{"id":1,"arguments":{}}` + "\r",
+	`[{"id":1,"arguments":{}}]`,
+	`not JSON`,
+	``,
+	`{"id":1,"arguments":` + strings.Repeat("[", 9998) + strings.Repeat("]", 9998) + `}`,
+	`{"id":1,"arguments":` + strings.Repeat("[", 9999) + strings.Repeat("]", 9999) + `}`,
+	`{"id":1,"arguments":` + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + `}`,
+	`{"id":1,"arguments":` + strings.Repeat(" [", 9999) + strings.Repeat("] ", 9999) + `}`,
+	`{"id":1,"arguments":` + strings.Repeat("[", 9999) + `"\n"` + strings.Repeat("]", 9999) + `}`,
+}
+
+// TestParseArguments holds parseAnswer, which reads the arguments of the
+// most common answers without a tree, to parseAnswerTree: the same result
+// for every line, and the fast way taken where it should be.
+func TestParseArguments(t *testing.T) {
+	for _, line := range answerLines {
+		sameAnswer(t, []byte(line), 1)
+	}
+	for _, line := range []string{
+		`{"id":1,"arguments":{"a":1}}`,
+		`{"id": 1, "arguments": {"a": 1}}`,
+		`{"id":1,"arguments":{"a":"\u00e9"}}`,
+	} {
+		if _, ok := parseArguments([]byte(line), 1); !ok {
+			t.Errorf("parseArguments(%s): not read", line)
+		}
+	}
+}
+
+// TestParseArgumentsMutated holds parseAnswer to parseAnswerTree on every
+// line one byte away from the short answerLines: each byte deleted, or
+// replaced by or preceded by one that matters to JSON.
+func TestParseArgumentsMutated(t *testing.T) {
+	for _, line := range answerLines {
+		if len(line) > 200 {
+			continue
+		}
+		for _, m := range mutations([]byte(line)) {
+			sameAnswer(t, m, 1)
+		}
+	}
+}
+
+// mutations are the texts one byte away from b: each byte deleted, or
+// replaced by or preceded by one of those that matter to JSON.
+func mutations(b []byte) [][]byte {
+	var ms [][]byte
+	for i := range len(b) + 1 {
+		if i < len(b) {
+			ms = append(ms, append(slices.Clone(b[:i]), b[i+1:]...))
+		}
+		for _, c := range []byte("\"\\{}[],: \n01-e.nu\x00\x1f\xed\xff") {
+			if i < len(b) {
+				r := slices.Clone(b)
+				r[i] = c
+				ms = append(ms, r)
+			}
+			ms = append(ms, slices.Concat(b[:i], []byte{c}, b[i:]))
+		}
+	}
+	return ms
+}
+
+func sameAnswer(t *testing.T, line []byte, id int) {
+	t.Helper()
+	got, want := parseAnswer(line, id), parseAnswerTree(line, id)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("parseAnswer(%.200q, %d) = %+v, parseAnswerTree: %+v", line, id, got, want)
+	}
+}
+
+// TestWithID: a request line gets its id spliced in, as the line request
+// writes for that id.
+func TestWithID(t *testing.T) {
+	for _, args := range []string{`{"a":1}`, `{ "a": "\u0026" }`} {
+		for _, id := range []int{1, 9, 10, 123456789} {
+			line, err := request(0, []byte(`{}`), []byte(args))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, _ := request(id, []byte(`{}`), []byte(args))
+			if got := withID(line, id); string(got) != string(want) {
+				t.Errorf("withID(%s, %d) = %s, want %s", line, id, got, want)
+			}
+			if got := appendWithID([]byte("x"), line, id); string(got) != "x"+string(want) {
+				t.Errorf("appendWithID: %s", got)
+			}
 		}
 	}
 }

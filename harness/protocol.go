@@ -139,9 +139,23 @@ func parseStart(line []byte) (Info, Declares, error) {
 // idMark stands for the id in a request line until withID sets it.
 const idMark = `"id":0,`
 
+// idPrefix starts every request line request makes, up to its id.
+const idPrefix = `{"cmd":"normalize","id":`
+
 // withID returns a request line made by request with its id set.
 func withID(line []byte, id int) []byte {
-	return bytes.Replace(line, []byte(idMark), fmt.Appendf(nil, `"id":%d,`, id), 1)
+	return appendWithID(make([]byte, 0, len(line)+20), line, id)
+}
+
+// appendWithID appends a request line made by request to dst, with its id
+// set: the id spliced in after the prefix, the line copied once.
+func appendWithID(dst, line []byte, id int) []byte {
+	if !bytes.HasPrefix(line, []byte(idPrefix+idMark[len(`"id":`):])) {
+		return append(dst, bytes.Replace(line, []byte(idMark), fmt.Appendf(nil, `"id":%d,`, id), 1)...)
+	}
+	dst = append(dst, idPrefix...)
+	dst = strconv.AppendInt(dst, int64(id), 10)
+	return append(dst, line[len(idPrefix)+1:]...)
 }
 
 // request returns the line of a normalize request. schema and args must be
@@ -152,7 +166,9 @@ func request(id int, schema, args []byte) ([]byte, error) {
 	// they go as they are, checked but not parsed.
 	if asIs(schema) && asIs(args) {
 		b := make([]byte, 0, len(schema)+len(args)+64)
-		b = fmt.Appendf(b, `{"cmd":"normalize","id":%d,"schema":`, id)
+		b = append(b, idPrefix...)
+		b = strconv.AppendInt(b, int64(id), 10)
+		b = append(b, `,"schema":`...)
 		b = append(b, schema...)
 		b = append(b, `,"arguments":`...)
 		b = append(b, args...)
@@ -180,6 +196,85 @@ func requestParsed(id int, schema, args []byte) ([]byte, error) {
 
 // parseAnswer reads the answer to request id.
 func parseAnswer(line []byte, id int) impl.Result {
+	if r, ok := parseArguments(line, id); ok {
+		return r
+	}
+	return parseAnswerTree(line, id)
+}
+
+// parseArguments reads the most common answer, the arguments to request
+// id, {"id":id,"arguments":...} (with or without whitespace around the
+// id's member), without parsing the line into a tree: the arguments are
+// taken as they are when they are written as parseAnswerTree writes them
+// (compact, escapes as jsonraw.AppendQuote writes them), else only they
+// are parsed. It reports false for
+// any other line, which parseAnswerTree reads; for a line it reads, the
+// result is parseAnswerTree's.
+func parseArguments(line []byte, id int) (impl.Result, bool) {
+	i := jsonraw.SkipSpace(line, 0)
+	if i >= len(line) || line[i] != '{' {
+		return impl.Result{}, false
+	}
+	i = jsonraw.SkipSpace(line, i+1)
+	if !bytes.HasPrefix(line[i:], []byte(`"id"`)) {
+		return impl.Result{}, false
+	}
+	i = jsonraw.SkipSpace(line, i+len(`"id"`))
+	if i >= len(line) || line[i] != ':' {
+		return impl.Result{}, false
+	}
+	i = jsonraw.SkipSpace(line, i+1)
+	var digits [20]byte
+	want := strconv.AppendInt(digits[:0], int64(id), 10)
+	if !bytes.HasPrefix(line[i:], want) {
+		return impl.Result{}, false
+	}
+	i = jsonraw.SkipSpace(line, i+len(want))
+	if i >= len(line) || line[i] != ',' {
+		return impl.Result{}, false // a longer number, or not a number
+	}
+	i = jsonraw.SkipSpace(line, i+1)
+	if !bytes.HasPrefix(line[i:], []byte(`"arguments"`)) {
+		return impl.Result{}, false
+	}
+	i = jsonraw.SkipSpace(line, i+len(`"arguments"`))
+	if i >= len(line) || line[i] != ':' {
+		return impl.Result{}, false
+	}
+	end := len(line)
+	for end > i && jsonraw.IsSpace(line[end-1]) {
+		end--
+	}
+	if end <= i+1 || line[end-1] != '}' {
+		return impl.Result{}, false
+	}
+	// What is between the colon and the last '}': if it is one JSON
+	// value, the line is the object of the two members, nested one level
+	// more than the value.
+	args := line[i+1 : end-1]
+	for len(args) > 0 && jsonraw.IsSpace(args[0]) {
+		args = args[1:]
+	}
+	for len(args) > 0 && jsonraw.IsSpace(args[len(args)-1]) {
+		args = args[:len(args)-1]
+	}
+	if jsonraw.Plain(args, jsonvalue.MaxDepth-1) || jsonraw.Valid(args) && compactQuoted(args) {
+		return impl.OK(args[:len(args):len(args)]), true
+	}
+	// A value nested as deeply as the limit takes twice as many bytes:
+	// shorter, the line is within the limit if the value is.
+	if len(args) >= 2*(jsonvalue.MaxDepth-1) {
+		return impl.Result{}, false
+	}
+	v, err := jsonvalue.Parse(args)
+	if err != nil {
+		return impl.Result{}, false
+	}
+	return impl.OK(v.Append(nil)), true
+}
+
+// parseAnswerTree is parseAnswer for any line: parsed into a tree.
+func parseAnswerTree(line []byte, id int) impl.Result {
 	v, err := jsonvalue.Parse(line)
 	if err != nil || v.Kind != jsonvalue.Object {
 		return protocolError("the answer is not a JSON object: %.200q", withoutID(line, id))
@@ -200,7 +295,7 @@ func parseAnswer(line []byte, id int) impl.Result {
 	switch {
 	case gotID == nil || gotID.Kind != jsonvalue.Number:
 		return protocolError("the answer has no id: %.200q", withoutID(line, id))
-	case gotID.Number != fmt.Sprint(id):
+	case gotID.Number != strconv.Itoa(id):
 		return protocolError("the answer's id is not its request's")
 	case unsupported != nil && (args != nil || msg != nil):
 		return protocolError("the answer has unsupported with arguments or error")
@@ -248,10 +343,52 @@ func protocolError(format string, args ...any) impl.Result {
 }
 
 // asIs reports whether b is one JSON value that request would send as it
-// is: valid, compact (no whitespace outside strings), with no escape in
-// its strings (jsonraw.AppendQuote writes such a string as it was), nested
-// less deeply than jsonvalue.MaxDepth.
-func asIs(b []byte) bool { return jsonraw.Plain(b, jsonvalue.MaxDepth) }
+// is: valid, compact (no whitespace outside strings), each string as
+// jsonraw.AppendQuote writes it (one with no escape is; one with escapes
+// is when they are the ones AppendQuote writes: \" but not \u0026),
+// nested less deeply than jsonvalue.MaxDepth.
+func asIs(b []byte) bool {
+	if jsonraw.Plain(b, jsonvalue.MaxDepth) {
+		return true
+	}
+	return jsonraw.Valid(b) && compactQuoted(b)
+}
+
+// compactQuoted reports whether b, valid JSON, has no whitespace outside
+// its strings, each string with escapes as jsonraw.AppendQuote writes it,
+// and no array or object nested jsonvalue.MaxDepth deep.
+func compactQuoted(b []byte) bool {
+	var value, quoted []byte
+	depth := 0
+	for i := 0; i < len(b); {
+		switch b[i] {
+		case '"':
+			end, f, err := jsonraw.ScanString(b, i)
+			if err != nil {
+				return false
+			}
+			if f&jsonraw.Escaped != 0 {
+				value = jsonraw.Unquote(value[:0], b[i+1:end-1])
+				quoted = jsonraw.AppendQuote(quoted[:0], value)
+				if !bytes.Equal(quoted, b[i:end]) {
+					return false
+				}
+			}
+			i = end
+			continue
+		case '{', '[':
+			if depth++; depth >= jsonvalue.MaxDepth {
+				return false
+			}
+		case '}', ']':
+			depth--
+		case ' ', '\t', '\n', '\r':
+			return false
+		}
+		i++
+	}
+	return true
+}
 
 // namedID matches the start of an answer line whose first member is its
 // id, whether or not the rest is JSON.

@@ -23,9 +23,17 @@ func TestRequestAsIs(t *testing.T) {
 		{`{"a":[1,-2.5e+3,true,false,null,{"b":"&amp;"}],"c":{}}`, true},
 		{`"x"`, true},
 		{`0`, true},
-		{`{"a":"é \u00e9"}`, false}, // an escape: written from its value
-		{`{"a\n":1}`, false},
-		{`{"a":"\""}`, false},
+		{`{"a":"é \u00e9"}`, false}, // an escape AppendQuote does not write: written from its value
+		{`{"a":"\u0026"}`, false},
+		{`{"a":"\/"}`, false},
+		{`{"a":"\u001F"}`, false},
+		{`"\uD800"`, false},
+		{`{"a":"\"", "b":1}`, false},
+		{`{"a\n":1}`, true}, // escapes as AppendQuote writes them
+		{`{"a":"\""}`, true},
+		{`{"a":"\\ \b\f\n\r\t \u001f \ud800"}`, true},
+		{`{"a":"\u0026","b":"\""}`, false},
+		{`{"a":"\"","b":"\u0026"}`, false},
 		{`{ "a":1}`, false},
 		{`{"a" :1}`, false},
 		{`[1, 2]`, false},
@@ -43,6 +51,9 @@ func TestRequestAsIs(t *testing.T) {
 		{``, false},
 		{strings.Repeat("[", jsonvalue.MaxDepth+1) + strings.Repeat("]", jsonvalue.MaxDepth+1), false}, // deeper than Parse takes
 		{strings.Repeat("[", jsonvalue.MaxDepth-2) + "1" + strings.Repeat("]", jsonvalue.MaxDepth-2), true},
+		{strings.Repeat("[", jsonvalue.MaxDepth-1) + `"\n"` + strings.Repeat("]", jsonvalue.MaxDepth-1), true},
+		{strings.Repeat("[", jsonvalue.MaxDepth) + `"\n"` + strings.Repeat("]", jsonvalue.MaxDepth), false},
+		{strings.Repeat("[", jsonvalue.MaxDepth+1) + `"\n"` + strings.Repeat("]", jsonvalue.MaxDepth+1), false},
 	}
 	for _, tt := range tests {
 		if got := asIs([]byte(tt.text)); got != tt.asIs {
@@ -63,6 +74,18 @@ func TestRequestAsIs(t *testing.T) {
 		sameRequest(t, v.SchemaText(), v.ArgumentsText())
 	}
 	t.Logf("%d of %d vectors sent as they are", sent, len(vectors))
+}
+
+// TestRequestAsIsMutated holds the request line made from the text as it
+// is to the line written from the parsed text, for every text one byte
+// away from a few.
+func TestRequestAsIsMutated(t *testing.T) {
+	for _, s := range []string{`{"a":"\"","b":[1,-2.5e+3,true,null]}`, `{"a":"\u0026\n"}`, `[1, 2]`, `{"a\n":{}}`, `"\ud800\udc00"`} {
+		for _, m := range mutations([]byte(s)) {
+			sameRequest(t, []byte(`{}`), m)
+			sameRequest(t, m, []byte(`{}`))
+		}
+	}
 }
 
 func sameRequest(t *testing.T, schema, args []byte) {
