@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/big"
+	"strconv"
 	"strings"
 
 	"github.com/toolnorm/toolnorm/internal/jsonraw"
@@ -302,4 +303,43 @@ func parseDecimal(num string) decimal {
 
 func (d decimal) equal(e decimal) bool {
 	return d.neg == e.neg && d.digits == e.digits && d.exp.Cmp(e.exp) == 0
+}
+
+// Member is v's member key (the first, when there are several), or nil
+// when v is not an object or has none.
+func (v *Value) Member(key string) *Value {
+	if v == nil || v.Kind != Object {
+		return nil
+	}
+	for _, m := range v.Members {
+		if m.Key == key {
+			return m.Value
+		}
+	}
+	return nil
+}
+
+// Resolve is the value a local reference ("#", "#/a/b", a JSON pointer in
+// a URI fragment, not percent-decoded) names in the document v, or nil
+// when it names none or is not local.
+func (v *Value) Resolve(ref string) *Value {
+	frag, ok := strings.CutPrefix(ref, "#")
+	if !ok || frag != "" && !strings.HasPrefix(frag, "/") {
+		return nil
+	}
+	for _, tok := range strings.Split(frag, "/")[1:] {
+		tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
+		if v.Kind == Array {
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(v.Elems) || strconv.Itoa(i) != tok {
+				return nil
+			}
+			v = v.Elems[i]
+			continue
+		}
+		if v = v.Member(tok); v == nil {
+			return nil
+		}
+	}
+	return v
 }

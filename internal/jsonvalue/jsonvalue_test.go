@@ -92,3 +92,30 @@ func BenchmarkEqualJSON(b *testing.B) {
 		})
 	}
 }
+
+func TestResolve(t *testing.T) {
+	doc, err := Parse([]byte(`{"$defs":{"a/b":{"x":1},"m~n":[10,{"y":2}]},"":{"z":3}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ ref, want string }{
+		{"#", `{"$defs":{"a/b":{"x":1},"m~n":[10,{"y":2}]},"":{"z":3}}`},
+		{"#/$defs/a~1b", `{"x":1}`},
+		{"#/$defs/m~0n/1/y", `2`},
+		{"#/", `{"z":3}`},
+		{"#/$defs/m~0n/01", ""}, // not an index as JSON Pointer writes one
+		{"#/$defs/m~0n/2", ""},
+		{"#/nothing", ""},
+		{"other.json#/$defs", ""}, // not local
+		{"#anchor", ""},           // a name, not a pointer
+	}
+	for _, tt := range tests {
+		got := ""
+		if v := doc.Resolve(tt.ref); v != nil {
+			got = string(v.Append(nil))
+		}
+		if got != tt.want {
+			t.Errorf("Resolve(%q) = %s, want %s", tt.ref, got, tt.want)
+		}
+	}
+}

@@ -8,7 +8,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/toolnorm/toolnorm/internal/entity"
 	"github.com/toolnorm/toolnorm/internal/jsonraw"
@@ -636,7 +635,12 @@ func (m *minimizer) subschemas() bool {
 			}
 		}
 		if ref := get(v, "$ref"); ref != nil && ref.Kind == jsonvalue.String {
-			if t := pointerTarget(root, ref.Str); t != nil && t != v {
+			// A target that holds a $ref itself is not inlined: through a
+			// cycle that would unroll it one level at a time, each a
+			// larger case that fails, and the steps that take a branch
+			// would fold it back, without end. Chains are inlined from
+			// their last link.
+			if t := root.Resolve(ref.Str); t != nil && t != v && !holdsRef(t) {
 				out = append(out, replace(func() *jsonvalue.Value {
 					nv := clone(t)
 					if nv.Kind == jsonvalue.Object {
@@ -654,41 +658,17 @@ func (m *minimizer) subschemas() bool {
 	})
 }
 
-// pointerTarget resolves a local JSON pointer reference ("#", "#/a/b").
-func pointerTarget(root *jsonvalue.Value, ref string) *jsonvalue.Value {
-	frag, ok := strings.CutPrefix(ref, "#")
-	if !ok || frag != "" && !strings.HasPrefix(frag, "/") {
-		return nil
+// holdsRef reports whether v, or a value inside it, has a "$ref" member.
+func holdsRef(v *jsonvalue.Value) bool {
+	if get(v, "$ref") != nil {
+		return true
 	}
-	v := root
-	for _, tok := range strings.Split(frag, "/")[1:] {
-		tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
-		if v.Kind == jsonvalue.Array {
-			found := false
-			for i, e := range v.Elems {
-				if tok == itoa(i) {
-					v, found = e, true
-					break
-				}
-			}
-			if !found {
-				return nil
-			}
-			continue
-		}
-		if v = get(v, tok); v == nil {
-			return nil
+	for _, m := range v.Members {
+		if holdsRef(m.Value) {
+			return true
 		}
 	}
-	return v
-}
-
-func itoa(i int) string {
-	b := []byte{byte('0' + i%10)}
-	for i /= 10; i > 0; i /= 10 {
-		b = append([]byte{byte('0' + i%10)}, b...)
-	}
-	return string(b)
+	return slices.ContainsFunc(v.Elems, holdsRef)
 }
 
 // keys shortens the keys of the arguments' objects: to "", then by

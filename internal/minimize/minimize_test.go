@@ -73,6 +73,29 @@ func TestMinimizeSteps(t *testing.T) {
 				return decodesTo("*", jsonvalue.Object)(s, a) && strings.Contains(string(a), "&amp")
 			},
 			`{"properties":{"":{"type":"object"}}}`, `{"":"{\"\":\"&amp\"}"}`},
+		{"a recursive $ref is not inlined without end", `{"$defs":{"a":{"allOf":[{"allOf":[{"$ref":"#/$defs/a"}]}]}},"properties":{"p":{"$ref":"#/$defs/a"}}}`, `{"p":"[1]"}`,
+			// An implementation that overflows its stack where p leads into
+			// a cycle through allOf (a bare self-reference it detects):
+			// inlining the cycle's own $ref keeps it failing, one level
+			// deeper each time, and taking a branch brings it back.
+			func(s, _ []byte) bool {
+				v, err := jsonvalue.Parse(s)
+				if err != nil || v.Kind != jsonvalue.Object {
+					return false
+				}
+				cycle, into := false, false
+				for _, m := range v.Members {
+					text := string(m.Value.Append(nil))
+					switch m.Key {
+					case "$defs":
+						cycle = strings.HasPrefix(text, `{"a":{"allOf":`) && strings.Contains(text, `"$ref":"#/$defs/a"`)
+					case "properties":
+						into = strings.HasPrefix(text, `{"p":`) && strings.Contains(text, `"$ref":"#/$defs/a"`)
+					}
+				}
+				return cycle && into
+			},
+			`{"$defs":{"a":{"allOf":[{"$ref":"#/$defs/a"}]}},"properties":{"p":{"$ref":"#/$defs/a"}}}`, `{}`},
 		{"text that is not JSON", `{}`, `{"a": [1, 2,, 3]}`,
 			func(_, a []byte) bool { return strings.Contains(string(a), ",,") }, `{}`, `,,`},
 	}
