@@ -105,6 +105,10 @@ func Classify(c Case) Diagnosis {
 			d.Title = "An error for arguments under a schema with " + code(kw)
 			d.Clause = "reading/4"
 		}
+		if kw == "$ref" && refCycle(c.Schema) {
+			d.Class += "-cycle"
+			d.Title = "An error for arguments under a schema whose `$ref` leads back to itself (a recursive schema, which the rule reads as any other)"
+		}
 		return d
 	}
 	want, err := jsonvalue.Parse(c.Want.Output)

@@ -35,6 +35,9 @@ func TestClassify(t *testing.T) {
 		{"error for a number past float64", `{}`, `{"":1e400}`, false, 0, impl.Reject(impl.ErrUnspecified, "json_encode: Inf and NaN cannot be JSON encoded"), "error-for-valid-input/number-range", "reading/8", "", false},
 		{"error for a lone surrogate", `{}`, `{"":"\ud800"}`, false, 0, impl.Reject(impl.ErrUnspecified, "Single unpaired UTF-16 surrogate"), "error-for-valid-input/lone-surrogate", "reading/8", "", false},
 		{"error for depth", `{}`, `{"":` + strings.Repeat("[", 600) + strings.Repeat("]", 600) + `}`, false, 0, impl.Reject(impl.ErrUnspecified, "Maximum stack depth exceeded"), "error-for-valid-input/depth", "reading/8", "", false},
+		{"error on a $ref cycle", `{"$defs":{"a":{"allOf":[{"$ref":"#/$defs/a"}]}},"properties":{"":{"$ref":"#/$defs/a"}}}`, `{"":""}`, false, 0, impl.Reject(impl.ErrUnspecified, "Maximum call stack size exceeded"), "error-for-valid-input/$ref-cycle", "reading/4", "", false},
+		{"error on a cycle of two $refs", `{"$defs":{"a":{"items":{"$ref":"#/$defs/b"}},"b":{"anyOf":[{"$ref":"#/$defs/a"}]}},"$ref":"#/$defs/a"}`, `{}`, false, 0, impl.Reject(impl.ErrUnspecified, "too much recursion"), "error-for-valid-input/$ref-cycle", "reading/4", "", false},
+		{"error under a $ref chain without a cycle", `{"$defs":{"a":{"$ref":"#/$defs/b"},"b":{}},"$ref":"#/$defs/a"}`, `{}`, false, 0, impl.Reject(impl.ErrUnspecified, "no"), "error-for-valid-input/$ref", "reading/4", "", false},
 		{"error behind a draft", `{"$schema":"http://json-schema.org/draft-04/schema#"}`, `{}`, false, 0, impl.Reject(impl.ErrUnspecified, "no schema with key"), "error-for-valid-input/$schema", "reading/4", "", false},
 		{"wrong error kind", `{}`, `[]`, false, 0, impl.Reject(impl.ErrInvalidJSON, ""), "wrong-error-kind", "reading/8", "", false},
 		// References left undecoded, by class.

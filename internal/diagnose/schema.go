@@ -289,3 +289,65 @@ func patternMatches(src, key string) bool {
 	ok, err := re.Match(key, &budget)
 	return err == nil && ok
 }
+
+// refCycle reports whether the schema's local references make a cycle: a
+// `$ref` inside the value another `$ref` names that leads, through
+// further ones, back to a value on the way.
+func refCycle(schema []byte) bool {
+	root, err := jsonvalue.Parse(schema)
+	if err != nil {
+		return false
+	}
+	// refs are the values the `$ref`s inside v name.
+	refs := func(v *jsonvalue.Value) []*jsonvalue.Value {
+		var out []*jsonvalue.Value
+		var walk func(v *jsonvalue.Value, depth int)
+		walk = func(v *jsonvalue.Value, depth int) {
+			if depth > 200 {
+				return
+			}
+			if r := v.Member("$ref"); r != nil && r.Kind == jsonvalue.String {
+				if t := root.Resolve(r.Str); t != nil {
+					out = append(out, t)
+				}
+			}
+			for _, m := range v.Members {
+				walk(m.Value, depth+1)
+			}
+			for _, e := range v.Elems {
+				walk(e, depth+1)
+			}
+		}
+		walk(v, 0)
+		return out
+	}
+	const (
+		unseen = iota
+		onPath
+		done
+	)
+	state := map[*jsonvalue.Value]int{}
+	var cyclic func(t *jsonvalue.Value) bool
+	cyclic = func(t *jsonvalue.Value) bool {
+		switch state[t] {
+		case onPath:
+			return true
+		case done:
+			return false
+		}
+		state[t] = onPath
+		for _, n := range refs(t) {
+			if cyclic(n) {
+				return true
+			}
+		}
+		state[t] = done
+		return false
+	}
+	for _, t := range refs(root) {
+		if cyclic(t) {
+			return true
+		}
+	}
+	return false
+}
