@@ -209,10 +209,9 @@ func (f *Fuzzer) counts() [4]int { return [4]int{f.Cases, f.Failures, f.Unsuppor
 // fewer round trips, and the same findings, as the buckets are told only
 // once all are minimized; the batches depend only on the differences and
 // the answers, so a program that crashes is charged the same crashes run
-// after run. An
-// implementation in the process (the reference) may not be safe for use
-// from several goroutines: its differences are minimized one after
-// another. When OnFinding fails, the counts are left as they were when
+// after run. An implementation in the process (the reference) may not be
+// safe for use from several goroutines: its differences are minimized one
+// after another. When OnFinding fails, the counts are left as they were when
 // the finding's case was counted, as if no case after it had run.
 func (f *Fuzzer) found(ctx context.Context, news []newDifference) error {
 	mins := make([]minimal, len(news))
