@@ -205,22 +205,32 @@ func (f *Fuzzer) counts() [4]int { return [4]int{f.Cases, f.Failures, f.Unsuppor
 // found minimizes a step's new differences and reports, in their order,
 // each whose bucket is new. A program behind the protocol (an
 // impl.Batcher) has them minimized at once, their candidates sent in
-// shared batches: the same requests, in fewer round trips, and the same
-// findings, as the buckets are told only once all are minimized. An
-// implementation in the process (the reference) may not be safe for use
-// from several goroutines: its differences are minimized one after
-// another. When OnFinding fails, the counts are left as they were when
+// shared batches, in lockstep (internal/coalesce): the same requests, in
+// fewer round trips, and the same findings, as the buckets are told only
+// once all are minimized; the batches depend only on the differences and
+// the answers, so a program that crashes is charged the same crashes run
+// after run. An implementation in the process (the reference) may not be
+// safe for use from several goroutines: its differences are minimized one
+// after another. When OnFinding fails, the counts are left as they were when
 // the finding's case was counted, as if no case after it had run.
 func (f *Fuzzer) found(ctx context.Context, news []newDifference) error {
 	mins := make([]minimal, len(news))
-	b, together := f.Impl.(impl.Batcher)
+	_, together := f.Impl.(impl.Batcher)
 	if together {
-		k := coalesce.New(f.Impl, b)
+		k := coalesce.New(ctx, f.Impl, nil)
+		ws := make([]*coalesce.Worker, len(news))
+		for i := range news {
+			ws[i] = k.Join(i)
+		}
 		var wg sync.WaitGroup
 		for i, d := range news {
-			wg.Go(func() { mins[i] = minimized(ctx, k, d.c, d.got) })
+			wg.Go(func() {
+				defer ws[i].Leave()
+				mins[i] = minimized(ws[i].Context(ctx), k, d.c, d.got)
+			})
 		}
 		wg.Wait()
+		k.Release()
 	}
 	for i, d := range news {
 		if !together {

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -167,4 +170,69 @@ func TestFuzzFindingsTogether(t *testing.T) {
 		t.Errorf("%d batches sent while another was under way", b.clash)
 	}
 	t.Logf("%d findings; %d batches, %d cases alone", len(together.Findings), b.batches, b.alone)
+}
+
+// crashingBatcher records the batches it gets and, as a program that
+// crashes does, fails a case whose arguments are short, of a multiple
+// of 3 bytes, and every case after it in the batch.
+type crashingBatcher struct {
+	impl.Impl
+	mu      sync.Mutex
+	batches []string
+}
+
+func (b *crashingBatcher) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result {
+	out := make([]impl.Result, len(cases))
+	var sent strings.Builder
+	down := false
+	for i, c := range cases {
+		fmt.Fprintf(&sent, "%s %s|", c.Schema, c.Args)
+		if down = down || len(c.Args) < 16 && len(c.Args)%3 == 0; down {
+			out[i] = impl.Fail(impl.ErrCrash, "exit status 1")
+		} else {
+			out[i] = b.Impl.Normalize(ctx, c)
+		}
+	}
+	b.mu.Lock()
+	b.batches = append(b.batches, sent.String())
+	b.mu.Unlock()
+	return out
+}
+
+func (b *crashingBatcher) Normalize(ctx context.Context, c impl.Case) impl.Result {
+	return b.RunBatch(ctx, []impl.Case{c})[0]
+}
+
+// TestFuzzCrashRepeatable: on a program that crashes, the batches the
+// new differences of a step are minimized in, and so the failures and
+// findings, are the same run after run, however the minimizing
+// goroutines are scheduled.
+func TestFuzzCrashRepeatable(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	halves := impl.Func("halves", func(ctx context.Context, c impl.Case) impl.Result {
+		c.Options.Repairs = []normalize.Repairs{normalize.JSONRepair, normalize.EntityRepair}[len(c.Args)%2]
+		return impl.Reference.Normalize(ctx, c)
+	})
+	var first *crashingBatcher
+	var firstFindings []byte
+	for rep := range 6 {
+		runtime.GOMAXPROCS(1 + rep%3)
+		b := &crashingBatcher{Impl: halves}
+		f := &check.Fuzzer{Impl: b}
+		fuzz(t, f, 1, 256)
+		found, _ := json.Marshal(f.Findings)
+		if rep == 0 {
+			first, firstFindings = b, found
+			if len(f.Findings) < 2 || f.Failures == 0 {
+				t.Fatalf("%d findings, %d failures: want several of each", len(f.Findings), f.Failures)
+			}
+			continue
+		}
+		if !slices.Equal(b.batches, first.batches) {
+			t.Errorf("repetition %d (GOMAXPROCS %d): %d batches, %d the first time, or in another order", rep, 1+rep%3, len(b.batches), len(first.batches))
+		}
+		if !bytes.Equal(found, firstFindings) {
+			t.Errorf("repetition %d: findings differ:\n%.1000s\n%.1000s", rep, found, firstFindings)
+		}
+	}
 }

@@ -40,7 +40,7 @@ func (o *one) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result {
 // batches than were asked for.
 func TestEachGetsItsOwn(t *testing.T) {
 	o := &one{Impl: impl.Reference}
-	k := New(o, o)
+	k := New(context.Background(), o, nil)
 	const callers, each = 8, 5
 	var wg sync.WaitGroup
 	errs := make(chan error, callers)

@@ -27,6 +27,7 @@ import (
 	"sync"
 
 	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/internal/coalesce"
 	"github.com/toolnorm/toolnorm/internal/diagnose"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 	"github.com/toolnorm/toolnorm/internal/minimize"
@@ -127,7 +128,8 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 	var batch func(context.Context, []impl.Case) []pair
 	if cfg.Impl != nil && cfg.Want != nil {
 		m = newMemo(ctx, cfg)
-		if m.b != nil {
+		defer m.k.Release()
+		if m.b {
 			jobs, batch = workers, m.ask
 		}
 		cfg = m.config(cfg)
@@ -145,13 +147,15 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 		}
 		var mu sync.Mutex
 		next := 0
-		m.join(n)
+		ws := make([]*coalesce.Worker, n)
+		for j := range ws {
+			ws[j] = m.k.Join(-1)
+		}
 		var wg sync.WaitGroup
-		for range n {
+		for _, w := range ws {
 			wg.Go(func() {
-				w := &worker{}
-				ctx := context.WithValue(ctx, workerKey{}, w)
-				defer m.leave()
+				ctx := w.Context(ctx)
+				defer w.Leave()
 				for {
 					mu.Lock()
 					if next == len(is) {
@@ -161,7 +165,7 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 					i := is[next]
 					next++
 					mu.Unlock()
-					w.finding, w.asked = i, 0
+					w.Rank(i)
 					do(ctx, i)
 				}
 			})
@@ -471,71 +475,38 @@ type pair struct{ want, got impl.Result }
 // a loaded machine, a give-up or a check stopped says nothing of the
 // case): the case is run anew when it is asked for again.
 //
-// For an implementation that takes batches, the memo is also the
-// lockstep of Explain's workers: the cases they ask for go out as one
-// batch once every worker under way waits for answers (or is done), not
-// before; the batch holds what they asked for, each case once, in the
-// order of the findings they serve and, for each, in the order it asked
-// for them. Between two batches nothing changes what a worker is
-// answered (the memo changes only as a batch comes back), so what each
-// worker does, and so which findings are under way and what they ask
-// for, depends only on the findings and the answers, and so do the
-// batches, however the workers are scheduled: a program that crashes on
-// a case, and takes the cases after it in the batch down with it, gets
-// the same batches run after run. One batch is under way at a time; a
-// harness.Pool cuts it into runs for its processes.
+// The implementation is run through a coalesce.Impl, which keeps the
+// results and, for an implementation that takes batches, is the lockstep
+// of Explain's workers: each joins with the index of the finding under
+// way as its rank, and the cases they ask for go out as one batch once
+// every worker under way waits for answers (or is done), so the batches
+// depend only on the findings and the answers, however the workers are
+// scheduled.
 type memo struct {
-	ctx context.Context
-	im  impl.Impl
-	b   impl.Batcher // nil: one case at a time
+	k   *coalesce.Impl
+	b   bool // the implementation takes batches
 	ref func(impl.Case) impl.Result
 
 	mu    sync.Mutex
 	wants map[string]impl.Result
-	seen  map[string]impl.Result // the results kept
-	// live counts the workers under way (and a caller that is none, while
-	// it waits); waiting, those of them waiting for the next batch, each
-	// on one of waiters, for pending.
-	live, waiting int
-	waiters       []chan struct{}
-	pending       []*request
-	sending       bool
-}
-
-// A worker explains findings one after the other: finding is the index
-// of the one under way, asked how many cases it asked for so far.
-type worker struct{ finding, asked int }
-
-type workerKey struct{}
-
-// A request is a case a worker waits for, with its place in the batch.
-type request struct {
-	finding, asked int
-	key            string
-	c              impl.Case
-	got            impl.Result
 }
 
 func newMemo(ctx context.Context, cfg Config) *memo {
-	m := &memo{ctx: ctx, im: cfg.Impl, ref: cfg.Want, wants: map[string]impl.Result{}, seen: map[string]impl.Result{}}
-	m.b, _ = cfg.Impl.(impl.Batcher)
+	m := &memo{k: coalesce.New(ctx, cfg.Impl, kept), ref: cfg.Want, wants: map[string]impl.Result{}}
+	_, m.b = cfg.Impl.(impl.Batcher)
 	return m
 }
 
 // config is cfg with the implementation and the reference run through m.
 func (m *memo) config(cfg Config) Config {
 	cfg.Want = m.want
-	cfg.Impl = impl.Func(m.im.Name(), func(ctx context.Context, c impl.Case) impl.Result { return m.ask(ctx, []impl.Case{c})[0].got })
+	cfg.Impl = impl.Func(m.k.Name(), m.k.Normalize)
 	return cfg
-}
-
-func caseKey(c impl.Case) string {
-	return c.Options.String() + "\x00" + string(c.Schema) + "\x00" + string(c.Args)
 }
 
 // want is the reference's result on c, computed once.
 func (m *memo) want(c impl.Case) impl.Result {
-	k := caseKey(c)
+	k := coalesce.Key(c)
 	m.mu.Lock()
 	r, ok := m.wants[k]
 	m.mu.Unlock()
@@ -549,115 +520,17 @@ func (m *memo) want(c impl.Case) impl.Result {
 }
 
 // ask returns what is expected on each case and what the implementation
-// gives, running the cases not kept yet: one at a time, or, when the
-// implementation takes batches, in the next batch, which ask waits for.
-// ctx names the worker asking, if any.
+// gives, running the cases not kept yet in the next batch, which ask
+// waits for. ctx names the worker asking, if any.
 func (m *memo) ask(ctx context.Context, cases []impl.Case) []pair {
 	out := make([]pair, len(cases))
-	var reqs []*request
-	var at []int
-	w, _ := ctx.Value(workerKey{}).(*worker)
 	for i, c := range cases {
 		out[i].want = m.want(c)
-		k := caseKey(c)
-		m.mu.Lock()
-		got, ok := m.seen[k]
-		m.mu.Unlock()
-		if ok {
-			out[i].got = got
-			continue
-		}
-		r := &request{finding: -1, key: k, c: c}
-		if w != nil {
-			r.finding, r.asked = w.finding, w.asked
-			w.asked++
-		}
-		reqs, at = append(reqs, r), append(at, i)
 	}
-	if m.b == nil {
-		for j, r := range reqs {
-			r.got = m.im.Normalize(ctx, r.c)
-			if kept(r.got) {
-				m.mu.Lock()
-				m.seen[r.key] = r.got
-				m.mu.Unlock()
-			}
-			out[at[j]].got = r.got
-		}
-		return out
-	}
-	if len(reqs) == 0 {
-		return out
-	}
-	done := make(chan struct{})
-	m.mu.Lock()
-	if w == nil {
-		m.live++
-	}
-	m.pending = append(m.pending, reqs...)
-	m.waiters = append(m.waiters, done)
-	m.waiting++
-	m.send()
-	m.mu.Unlock()
-	<-done
-	if w == nil {
-		m.leave()
-	}
-	for j, r := range reqs {
-		out[at[j]].got = r.got
+	for i, r := range m.k.RunBatch(ctx, cases) {
+		out[i].got = r
 	}
 	return out
-}
-
-// join counts n workers under way.
-func (m *memo) join(n int) {
-	m.mu.Lock()
-	m.live += n
-	m.mu.Unlock()
-}
-
-// leave counts a worker done, which may leave the others all waiting.
-func (m *memo) leave() {
-	m.mu.Lock()
-	m.live--
-	m.send()
-	m.mu.Unlock()
-}
-
-// send sends the cases asked for as one batch when every worker under
-// way waits for answers, and hands the answers out; m.mu is held, and
-// let go while the batch is under way (no worker asks for more then: all
-// wait).
-func (m *memo) send() {
-	for !m.sending && len(m.pending) > 0 && m.waiting == m.live {
-		reqs, waiters := m.pending, m.waiters
-		m.pending, m.waiters = nil, nil
-		m.sending = true
-		m.mu.Unlock()
-		slices.SortStableFunc(reqs, func(a, b *request) int {
-			return cmp.Or(cmp.Compare(a.finding, b.finding), cmp.Compare(a.asked, b.asked))
-		})
-		index := map[string]int{}
-		var cases []impl.Case
-		for _, r := range reqs {
-			if _, ok := index[r.key]; !ok {
-				index[r.key] = len(cases)
-				cases = append(cases, r.c)
-			}
-		}
-		got := m.b.RunBatch(m.ctx, cases)
-		m.mu.Lock()
-		for _, r := range reqs {
-			if r.got = got[index[r.key]]; kept(r.got) {
-				m.seen[r.key] = r.got
-			}
-		}
-		m.waiting -= len(waiters)
-		m.sending = false
-		for _, d := range waiters {
-			close(d)
-		}
-	}
 }
 
 // kept reports whether the memo keeps a result: an answer, or a crash of
