@@ -26,8 +26,9 @@ var layers = [][]string{
 	// What a check is made of: the vector format, the protocol, the
 	// fuzz targets, the broken normalizers the properties must catch, the
 	// classifier that names what differs in one counterexample, and the
-	// coalescer that sends several goroutines' requests as shared batches.
-	{"corpus", "harness", "fuzz", "properties/internal/mutants", "internal/diagnose", "internal/coalesce"},
+	// coalescer that sends several goroutines' requests as shared batches,
+	// and the recording implementation their tests drive (impltest).
+	{"corpus", "harness", "fuzz", "properties/internal/mutants", "internal/diagnose", "internal/coalesce", "internal/impltest"},
 	// The properties, and the grouping of findings into root causes.
 	{"properties", "corpus/internal/genhtml5lib", "internal/rootcause"},
 	// The engine and its report model, after everything it runs.
@@ -50,6 +51,11 @@ var forbidden = map[string]struct {
 	"check":  {[]string{"cmd/"}, nil, "the engine never imports a renderer or the command: a new report format touches one package"},
 	"oracle": {[]string{""}, []string{"internal/ecma"}, "a second opinion imports nothing of the module but the syntax of patterns (what ECMA-262 refuses), so it cannot share a bug with the reference"},
 	"impl":   {[]string{"corpus", "harness", "properties", "check", "fuzz"}, nil, "the hub imports only the reference normalizer and the JSON tree"},
+}
+
+// testOnly are packages only tests import, with why.
+var testOnly = map[string]string{
+	"internal/impltest": "a recording implementation for tests, as net/http/httptest is: no program links it",
 }
 
 // thirdParty is every import from outside the module and the standard
@@ -102,6 +108,9 @@ func TestLayers(t *testing.T) {
 					t.Errorf("%s imports %s, from outside the module and the standard library: not in thirdParty", pkg, imp)
 				}
 				continue
+			}
+			if why, ok := testOnly[dep]; ok {
+				t.Errorf("%s imports %s outside its tests: %s", pkg, dep, why)
 			}
 			if rule, ok := forbidden[pkg]; ok {
 				for _, p := range rule.prefixes {

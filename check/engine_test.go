@@ -14,6 +14,7 @@ import (
 
 	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/internal/impltest"
 	"github.com/toolnorm/toolnorm/normalize"
 	"github.com/toolnorm/toolnorm/properties"
 )
@@ -30,6 +31,21 @@ func slowed(d time.Duration) impl.Impl {
 		}
 		return impl.Reference.Normalize(ctx, c)
 	})
+}
+
+// timeless is r as JSON, without the times it was made at and took: what
+// two runs that repeat each other agree on.
+func timeless(t *testing.T, r *Report) []byte {
+	t.Helper()
+	r.Started, r.Seconds, r.Corpus.Seconds, r.Fuzz.Seconds = time.Time{}, 0, 0, 0
+	for i := range r.Properties {
+		r.Properties[i].Seconds = 0
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 func vectors(t *testing.T) []*corpus.Vector {
@@ -152,15 +168,7 @@ func TestSeedRepeats(t *testing.T) {
 	vs := vectors(t)
 	run := func(jobs int) []byte {
 		r := Run(context.Background(), Config{Impl: buggy, Vectors: vs, Checks: 48, Seed: 11, Jobs: jobs})
-		r.Started, r.Seconds, r.Corpus.Seconds, r.Fuzz.Seconds = time.Time{}, 0, 0, 0
-		for i := range r.Properties {
-			r.Properties[i].Seconds = 0
-		}
-		b, err := json.Marshal(r)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
+		return timeless(t, r)
 	}
 	a, b := run(1), run(1)
 	if !bytes.Equal(a, b) {
@@ -521,36 +529,6 @@ func TestLongCounterexampleReplays(t *testing.T) {
 	}
 }
 
-// batcher is an implementation behind a protocol, as the check sees one
-// (an impl.Batcher), that counts its round trips: batches and cases sent
-// alone.
-type batcher struct {
-	impl.Impl
-	mu             sync.Mutex
-	batches, alone int
-	requests       int
-}
-
-func (b *batcher) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result {
-	b.mu.Lock()
-	b.batches++
-	b.requests += len(cases)
-	b.mu.Unlock()
-	out := make([]impl.Result, len(cases))
-	for i, c := range cases {
-		out[i] = b.Impl.Normalize(ctx, c)
-	}
-	return out
-}
-
-func (b *batcher) Normalize(ctx context.Context, c impl.Case) impl.Result {
-	b.mu.Lock()
-	b.alone++
-	b.requests++
-	b.mu.Unlock()
-	return b.Impl.Normalize(ctx, c)
-}
-
 // TestPropertyRoundTrips: a program behind a protocol gets each round of a
 // property in a few batches, none of its cases alone, and the same report
 // as an implementation run one case at a time; a broken one, whose
@@ -563,53 +541,28 @@ func TestPropertyRoundTrips(t *testing.T) {
 	})
 	report := func(im impl.Impl, jobs int) []byte {
 		r := Run(context.Background(), Config{Impl: im, Checks: 64, Seed: 3, Jobs: jobs})
-		r.Started, r.Seconds, r.Corpus.Seconds, r.Fuzz.Seconds = time.Time{}, 0, 0, 0
-		for i := range r.Properties {
-			r.Properties[i].Seconds = 0
-		}
 		r.Implementation = ""
-		b, err := json.Marshal(r)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
+		return timeless(t, r)
 	}
 	for k, im := range []impl.Impl{impl.Reference, onePass} {
 		serial := report(im, 1)
 		for _, jobs := range []int{1, 2} {
-			b := &batcher{Impl: im}
+			b := &impltest.Recorder{Impl: im}
 			if got := report(b, jobs); !bytes.Equal(serial, got) {
 				t.Errorf("%s, --jobs %d: one case at a time and batched differ:\n%.3000s\n%.3000s", im.Name(), jobs, serial, got)
 			}
-			t.Logf("%s, --jobs %d: %d requests in %d batches, %d alone", im.Name(), jobs, b.requests, b.batches, b.alone)
-			if k == 0 && b.alone > 0 {
-				t.Errorf("%s: %d cases sent alone", im.Name(), b.alone)
+			t.Logf("%s, --jobs %d: %d requests in %d batches, %d alone", im.Name(), jobs, b.Requests(), b.Batches(), b.Alone())
+			if k == 0 && b.Alone() > 0 {
+				t.Errorf("%s: %d cases sent alone", im.Name(), b.Alone())
 			}
 			// With --jobs 1, a round's first requests, of every property
 			// and of fuzzing, are one batch; the reference's further runs
 			// (deterministic, idempotent) two more.
-			if rounds := 64 / roundSize; k == 0 && jobs == 1 && b.batches > 3*rounds {
-				t.Errorf("%s: %d batches for %d rounds, want at most %d", im.Name(), b.batches, rounds, 3*rounds)
+			if rounds := 64 / roundSize; k == 0 && jobs == 1 && b.Batches() > 3*rounds {
+				t.Errorf("%s: %d batches for %d rounds, want at most %d", im.Name(), b.Batches(), rounds, 3*rounds)
 			}
 		}
 	}
-}
-
-// recorder is a batcher that keeps the arguments of the first batch sent.
-type recorder struct {
-	batcher
-	first [][]byte
-}
-
-func (r *recorder) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result {
-	r.mu.Lock()
-	if r.first == nil {
-		for _, c := range cases {
-			r.first = append(r.first, c.Args)
-		}
-	}
-	r.mu.Unlock()
-	return r.batcher.RunBatch(ctx, cases)
 }
 
 // TestReplayDealt: with --jobs 2, the corpus's batches go out dealt, every
@@ -623,13 +576,15 @@ func TestReplayDealt(t *testing.T) {
 		cs = append(cs, v.ArgumentsText())
 	}
 	want := Replay(context.Background(), Config{Impl: impl.Reference, Vectors: vs})
-	r := &recorder{batcher: batcher{Impl: impl.Reference}}
+	r := &impltest.Recorder{Impl: impl.Reference}
 	got := Replay(context.Background(), Config{Impl: r, Vectors: vs, Jobs: 2})
-	n := len(r.first)
+	first := r.Trips()[0].Cases
+	n := len(first)
 	if n < 64 {
 		t.Fatalf("first batch of %d cases", n)
 	}
-	for j, a := range r.first {
+	for j, c := range first {
+		a := c.Args
 		i := 2 * j // the first half: the even vectors
 		if j >= (n+1)/2 {
 			i = 2*(j-(n+1)/2) + 1
@@ -646,31 +601,6 @@ func TestReplayDealt(t *testing.T) {
 	}
 }
 
-// slowBatcher is a program behind a protocol whose round trip takes a
-// millisecond (of a synctest bubble's time); it keeps the most batches
-// ever in flight at once.
-type slowBatcher struct {
-	impl.Impl
-	mu        sync.Mutex
-	now, most int
-}
-
-func (b *slowBatcher) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result {
-	b.mu.Lock()
-	b.now++
-	b.most = max(b.most, b.now)
-	b.mu.Unlock()
-	time.Sleep(time.Millisecond)
-	out := make([]impl.Result, len(cases))
-	for i, c := range cases {
-		out[i] = b.Impl.Normalize(ctx, c)
-	}
-	b.mu.Lock()
-	b.now--
-	b.mu.Unlock()
-	return out
-}
-
 // TestApartOverlaps: with --jobs 2 and --checks, every property's rounds
 // (and the fuzzer's) run at once, not two at a time: a task waiting for
 // the program does not keep another from drawing and judging its cases
@@ -678,10 +608,10 @@ func (b *slowBatcher) RunBatch(ctx context.Context, cases []impl.Case) []impl.Re
 // the CPU). The report is the same as with --jobs 1 (TestSeedRepeats).
 func TestApartOverlaps(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		b := &slowBatcher{Impl: impl.Reference}
+		b := &impltest.Recorder{Impl: impl.Reference, Delay: time.Millisecond}
 		Run(context.Background(), Config{Impl: b, Checks: 32, Seed: 5, Jobs: 2})
-		if applicable := len(properties.All()); b.most <= 2 || b.most > applicable+1 {
-			t.Errorf("at most %d batches in flight, want more than --jobs 2 (and at most %d tasks)", b.most, applicable+1)
+		if applicable := len(properties.All()); b.MostAtOnce() <= 2 || b.MostAtOnce() > applicable+1 {
+			t.Errorf("at most %d batches in flight, want more than --jobs 2 (and at most %d tasks)", b.MostAtOnce(), applicable+1)
 		}
 	})
 }
@@ -722,15 +652,7 @@ func TestRoundTogetherCutShort(t *testing.T) {
 	})}
 	report := func(jobs int) []byte {
 		r := Run(context.Background(), Config{Impl: im, Checks: 32, Seed: 7, Jobs: jobs})
-		r.Started, r.Seconds, r.Corpus.Seconds, r.Fuzz.Seconds = time.Time{}, 0, 0, 0
-		for i := range r.Properties {
-			r.Properties[i].Seconds = 0
-		}
-		b, err := json.Marshal(r)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
+		return timeless(t, r)
 	}
 	one, two := report(1), report(2)
 	if !bytes.Equal(one, two) {

@@ -15,6 +15,7 @@ import (
 	"github.com/toolnorm/toolnorm/check"
 	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/internal/impltest"
 	"github.com/toolnorm/toolnorm/normalize"
 )
 
@@ -105,39 +106,6 @@ func BenchmarkFuzzReference(b *testing.B) {
 	}
 }
 
-// countingBatcher is a program behind a protocol, taking one batch at a
-// time as a harness.Adapter does: it counts its round trips, and the
-// batches sent while another was under way.
-type countingBatcher struct {
-	impl.Impl
-	mu                         sync.Mutex
-	now, batches, alone, clash int
-}
-
-func (b *countingBatcher) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result {
-	b.mu.Lock()
-	b.batches++
-	if b.now++; b.now > 1 {
-		b.clash++
-	}
-	b.mu.Unlock()
-	out := make([]impl.Result, len(cases))
-	for i, c := range cases {
-		out[i] = b.Impl.Normalize(ctx, c)
-	}
-	b.mu.Lock()
-	b.now--
-	b.mu.Unlock()
-	return out
-}
-
-func (b *countingBatcher) Normalize(ctx context.Context, c impl.Case) impl.Result {
-	b.mu.Lock()
-	b.alone++
-	b.mu.Unlock()
-	return b.Impl.Normalize(ctx, c)
-}
-
 // TestFuzzFindingsTogether: the new differences of a step, on a program
 // behind the protocol, are minimized at once, their candidates in shared
 // batches, one batch at a time, none alone; the findings, their buckets, vectors and
@@ -152,7 +120,7 @@ func TestFuzzFindingsTogether(t *testing.T) {
 	})
 	serial := &check.Fuzzer{Impl: halves}
 	fuzz(t, serial, 1, 256)
-	b := &countingBatcher{Impl: halves}
+	b := &impltest.Recorder{Impl: halves}
 	together := &check.Fuzzer{Impl: b}
 	fuzz(t, together, 1, 256)
 	if len(serial.Findings) < 2 {
@@ -163,13 +131,13 @@ func TestFuzzFindingsTogether(t *testing.T) {
 	if !bytes.Equal(a, c) || serial.Cases != together.Cases || serial.Failures != together.Failures {
 		t.Errorf("one after another and together differ:\n%.2000s\n%.2000s", a, c)
 	}
-	if b.alone > 0 {
-		t.Errorf("%d cases sent alone", b.alone)
+	if b.Alone() > 0 {
+		t.Errorf("%d cases sent alone", b.Alone())
 	}
-	if b.clash > 0 {
-		t.Errorf("%d batches sent while another was under way", b.clash)
+	if b.MostAtOnce() > 1 {
+		t.Errorf("%d batches under way at once", b.MostAtOnce())
 	}
-	t.Logf("%d findings; %d batches, %d cases alone", len(together.Findings), b.batches, b.alone)
+	t.Logf("%d findings; %d batches, %d cases alone", len(together.Findings), b.Batches(), b.Alone())
 }
 
 // crashingBatcher records the batches it gets and, as a program that

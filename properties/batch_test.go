@@ -9,39 +9,9 @@ import (
 	"testing"
 
 	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/internal/impltest"
 	"github.com/toolnorm/toolnorm/properties/internal/mutants"
 )
-
-// recorder is an implementation behind a protocol, as the check sees one
-// (an impl.Batcher): it records each round trip, a batch or a case alone.
-type recorder struct {
-	impl.Impl
-	mu      sync.Mutex
-	batches [][]impl.Case
-}
-
-func (r *recorder) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result {
-	r.mu.Lock()
-	r.batches = append(r.batches, cases)
-	r.mu.Unlock()
-	out := make([]impl.Result, len(cases))
-	for i, c := range cases {
-		out[i] = r.Impl.Normalize(ctx, c)
-	}
-	return out
-}
-
-func (r *recorder) Normalize(ctx context.Context, c impl.Case) impl.Result {
-	return r.RunBatch(ctx, []impl.Case{c})[0]
-}
-
-func (r *recorder) requests() int {
-	n := 0
-	for _, b := range r.batches {
-		n += len(b)
-	}
-	return n
-}
 
 // crashy is im crashing on about one case in seven, chosen by content.
 func crashy(im impl.Impl) impl.Impl {
@@ -120,7 +90,7 @@ func TestJudgeBatchIsSerial(t *testing.T) {
 				if !withFirst {
 					f = nil
 				}
-				rec := &recorder{Impl: im}
+				rec := &impltest.Recorder{Impl: im}
 				all := p.JudgeBatch(ctx, rec, cases, f, nil)
 				if len(all) != len(cases) {
 					t.Fatalf("%s on %s: %d outcomes of %d cases", p.ID, im.Name(), len(all), len(cases))
@@ -130,16 +100,17 @@ func TestJudgeBatchIsSerial(t *testing.T) {
 						t.Fatalf("%s on %s, case %d (first run given: %v): Judge gives %v, JudgeBatch %v", p.ID, im.Name(), i, withFirst, serial[i], all[i])
 					}
 				}
-				for _, b := range rec.batches {
+				for _, trip := range rec.Trips() {
+					b := trip.Cases
 					if len(b) > len(cases) {
 						t.Errorf("%s on %s: a batch of %d requests for %d cases", p.ID, im.Name(), len(b), len(cases))
 					}
 				}
-				if len(rec.batches) > 3 {
-					t.Errorf("%s on %s: %d round trips for cases that make at most 3 requests", p.ID, im.Name(), len(rec.batches))
+				if len(rec.Trips()) > 3 {
+					t.Errorf("%s on %s: %d round trips for cases that make at most 3 requests", p.ID, im.Name(), len(rec.Trips()))
 				}
 			}
-			rec := &recorder{Impl: im}
+			rec := &impltest.Recorder{Impl: im}
 			upTo := p.JudgeBatch(ctx, rec, cases, first, broken)
 			want := len(cases)
 			for i, o := range serial {
@@ -178,7 +149,7 @@ func TestJudgeBatchRounds(t *testing.T) {
 			cases[i] = p.Draw(CaseSeed(1, p.ID, i), impl.Reference)
 			first = append(first, tc.im.Normalize(ctx, cases[i].Case))
 		}
-		rec := &recorder{Impl: tc.im}
+		rec := &impltest.Recorder{Impl: tc.im}
 		outs := p.JudgeBatch(ctx, rec, cases, first, nil)
 		n := 0
 		for _, o := range outs {
@@ -186,10 +157,11 @@ func TestJudgeBatchRounds(t *testing.T) {
 				n++
 			}
 		}
-		if n != tc.broken || len(rec.batches) != tc.batches {
-			t.Errorf("%s on %s: %d cases broken in %d round trips, want %d in %d", tc.id, tc.im.Name(), n, len(rec.batches), tc.broken, tc.batches)
+		if n != tc.broken || len(rec.Trips()) != tc.batches {
+			t.Errorf("%s on %s: %d cases broken in %d round trips, want %d in %d", tc.id, tc.im.Name(), n, len(rec.Trips()), tc.broken, tc.batches)
 		}
-		for _, b := range rec.batches {
+		for _, trip := range rec.Trips() {
+			b := trip.Cases
 			if len(b) != len(cases) {
 				t.Errorf("%s on %s: a batch of %d requests, not one per case (%d)", tc.id, tc.im.Name(), len(b), len(cases))
 			}
@@ -227,17 +199,17 @@ func TestMinimizeBatchIsSerial(t *testing.T) {
 				return m.Impl.Normalize(ctx, c)
 			})
 			want, wantOut := p.Minimize(ctx, serialImpl, *found)
-			rec := &recorder{Impl: m.Impl}
+			rec := &impltest.Recorder{Impl: m.Impl}
 			got, gotOut := p.Minimize(ctx, rec, *found)
 			if !sameCase(want.Case, got.Case) || want.shrunk != got.shrunk || !sameOutcome(wantOut, gotOut) {
 				t.Fatalf("%s on %s: one at a time %s %s (%v), batched %s %s (%v)", p.ID, m.Name, want.Schema, want.Args, wantOut, got.Schema, got.Args, gotOut)
 			}
-			if len(rec.batches) > calls {
-				t.Errorf("%s on %s: %d round trips for the %d requests made one at a time", p.ID, m.Name, len(rec.batches), calls)
+			if len(rec.Trips()) > calls {
+				t.Errorf("%s on %s: %d round trips for the %d requests made one at a time", p.ID, m.Name, len(rec.Trips()), calls)
 			}
-			trips, requests, serial = trips+len(rec.batches), requests+rec.requests(), serial+calls
+			trips, requests, serial = trips+len(rec.Trips()), requests+rec.Requests(), serial+calls
 			wv := p.replayable(ctx, m.Impl, want)
-			gv := p.replayable(ctx, &recorder{Impl: m.Impl}, got)
+			gv := p.replayable(ctx, &impltest.Recorder{Impl: m.Impl}, got)
 			if string(wv.ArgumentsText()) != string(gv.ArgumentsText()) || string(wv.SchemaText()) != string(gv.SchemaText()) {
 				t.Errorf("%s on %s: the replayable vector differs: %s, batched %s", p.ID, m.Name, wv.ArgumentsText(), gv.ArgumentsText())
 			}

@@ -8,38 +8,14 @@ import (
 	"testing"
 
 	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/internal/impltest"
 )
-
-// one takes one batch at a time, as a harness.Adapter does, and counts
-// those sent while another was under way.
-type one struct {
-	impl.Impl
-	mu                  sync.Mutex
-	now, batches, clash int
-}
-
-func (o *one) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result {
-	o.mu.Lock()
-	o.batches++
-	if o.now++; o.now > 1 {
-		o.clash++
-	}
-	o.mu.Unlock()
-	out := make([]impl.Result, len(cases))
-	for i, c := range cases {
-		out[i] = o.Impl.Normalize(ctx, c)
-	}
-	o.mu.Lock()
-	o.now--
-	o.mu.Unlock()
-	return out
-}
 
 // TestEachGetsItsOwn: callers asking at once get the results of their own
 // cases, in their order, and the program one batch at a time, no more
 // batches than were asked for.
 func TestEachGetsItsOwn(t *testing.T) {
-	o := &one{Impl: impl.Reference}
+	o := &impltest.Recorder{Impl: impl.Reference}
 	k := New(context.Background(), o, nil)
 	const callers, each = 8, 5
 	var wg sync.WaitGroup
@@ -65,7 +41,7 @@ func TestEachGetsItsOwn(t *testing.T) {
 	for err := range errs {
 		t.Error(err)
 	}
-	if o.clash > 0 || o.batches > 2*callers {
-		t.Errorf("%d batches, %d while another was under way", o.batches, o.clash)
+	if o.MostAtOnce() > 1 || o.Batches() > 2*callers {
+		t.Errorf("%d batches, %d under way at once", o.Batches(), o.MostAtOnce())
 	}
 }

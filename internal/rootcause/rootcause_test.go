@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/internal/impltest"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 	"github.com/toolnorm/toolnorm/internal/rootcause"
 )
@@ -129,57 +130,13 @@ func TestExplain(t *testing.T) {
 	}
 }
 
-// batcher is buggy behind a program that takes batches: each batch takes
-// a millisecond (of the bubble's clock), whatever its size.
-type batcher struct {
-	impl.Impl
-	mu       sync.Mutex
-	sending  int // batches under way
-	overlap  bool
-	largest  int
-	requests int
-	sent     map[string]int // times each case was sent
-	slots    int            // Size, when not 0
-}
-
-// sizedBatcher says it has slots processes, as a harness.Pool does.
-type sizedBatcher struct{ *batcher }
-
-func (b sizedBatcher) Size() int { return b.slots }
-
-func caseKey(c impl.Case) string { return string(c.Schema) + "\x00" + string(c.Args) }
-
-func (b *batcher) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result {
-	b.mu.Lock()
-	b.sending++
-	b.overlap = b.overlap || b.sending > 1
-	b.largest = max(b.largest, len(cases))
-	b.requests += len(cases)
-	if b.sent == nil {
-		b.sent = map[string]int{}
-	}
-	for _, c := range cases {
-		b.sent[caseKey(c)]++
-	}
-	b.mu.Unlock()
-	time.Sleep(time.Millisecond)
-	out := make([]impl.Result, len(cases))
-	for i, c := range cases {
-		out[i] = b.Impl.Normalize(ctx, c)
-	}
-	b.mu.Lock()
-	b.sending--
-	b.mu.Unlock()
-	return out
-}
-
 // TestExplainBatched: findings minimized several at a time, their
 // requests coalesced into batches (a minimizing step's candidates sent
 // together), give the root causes of the findings minimized one after the
 // other, one candidate at a time; no case is sent twice, every case the
-// serial explanation sends is sent, and one batch is under way at a time,
-// also for an implementation of several processes (a harness.Pool, which
-// cuts a batch into runs of its own).
+// serial explanation sends is sent, and one batch is under way at a time
+// (a harness.Pool of several processes cuts that batch into runs of its
+// own).
 func TestExplainBatched(t *testing.T) {
 	var findings []rootcause.Finding
 	for i := range 20 {
@@ -193,40 +150,37 @@ func TestExplainBatched(t *testing.T) {
 	var serial []rootcause.RootCause
 	calls := map[string]int{}
 	counted := impl.Func("buggy", func(ctx context.Context, c impl.Case) impl.Result {
-		calls[caseKey(c)]++
+		calls[impltest.Key(c)]++
 		return buggy.Normalize(ctx, c)
 	})
 	serial = rootcause.Explain(context.Background(), rootcause.Config{Impl: counted, Want: want}, findings)
-	for _, slots := range []int{0, 2} {
-		synctest.Test(t, func(t *testing.T) {
-			b := &batcher{Impl: buggy, slots: slots}
-			var im impl.Impl = b
-			if slots > 0 {
-				im = sizedBatcher{b}
+	synctest.Test(t, func(t *testing.T) {
+		// Each batch takes a millisecond (of the bubble's clock), so that
+		// batches sent at once would overlap.
+		b := &impltest.Recorder{Impl: buggy, Delay: time.Millisecond}
+		got := rootcause.Explain(context.Background(), rootcause.Config{Impl: b, Want: want}, findings)
+		if !reflect.DeepEqual(got, serial) {
+			t.Errorf("batched:\n%+v\none at a time:\n%+v", got, serial)
+		}
+		if b.MostAtOnce() > 1 {
+			t.Errorf("%d batches under way at once", b.MostAtOnce())
+		}
+		if b.Largest() < 2 {
+			t.Errorf("the largest batch had %d case, want several findings' cases together", b.Largest())
+		}
+		sent := b.Sent()
+		for k, n := range sent {
+			if n > 1 {
+				t.Errorf("case %q sent %d times", k, n)
 			}
-			got := rootcause.Explain(context.Background(), rootcause.Config{Impl: im, Want: want}, findings)
-			if !reflect.DeepEqual(got, serial) {
-				t.Errorf("batched (%d processes):\n%+v\none at a time:\n%+v", slots, got, serial)
+		}
+		for k := range calls {
+			if sent[k] == 0 {
+				t.Errorf("case %q not sent in batches", k)
 			}
-			if b.overlap {
-				t.Errorf("%d processes: more than one batch under way at once", max(slots, 1))
-			}
-			if b.largest < 2 {
-				t.Errorf("the largest batch had %d case, want several findings' cases together", b.largest)
-			}
-			for k, n := range b.sent {
-				if n > 1 {
-					t.Errorf("case %q sent %d times", k, n)
-				}
-			}
-			for k := range calls {
-				if b.sent[k] == 0 {
-					t.Errorf("case %q not sent in batches", k)
-				}
-			}
-			t.Logf("%d processes: %d cases sent in batches, %d one at a time", max(slots, 1), len(b.sent), len(calls))
-		})
-	}
+		}
+		t.Logf("%d cases sent in batches, %d one at a time", len(sent), len(calls))
+	})
 }
 
 func TestSort(t *testing.T) {
@@ -712,7 +666,7 @@ func (d *dying) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result {
 	out := make([]impl.Result, len(cases))
 	dead := false
 	for i, c := range cases {
-		keys[i] = caseKey(c)
+		keys[i] = impltest.Key(c)
 		dead = dead || crc32.ChecksumIEEE([]byte(keys[i]))%7 == 0
 		if dead {
 			out[i] = impl.Fail(impl.ErrCrash, "the program died")
