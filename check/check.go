@@ -35,6 +35,10 @@ type Config struct {
 	// of it and its Grace, when the request under way is stopped (in
 	// flight, for so long) and the check ends.
 	Budget time.Duration
+	// Start is when the budget began: the command's start, so that reading
+	// the corpus and starting the adapter count against it too (zero: when
+	// Run is called). The report's started and seconds count from it.
+	Start time.Time
 	// Checks, when more than 0, is the exact number of cases each property
 	// and the fuzzer run, with no time limit: the same Seed and Checks give
 	// the same findings, on any machine.

@@ -83,7 +83,10 @@ func Run(ctx context.Context, cfg Config) *Report {
 	if cfg.Seed == 0 {
 		cfg.Seed = rand.Uint64()>>1 | 1
 	}
-	e := &run{cfg: cfg, start: time.Now()}
+	e := &run{cfg: cfg, start: cfg.Start}
+	if e.start.IsZero() {
+		e.start = time.Now()
+	}
 	e.r = &Report{FormatVersion: FormatVersion, Toolnorm: cfg.Version, Implementation: cfg.Impl.Name(), Seed: cfg.Seed, Started: e.start.UTC().Truncate(time.Second)}
 	if cfg.Checks <= 0 {
 		e.deadline = e.start.Add(cfg.Budget)

@@ -111,6 +111,24 @@ func TestHardDeadline(t *testing.T) {
 	}
 }
 
+// TestBudgetFromStart: a budget counted from Config.Start (the command's
+// start, before it read the corpus and started the adapter) ends the check
+// that much sooner: the budget bounds the whole command.
+func TestBudgetFromStart(t *testing.T) {
+	vs := vectors(t)
+	synctest.Test(t, func(t *testing.T) {
+		began := time.Now()
+		time.Sleep(400 * time.Millisecond) // reading the corpus, starting the adapter
+		r := Run(context.Background(), Config{Impl: slowed(time.Hour), Vectors: vs, Budget: time.Second, Seed: 5, Start: began})
+		if took := time.Since(began); took != 1100*time.Millisecond {
+			t.Errorf("the command took %v, want the budget and its grace, 1.1s", took)
+		}
+		if !r.Started.Equal(began.UTC().Truncate(time.Second)) || r.Seconds != 1.1 {
+			t.Errorf("started %v, %v s; want %v, 1.1 s", r.Started, r.Seconds, began.UTC().Truncate(time.Second))
+		}
+	})
+}
+
 // TestFailuresAreNotViolations: an implementation that crashes on the
 // first run of every case and answers the second (as one that dies on
 // every other request does) breaks no property: what it failed on is not

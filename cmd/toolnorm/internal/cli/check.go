@@ -238,7 +238,9 @@ func runCheck(cmd *cobra.Command, o *checkOptions, _ []string) error {
 	lessGC()
 	ctx, stop := signalContext(cmd)
 	defer stop()
-	// The budget bounds reading the corpus too.
+	// The budget bounds the whole command: reading the corpus and
+	// starting the adapter count against it too.
+	start := time.Now()
 	loadCtx := ctx
 	if o.checks == 0 && o.budget > 0 {
 		var cancel context.CancelFunc
@@ -258,7 +260,7 @@ func runCheck(cmd *cobra.Command, o *checkOptions, _ []string) error {
 	}
 	defer closeImpl()
 	st := newStatus(cmd.ErrOrStderr())
-	report := check.Run(ctx, check.Config{Version: version(), Timeout: o.f.timeout, Impl: im, Command: o.f.command, Vectors: vectors, CorpusDir: o.corpusDir, Budget: o.budget, Checks: o.checks, Seed: o.seed, Jobs: o.f.jobs,
+	report := check.Run(ctx, check.Config{Version: version(), Timeout: o.f.timeout, Impl: im, Command: o.f.command, Vectors: vectors, CorpusDir: o.corpusDir, Budget: o.budget, Start: start, Checks: o.checks, Seed: o.seed, Jobs: o.f.jobs,
 		Progress: func(p check.Progress) { st.show("%s", progressLine(p, o.checks == 0)) }})
 	st.done()
 	closeImpl()
