@@ -261,22 +261,6 @@ func TestInterrupt(t *testing.T) {
 	}
 }
 
-// halfImpl does one repair and declares it, with a bug of its own.
-type halfImpl struct {
-	name    string
-	repairs normalize.Repairs
-	bug     func(impl.Options) impl.Options // how it runs the reference
-}
-
-func (h halfImpl) Name() string { return h.name }
-func (h halfImpl) Options() impl.Options {
-	return impl.Options{Repairs: h.repairs}
-}
-func (h halfImpl) Normalize(ctx context.Context, c impl.Case) impl.Result {
-	schema, args, o := c.Schema, c.Args, c.Options
-	return impl.Reference.Normalize(ctx, impl.Case{Schema: schema, Args: args, Options: h.bug(o)})
-}
-
 // TestHalfImplementations: an implementation that declares one repair is
 // checked in full on it; the repair it leaves out is said once, makes the
 // verdict fail, and its own bug is found (the render package's
@@ -284,17 +268,17 @@ func (h halfImpl) Normalize(ctx context.Context, c impl.Case) impl.Result {
 func TestHalfImplementations(t *testing.T) {
 	vs := vectors(t)
 	tests := []struct {
-		im       halfImpl
+		im       impltest.Declaring
 		missing  string
 		inapplic string // the property about the missing repair
 	}{
-		{halfImpl{"JSON only, top level only", normalize.JSONRepair, func(o impl.Options) impl.Options { o.Depth = normalize.TopLevel; return o }},
+		{impltest.Declaring{Called: "JSON only, top level only", Repairs: normalize.JSONRepair, Bug: func(o impl.Options) impl.Options { o.Depth = normalize.TopLevel; return o }},
 			"the entity repair (rule/4)", "leaves-are-fixpoints"},
-		{halfImpl{"entities only, one pass", normalize.EntityRepair, func(o impl.Options) impl.Options { o.MaxPasses = 1; return o }},
+		{impltest.Declaring{Called: "entities only, one pass", Repairs: normalize.EntityRepair, Bug: func(o impl.Options) impl.Options { o.MaxPasses = 1; return o }},
 			"the JSON repair (rule/2, rule/3)", "shape-match-decoded"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.im.name, func(t *testing.T) {
+		t.Run(tt.im.Called, func(t *testing.T) {
 			r := Run(context.Background(), Config{Impl: tt.im, Vectors: vs, Checks: 32, Seed: 3})
 			if r.NotImplemented != tt.missing || r.Verdict != Fail {
 				t.Errorf("not implemented %q, verdict %s; want %q, fail", r.NotImplemented, r.Verdict, tt.missing)
@@ -318,7 +302,7 @@ func TestHalfImplementations(t *testing.T) {
 			if r.Violations() == 0 {
 				t.Fatalf("its bug was not found: %s", fmt.Sprintf("%+v", c))
 			}
-			clean := halfImpl{tt.im.name, tt.im.repairs, func(o impl.Options) impl.Options { return o }}
+			clean := impltest.Declaring{Called: tt.im.Called, Repairs: tt.im.Repairs}
 			for _, f := range c.Failures {
 				for _, v := range vs {
 					if v.ID == f.ID && !corpus.Replay(v, impl.Configure(clean.Options())).Pass {
@@ -356,7 +340,7 @@ func TestDeclaredRepairsDecideWhatIsJudged(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			im := halfImpl{tt.name, tt.repairs, nil}
+			im := impltest.Declaring{Called: tt.name, Repairs: tt.repairs}
 			r := Run(context.Background(), Config{Impl: declared{im, tt.run}, Vectors: vs, Checks: 32, Seed: 4})
 			if r.Violations() != 0 || r.Failures() != 0 {
 				t.Errorf("%d violations, %d failures of the program", r.Violations(), r.Failures())
@@ -380,9 +364,9 @@ func TestDeclaredRepairsDecideWhatIsJudged(t *testing.T) {
 	}
 }
 
-// declared is halfImpl's declaration with a function of its own.
+// declared is impltest.Declaring's declaration with a function of its own.
 type declared struct {
-	halfImpl
+	impltest.Declaring
 	run func(ctx context.Context, c impl.Case) impl.Result
 }
 

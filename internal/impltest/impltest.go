@@ -1,7 +1,8 @@
-// Package impltest provides an implementation for the tests of what
-// drives one: a Recorder, which stands for a program behind the protocol
-// as the check sees one (an impl.Batcher) and records every round trip.
-// It is for tests only, as net/http/httptest is.
+// Package impltest provides implementations for the tests of what drives
+// one: a Recorder, which stands for a program behind the protocol as the
+// check sees one (an impl.Batcher) and records every round trip, and a
+// Declaring implementation, which declares the repairs it does and has a
+// bug of its own. It is for tests only, as net/http/httptest is.
 package impltest
 
 import (
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/normalize"
 )
 
 // A Trip is one round trip to a Recorder: a batch, or a case sent alone
@@ -125,4 +127,27 @@ func b2i(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// A Declaring implementation declares the repairs it does (it is an
+// impl.Configured) and runs the reference with a bug of its own: Bug
+// changes the options each case is run under (nil: none).
+type Declaring struct {
+	Called  string
+	Repairs normalize.Repairs
+	Bug     func(impl.Options) impl.Options
+}
+
+// Name is what it is called.
+func (d Declaring) Name() string { return d.Called }
+
+// Options declares its repairs.
+func (d Declaring) Options() impl.Options { return impl.Options{Repairs: d.Repairs} }
+
+// Normalize runs the reference on c under the options Bug gives.
+func (d Declaring) Normalize(ctx context.Context, c impl.Case) impl.Result {
+	if d.Bug != nil {
+		c.Options = d.Bug(c.Options)
+	}
+	return impl.Reference.Normalize(ctx, c)
 }
