@@ -20,12 +20,8 @@ type Pool struct {
 	free     chan *Adapter
 }
 
-// minShare is the fewest cases of a batch worth a run of their own. A
-// round of a property (16 cases) goes to one run whole: cut in two, each
-// round took both runs and a round trip more, and the check's tasks, which
-// run at once, waited for each other (docs/performance.md, "At the end of
-// the second round").
-const minShare = 16
+// minShare is the fewest cases of a batch worth a run of their own.
+const minShare = 4
 
 // StartPool starts n runs of the adapter (at least one) at once. They must
 // name the same implementation and declare the same reading. It fails as
