@@ -493,19 +493,6 @@ func find(v *jsonvalue.Value, path []pathStep) *jsonvalue.Value {
 	return v
 }
 
-// get is v's member key (the first), or nil.
-func get(v *jsonvalue.Value, key string) *jsonvalue.Value {
-	if v == nil || v.Kind != jsonvalue.Object {
-		return nil
-	}
-	for _, mb := range v.Members {
-		if mb.Key == key {
-			return mb.Value
-		}
-	}
-	return nil
-}
-
 func clone(v *jsonvalue.Value) *jsonvalue.Value {
 	c := *v
 	c.Elems = nil
@@ -606,7 +593,7 @@ func follow(schema *jsonvalue.Value, path []pathStep, st pathStep) *jsonvalue.Va
 		if len(own) == 0 && old.Kind == jsonvalue.Object && nv.Kind == jsonvalue.Object {
 			// The root keeps what references may point at.
 			for _, mb := range old.Members {
-				if (mb.Key == "$defs" || mb.Key == "definitions") && get(nv, mb.Key) == nil {
+				if (mb.Key == "$defs" || mb.Key == "definitions") && nv.Member(mb.Key) == nil {
 					nv.Members = append(nv.Members, mb)
 				}
 			}
@@ -628,13 +615,13 @@ func (m *minimizer) subschemas() bool {
 		}
 		out := []lazy{replace(func() *jsonvalue.Value { return &jsonvalue.Value{Kind: jsonvalue.Object} })}
 		for _, kw := range []string{"anyOf", "oneOf", "allOf"} {
-			if b := get(v, kw); b != nil && b.Kind == jsonvalue.Array {
+			if b := v.Member(kw); b != nil && b.Kind == jsonvalue.Array {
 				for _, e := range b.Elems {
 					out = append(out, replace(func() *jsonvalue.Value { return clone(e) }))
 				}
 			}
 		}
-		if ref := get(v, "$ref"); ref != nil && ref.Kind == jsonvalue.String {
+		if ref := v.Member("$ref"); ref != nil && ref.Kind == jsonvalue.String {
 			// A target that holds a $ref itself is not inlined: through a
 			// cycle that would unroll it one level at a time, each a
 			// larger case that fails, and the steps that take a branch
@@ -645,7 +632,7 @@ func (m *minimizer) subschemas() bool {
 					nv := clone(t)
 					if nv.Kind == jsonvalue.Object {
 						for _, mb := range v.Members {
-							if mb.Key != "$ref" && get(nv, mb.Key) == nil {
+							if mb.Key != "$ref" && nv.Member(mb.Key) == nil {
 								nv.Members = append(nv.Members, jsonvalue.Member{Key: mb.Key, Value: clone(mb.Value)})
 							}
 						}
@@ -660,7 +647,7 @@ func (m *minimizer) subschemas() bool {
 
 // holdsRef reports whether v, or a value inside it, has a "$ref" member.
 func holdsRef(v *jsonvalue.Value) bool {
-	if get(v, "$ref") != nil {
+	if v.Member("$ref") != nil {
 		return true
 	}
 	for _, m := range v.Members {
@@ -681,7 +668,7 @@ func (m *minimizer) keys() bool {
 		var out []lazy
 		for i, mb := range n.v.Members {
 			for _, k := range shorter(mb.Key) {
-				if get(n.v, k) != nil {
+				if n.v.Member(k) != nil {
 					continue
 				}
 				renamed := func() *patch {
@@ -714,7 +701,7 @@ func renameKey(schema *jsonvalue.Value, old, new string) *jsonvalue.Value {
 				switch {
 				case mb.Key == "properties" && mb.Value.Kind == jsonvalue.Object:
 					for j := range mb.Value.Members {
-						if mb.Value.Members[j].Key == old && get(mb.Value, new) == nil {
+						if mb.Value.Members[j].Key == old && mb.Value.Member(new) == nil {
 							mb.Value.Members[j].Key, changed = new, true
 						}
 					}

@@ -353,7 +353,7 @@ func ofDraft(ctx context.Context, cfg Config, c impl.Case, d diagnose.Diagnosis)
 // whether the schema had none to add it to.
 func withDraft(c impl.Case) (impl.Case, bool) {
 	schema, err := jsonvalue.Parse(c.Schema)
-	if err != nil || schema.Kind != jsonvalue.Object || get(schema, "$schema") != nil {
+	if err != nil || schema.Kind != jsonvalue.Object || schema.Member("$schema") != nil {
 		return c, false
 	}
 	schema.Members = append([]jsonvalue.Member{{Key: "$schema", Value: &jsonvalue.Value{Kind: jsonvalue.String, Str: Draft2020}}}, schema.Members...)
@@ -390,7 +390,7 @@ func ofDecoded(ctx context.Context, cfg Config, c impl.Case, d diagnose.Diagnosi
 		}
 		switch v.Kind {
 		case jsonvalue.Object:
-			v = get(v, tok)
+			v = v.Member(tok)
 		case jsonvalue.Array:
 			i, err := strconv.Atoi(tok)
 			if err != nil || i < 0 || i >= len(v.Elems) || strconv.Itoa(i) != tok {
@@ -689,31 +689,8 @@ func long(ctx context.Context, cfg Config, c impl.Case, where string) bool {
 	if err != nil {
 		return false
 	}
-	v := args
-	for _, tok := range strings.Split(where, "/")[1:] {
-		tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
-		switch {
-		case v.Kind == jsonvalue.Object:
-			v = get(v, tok)
-		case v.Kind == jsonvalue.Array:
-			i := -1
-			for j := range v.Elems {
-				if strconv.Itoa(j) == tok {
-					i = j
-				}
-			}
-			if i < 0 {
-				return false
-			}
-			v = v.Elems[i]
-		default:
-			return false
-		}
-		if v == nil {
-			return false
-		}
-	}
-	if v.Kind != jsonvalue.String || len(v.Str) < LongText {
+	v := args.Resolve("#" + where)
+	if v == nil || v.Kind != jsonvalue.String || len(v.Str) < LongText {
 		return false
 	}
 	short := "[]"
@@ -798,31 +775,19 @@ func addTypes(s, v *jsonvalue.Value, depth int) bool {
 		return false
 	}
 	added := false
-	if get(s, "type") == nil {
+	if s.Member("type") == nil {
 		s.Members = append([]jsonvalue.Member{{Key: "type", Value: &jsonvalue.Value{Kind: jsonvalue.String, Str: v.Kind.String()}}}, s.Members...)
 		added = true
 	}
 	for _, m := range v.Members {
-		if addTypes(get(get(s, "properties"), m.Key), m.Value, depth+1) {
+		if addTypes(s.Member("properties").Member(m.Key), m.Value, depth+1) {
 			added = true
 		}
 	}
 	for _, e := range v.Elems {
-		if addTypes(get(s, "items"), e, depth+1) {
+		if addTypes(s.Member("items"), e, depth+1) {
 			added = true
 		}
 	}
 	return added
-}
-
-func get(v *jsonvalue.Value, key string) *jsonvalue.Value {
-	if v == nil || v.Kind != jsonvalue.Object {
-		return nil
-	}
-	for _, m := range v.Members {
-		if m.Key == key {
-			return m.Value
-		}
-	}
-	return nil
 }
