@@ -3,6 +3,7 @@ package harness
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -241,8 +242,10 @@ func (a *Adapter) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result
 	// are sent again to the next run: for an adapter that answers each
 	// request before it reads the next, the oldest is the one it was
 	// handling, and the failure costs one start. The charge is by
-	// elimination (Event.Deduced) unless the request was alone on a fresh
-	// start. If one of those behind it fails on the next run before that
+	// elimination (Event.Deduced) unless the request was alone on a start
+	// made for it after a failure in this batch: a batch of one is charged
+	// by elimination whatever run takes it (brand new, started again or
+	// worn), since which run of a Pool takes it depends on timing. If one of those behind it fails on the next run before that
 	// run answered anything, the charge is in doubt (an adapter may buffer its answers, and die holding
 	// several): the request charged is sent again alone to a fresh start,
 	// and the others after it one at a time. Answered then, its failure is
@@ -256,6 +259,9 @@ func (a *Adapter) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result
 	charged := map[int]int{}
 	behind := map[int][]int{}
 	again := -1
+	// fresh is true while the run was started in this batch, after a
+	// failure in it; sent, once a window was sent.
+	fresh, sent := false, false
 	a.inARow = 0
 	for len(todo) > 0 {
 		if err := ctx.Err(); err != nil {
@@ -299,6 +305,7 @@ func (a *Adapter) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result
 				continue
 			}
 			a.startErr = 0
+			fresh = sent
 		}
 		size := a.cfg.Window
 		if serial > 0 {
@@ -319,6 +326,7 @@ func (a *Adapter) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result
 		a.proc.limit.Store(int64(a.lineLimit(limit)))
 		a.traceLines("> ", batch)
 		go a.proc.write(batch)
+		sent = true
 		done := 0
 		for _, i := range window {
 			r, ok, named := a.receive(ctx, ids[i])
@@ -406,7 +414,7 @@ func (a *Adapter) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result
 				// The oldest without an answer: charged with it, the
 				// requests behind it sent again to the next run.
 				a.record(r, ids[i])
-				if done < len(window)-1 || a.proc.answered > 0 {
+				if done < len(window)-1 || a.proc.answered > 0 || !fresh {
 					ev := len(a.events) - 1
 					a.events[ev].Deduced = true
 					charged[i] = ev
@@ -439,17 +447,48 @@ func (a *Adapter) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result
 // The results already returned stay as they were. It returns how many it
 // sent.
 func (a *Adapter) Confirm(ctx context.Context, n int) int {
+	evs := a.charges()
+	if n > 0 && len(evs) > n {
+		evs = evs[:n]
+	}
+	return a.confirm(ctx, evs)
+}
+
+// charge is an event charged by elimination, not yet sent again.
+type charge struct {
+	ev   int    // its index in events
+	line []byte // its request, without an id
+}
+
+// charges returns the events charged by elimination, in the order of
+// their requests' text (then of the events): the order Confirm takes
+// them in, which does not depend on the ids or on when they were sent.
+func (a *Adapter) charges() []charge {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	cs := make([]charge, 0, len(a.sent))
+	for ev, line := range a.sent {
+		cs = append(cs, charge{ev, line})
+	}
+	slices.SortFunc(cs, compareCharges)
+	return cs
+}
+
+func compareCharges(x, y charge) int {
+	return cmp.Or(bytes.Compare(x.line, y.line), cmp.Compare(x.ev, y.ev))
+}
+
+// confirm is Confirm for the charges given.
+func (a *Adapter) confirm(ctx context.Context, evs []charge) int {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	sent := 0
-	var evs []int // the events to confirm
-	for ev := range a.events {
-		if _, ok := a.sent[ev]; ok && (n <= 0 || len(evs) < n) {
-			evs = append(evs, ev)
+	for k, c := range evs {
+		ev := c.ev
+		line, ok := a.sent[ev]
+		if !ok {
+			continue // sent again meanwhile
 		}
-	}
-	for k, ev := range evs {
-		line := a.sent[ev]
 		if ctx.Err() != nil || a.gaveUp != nil {
 			break
 		}

@@ -708,3 +708,62 @@ func TestAnswersBeforeCrashRead(t *testing.T) {
 		}
 	}
 }
+
+// TestChargeIgnoresHistory: a crash is charged for certain only when its
+// request went alone to a start made for it after a failure in the same
+// batch; a batch of one is charged by elimination whether the run that
+// takes it is brand new, started again for it, or worn. With --jobs N
+// which run of a pool takes such a batch depends on timing, so the charge
+// must not depend on the run (check_crash_repeat.txtar failed in CI when
+// a lone candidate of a minimization happened to meet a fresh run).
+func TestChargeIgnoresHistory(t *testing.T) {
+	crash := cases(1, 0)
+	ok := cases(1, -1)
+	for _, tt := range []struct {
+		name   string
+		before [][]impl.Case // batches sent first
+	}{
+		{"brand new", nil},
+		{"started again", [][]impl.Case{crash}},
+		{"worn", [][]impl.Case{ok}},
+		{"worn, then its crash", [][]impl.Case{ok, crash}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			a := start(t, "crash-flushing", Config{})
+			for _, b := range tt.before {
+				a.RunBatch(context.Background(), b)
+			}
+			if r := a.RunBatch(context.Background(), crash)[0]; r.Kind() != impl.KindCrash {
+				t.Fatalf("result %v, want a crash", r)
+			}
+			evs := a.Events()
+			if last := evs[len(evs)-1]; !last.Deduced {
+				t.Errorf("the lone crash was charged for certain: %+v", last)
+			}
+		})
+	}
+}
+
+// TestPoolConfirmByRequest: a pool confirms the charges by elimination in
+// the order of their requests' text, whichever run holds them, so that
+// which are confirmed (with --jobs N, up to the check's limit) does not
+// depend on which run took which request.
+func TestPoolConfirmByRequest(t *testing.T) {
+	p, err := StartPool(Config{Command: adapterCommand("crash-flushing")}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	// Run 1 holds the charge whose request sorts first ("i":1 < "i":2).
+	for k, i := range []int{2, 1} {
+		p.adapters[k].RunBatch(context.Background(), cases(i+1, i)[i:])
+	}
+	if n := p.Confirm(context.Background(), 1); n != 1 {
+		t.Fatalf("Confirm sent %d, want 1", n)
+	}
+	for k, want := range []bool{true, false} {
+		if evs := p.adapters[k].Events(); len(evs) != 1 || evs[0].Deduced != want {
+			t.Errorf("run %d: events %+v, want blamed_by_elimination %v", k, evs, want)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -113,20 +114,44 @@ func (p *Pool) Events() []Event {
 }
 
 // Confirm sends the requests charged by elimination again, alone, the
-// first n at most (n <= 0: all), run by run (see Adapter.Confirm). It
-// returns how many it sent.
+// first n at most (n <= 0: all), as Adapter.Confirm does: which n does not
+// depend on which run took which request, for they are taken in the order
+// of their requests' text across the runs. Each run sends again those it
+// charged, the runs at once. It returns how many were sent.
 func (p *Pool) Confirm(ctx context.Context, n int) int {
-	sent := 0
-	for _, a := range p.adapters {
-		left := 0
-		if n > 0 {
-			if left = n - sent; left <= 0 {
-				break
-			}
-		}
-		sent += a.Confirm(ctx, left)
+	type held struct {
+		charge
+		run int
 	}
-	return sent
+	var all []held
+	for k, a := range p.adapters {
+		for _, c := range a.charges() {
+			all = append(all, held{c, k})
+		}
+	}
+	slices.SortFunc(all, func(x, y held) int {
+		return cmp.Or(compareCharges(x.charge, y.charge), cmp.Compare(x.run, y.run))
+	})
+	if n > 0 && len(all) > n {
+		all = all[:n]
+	}
+	byRun := make([][]charge, len(p.adapters))
+	for _, h := range all {
+		byRun[h.run] = append(byRun[h.run], h.charge)
+	}
+	sent := make([]int, len(p.adapters))
+	var wg sync.WaitGroup
+	for k, a := range p.adapters {
+		if len(byRun[k]) > 0 {
+			wg.Go(func() { sent[k] = a.confirm(ctx, byRun[k]) })
+		}
+	}
+	wg.Wait()
+	total := 0
+	for _, s := range sent {
+		total += s
+	}
+	return total
 }
 
 // Restarts returns how often the runs were restarted, in all.
