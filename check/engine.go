@@ -18,6 +18,7 @@ import (
 	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/harness"
 	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/internal/coalesce"
 	"github.com/toolnorm/toolnorm/internal/display"
 	"github.com/toolnorm/toolnorm/internal/rootcause"
 	"github.com/toolnorm/toolnorm/normalize"
@@ -422,7 +423,11 @@ func (e *run) rounds() {
 	}
 	done := 0 // cases of each, in all
 	fuzzSeconds := 0.0
-	apart := e.cfg.Checks > 0 && e.cfg.Jobs > 1
+	// With Checks set, the rounds run apart (and in lockstep, for a
+	// program behind the protocol) whatever Jobs is: --jobs 1 draws and
+	// judges on every core too.
+	_, batcher := e.cfg.Impl.(impl.Batcher)
+	apart := e.cfg.Checks > 0 && (e.cfg.Jobs > 1 || batcher)
 	if apart {
 		done, fuzzSeconds = e.apart(all, results, fz, total)
 	}
@@ -495,14 +500,14 @@ func (e *run) each(all []properties.Property, results []*PropResult, fz *Fuzzer,
 		if pr := results[i]; pr.Status != StatusNotApplicable && pr.Violation == nil {
 			do(func() {
 				t := time.Now()
-				e.propertyRound(p, pr, from, n)
+				e.propertyRound(e.ctx, e.cfg.Impl, p, pr, from, n)
 				pr.Seconds += time.Since(t).Seconds()
 			})
 		}
 	}
 	do(func() {
 		t := time.Now()
-		e.fuzzRound(fz, from, n)
+		e.fuzzRound(e.ctx, fz, from, n)
 		fuzzSeconds = time.Since(t).Seconds()
 	})
 	wg.Wait()
@@ -563,7 +568,7 @@ func (e *run) together(all []properties.Property, results []*PropResult, fz *Fuz
 	share := time.Since(t).Seconds() / float64(len(parts)+1)
 	for _, pt := range parts {
 		t := time.Now()
-		e.judgeRound(pt.p, pt.pr, from, pt.cases, got[pt.lo:pt.hi])
+		e.judgeRound(e.ctx, e.cfg.Impl, pt.p, pt.pr, from, pt.cases, got[pt.lo:pt.hi])
 		pt.pr.Seconds += pt.seconds + share + time.Since(t).Seconds()
 	}
 	t = time.Now()
@@ -574,12 +579,17 @@ func (e *run) together(all []properties.Property, results []*PropResult, fz *Fuz
 // apart runs every round of each property, and of the fuzzer, as one
 // task, all the tasks at once: with Checks set, no round waits for the
 // others' (nothing is decided between rounds but whether the check was
-// interrupted). The implementation (a harness.Pool of Jobs runs) bounds
-// how many requests are under way, the Go runtime how much CPU is used:
-// while a task waits for its answers, the others draw and judge their
-// cases (with only Jobs tasks at once, the runs of the program and the
-// cores waited for each other, and --jobs 2 was no faster than 1). It
-// returns the cases of each run, as rounds does, and the fuzzer's
+// interrupted), and the tasks draw and judge their cases on every core.
+// A program behind the protocol (an impl.Batcher: an adapter, or a
+// harness.Pool of Jobs runs) is sent what they ask for in lockstep
+// (internal/coalesce): a batch leaves once every task waits for answers,
+// holding what each asked in the order of the tasks, so a round's first
+// requests are one batch, as in together, and so are the further runs and
+// the shrinking steps the tasks ask for at the same time. Which cases share
+// a batch then depends only on the cases and the answers, never on timing
+// or on Jobs, and neither do the failures a crashing program is charged
+// with. An implementation in the process is called by the tasks at once.
+// It returns the cases of each run, as rounds does, and the fuzzer's
 // seconds.
 func (e *run) apart(all []properties.Property, results []*PropResult, fz *Fuzzer, total int) (done int, fuzzSeconds float64) {
 	var (
@@ -590,12 +600,52 @@ func (e *run) apart(all []properties.Property, results []*PropResult, fz *Fuzzer
 		finished int
 	)
 	start := time.Now()
-	task := func(round func(from, n int) bool) {
+	im := e.cfg.Impl
+	var k *coalesce.Impl
+	if _, ok := im.(impl.Batcher); ok {
+		k = coalesce.New(e.ctx, im, nil)
+		defer k.Release()
+		im = k
+		fz.Impl = k // its steps and its minimizing, as the task's
+		defer func() { fz.Impl = e.cfg.Impl }()
+	}
+	type task func(ctx context.Context, from, n int) bool
+	var tasks []task
+	for i, p := range all {
+		if pr := results[i]; pr.Status != StatusNotApplicable {
+			tasks = append(tasks, func(ctx context.Context, from, n int) bool {
+				t := time.Now()
+				e.propertyRound(ctx, im, p, pr, from, n)
+				pr.Seconds += time.Since(t).Seconds()
+				return pr.Violation == nil
+			})
+		}
+	}
+	tasks = append(tasks, func(ctx context.Context, from, n int) bool {
+		t := time.Now()
+		e.fuzzRound(ctx, fz, from, n)
+		fuzzSeconds += time.Since(t).Seconds()
+		return true
+	})
+	// Every task joins before any asks: a batch never leaves without the
+	// cases of one that started late.
+	workers := make([]*coalesce.Worker, len(tasks))
+	if k != nil {
+		for i := range tasks {
+			workers[i] = k.Join(i)
+		}
+	}
+	for i, round := range tasks {
 		wg.Go(func() {
+			ctx := e.ctx
+			if w := workers[i]; w != nil {
+				defer w.Leave()
+				ctx = w.Context(ctx)
+			}
 			r := 0
 			for ; r < total && e.ctx.Err() == nil; r++ {
 				n := min(roundSize, e.cfg.Checks-r*roundSize)
-				if !round(r*roundSize, n) {
+				if !round(ctx, r*roundSize, n) {
 					r = total // broken, or given up on: its count is kept
 					break
 				}
@@ -610,22 +660,6 @@ func (e *run) apart(all []properties.Property, results []*PropResult, fz *Fuzzer
 			e.progress(Progress{Phase: "properties", Done: finished * total / (len(all) + 1), Total: total, Cases: cases})
 		})
 	}
-	for i, p := range all {
-		if pr := results[i]; pr.Status != StatusNotApplicable {
-			task(func(from, n int) bool {
-				t := time.Now()
-				e.propertyRound(p, pr, from, n)
-				pr.Seconds += time.Since(t).Seconds()
-				return pr.Violation == nil
-			})
-		}
-	}
-	task(func(from, n int) bool {
-		t := time.Now()
-		e.fuzzRound(fz, from, n)
-		fuzzSeconds += time.Since(t).Seconds()
-		return true
-	})
 	wg.Wait()
 	if !e.over(time.Time{}) { // records an interrupt
 		e.wholeRounds, e.roundSec = ran, time.Since(start).Seconds()
@@ -644,9 +678,9 @@ func (e *run) casesRun(results []*PropResult, fz *Fuzzer) int {
 // propertyRound runs cases from..from+n-1 of p: their first runs as one
 // batch, then their further runs as batches too (properties.JudgeBatch),
 // judged in order.
-func (e *run) propertyRound(p properties.Property, pr *PropResult, from, n int) {
+func (e *run) propertyRound(ctx context.Context, im impl.Impl, p properties.Property, pr *PropResult, from, n int) {
 	cases, first := e.drawRound(p, from, n)
-	e.judgeRound(p, pr, from, cases, impl.Run(e.ctx, e.cfg.Impl, first))
+	e.judgeRound(ctx, im, p, pr, from, cases, impl.Run(ctx, im, first))
 }
 
 // drawRound draws cases from..from+n-1 of p, and their first requests.
@@ -661,9 +695,9 @@ func (e *run) drawRound(p properties.Property, from, n int) ([]properties.Case, 
 }
 
 // judgeRound judges a round of p, cases from from on, given the results
-// of their first requests: their further runs go out as batches
+// of their first requests: their further runs go out to im as batches
 // (properties.JudgeBatch), judged in order.
-func (e *run) judgeRound(p properties.Property, pr *PropResult, from int, cases []properties.Case, got []impl.Result) {
+func (e *run) judgeRound(ctx context.Context, im impl.Impl, p properties.Property, pr *PropResult, from int, cases []properties.Case, got []impl.Result) {
 	// The cases judged: those that reached the implementation, before the
 	// first not run or given up on (where the round stops).
 	var judged []properties.Case
@@ -676,7 +710,7 @@ func (e *run) judgeRound(p properties.Property, pr *PropResult, from int, cases 
 			judged, firsts = append(judged, c), append(firsts, got[j])
 		}
 	}
-	outs := p.JudgeBatch(e.ctx, e.cfg.Impl, judged, firsts, endsRound)
+	outs := p.JudgeBatch(ctx, im, judged, firsts, endsRound)
 	for j, c := range cases {
 		if got[j].Kind() == impl.KindNotRun {
 			e.noteInFlight(got[j], "a case of property "+p.ID)
@@ -709,7 +743,7 @@ func (e *run) judgeRound(p properties.Property, pr *PropResult, from int, cases 
 		case out.Message == "":
 			pr.Checks++
 		default:
-			v := p.Violation(e.ctx, e.cfg.Impl, c, pr.Checks, from+j)
+			v := p.Violation(ctx, im, c, pr.Checks, from+j)
 			pr.Status, pr.Reason = StatusViolated, ""
 			pr.Violation = &Finding{Property: p.ID, Clause: p.Clause, Message: v.Message, Vector: v.Vector,
 				Command: e.command(v.Vector), Cut: e.ctx.Err() != nil}

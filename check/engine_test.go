@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -603,19 +604,49 @@ func TestReplayDealt(t *testing.T) {
 	}
 }
 
-// TestApartOverlaps: with --jobs 2 and --checks, every property's rounds
-// (and the fuzzer's) run at once, not two at a time: a task waiting for
-// the program does not keep another from drawing and judging its cases
-// (a harness.Pool bounds what the program is sent at once, the Go runtime
-// the CPU). The report is the same as with --jobs 1 (TestSeedRepeats).
-func TestApartOverlaps(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		b := &impltest.Recorder{Impl: impl.Reference, Delay: time.Millisecond}
-		Run(context.Background(), Config{Impl: b, Checks: 32, Seed: 5, Jobs: 2})
-		if applicable := len(properties.All()); b.MostAtOnce() <= 2 || b.MostAtOnce() > applicable+1 {
-			t.Errorf("at most %d batches in flight, want more than --jobs 2 (and at most %d tasks)", b.MostAtOnce(), applicable+1)
-		}
+// TestRoundsInLockstep: with --checks, a program behind the protocol is
+// sent the rounds in lockstep, whatever --jobs is: one batch at a time, the
+// first one holding the first round of every property and of the fuzzer,
+// and the same batches, case for case and in the same order, run after
+// run, with --jobs 1 or 2 and one core or four. The tasks draw and judge at
+// once, so their scheduling varies; what a crashing program is charged
+// with depends on which cases share a batch, so the batches must not
+// (check_crash_repeat.txtar).
+func TestRoundsInLockstep(t *testing.T) {
+	buggy := impl.Func("one pass", func(ctx context.Context, c impl.Case) impl.Result {
+		o := c.Options
+		o.MaxPasses = 1
+		return impl.Reference.Normalize(ctx, impl.Case{Schema: c.Schema, Args: c.Args, Options: o})
 	})
+	trips := func(jobs, procs int) [][]string {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		b := &impltest.Recorder{Impl: buggy}
+		r := Run(context.Background(), Config{Impl: b, Checks: 32, Seed: 5, Jobs: jobs})
+		if r.Violations() == 0 || len(r.Fuzz.Findings) == 0 {
+			t.Fatalf("no violation or no fuzzing finding to shrink: %d, %d", r.Violations(), len(r.Fuzz.Findings))
+		}
+		if b.MostAtOnce() != 1 {
+			t.Errorf("--jobs %d: %d batches in flight at once, want 1", jobs, b.MostAtOnce())
+		}
+		var out [][]string
+		for _, tr := range b.Trips() {
+			var keys []string
+			for _, c := range tr.Cases {
+				keys = append(keys, impltest.Key(c))
+			}
+			out = append(out, keys)
+		}
+		return out
+	}
+	first := trips(1, 2)
+	if applicable := len(properties.All()); len(first[0]) < applicable*roundSize {
+		t.Errorf("the first batch holds %d cases, want a round of each of the %d properties and of fuzzing", len(first[0]), applicable)
+	}
+	for _, run := range []struct{ jobs, procs int }{{1, 1}, {2, 2}, {2, 4}, {1, 4}} {
+		if got := trips(run.jobs, run.procs); !slices.EqualFunc(got, first, slices.Equal) {
+			t.Errorf("--jobs %d, GOMAXPROCS %d: %d batches, other than --jobs 1's %d", run.jobs, run.procs, len(got), len(first))
+		}
+	}
 }
 
 // cutShort is a program behind a protocol, as a harness.Adapter sends a

@@ -431,8 +431,8 @@ func mutate(rng *rand.Rand, v *corpus.Vector) impl.Case {
 var escapeOnce = strings.NewReplacer("&", "&amp;", `"`, "&quot;", "<", "&lt;")
 
 // fuzzRound is the fuzzing of one round of a check.
-func (e *run) fuzzRound(fz *Fuzzer, from, n int) {
-	e.fuzzDone(fz, fz.step(e.ctx, from, n))
+func (e *run) fuzzRound(ctx context.Context, fz *Fuzzer, from, n int) {
+	e.fuzzDone(fz, fz.step(ctx, from, n))
 }
 
 // fuzzJudged is a round of fuzzing whose cases ran: their results are got.
