@@ -646,12 +646,28 @@ func (a *Adapter) restart(ctx context.Context, limit int) error {
 		}
 	}
 	if p == nil && err == nil {
+		a.startSpares(limit)
 		p, info, _, err = a.launch(ctx)
 		if err != nil && ctx.Err() != nil {
 			return fmt.Errorf("restart %d: cut short: %w", a.restarts+1, err)
 		}
 	}
 	a.restarts++
+	a.startSpares(limit)
+	if err != nil {
+		return fmt.Errorf("restart %d failed: %v", a.restarts, err)
+	}
+	if info.Name != a.info.Name {
+		p.kill()
+		return fmt.Errorf("restart %d: the adapter now names itself %q, not %q", a.restarts, info.Name, a.info.Name)
+	}
+	a.proc = p
+	return nil
+}
+
+// startSpares starts spares until there are wantSpares of them, at most
+// limit.
+func (a *Adapter) startSpares(limit int) {
 	for len(a.spares) < min(a.wantSpares, limit) {
 		next := make(chan spareRun, 1)
 		a.spares = append(a.spares, next)
@@ -664,15 +680,6 @@ func (a *Adapter) restart(ctx context.Context, limit int) error {
 			next <- spareRun{p, info, err, lines}
 		}()
 	}
-	if err != nil {
-		return fmt.Errorf("restart %d failed: %v", a.restarts, err)
-	}
-	if info.Name != a.info.Name {
-		p.kill()
-		return fmt.Errorf("restart %d: the adapter now names itself %q, not %q", a.restarts, info.Name, a.info.Name)
-	}
-	a.proc = p
-	return nil
 }
 
 // launch starts the program and reads its answer to start, until

@@ -364,9 +364,10 @@ func TestRestartCutShort(t *testing.T) {
 	}{
 		// The crash on request 0 restarts the adapter: its own start is slow.
 		{"start", 1, []int{0}, 1},
-		// The first restart is fast; the spare it starts ahead is slow, and
-		// the crash on request 3 waits for it.
-		{"spare", 2, []int{0, 3}, 4},
+		// The first restart, and the spare it starts beside it, are fast;
+		// the spare started when that one is taken is slow, and the crash
+		// on request 5 waits for it.
+		{"spare", 3, []int{0, 3, 5}, 6},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := Config{
@@ -379,7 +380,7 @@ func TestRestartCutShort(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { a.Close() })
-			reqs := cases(6, -1)
+			reqs := cases(8, -1)
 			for _, i := range tt.crash {
 				reqs[i] = cases(i+1, i)[i]
 			}
