@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path"
 	"sort"
 	"strings"
@@ -45,6 +46,15 @@ func Load(fsys fs.FS) ([]*Vector, error) { return LoadContext(context.Background
 // LoadContext is [Load], stopping with ctx's error, joined to the others,
 // once ctx is done.
 func LoadContext(ctx context.Context, fsys fs.FS) ([]*Vector, error) {
+	if d, ok := fsys.(dirFS); ok {
+		// One root for the whole walk, not one for each file opened: the
+		// same reads, inside the same directory, in half the system calls.
+		if root, err := os.OpenRoot(d.dir); err == nil {
+			r := newRootFS(root, d.cfg)
+			defer r.Close()
+			fsys = r
+		}
+	}
 	if st, err := fs.Stat(fsys, "vectors"); err != nil || !st.IsDir() {
 		return nil, fmt.Errorf("no vectors/ directory: %w", errOr(bare(err), errors.New("not a directory")))
 	}

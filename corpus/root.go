@@ -93,6 +93,55 @@ func (f dirFS) Open(name string) (fs.File, error) {
 	return file, nil
 }
 
+// rootFS is a dirFS whose directory is open: Load's, for the length of a
+// walk. Each directory a file is opened in is kept open too, so that a
+// file is opened by its own name in it (one system call, where opening
+// by its path inside root takes one a directory on the way); when that
+// fails, it is opened by its path inside root, which is what decides (a
+// symlink to a file in another directory of the corpus is followed).
+type rootFS struct {
+	root *os.Root
+	cfg  readConfig
+	dirs map[string]*os.Root // nil: not opened
+}
+
+func newRootFS(root *os.Root, cfg readConfig) *rootFS {
+	return &rootFS{root: root, cfg: cfg, dirs: map[string]*os.Root{}}
+}
+
+func (f *rootFS) Open(name string) (fs.File, error) {
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
+	}
+	if dir, base := path.Split(name); dir != "" {
+		d, ok := f.dirs[dir]
+		if !ok {
+			d, _ = f.root.OpenRoot(strings.TrimSuffix(dir, "/"))
+			f.dirs[dir] = d
+		}
+		if d != nil {
+			if file, err := openIn(d, base, f.cfg); err == nil {
+				return file, nil
+			}
+		}
+	}
+	file, err := openIn(f.root, name, f.cfg)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	return file, nil
+}
+
+// Close closes the directories kept open, and root.
+func (f *rootFS) Close() error {
+	for _, d := range f.dirs {
+		if d != nil {
+			d.Close()
+		}
+	}
+	return f.root.Close()
+}
+
 // openIn opens name inside root for reading, as DirFS says.
 func openIn(root *os.Root, name string, cfg readConfig) (fs.File, error) {
 	// Non-blocking, so that opening a named pipe does not wait for a
@@ -141,7 +190,7 @@ func checkOpened(f *os.File, cfg readConfig) (fs.File, error) {
 		f.Close()
 		return nil, fmt.Errorf("%w: %d bytes, over the limit of %d a file (--max-file-size)", ErrTooLarge, st.Size(), cfg.maxFileSize)
 	}
-	return &limitedFile{File: f, left: cfg.maxFileSize}, nil
+	return &limitedFile{File: f, left: cfg.maxFileSize, stat: st}, nil
 }
 
 // kind names a file mode that is not a regular file's.
@@ -164,7 +213,12 @@ func kind(m fs.FileMode) string {
 type limitedFile struct {
 	*os.File
 	left int64
+	stat fs.FileInfo // as opened
 }
+
+// Stat is the file as it was when opened (fs.ReadFile takes its size as
+// a hint only): asking again costs a system call a file.
+func (f *limitedFile) Stat() (fs.FileInfo, error) { return f.stat, nil }
 
 func (f *limitedFile) Read(p []byte) (int, error) {
 	if f.left <= 0 {

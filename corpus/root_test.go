@@ -120,6 +120,30 @@ func symlink(t *testing.T, target, p string) {
 	}
 }
 
+// TestDirFSFollowsInside: a symlink to a vector in another directory of
+// the corpus is followed, as one inside it should be, though Load opens a
+// file by its own name in its directory (one system call) before it opens
+// it by its path from the corpus's root; and one leading up and back into
+// the corpus is too.
+func TestDirFSFollowsInside(t *testing.T) {
+	dir := t.TempDir()
+	writeVector(t, dir, "vectors/rule/good.json", "good")
+	if err := os.MkdirAll(filepath.Join(dir, "vectors", "found"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	symlink(t, "../rule/good.json", filepath.Join(dir, "vectors", "found", "sibling.json"))
+	symlink(t, "../../vectors/rule/good.json", filepath.Join(dir, "vectors", "found", "round.json"))
+	vectors, err := Load(DirFS(dir))
+	if err != nil || len(vectors) != 3 {
+		t.Fatalf("Load = %d vectors, %v; want 3", len(vectors), err)
+	}
+	for i, want := range []string{"vectors/found/round.json", "vectors/found/sibling.json", "vectors/rule/good.json"} {
+		if vectors[i].File != want || vectors[i].Description != "good" {
+			t.Errorf("vector %d = %s %q, want %s", i, vectors[i].File, vectors[i].Description, want)
+		}
+	}
+}
+
 // TestDirFSVectorsOutside: a vectors/ that is a symlink out of the
 // corpus is not read.
 func TestDirFSVectorsOutside(t *testing.T) {
