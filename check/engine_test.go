@@ -672,10 +672,11 @@ func (c cutShort) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result
 }
 
 // TestRoundTogetherCutShort: a program that fails on every case of a
-// round, and more, has the rest of a batch given up: with --jobs 1 a
-// round's first requests, of every property, are one batch, and those
-// given up on are sent again, round by round, so that the report is the
-// one of each round on its own (--jobs 2).
+// round, and more, has the rest of a batch given up: a round's first
+// requests, of every property, are one batch (in lockstep, or together
+// under a budget), and those given up on are sent again, each property's
+// on their own (internal/coalesce), so that every case runs and the
+// report is the one of each round sent on its own.
 func TestRoundTogetherCutShort(t *testing.T) {
 	im := cutShort{impl.Func("crashes on objects", func(ctx context.Context, c impl.Case) impl.Result {
 		if bytes.Contains(c.Args, []byte("{")) {
@@ -685,6 +686,17 @@ func TestRoundTogetherCutShort(t *testing.T) {
 	})}
 	report := func(jobs int) []byte {
 		r := Run(context.Background(), Config{Impl: im, Checks: 32, Seed: 7, Jobs: jobs})
+		// Every case ran: none was left not run because the cases of
+		// the other properties shared its batch (a round's first
+		// requests go out as one batch, in lockstep).
+		for _, p := range r.Properties {
+			if p.Status != StatusNotApplicable && p.Cases != 32 {
+				t.Errorf("--jobs %d: %s ran %d cases, want 32", jobs, p.ID, p.Cases)
+			}
+		}
+		if r.Fuzz.Cases != 32 || r.Incomplete != nil {
+			t.Errorf("--jobs %d: fuzzing ran %d cases, want 32; incomplete: %+v", jobs, r.Fuzz.Cases, r.Incomplete)
+		}
 		return timeless(t, r)
 	}
 	one, two := report(1), report(2)

@@ -167,6 +167,26 @@ func (k *Impl) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result {
 	return out
 }
 
+// again sends once more what the program gave up on in a batch (a
+// harness.Adapter gives up the rest of a batch after 20 failures in a
+// row), each worker's part as a batch of its own, so that a worker gets
+// the results it would have had asking alone, as the batches it would
+// have sent alone were no longer than that. got is updated.
+func (k *Impl) again(cases []impl.Case, ranks []int, got []impl.Result) {
+	if k.ctx.Err() != nil {
+		return // not run because the check stopped: nothing is sent
+	}
+	first := slices.IndexFunc(got, func(r impl.Result) bool { return r.Kind() == impl.KindNotRun })
+	for lo := first; lo >= 0 && lo < len(cases); {
+		hi := lo + 1
+		for hi < len(cases) && ranks[hi] == ranks[lo] {
+			hi++
+		}
+		copy(got[lo:hi], k.b.RunBatch(k.ctx, cases[lo:hi]))
+		lo = hi
+	}
+}
+
 // Key is what tells cases apart: two cases of the same key are one.
 func Key(c impl.Case) string {
 	return c.Options.String() + "\x00" + string(c.Schema) + "\x00" + string(c.Args)
@@ -187,15 +207,18 @@ func (k *Impl) send() {
 		})
 		index := map[string]int{}
 		var cases []impl.Case
+		var ranks []int // of the worker that asked for each case first
 		for _, r := range reqs {
 			if _, ok := index[r.key]; !ok {
 				index[r.key] = len(cases)
 				cases = append(cases, r.c)
+				ranks = append(ranks, r.rank)
 			}
 		}
 		var got []impl.Result
 		if k.b != nil {
 			got = k.b.RunBatch(k.ctx, cases)
+			k.again(cases, ranks, got)
 		} else {
 			got = make([]impl.Result, len(cases))
 			for i, c := range cases {

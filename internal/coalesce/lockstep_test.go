@@ -191,3 +191,87 @@ func TestStopped(t *testing.T) {
 		t.Errorf("got %s", r.Output)
 	}
 }
+
+// givingUp is a program behind the protocol as a harness.Adapter sends a
+// batch to it: after 3 failures in a row, the rest of the batch is given
+// up (impl.ErrNotRun), and the next batch tries again. It fails every
+// case whose arguments hold "bad".
+type givingUp struct {
+	mu      sync.Mutex
+	batches int
+}
+
+func (*givingUp) Name() string { return "giving up" }
+
+func (p *givingUp) Normalize(ctx context.Context, c impl.Case) impl.Result {
+	return p.RunBatch(ctx, []impl.Case{c})[0]
+}
+
+func (p *givingUp) RunBatch(_ context.Context, cases []impl.Case) []impl.Result {
+	p.mu.Lock()
+	p.batches++
+	p.mu.Unlock()
+	out := make([]impl.Result, len(cases))
+	inARow := 0
+	for i, c := range cases {
+		switch {
+		case inARow >= 3:
+			out[i] = impl.Fail(impl.ErrNotRun, "gave up on the rest of this batch")
+		case strings.Contains(string(c.Args), "bad"):
+			out[i] = impl.Fail(impl.ErrCrash, "exit status 1")
+			inARow++
+		default:
+			out[i] = impl.Result{Output: c.Args}
+			inARow = 0
+		}
+	}
+	return out
+}
+
+// TestLockstepGivenUp: a batch whose rest the program gave up on (after
+// failures in a row, as a harness.Adapter does) has what was given up
+// sent again, each worker's part as a batch of its own: every worker gets
+// the results it would have had asking alone, none is left not run
+// because the others' cases shared its batch.
+func TestLockstepGivenUp(t *testing.T) {
+	p := &givingUp{}
+	k := New(context.Background(), p, nil)
+	defer k.Release()
+	asks := [][]string{
+		{`"bad 1"`, `"bad 2"`},
+		{`"bad 3"`, `"ok 2"`, `"ok 3"`},
+		{`"ok 4"`, `"bad 4"`},
+	}
+	ws := make([]*Worker, len(asks))
+	for i := range asks {
+		ws[i] = k.Join(i)
+	}
+	got := make([][]impl.Result, len(asks))
+	var wg sync.WaitGroup
+	for i, args := range asks {
+		wg.Go(func() {
+			defer ws[i].Leave()
+			cases := make([]impl.Case, len(args))
+			for j, a := range args {
+				cases[j] = impl.Case{Schema: []byte(`{}`), Args: []byte(a)}
+			}
+			got[i] = k.RunBatch(ws[i].Context(context.Background()), cases)
+		})
+	}
+	wg.Wait()
+	for i, args := range asks {
+		for j, a := range args {
+			r := got[i][j]
+			switch {
+			case strings.Contains(a, "bad") && r.Kind() != impl.KindCrash,
+				!strings.Contains(a, "bad") && (r.Failed() || string(r.Output) != a):
+				t.Errorf("worker %d, case %s: %v", i, a, r)
+			}
+		}
+	}
+	// One batch, given up after bad 1, bad 2 and bad 3 in a row, then the
+	// rest again: worker 1's part from ok 2, and worker 2's.
+	if p.batches != 3 {
+		t.Errorf("%d batches, want 3 (the shared one, then the rest of worker 1's and worker 2's)", p.batches)
+	}
+}
