@@ -216,6 +216,10 @@ func boolCompare(x, y bool) int {
 	return -1
 }
 
+// givenUp begins the reason a check stopped when its implementation was
+// given up on.
+const givenUp = "the implementation was given up on: "
+
 // giveUp stops the check for good when res says the implementation was
 // given up on.
 func (e *run) giveUp(res impl.Result) bool {
@@ -224,7 +228,7 @@ func (e *run) giveUp(res impl.Result) bool {
 		defer e.stopMu.Unlock()
 		if e.stopped == "" {
 			// The detail can hold the adapter's raw stderr: one line, cut.
-			e.stopped = "the implementation was given up on: " + display.Clip(display.Text(res.Detail), 500)
+			e.stopped = givenUp + display.Clip(display.Text(res.Detail), 500)
 		}
 		e.cancel() // a minimization under way keeps what it has
 		return true
@@ -792,7 +796,10 @@ func (e *run) noteInFlight(res impl.Result, what string) {
 	e.stopMu.Lock()
 	defer e.stopMu.Unlock()
 	var f *impl.InFlight
-	if e.inFlight == nil && errors.As(res.Failure, &f) {
+	// Once the implementation is given up on, the check cancels what is
+	// under way itself: a request or a restart cut short then was not
+	// waiting on the implementation.
+	if e.inFlight == nil && !strings.HasPrefix(e.stopped, givenUp) && errors.As(res.Failure, &f) {
 		e.inFlight = &InFlight{Case: what, Waited: f.Waited.Seconds(), Restarting: f.NotSent}
 	}
 }

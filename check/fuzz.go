@@ -445,7 +445,7 @@ func (e *run) fuzzDone(fz *Fuzzer, err error) {
 	if errors.Is(err, impl.ErrGaveUp) {
 		e.stopMu.Lock()
 		if e.stopped == "" {
-			e.stopped = "the implementation was given up on: " + err.Error()
+			e.stopped = givenUp + err.Error()
 		}
 		e.stopMu.Unlock()
 	}
