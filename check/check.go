@@ -48,9 +48,10 @@ type Config struct {
 	// their rounds at once: with Checks set, all of them; with a budget,
 	// Jobs at a time (0 or 1: one after another). Impl must then be safe
 	// for concurrent use, as the reference and a harness.Pool are; the
-	// report is the same whatever Jobs is. With Checks set, an Impl that
-	// takes batches (impl.Batcher) has the rounds run at once whatever Jobs
-	// is, and is sent what they ask in lockstep, one batch at a time.
+	// report is the same whatever Jobs is. An Impl that takes batches
+	// (impl.Batcher: an adapter, a harness.Pool) has each round's
+	// properties and fuzzing run at once whatever Jobs is, and is sent
+	// what they ask in lockstep, one batch at a time.
 	Jobs int
 	// Progress, if set, is told what runs and what was found.
 	Progress func(Progress)

@@ -427,11 +427,12 @@ func (e *run) rounds() {
 	}
 	done := 0 // cases of each, in all
 	fuzzSeconds := 0.0
-	// With Checks set, the rounds run apart (and in lockstep, for a
-	// program behind the protocol) whatever Jobs is: --jobs 1 draws and
-	// judges on every core too.
+	// A program behind the protocol runs each round's tasks at once, in
+	// lockstep, whatever Jobs is (lockstepRound); an implementation in the
+	// process, with Checks set and Jobs > 1, has every task run all its
+	// rounds at once (apart).
 	_, batcher := e.cfg.Impl.(impl.Batcher)
-	apart := e.cfg.Checks > 0 && (e.cfg.Jobs > 1 || batcher)
+	apart := e.cfg.Checks > 0 && e.cfg.Jobs > 1 && !batcher
 	if apart {
 		done, fuzzSeconds = e.apart(all, results, fz, total)
 	}
@@ -447,8 +448,8 @@ func (e *run) rounds() {
 			n = min(n, e.cfg.Checks-done)
 		}
 		roundStart := time.Now()
-		if _, ok := e.cfg.Impl.(impl.Batcher); ok && e.cfg.Jobs <= 1 {
-			fuzzSeconds += e.together(all, results, fz, done, n)
+		if batcher {
+			fuzzSeconds += e.lockstepRound(all, results, fz, done, n)
 		} else {
 			fuzzSeconds += e.each(all, results, fz, done, n)
 		}
@@ -518,83 +519,63 @@ func (e *run) each(all []properties.Property, results []*PropResult, fz *Fuzzer,
 	return fuzzSeconds
 }
 
-// together runs a round of every property that applies and has not
-// broken, then the fuzzer's, as rounds does with Jobs 1, but sends the
-// first requests of all of them as one batch: a round trip for the round,
-// rather than one for each property. It returns the fuzzer's seconds.
-//
-// A program that fails on 20 requests in a row has the harness give up
-// the rest of a batch (harness.Config.MaxRestarts): no round is that long,
-// so that the results of a round sent on its own are the same as here,
-// from the first request given up on, the rounds are sent again, each
-// on its own, as they would have been.
-func (e *run) together(all []properties.Property, results []*PropResult, fz *Fuzzer, from, n int) float64 {
-	type part struct {
-		p       properties.Property
-		pr      *PropResult
-		cases   []properties.Case
-		lo, hi  int
-		seconds float64
-	}
-	var parts []part
-	var sent []impl.Case
+// lockstepRound runs a round of every property that applies and has not
+// broken, and the fuzzer's, at once, for a program behind the protocol (an
+// impl.Batcher: an adapter, or a harness.Pool of Jobs runs), whatever Jobs
+// is. The tasks draw and judge their cases on every core, and what they
+// ask the program goes out in lockstep (internal/coalesce): a batch leaves
+// once every task waits for answers, holding what each asked in the order
+// of the tasks, so the round's first requests are one batch, and so are
+// the further runs and the shrinking steps asked for at the same time.
+// Which cases share a batch then depends only on the cases and the
+// answers, never on timing or on Jobs, and neither does what a crashing
+// program is charged with; a Pool cuts each batch into runs. What the
+// program gave up on in a batch is sent again, each task's part on its
+// own, as if the round had been sent task by task. It returns the
+// fuzzer's seconds.
+func (e *run) lockstepRound(all []properties.Property, results []*PropResult, fz *Fuzzer, from, n int) (fuzzSeconds float64) {
+	k := coalesce.New(e.ctx, e.cfg.Impl, nil)
+	defer k.Release()
+	fz.Impl = k
+	defer func() { fz.Impl = e.cfg.Impl }()
+	var tasks []func(ctx context.Context)
 	for i, p := range all {
 		if pr := results[i]; pr.Status != StatusNotApplicable && pr.Violation == nil {
-			t := time.Now()
-			cases, first := e.drawRound(p, from, n)
-			parts = append(parts, part{p: p, pr: pr, cases: cases, lo: len(sent), hi: len(sent) + n, seconds: time.Since(t).Seconds()})
-			sent = append(sent, first...)
+			tasks = append(tasks, func(ctx context.Context) {
+				t := time.Now()
+				e.propertyRound(ctx, k, p, pr, from, n)
+				pr.Seconds += time.Since(t).Seconds()
+			})
 		}
 	}
-	t := time.Now()
-	fuzzCases := fz.drawn(from, n)
-	fuzzSeconds := time.Since(t).Seconds()
-	fuzzLo := len(sent)
-	sent = append(sent, fuzzCases...)
-	t = time.Now()
-	got := impl.Run(e.ctx, e.cfg.Impl, sent)
-	if e.ctx.Err() == nil {
-		if k := slices.IndexFunc(got, func(r impl.Result) bool { return r.Kind() == impl.KindNotRun }); k >= 0 {
-			bounds := []int{fuzzLo, len(sent)}
-			for _, pt := range parts {
-				bounds = append(bounds, pt.lo, pt.hi)
-			}
-			slices.Sort(bounds)
-			bounds = slices.Compact(bounds)
-			for b := 0; b+1 < len(bounds); b++ {
-				if lo, hi := max(bounds[b], k), bounds[b+1]; lo < hi {
-					copy(got[lo:hi], impl.Run(e.ctx, e.cfg.Impl, sent[lo:hi]))
-				}
-			}
-		}
-	}
-	// The batch's time, shared among the rounds by their cases.
-	share := time.Since(t).Seconds() / float64(len(parts)+1)
-	for _, pt := range parts {
+	tasks = append(tasks, func(ctx context.Context) {
 		t := time.Now()
-		e.judgeRound(e.ctx, e.cfg.Impl, pt.p, pt.pr, from, pt.cases, got[pt.lo:pt.hi])
-		pt.pr.Seconds += pt.seconds + share + time.Since(t).Seconds()
+		e.fuzzRound(ctx, fz, from, n)
+		fuzzSeconds = time.Since(t).Seconds()
+	})
+	workers := make([]*coalesce.Worker, len(tasks))
+	for i := range tasks {
+		workers[i] = k.Join(i)
 	}
-	t = time.Now()
-	e.fuzzJudged(fz, fuzzCases, got[fuzzLo:])
-	return fuzzSeconds + share + time.Since(t).Seconds()
+	var wg sync.WaitGroup
+	for i, task := range tasks {
+		wg.Go(func() {
+			defer workers[i].Leave()
+			task(workers[i].Context(e.ctx))
+		})
+	}
+	wg.Wait()
+	return fuzzSeconds
 }
 
 // apart runs every round of each property, and of the fuzzer, as one
-// task, all the tasks at once: with Checks set, no round waits for the
-// others' (nothing is decided between rounds but whether the check was
-// interrupted), and the tasks draw and judge their cases on every core.
-// A program behind the protocol (an impl.Batcher: an adapter, or a
-// harness.Pool of Jobs runs) is sent what they ask for in lockstep
-// (internal/coalesce): a batch leaves once every task waits for answers,
-// holding what each asked in the order of the tasks, so a round's first
-// requests are one batch, as in together, and so are the further runs and
-// the shrinking steps the tasks ask for at the same time. Which cases share
-// a batch then depends only on the cases and the answers, never on timing
-// or on Jobs, and neither do the failures a crashing program is charged
-// with. An implementation in the process is called by the tasks at once.
-// It returns the cases of each run, as rounds does, and the fuzzer's
-// seconds.
+// task, all the tasks at once, for an implementation in the process (the
+// reference) with Checks set and Jobs > 1: no round waits for the others'
+// (nothing is decided between rounds but whether the check was
+// interrupted), and the tasks draw, run and judge their cases on every
+// core. A program behind the protocol runs its rounds through
+// lockstepRound instead. It returns the cases of each run, as rounds
+// does, and the fuzzer's seconds.
 func (e *run) apart(all []properties.Property, results []*PropResult, fz *Fuzzer, total int) (done int, fuzzSeconds float64) {
 	var (
 		wg       sync.WaitGroup
@@ -604,52 +585,12 @@ func (e *run) apart(all []properties.Property, results []*PropResult, fz *Fuzzer
 		finished int
 	)
 	start := time.Now()
-	im := e.cfg.Impl
-	var k *coalesce.Impl
-	if _, ok := im.(impl.Batcher); ok {
-		k = coalesce.New(e.ctx, im, nil)
-		defer k.Release()
-		im = k
-		fz.Impl = k // its steps and its minimizing, as the task's
-		defer func() { fz.Impl = e.cfg.Impl }()
-	}
-	type task func(ctx context.Context, from, n int) bool
-	var tasks []task
-	for i, p := range all {
-		if pr := results[i]; pr.Status != StatusNotApplicable {
-			tasks = append(tasks, func(ctx context.Context, from, n int) bool {
-				t := time.Now()
-				e.propertyRound(ctx, im, p, pr, from, n)
-				pr.Seconds += time.Since(t).Seconds()
-				return pr.Violation == nil
-			})
-		}
-	}
-	tasks = append(tasks, func(ctx context.Context, from, n int) bool {
-		t := time.Now()
-		e.fuzzRound(ctx, fz, from, n)
-		fuzzSeconds += time.Since(t).Seconds()
-		return true
-	})
-	// Every task joins before any asks: a batch never leaves without the
-	// cases of one that started late.
-	workers := make([]*coalesce.Worker, len(tasks))
-	if k != nil {
-		for i := range tasks {
-			workers[i] = k.Join(i)
-		}
-	}
-	for i, round := range tasks {
+	task := func(round func(from, n int) bool) {
 		wg.Go(func() {
-			ctx := e.ctx
-			if w := workers[i]; w != nil {
-				defer w.Leave()
-				ctx = w.Context(ctx)
-			}
 			r := 0
 			for ; r < total && e.ctx.Err() == nil; r++ {
 				n := min(roundSize, e.cfg.Checks-r*roundSize)
-				if !round(ctx, r*roundSize, n) {
+				if !round(r*roundSize, n) {
 					r = total // broken, or given up on: its count is kept
 					break
 				}
@@ -664,6 +605,22 @@ func (e *run) apart(all []properties.Property, results []*PropResult, fz *Fuzzer
 			e.progress(Progress{Phase: "properties", Done: finished * total / (len(all) + 1), Total: total, Cases: cases})
 		})
 	}
+	for i, p := range all {
+		if pr := results[i]; pr.Status != StatusNotApplicable {
+			task(func(from, n int) bool {
+				t := time.Now()
+				e.propertyRound(e.ctx, e.cfg.Impl, p, pr, from, n)
+				pr.Seconds += time.Since(t).Seconds()
+				return pr.Violation == nil
+			})
+		}
+	}
+	task(func(from, n int) bool {
+		t := time.Now()
+		e.fuzzRound(e.ctx, fz, from, n)
+		fuzzSeconds += time.Since(t).Seconds()
+		return true
+	})
 	wg.Wait()
 	if !e.over(time.Time{}) { // records an interrupt
 		e.wholeRounds, e.roundSec = ran, time.Since(start).Seconds()

@@ -647,6 +647,20 @@ func TestRoundsInLockstep(t *testing.T) {
 			t.Errorf("--jobs %d, GOMAXPROCS %d: %d batches, other than --jobs 1's %d", run.jobs, run.procs, len(got), len(first))
 		}
 	}
+	// Under a budget too (the default): one batch at a time, the rounds'
+	// first requests together.
+	for _, jobs := range []int{1, 2} {
+		synctest.Test(t, func(t *testing.T) {
+			b := &impltest.Recorder{Impl: buggy, Delay: time.Millisecond}
+			r := Run(context.Background(), Config{Impl: b, Budget: time.Second, Seed: 5, Jobs: jobs})
+			if b.MostAtOnce() != 1 || r.Checks < 2*roundSize {
+				t.Errorf("--budget 1s --jobs %d: %d batches at once, %d cases of each, want 1 and two rounds or more", jobs, b.MostAtOnce(), r.Checks)
+			}
+			if trips := b.Trips(); len(trips) == 0 || len(trips[0].Cases) < len(properties.All())*roundSize {
+				t.Errorf("--budget 1s --jobs %d: the first batch is not a round of every property", jobs)
+			}
+		})
+	}
 }
 
 // cutShort is a program behind a protocol, as a harness.Adapter sends a
@@ -671,13 +685,12 @@ func (c cutShort) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result
 	return out
 }
 
-// TestRoundTogetherCutShort: a program that fails on every case of a
-// round, and more, has the rest of a batch given up: a round's first
-// requests, of every property, are one batch (in lockstep, or together
-// under a budget), and those given up on are sent again, each property's
-// on their own (internal/coalesce), so that every case runs and the
-// report is the one of each round sent on its own.
-func TestRoundTogetherCutShort(t *testing.T) {
+// TestRoundCutShort: a program that fails on every case of a round, and
+// more, has the rest of a batch given up: a round's first requests, of
+// every property, are one batch (in lockstep), and those given up on are
+// sent again, each property's on their own (internal/coalesce), so that
+// every case runs and the report is the one of each round sent on its own.
+func TestRoundCutShort(t *testing.T) {
 	im := cutShort{impl.Func("crashes on objects", func(ctx context.Context, c impl.Case) impl.Result {
 		if bytes.Contains(c.Args, []byte("{")) {
 			return impl.Fail(impl.ErrCrash, "exit status 1")
