@@ -69,6 +69,31 @@ test('reading/8: arguments that are not an object and broken schemas pass withou
   assert.deepEqual(coerce({ p: '[1]' }, object({ p: { anyOf: [] } })), { p: '[1]' });
 });
 
+test('rule/2: nothing is decoded below a level whose type is unsaid', () => {
+  // coerceWithJsonSchema walks properties only when the schema's own type
+  // names object, and items only when it names array (schemaTypes.includes
+  // before applySchemaObjectCoercion / applySchemaArrayCoercion); properties
+  // and items apply whatever type says. toolnorm's counterexample, as found,
+  // then the same under items.
+  assert.deepEqual(coerce({ '': '[]' }, { properties: { '': { type: 'array' } } }), { '': '[]' }); // the rule: { '': [] }
+  assert.deepEqual(coerce({ q: ['[]'] }, object({ q: { items: { type: 'array' } } })), { q: ['[]'] }); // the rule: { q: [[]] }
+  // Said, the same levels are walked.
+  assert.deepEqual(coerce({ '': '[]' }, object({ '': { type: 'array' } })), { '': [] });
+  assert.deepEqual(coerce({ q: ['[]'] }, object({ q: { type: 'array', items: { type: 'array' } } })), { q: [[]] });
+});
+
+test('reading/4: under draft-07, a type beside $ref is read, where $ref makes its siblings not apply', () => {
+  // coerceWithJsonSchema never looks at $ref (cause 5) or $schema: it reads
+  // the subschema's own type (getSchemaTypes) and coercePrimitiveByType
+  // parses the string. Draft-07 says a $ref's siblings are ignored, so
+  // nothing is declared here. toolnorm's counterexample, as found, in both
+  // modes: validateToolArguments returns the repair's result, which
+  // validates.
+  const schema = object({ '': { $ref: '#/definitions/any', type: 'array' } }, { $schema: 'http://json-schema.org/draft-07/schema#', definitions: { any: {} } });
+  assert.deepEqual(coerce({ '': '[]' }, schema), { '': [] }); // the rule: "[]"
+  assert.deepEqual(validate(schema, { '': '[]' }), { '': [] });
+});
+
 test('validateToolArguments: TypeBox Convert changes what the repair left, when it does not validate', () => {
   const p = { type: ['array'], items: { type: ['string'] } };
   assert.deepEqual(validate(object({ p }), { p: '[1]' }), { p: ['1'] }); // the rule: [1], left to validation to report
