@@ -55,6 +55,13 @@ test('reading/4: $ref, patternProperties and prefixItems are not followed', () =
   assert.deepEqual(coerce({ p: '{}' }, object({ p: { $ref: '#/$defs/map' } }, { $defs: { map: { type: 'object' } } })), { p: '{}' });
   assert.deepEqual(coerce({ list_a: '[1]' }, { type: 'object', patternProperties: { '^list_': { type: 'array' } } }), { list_a: '[1]' });
   assert.deepEqual(coerce({ p: ['x', '{}'] }, object({ p: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'object' }] } })), { p: ['x', '{}'] });
+  // A pattern that narrows a type list is not read either: properties says
+  // array or string, the pattern array or null, so ids is declared array;
+  // getSchemaTypes sees ["array","string"], the string matches a member of
+  // the union, and nothing is coerced (the corpus vector
+  // properties-and-a-matching-pattern-both-apply). Under a root said to be
+  // an object, so it is no level left untyped.
+  assert.deepEqual(coerce({ ids: '[1]' }, object({ ids: { type: ['array', 'string'] } }, { patternProperties: { s$: { type: ['array', 'null'] } } })), { ids: '[1]' }); // the rule: [1]
   // additionalProperties applies to a key a pattern matched.
   assert.deepEqual(coerce({ s_x: '[1]' }, { type: 'object', patternProperties: { '^s_': { type: 'string' } }, additionalProperties: { type: 'array' } }), { s_x: [1] });
 });
