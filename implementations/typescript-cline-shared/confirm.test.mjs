@@ -49,3 +49,11 @@ test('reading/8: arguments that are not an object and broken schemas pass withou
 test('rule/4: character references are left as they are (the package does the JSON repair only)', () => {
   assert.deepEqual(normalize({ t: 'Ember &amp;amp; Oak' }, object({ t: { type: 'string' } })), { t: 'Ember &amp;amp; Oak' });
 });
+
+test('reading/4: under draft-07, a type beside $ref is read, where $ref makes its siblings not apply', () => {
+  // KD (through XG) reads the subschema's own type and never looks at $ref
+  // or $schema; draft-07 says a $ref's siblings are ignored, so nothing is
+  // declared here. toolnorm's counterexample, as found.
+  const schema = { $schema: 'http://json-schema.org/draft-07/schema#', definitions: { any: {} }, properties: { '': { $ref: '#/definitions/any', type: 'array' } } };
+  assert.deepEqual(normalize({ '': '[]' }, schema), { '': [] }); // the rule: "[]"
+});

@@ -55,6 +55,13 @@ test('reading/4: $ref, patternProperties and prefixItems are not followed', () =
   assert.deepEqual(coerce({ p: '{}' }, object({ p: { $ref: '#/$defs/map' } }, { $defs: { map: { type: 'object' } } })), { p: '{}' });
   assert.deepEqual(coerce({ list_a: '[1]' }, { type: 'object', patternProperties: { '^list_': { type: 'array' } } }), { list_a: '[1]' });
   assert.deepEqual(coerce({ p: ['x', '{}'] }, object({ p: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'object' }] } })), { p: ['x', '{}'] });
+  // A pattern that narrows a type list is not read either: properties says
+  // array or string, the pattern array or null, so ids is declared array;
+  // getSchemaTypes sees ["array","string"], the string matches a member of
+  // the union, and nothing is coerced (the corpus vector
+  // properties-and-a-matching-pattern-both-apply). Under a root said to be
+  // an object, so it is no level left untyped.
+  assert.deepEqual(coerce({ ids: '[1]' }, object({ ids: { type: ['array', 'string'] } }, { patternProperties: { s$: { type: ['array', 'null'] } } })), { ids: '[1]' }); // the rule: [1]
   // additionalProperties applies to a key a pattern matched.
   assert.deepEqual(coerce({ s_x: '[1]' }, { type: 'object', patternProperties: { '^s_': { type: 'string' } }, additionalProperties: { type: 'array' } }), { s_x: [1] });
 });
@@ -67,6 +74,31 @@ test('reading/7: JSON.parse keeps one of two duplicate members and rounds number
 test('reading/8: arguments that are not an object and broken schemas pass without an error', () => {
   assert.deepEqual(coerce([], {}), []);
   assert.deepEqual(coerce({ p: '[1]' }, object({ p: { anyOf: [] } })), { p: '[1]' });
+});
+
+test('rule/2: nothing is decoded below a level whose type is unsaid', () => {
+  // coerceWithJsonSchema walks properties only when the schema's own type
+  // names object, and items only when it names array (schemaTypes.includes
+  // before applySchemaObjectCoercion / applySchemaArrayCoercion); properties
+  // and items apply whatever type says. toolnorm's counterexample, as found,
+  // then the same under items.
+  assert.deepEqual(coerce({ '': '[]' }, { properties: { '': { type: 'array' } } }), { '': '[]' }); // the rule: { '': [] }
+  assert.deepEqual(coerce({ q: ['[]'] }, object({ q: { items: { type: 'array' } } })), { q: ['[]'] }); // the rule: { q: [[]] }
+  // Said, the same levels are walked.
+  assert.deepEqual(coerce({ '': '[]' }, object({ '': { type: 'array' } })), { '': [] });
+  assert.deepEqual(coerce({ q: ['[]'] }, object({ q: { type: 'array', items: { type: 'array' } } })), { q: [[]] });
+});
+
+test('reading/4: under draft-07, a type beside $ref is read, where $ref makes its siblings not apply', () => {
+  // coerceWithJsonSchema never looks at $ref (cause 5) or $schema: it reads
+  // the subschema's own type (getSchemaTypes) and coercePrimitiveByType
+  // parses the string. Draft-07 says a $ref's siblings are ignored, so
+  // nothing is declared here. toolnorm's counterexample, as found, in both
+  // modes: validateToolArguments returns the repair's result, which
+  // validates.
+  const schema = object({ '': { $ref: '#/definitions/any', type: 'array' } }, { $schema: 'http://json-schema.org/draft-07/schema#', definitions: { any: {} } });
+  assert.deepEqual(coerce({ '': '[]' }, schema), { '': [] }); // the rule: "[]"
+  assert.deepEqual(validate(schema, { '': '[]' }), { '': [] });
 });
 
 test('validateToolArguments: TypeBox Convert changes what the repair left, when it does not validate', () => {

@@ -96,6 +96,12 @@ func TestClassify(t *testing.T) {
 		{"missed behind prefixItems", `{"properties":{"l":{"type":"array","prefixItems":[{"type":"array"}]}}}`, `{"l":["[]"]}`, false, 0, out(`{"l":["[]"]}`), "decode-missed/keyword", "reading/4", "/l/0", false},
 		{"missed behind allOf", `{"properties":{"p":{"allOf":[{"type":"array"}]}}}`, `{"p":"[]"}`, false, 0, out(`{"p":"[]"}`), "decode-missed/keyword", "reading/4", "/p", false},
 		{"missed behind anyOf", `{"properties":{"p":{"anyOf":[{"type":"array"},{"type":"null"}]}}}`, `{"p":"[]"}`, false, 0, out(`{"p":"[]"}`), "decode-missed/keyword", "reading/4", "/p", false},
+		// A reach that admits string declares no shape alone: the keyword
+		// whose reach narrows it to the shape is needed (properties and a
+		// matching pattern intersect; so do type and allOf).
+		{"missed where a pattern narrows a type list", `{"type":"object","properties":{"ids":{"type":["array","string"]}},"patternProperties":{"s$":{"type":["array","null"]}}}`, `{"ids":"[1]"}`, false, 0, out(`{"ids":"[1]"}`), "decode-missed/keyword", "reading/4", "/ids", false},
+		{"missed where allOf narrows a type list", `{"properties":{"p":{"type":["array","string"],"allOf":[{"type":"array"}]}}}`, `{"p":"[]"}`, false, 0, out(`{"p":"[]"}`), "decode-missed/keyword", "reading/4", "/p", false},
+		{"missed under a type list that narrows a pattern", `{"properties":{"ids":{"type":["array","null"]}},"patternProperties":{"s$":{"type":["array","string"]}}}`, `{"ids":"[1]"}`, false, 0, out(`{"ids":"[1]"}`), "decode-missed", "rule/2", "/ids", false},
 		{"missed behind items", `{"properties":{"l":{"type":"array","items":{"type":"object"}}}}`, `{"l":["{}"]}`, false, 0, out(`{"l":["{}"]}`), "decode-missed", "rule/2", "/l/0", false},
 		{"missed after references", `{"properties":{"p":{"type":"array"}}}`, `{"p":"[&quot;a&quot;]"}`, false, 0, out(`{"p":"[\"a\"]"}`), "decode-missed/after-references", "reading/6", "/p", false},
 		// The rest of the tree.

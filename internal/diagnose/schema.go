@@ -234,6 +234,21 @@ func declaring(rs []reach, name string) (reach, bool) {
 	return reach{}, false
 }
 
+// shaping returns the reach among rs that makes the position declare
+// type name and not string, as the rule needs to decode: the first that
+// names name and not string (the reaches at a position intersect, so its
+// keyword is what narrows a `type` list that admits a string, as a
+// matching pattern does beside `properties`), else the first that names
+// name; and whether there is one.
+func shaping(rs []reach, name string) (reach, bool) {
+	for _, r := range rs {
+		if ts := types(r.s); slices.Contains(ts, name) && !slices.Contains(ts, "string") {
+			return r, true
+		}
+	}
+	return declaring(rs, name)
+}
+
 // notable are the keywords that name a class when a schema needs them, in
 // the order they are preferred: the ones an implementation most often
 // does not follow first.

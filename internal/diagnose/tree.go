@@ -302,7 +302,7 @@ func (d *differ) missed(in, want, got *jsonvalue.Value, path []step) Diagnosis {
 			return Diagnosis{Class: "decode-missed/after-references", Title: "A stringified " + want.Kind.String() + " is not decoded once its character references are decoded", Clause: "reading/6"}
 		}
 	}
-	r, ok := declaring(d.schema.at(path), want.Kind.String())
+	r, ok := shaping(d.schema.at(path), want.Kind.String())
 	kw := ""
 	switch {
 	case ok && len(r.via) > 0:

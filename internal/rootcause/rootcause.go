@@ -552,7 +552,9 @@ func minimized(ctx context.Context, cfg Config, batch func(context.Context, []im
 	// Minimized while the probed class stays the same: no step may turn a
 	// case into one of another class (a long string under a typed root
 	// into a short one under an untyped root), so the case that stands
-	// for a root cause still shows that cause.
+	// for a root cause still shows that cause. A plain miss may become an
+	// untyped one only where the case found leaves a type unsaid.
+	unsaid := d.Class == "decode-missed" && leavesTypes(f.Case)
 	fails := func(schema, args []byte) bool {
 		if cfg.Keep != nil && !cfg.Keep() {
 			return false
@@ -560,7 +562,7 @@ func minimized(ctx context.Context, cfg Config, batch func(context.Context, []im
 		c := f.Case
 		c.Schema, c.Args = schema, args
 		want, got := cfg.Want(c), cfg.Impl.Normalize(ctx, c)
-		return impl.Compare(got, want).Violation() && keeps(d.Class, probed(ctx, cfg, c, want, got).Class)
+		return impl.Compare(got, want).Violation() && keeps(d.Class, probed(ctx, cfg, c, want, got).Class, unsaid)
 	}
 	var schema, args []byte
 	var cut bool
@@ -582,7 +584,7 @@ func minimized(ctx context.Context, cfg Config, batch func(context.Context, []im
 				if cfg.Keep != nil && !cfg.Keep() {
 					return -1
 				}
-				if impl.Compare(p.got, p.want).Violation() && keeps(d.Class, probed(ctx, cfg, cases[i], p.want, p.got).Class) {
+				if impl.Compare(p.got, p.want).Violation() && keeps(d.Class, probed(ctx, cfg, cases[i], p.want, p.got).Class, unsaid) {
 					return i
 				}
 			}
@@ -595,7 +597,7 @@ func minimized(ctx context.Context, cfg Config, batch func(context.Context, []im
 	c := f.Case
 	c.Schema, c.Args = schema, args
 	want, got := cfg.Want(c), cfg.Impl.Normalize(ctx, c)
-	if md := probed(ctx, cfg, c, want, got); keeps(d.Class, md.Class) {
+	if md := probed(ctx, cfg, c, want, got); keeps(d.Class, md.Class, unsaid) {
 		return c, want, got, md, cut
 	}
 	return f.Case, f.Want, f.Got, d, cut // a flaky implementation: the case found stands
@@ -605,9 +607,26 @@ func minimized(ctx context.Context, cfg Config, batch func(context.Context, []im
 // one of class to keeps the case's class: the same class, or a plain
 // decode missed that no probe explained on the case found becoming one
 // the untyped probe explains once the noise is gone (a refined class, a
-// length limit, is never given up for it).
-func keeps(from, to string) bool {
-	return to == from || from == "decode-missed" && to == "decode-missed/untyped"
+// length limit, is never given up for it), when unsaid: the case found
+// leaves a type unsaid on the way to its values. Under a schema that
+// says them all, a step that drops a `type` makes another miss.
+func keeps(from, to string, unsaid bool) bool {
+	return to == from || unsaid && from == "decode-missed" && to == "decode-missed/untyped"
+}
+
+// leavesTypes reports whether c's schema leaves a type unsaid that the
+// untyped probe would add: on a subschema on the way to an object or
+// array of the arguments.
+func leavesTypes(c impl.Case) bool {
+	schema, err := jsonvalue.Parse(c.Schema)
+	if err != nil {
+		return false
+	}
+	args, err := jsonvalue.Parse(c.Args)
+	if err != nil {
+		return false
+	}
+	return addTypes(schema, args, 0)
 }
 
 // probed is the classification of a case, told apart further by running

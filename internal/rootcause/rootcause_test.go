@@ -233,6 +233,32 @@ func TestUntyped(t *testing.T) {
 	}
 }
 
+// TestTypedStaysTyped: a miss under a schema that says every level's
+// type is not minimized into one under an untyped root, though the
+// implementation misses there too: the type is not what made it miss on
+// the case found (openclaw's miss behind patternProperties was counted
+// decode-missed/untyped once minimizing dropped the root's type).
+func TestTypedStaysTyped(t *testing.T) {
+	// typedX decodes only under a root that says "type": "object", and
+	// nothing where a member's key starts with "x".
+	typedX := impl.Func("typed-x", func(ctx context.Context, c impl.Case) impl.Result {
+		args, err := jsonvalue.Parse(c.Args)
+		if !strings.HasPrefix(string(c.Schema), `{"type":"object"`) || err == nil && slices.ContainsFunc(args.Members, func(m jsonvalue.Member) bool { return strings.HasPrefix(m.Key, "x") }) {
+			c.Schema = []byte(`{}`)
+		}
+		return impl.Reference.Normalize(ctx, c)
+	})
+	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
+	f := marked(typedX, "v", `{"type":"object","properties":{"p":{"type":"array"}}}`, `{"p":"[1]","x":1}`)
+	rcs := rootcause.Explain(context.Background(), rootcause.Config{Impl: typedX, Want: want}, []rootcause.Finding{f})
+	if len(rcs) != 1 || rcs[0].Class != "decode-missed" {
+		t.Fatalf("root causes %+v, want one decode-missed", rcs)
+	}
+	if args := string(rcs[0].Case.Args); !strings.Contains(args, `"x`) {
+		t.Errorf("counterexample %s %s: the x member, what makes it miss, dropped", rcs[0].Case.Schema, args)
+	}
+}
+
 // TestFixpointRerun: an implementation that decodes to the fixpoint but
 // never decodes `&#0;` leaves `&#0;` of `&amp;#0;`: run again on what it
 // gave, it changes nothing, so that is no decoding stopped short but the
