@@ -195,6 +195,10 @@ func compare(t *testing.T, got, want Known) {
 		case !slices.Equal(g.Vectors, w.Vectors) || !slices.Equal(g.Properties, w.Properties) || !slices.Equal(g.Buckets, w.Buckets):
 			t.Errorf("root cause %s accounts for other findings (split or merged?): vectors %v, properties %v, buckets %v; known %v, %v, %v",
 				class, g.Vectors, g.Properties, g.Buckets, w.Vectors, w.Properties, w.Buckets)
+		case g.Title != w.Title:
+			// A maintainer files a root cause upstream by its title, and
+			// finds it again by it: it names what it lists in one order.
+			t.Errorf("root cause %s is titled %q, known %q", class, g.Title, w.Title)
 		}
 	}
 	for class, g := range gc {

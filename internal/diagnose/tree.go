@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -129,9 +130,31 @@ var lossyWhat = map[string]string{
 	"lone-surrogate": "a raw lone surrogate taken as text",
 }
 
+// lossyOrder is the order the losses of a lossy reading are named in.
+var lossyOrder = []string{"rounded", "1e400", "key-order", "duplicates", "lone-surrogate"}
+
+// OrderDetails sorts the details of one root cause (the schema keywords
+// of decode-missed/keyword or /draft, the losses of a lossy reading) into
+// the one order its title names them in, whichever findings showed them
+// first: keywords as notable lists them (the others after, by name),
+// losses as lossyOrder does. It returns ds.
+func OrderDetails(ds []string) []string {
+	rank := func(d string) int {
+		if i := slices.Index(notable, d); i >= 0 {
+			return i
+		}
+		if i := slices.Index(lossyOrder, d); i >= 0 {
+			return i
+		}
+		return len(notable) + len(lossyOrder)
+	}
+	slices.SortStableFunc(ds, func(a, b string) int { return cmp.Or(cmp.Compare(rank(a), rank(b)), strings.Compare(a, b)) })
+	return ds
+}
+
 // LossyTitle is the title of a lossy reading (class decoded-json-lossy or
-// artefact/lossy-json) showing the losses whats, the counterexample's
-// first: one reader, whichever of its losses the findings show.
+// artefact/lossy-json) showing the losses whats: one reader, whichever of
+// its losses the findings show.
 func LossyTitle(class string, whats []string) string {
 	var q []string
 	for _, w := range whats {

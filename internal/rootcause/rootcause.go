@@ -304,11 +304,9 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 	out := make([]RootCause, 0, len(order))
 	for _, k := range order {
 		rc := *byClass[k]
-		ds := details[k]
-		if i := slices.Index(ds, rc.Detail); i > 0 {
-			// The counterexample's own first.
-			ds = slices.Concat([]string{rc.Detail}, ds[:i], ds[i+1:])
-		}
+		// In one order, whichever findings came first, so that a title
+		// filed upstream is found again by it.
+		ds := diagnose.OrderDetails(slices.Clone(details[k]))
 		switch {
 		case len(ds) > 0 && k == "decode-missed/keyword":
 			rc.Title = diagnose.KeywordTitle(ds)
