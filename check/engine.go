@@ -553,18 +553,7 @@ func (e *run) lockstepRound(all []properties.Property, results []*PropResult, fz
 		e.fuzzRound(ctx, fz, from, n)
 		fuzzSeconds = time.Since(t).Seconds()
 	})
-	workers := make([]*coalesce.Worker, len(tasks))
-	for i := range tasks {
-		workers[i] = k.Join(i)
-	}
-	var wg sync.WaitGroup
-	for i, task := range tasks {
-		wg.Go(func() {
-			defer workers[i].Leave()
-			task(workers[i].Context(e.ctx))
-		})
-	}
-	wg.Wait()
+	k.Each(e.ctx, len(tasks), func(ctx context.Context, i int) { tasks[i](ctx) })
 	return fuzzSeconds
 }
 

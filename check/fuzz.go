@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
-	"sync"
 	"time"
 
 	"pgregory.net/rapid"
@@ -218,18 +217,9 @@ func (f *Fuzzer) found(ctx context.Context, news []newDifference) error {
 	_, together := f.Impl.(impl.Batcher)
 	if together {
 		k := coalesce.New(ctx, f.Impl, nil)
-		ws := make([]*coalesce.Worker, len(news))
-		for i := range news {
-			ws[i] = k.Join(i)
-		}
-		var wg sync.WaitGroup
-		for i, d := range news {
-			wg.Go(func() {
-				defer ws[i].Leave()
-				mins[i] = minimized(ws[i].Context(ctx), k, d.c, d.got)
-			})
-		}
-		wg.Wait()
+		k.Each(ctx, len(news), func(ctx context.Context, i int) {
+			mins[i] = minimized(ctx, k, news[i].c, news[i].got)
+		})
 		k.Release()
 	}
 	for i, d := range news {

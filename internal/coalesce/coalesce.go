@@ -94,6 +94,25 @@ func (k *Impl) Join(rank int) *Worker {
 	return &Worker{k: k, rank: rank}
 }
 
+// Each runs f(ctx, i) for i from 0 to n-1, at once, each as the worker of
+// rank i (every one joined before any of them asks, and leaving when f
+// returns), and returns once all have. ctx, given to each f naming its
+// worker, is what f asks through.
+func (k *Impl) Each(ctx context.Context, n int, f func(ctx context.Context, i int)) {
+	ws := make([]*Worker, n)
+	for i := range ws {
+		ws[i] = k.Join(i)
+	}
+	var wg sync.WaitGroup
+	for i, w := range ws {
+		wg.Go(func() {
+			defer w.Leave()
+			f(w.Context(ctx), i)
+		})
+	}
+	wg.Wait()
+}
+
 // Rank gives w a new rank, for the next task it takes: its cases are
 // ordered, among the others', by the rank and the order asked since.
 func (w *Worker) Rank(rank int) { w.rank, w.asked = rank, 0 }

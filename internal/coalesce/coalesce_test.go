@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 
@@ -43,5 +44,25 @@ func TestEachGetsItsOwn(t *testing.T) {
 	}
 	if o.MostAtOnce() > 1 || o.Batches() > 2*callers {
 		t.Errorf("%d batches, %d under way at once", o.Batches(), o.MostAtOnce())
+	}
+}
+
+// TestEach: the workers Each runs ask in lockstep, so what they ask at
+// once is one batch, in the order of their ranks.
+func TestEach(t *testing.T) {
+	p := &crashy{}
+	k := New(context.Background(), p, nil)
+	defer k.Release()
+	got := make([]impl.Result, 4)
+	k.Each(context.Background(), len(got), func(ctx context.Context, i int) {
+		got[i] = k.Normalize(ctx, impl.Case{Schema: []byte(`{}`), Args: []byte(fmt.Sprint(3 - i))})
+	})
+	if len(p.batches) != 1 || !slices.Equal(p.batches[0], []string{"3", "2", "1", "0"}) {
+		t.Errorf("batches %q, want one: 3 2 1 0", p.batches)
+	}
+	for i, r := range got {
+		if string(r.Output) != fmt.Sprint(3-i) {
+			t.Errorf("worker %d got %s", i, r.Output)
+		}
 	}
 }
