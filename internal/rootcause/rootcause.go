@@ -616,15 +616,24 @@ func keeps(from, to string, unsaid bool) bool {
 // untyped probe would add: on a subschema on the way to an object or
 // array of the arguments.
 func leavesTypes(c impl.Case) bool {
+	_, ok := withTypes(c)
+	return ok
+}
+
+// withTypes is c with "type" added where its schema leaves one unsaid on
+// the way to an object or array of the arguments (addTypes), and whether
+// one was added.
+func withTypes(c impl.Case) (impl.Case, bool) {
 	schema, err := jsonvalue.Parse(c.Schema)
 	if err != nil {
-		return false
+		return c, false
 	}
 	args, err := jsonvalue.Parse(c.Args)
-	if err != nil {
-		return false
+	if err != nil || !addTypes(schema, args, 0) {
+		return c, false
 	}
-	return addTypes(schema, args, 0)
+	c.Schema = schema.Append(nil)
+	return c, true
 }
 
 // probed is the classification of a case, told apart further by running
@@ -768,20 +777,8 @@ func Sort(rs []RootCause) {
 // way to every value of the arguments (object or array, as the value is),
 // the implementation decodes.
 func untyped(ctx context.Context, cfg Config, c impl.Case) bool {
-	schema, err := jsonvalue.Parse(c.Schema)
-	if err != nil {
-		return false
-	}
-	args, err := jsonvalue.Parse(c.Args)
-	if err != nil {
-		return false
-	}
-	if !addTypes(schema, args, 0) {
-		return false
-	}
-	typed := c
-	typed.Schema = schema.Append(nil)
-	return impl.Compare(cfg.Impl.Normalize(ctx, typed), cfg.Want(typed)).Same()
+	typed, ok := withTypes(c)
+	return ok && impl.Compare(cfg.Impl.Normalize(ctx, typed), cfg.Want(typed)).Same()
 }
 
 // addTypes adds "type" to s, and to the subschemas properties and items
