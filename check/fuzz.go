@@ -425,11 +425,6 @@ func (e *run) fuzzRound(ctx context.Context, fz *Fuzzer, from, n int) {
 	e.fuzzDone(fz, fz.step(ctx, from, n))
 }
 
-// fuzzJudged is a round of fuzzing whose cases ran: their results are got.
-func (e *run) fuzzJudged(fz *Fuzzer, cases []impl.Case, got []impl.Result) {
-	e.fuzzDone(fz, fz.judge(e.ctx, cases, got))
-}
-
 // fuzzDone records how a round of fuzzing ended.
 func (e *run) fuzzDone(fz *Fuzzer, err error) {
 	if errors.Is(err, impl.ErrGaveUp) {

@@ -417,17 +417,6 @@ func (res *resource) addAnchor(name, ptr string) {
 	}
 }
 
-// resourceAt returns the resource of the schema at ptr in d, whose parent
-// belongs to parent: its own, if it has an identifier, else parent.
-func (r *resolver) resourceAt(d *document, ptr string, parent *resource) *resource {
-	if len(d.resources) > 1 {
-		if res, ok := d.resources[ptr]; ok {
-			return res
-		}
-	}
-	return parent
-}
-
 // containing returns the innermost resource of d whose root is ptr or an
 // ancestor of it.
 func (d *document) containing(ptr string) *resource {

@@ -24,15 +24,6 @@ const (
 	tAll typeSet = 1<<iota - 1
 )
 
-// repairs reports whether the JSON repair may fire at a position declaring
-// t, and for which shapes.
-func (t typeSet) repairs() typeSet {
-	if t&tString != 0 {
-		return 0
-	}
-	return t & (tArray | tObject)
-}
-
 // A node is a generated schema, with the types it declares and what its
 // children are, so that generators can make arguments that fit it and
 // know what the rule does with them.

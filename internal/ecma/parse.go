@@ -76,14 +76,13 @@ func (e *SyntaxError) Error() string {
 }
 
 type parser struct {
-	src    string
-	i      int
-	ncap   int      // groups opened so far
-	total  int      // groups in the whole pattern
-	names  []string // group names, by index-1
-	refs   []*node  // \k<name> to resolve at the end, by name in set... (see namedRefs)
-	named  []string
-	hasAny bool // a named group is in the pattern
+	src   string
+	i     int
+	ncap  int      // groups opened so far
+	total int      // groups in the whole pattern
+	names []string // group names, by index-1
+	refs  []*node  // \k<name> to resolve at the end, by name in set... (see namedRefs)
+	named []string
 }
 
 func (p *parser) fail(format string, args ...any) {
