@@ -59,16 +59,36 @@ type Counterexample struct {
 // within what is left of the run (e.ctx).
 func (e *run) explain() []RootCause {
 	fs := e.found
+	// A finding run again once the check had stopped (the budget spent
+	// during the rounds) has no result to explain it by: it is listed as
+	// it is, unexplained, not as a case the program did not run.
+	var unexplained []RootCause
+	add := func(f rootcause.Finding, v *corpus.Vector, clause, message string) {
+		if f.Got.Kind() != impl.KindNotRun {
+			fs = append(fs, f)
+			return
+		}
+		rc := RootCause{Title: display.Clip(display.Text(message), 200) + " (not explained: the check stopped first)", Clause: clause, Class: "unexplained",
+			Counterexample: Counterexample{Schema: display.Clip(display.JSON(f.Case.Schema), MaxShown), Arguments: display.Clip(display.JSON(f.Case.Args), MaxShown),
+				Options: strings.Join(f.Case.Options.Choices(), ", "), Expected: display.Clip(f.Want.String(), MaxShown), Got: display.Clip(f.Got.String(), MaxShown)},
+			Command: e.command(v), Vectors: []string{}, Properties: []string{}, Buckets: []string{}, Cut: true, NotMinimized: true}
+		if f.Source == rootcause.Property {
+			rc.Properties = []string{f.ID}
+		} else {
+			rc.Buckets = []string{f.ID}
+		}
+		unexplained = append(unexplained, rc)
+	}
 	for _, p := range e.r.Properties {
 		if p.Violation != nil {
-			fs = append(fs, e.finding(rootcause.Property, p.ID, p.Violation.Vector, p.Statement, p.Clause))
+			add(e.finding(rootcause.Property, p.ID, p.Violation.Vector, p.Statement, p.Clause), p.Violation.Vector, p.Clause, p.ID+": "+p.Violation.Message)
 		}
 	}
 	for _, f := range e.r.Fuzz.Findings {
-		fs = append(fs, e.finding(rootcause.Bucket, f.Bucket, f.Vector, "", f.Clause))
+		add(e.finding(rootcause.Bucket, f.Bucket, f.Vector, "", f.Clause), f.Vector, f.Clause, "fuzzing: "+f.Message)
 	}
 	if len(fs) == 0 {
-		return []RootCause{}
+		return append([]RootCause{}, unexplained...)
 	}
 	rcs := rootcause.Explain(e.ctx, rootcause.Config{Impl: e.cfg.Impl, Want: func(c impl.Case) impl.Result {
 		return impl.Reference.Normalize(context.WithoutCancel(e.ctx), c)
@@ -82,7 +102,7 @@ func (e *run) explain() []RootCause {
 			Command: e.causeCommand(v, rc), Vectors: nonNil(rc.Vectors), Properties: nonNil(rc.Properties), Buckets: nonNil(rc.Buckets), Cut: rc.Cut,
 			NotMinimized: rc.Got.Failure != nil || impl.Compare(rc.Got, rc.Want).Same()})
 	}
-	return out
+	return append(out, unexplained...)
 }
 
 // causeCommand replays a root cause's counterexample v: piped in whole,
