@@ -61,6 +61,7 @@ type run struct {
 	deadline    time.Time // zero: no time limit
 	hard        time.Time // deadline + Grace: past it, a request under way is stopped
 	stopped     string
+	gaveUp      bool       // the implementation was given up on (for stopMu)
 	inFlight    *InFlight  // the request under way when the check stopped
 	applies     int        // vectors that apply
 	answered    int        // of them, answered or failed on (not run, not skipped)
@@ -230,6 +231,7 @@ func (e *run) giveUp(res impl.Result) bool {
 			// The detail can hold the adapter's raw stderr: one line, cut.
 			e.stopped = givenUp + display.Clip(display.Text(res.Detail), 500)
 		}
+		e.gaveUp = true
 		e.cancel() // a minimization under way keeps what it has
 		return true
 	}
@@ -745,7 +747,7 @@ func (e *run) noteInFlight(res impl.Result, what string) {
 	// Once the implementation is given up on, the check cancels what is
 	// under way itself: a request or a restart cut short then was not
 	// waiting on the implementation.
-	if e.inFlight == nil && !strings.HasPrefix(e.stopped, givenUp) && errors.As(res.Failure, &f) {
+	if e.inFlight == nil && !e.gaveUp && errors.As(res.Failure, &f) {
 		e.inFlight = &InFlight{Case: what, Waited: f.Waited.Seconds(), Restarting: f.NotSent}
 	}
 }

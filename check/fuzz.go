@@ -432,6 +432,7 @@ func (e *run) fuzzDone(fz *Fuzzer, err error) {
 		if e.stopped == "" {
 			e.stopped = givenUp + err.Error()
 		}
+		e.gaveUp = true
 		e.stopMu.Unlock()
 	}
 	e.noteInFlight(fz.inFlight, "a fuzzing case")
