@@ -210,17 +210,27 @@ func parseAnswer(line []byte, id int) impl.Result {
 // are parsed. It reports false for
 // any other line, which parseAnswerTree reads; for a line it reads, the
 // result is parseAnswerTree's.
+// keyAt reads the member name key (quoted, as written) at line[i:] and
+// the colon after it, spaces between skipped; it returns where the colon
+// is.
+func keyAt(line []byte, i int, key string) (int, bool) {
+	if !bytes.HasPrefix(line[i:], []byte(key)) {
+		return 0, false
+	}
+	i = jsonraw.SkipSpace(line, i+len(key))
+	if i >= len(line) || line[i] != ':' {
+		return 0, false
+	}
+	return i, true
+}
+
 func parseArguments(line []byte, id int) (impl.Result, bool) {
 	i := jsonraw.SkipSpace(line, 0)
 	if i >= len(line) || line[i] != '{' {
 		return impl.Result{}, false
 	}
-	i = jsonraw.SkipSpace(line, i+1)
-	if !bytes.HasPrefix(line[i:], []byte(`"id"`)) {
-		return impl.Result{}, false
-	}
-	i = jsonraw.SkipSpace(line, i+len(`"id"`))
-	if i >= len(line) || line[i] != ':' {
+	i, ok := keyAt(line, jsonraw.SkipSpace(line, i+1), `"id"`)
+	if !ok {
 		return impl.Result{}, false
 	}
 	i = jsonraw.SkipSpace(line, i+1)
@@ -233,12 +243,7 @@ func parseArguments(line []byte, id int) (impl.Result, bool) {
 	if i >= len(line) || line[i] != ',' {
 		return impl.Result{}, false // a longer number, or not a number
 	}
-	i = jsonraw.SkipSpace(line, i+1)
-	if !bytes.HasPrefix(line[i:], []byte(`"arguments"`)) {
-		return impl.Result{}, false
-	}
-	i = jsonraw.SkipSpace(line, i+len(`"arguments"`))
-	if i >= len(line) || line[i] != ':' {
+	if i, ok = keyAt(line, jsonraw.SkipSpace(line, i+1), `"arguments"`); !ok {
 		return impl.Result{}, false
 	}
 	end := len(line)
