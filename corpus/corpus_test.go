@@ -227,8 +227,10 @@ func TestNewFindingBatches(t *testing.T) {
 	if string(got.SchemaText()) != string(one.SchemaText()) || string(got.ArgumentsText()) != string(one.ArgumentsText()) || got.ID != one.ID {
 		t.Errorf("batched: %s %s, one at a time: %s %s", got.SchemaText(), got.ArgumentsText(), one.SchemaText(), one.ArgumentsText())
 	}
-	if batches == 0 || batches*2 > cases {
-		t.Errorf("%d cases in %d batches: want several a batch", cases, batches)
+	// A kept candidate starts the next batch at one (the next is often
+	// kept too), and no candidate is sent twice: 46 cases in 25 batches.
+	if batches == 0 || batches*5 > cases*3 {
+		t.Errorf("%d cases in %d batches: want at most 3 batches for 5 cases", cases, batches)
 	}
 }
 

@@ -143,3 +143,43 @@ func randomPredicate(rng *rand.Rand) func(schema, args []byte) bool {
 		return h.Sum64()%uint64(share) != 0 && strings.Contains(string(a), need)
 	}
 }
+
+// TestNoCandidateTwice: a candidate tried once, and found not to fail, is
+// not tried again later in the same minimization (its answer is known),
+// whether a later pass or another step makes it again. The serial
+// minimizer's predicate never sees the same case twice, and the batched
+// one is never sent a case it was sent before and did not keep.
+func TestNoCandidateTwice(t *testing.T) {
+	for seed := range uint64(300) {
+		rng := rand.New(rand.NewPCG(seed, 7))
+		schema, args := randomCase(rng)
+		fails := randomPredicate(rng)
+		seen := map[string]bool{}
+		minimize.MinimizeCut(context.Background(), []byte(schema), []byte(args), func(s, a []byte) bool {
+			k := string(s) + "\x00" + string(a)
+			if seen[k] {
+				t.Fatalf("seed %d: %s %s tried twice", seed, s, a)
+			}
+			seen[k] = true
+			return fails(s, a)
+		})
+		sent := map[string]bool{}
+		minimize.MinimizeBatch(context.Background(), []byte(schema), []byte(args), func(cs []minimize.Candidate) int {
+			first := -1
+			for i, c := range cs {
+				k := string(c.Schema) + "\x00" + string(c.Args)
+				if sent[k] {
+					t.Fatalf("seed %d: batched: %s %s sent again", seed, c.Schema, c.Args)
+				}
+				if first < 0 {
+					if fails(c.Schema, c.Args) {
+						first = i
+					} else {
+						sent[k] = true // judged, and not kept
+					}
+				}
+			}
+			return first
+		})
+	}
+}

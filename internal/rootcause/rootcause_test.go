@@ -660,12 +660,16 @@ func TestExplainSample(t *testing.T) {
 }
 
 // TestCrashRunOnce: a case the program crashed on is not run again within
-// one explanation, however many findings' minimizations ask for it; a
+// one explanation, however many findings' minimizations ask for it (each
+// asks once); a
 // timeout (which may come from a loaded machine) and a give-up are, as
 // they may not happen again.
 func TestCrashRunOnce(t *testing.T) {
 	findings := []rootcause.Finding{
 		finding(rootcause.Vector, "array.json", `{"properties":{"tags":{"type":"array"}}}`, `{"tags":"[\"a\",\"b\"]","n":1}`),
+		// Its minimization asks for the same failing case as array.json's
+		// (a minimization asks for a case once).
+		finding(rootcause.Vector, "array2.json", `{"properties":{"tags":{"type":"array"}}}`, `{"tags":"[\"c\"]","m":2}`),
 		finding(rootcause.Vector, "object.json", `{"properties":{"o":{"type":"object"}}}`, `{"o":"{\"k\":[1,2,3]}"}`),
 		finding(rootcause.Vector, "pattern.json", `{"patternProperties":{"^p":{"type":"array"}}}`, `{"p":"[1]"}`),
 		finding(rootcause.Bucket, "bucket-a", `{}`, `{"a":{"b":"&Amp;x"}}`),
