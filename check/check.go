@@ -363,11 +363,29 @@ func (r *Report) Violations() int {
 
 // Failures counts the failures of the program the checks met.
 func (r *Report) Failures() int {
-	n := r.Corpus.Errors + r.Fuzz.Failures
+	return max(r.failuresInPhases(), len(r.Events))
+}
+
+// FailuresMinimizing counts the failures of the program met while the
+// check minimized and explained its findings: each is one of the events,
+// and counted in none of the phases (corpus, properties, fuzzing), whose
+// counts are those of the cases as drawn. Failures is their sum.
+func (r *Report) FailuresMinimizing() int {
+	return max(len(r.Events)-r.failuresInPhases(), 0)
+}
+
+// PropertyFailures counts the failures of the program on the properties'
+// cases.
+func (r *Report) PropertyFailures() int {
+	n := 0
 	for _, p := range r.Properties {
 		n += p.Failures
 	}
-	return max(n, len(r.Events))
+	return n
+}
+
+func (r *Report) failuresInPhases() int {
+	return r.Corpus.Errors + r.PropertyFailures() + r.Fuzz.Failures
 }
 
 // Judged counts the cases and vectors judged.

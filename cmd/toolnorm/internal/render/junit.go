@@ -185,12 +185,15 @@ func writeReportJUnit(r *check.Report, w io.Writer) error {
 				fmt.Fprintf(&b, "property %s: %d of %d cases\n", p.ID, p.Failures, p.Cases)
 			}
 		}
+		if m := r.FailuresMinimizing(); m > 0 {
+			fmt.Fprintf(&b, "while minimizing findings: %d\n", m)
+		}
 		for _, e := range r.Events {
 			fmt.Fprintf(&b, "%s\n", eventLine(e))
 		}
 		prog := junitSuite{Name: "program", Time: seconds(0), Timestamp: stamp}
 		prog.add(junitCase{Name: "failures of the program", Classname: "toolnorm.program",
-			Error: &junitFailure{Message: fmt.Sprintf("%s of the program (timeouts, crashes, protocol errors; not violations), %s", plural(n, "failure"), plural(r.Restarts, "restart")),
+			Error: &junitFailure{Message: "failures of the program (timeouts, crashes, protocol errors; not violations): " + failureTally(r),
 				Type: "failure of the program", Text: b.String()}})
 		suites = append(suites, prog)
 	}

@@ -266,7 +266,7 @@ func writeMarkdown(r *check.Report, w io.Writer) error {
 		b.WriteString("\n")
 	}
 	if len(r.Events) > 0 {
-		fmt.Fprintf(&b, "%s of the program (timeouts, crashes, protocol errors; not violations), %s:\n\n", plural(r.Failures(), "failure"), plural(r.Restarts, "restart"))
+		fmt.Fprintf(&b, "Failures of the program (timeouts, crashes, protocol errors; not violations): %s.\n\n", failureTally(r))
 		for i, e := range r.Events {
 			if i == 10 {
 				fmt.Fprintf(&b, "- and %d more\n", len(r.Events)-10)

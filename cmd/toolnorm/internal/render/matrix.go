@@ -83,7 +83,7 @@ type RunDetails struct {
 	Counts       []string // the corpus, the properties, fuzzing, each in a line
 	Incomplete   string   // what did not run ("" when complete)
 	ToRunItAll   string
-	FailureCount string          // "61 failures of the program, 0 restarts" ("" for none)
+	FailureCount string          // "61 (corpus 5, properties 56), 0 restarts" ("" for none)
 	Failures     []FailureDetail // the corpus vectors failed on, then what the harness saw
 	More         int             // failures not shown
 }

@@ -157,8 +157,8 @@ func writeText(r *check.Report, w io.Writer) error {
 	if r.Incomplete != nil {
 		fmt.Fprintf(w, "incomplete: %s\n  to run it all: %s\n", ShortfallSummary(*r.Incomplete, applicable(r)), toRunItAll(r))
 	}
-	if n := r.Failures(); n > 0 {
-		fmt.Fprintf(w, "failures of the program (timeouts, crashes, protocol errors; not violations): %d, %s\n", n, plural(r.Restarts, "restart"))
+	if r.Failures() > 0 {
+		fmt.Fprintf(w, "failures of the program (timeouts, crashes, protocol errors; not violations): %s\n", failureTally(r))
 	}
 	if len(r.RootCauses) > 0 {
 		writeRootCauses(w, r)
@@ -211,8 +211,8 @@ func details(r *check.Report) *RunDetails {
 	if r.Incomplete != nil {
 		d.Incomplete, d.ToRunItAll = ShortfallSummary(*r.Incomplete, applicable(r)), toRunItAll(r)
 	}
-	if n := r.Failures(); n > 0 {
-		d.FailureCount = plural(n, "failure") + " of the program, " + plural(r.Restarts, "restart")
+	if r.Failures() > 0 {
+		d.FailureCount = failureTally(r)
 	}
 	// A vector the program failed on is under its root cause, with its
 	// command: the failures listed here are the harness's, each once.
@@ -251,7 +251,27 @@ func propertiesLine(r *check.Report) string {
 	for _, p := range r.Properties {
 		count[p.Status]++
 	}
-	return fmt.Sprintf("%s, %d broken, %d not checked, %d not applicable (of %d)", holds(count[check.StatusHolds]), count[check.StatusViolated], count[check.StatusNotChecked], count[check.StatusNotApplicable], len(r.Properties))
+	line := fmt.Sprintf("%s, %d broken, %d not checked, %d not applicable (of %d)", holds(count[check.StatusHolds]), count[check.StatusViolated], count[check.StatusNotChecked], count[check.StatusNotApplicable], len(r.Properties))
+	if n := r.PropertyFailures(); n > 0 {
+		line += ", " + plural(n, "failure") + " of the program"
+	}
+	return line
+}
+
+// failureTally is the count of failures of the program and its parts,
+// which add up to it, and the restarts: "54 (corpus 8, properties 36,
+// fuzzing 8, while minimizing findings 2), 4 restarts".
+func failureTally(r *check.Report) string {
+	var parts []string
+	for _, p := range []struct {
+		name string
+		n    int
+	}{{"corpus", r.Corpus.Errors}, {"properties", r.PropertyFailures()}, {"fuzzing", r.Fuzz.Failures}, {"while minimizing findings", r.FailuresMinimizing()}} {
+		if p.n > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", p.name, p.n))
+		}
+	}
+	return fmt.Sprintf("%d (%s), %s", r.Failures(), strings.Join(parts, ", "), plural(r.Restarts, "restart"))
 }
 
 // casesRun says how many cases of each property and of fuzzing ran.

@@ -227,3 +227,39 @@ func TestNotMinimizedSaid(t *testing.T) {
 		t.Errorf("a minimized one says not minimized (%v):\n%s", err, b.String())
 	}
 }
+
+// TestFailuresAddUp: the count of failures of the program is the sum of
+// the parts every format shows: the corpus's, the properties' (on their
+// line too), fuzzing's, and those met while minimizing findings, which
+// are counted in no phase (the Python example's check with --seed 11
+// --checks 256 said 54 where its lines gave 8 and 8).
+func TestFailuresAddUp(t *testing.T) {
+	events := make([]harness.Event, 54)
+	for i := range events {
+		events[i] = harness.Event{Kind: "protocol-error", Request: i + 1, Detail: "Infinity"}
+	}
+	r := &check.Report{Implementation: "x", Verdict: check.Fail, Repeat: "toolnorm check --seed 1 --checks 1", Checks: 1,
+		Events: events, Restarts: 4,
+		Corpus: check.CorpusResult{Vectors: 8, Errors: 8},
+		Fuzz:   check.FuzzResult{Cases: 20, Failures: 8},
+		Properties: []check.PropResult{{ID: "a", Status: check.StatusHolds, Cases: 40, Failures: 30, Checks: 10},
+			{ID: "b", Status: check.StatusHolds, Cases: 40, Failures: 6, Checks: 34}},
+	}
+	const parts = "54 (corpus 8, properties 36, fuzzing 8, while minimizing findings 2), 4 restarts"
+	for format, want := range map[string][]string{
+		"text":     {"properties: 2 hold, 0 broken, 0 not checked, 0 not applicable (of 2), 36 failures of the program\n", "failures of the program (timeouts, crashes, protocol errors; not violations): " + parts + "\n"},
+		"markdown": {parts},
+		"html":     {parts},
+		"junit":    {parts, "while minimizing findings: 2&#xA;"},
+	} {
+		var b strings.Builder
+		if err := Write(r, &b, format); err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range want {
+			if !strings.Contains(b.String(), w) {
+				t.Errorf("%s lacks %q:\n%s", format, w, b.String())
+			}
+		}
+	}
+}
