@@ -341,7 +341,7 @@ func (e *run) replay() CorpusResult {
 			o := corpus.Judge(v, got)
 			// Shown only for a vector that did not pass: most do.
 			vf := func() VectorFailure {
-				return VectorFailure{File: v.File, ID: v.ID, Description: v.Description, Clause: v.Clause, Message: o.Msg, Command: e.command(v),
+				return VectorFailure{File: v.File, ID: v.ID, Description: v.Description, Clause: v.Clause, Message: o.Msg, Command: e.command(v, ""),
 					Schema: display.Clip(display.JSON(c.Schema), MaxShown), Arguments: display.Clip(display.JSON(c.Args), MaxShown),
 					Options: strings.Join(c.Options.Choices(), ", "), Want: display.Clip(v.Want().String(), MaxShown), Got: display.Clip(got.String(), MaxShown)}
 			}
@@ -698,7 +698,7 @@ func (e *run) judgeRound(ctx context.Context, im impl.Impl, p properties.Propert
 			v := p.Violation(ctx, im, c, pr.Checks, from+j)
 			pr.Status, pr.Reason = StatusViolated, ""
 			pr.Violation = &Finding{Property: p.ID, Clause: p.Clause, Message: v.Message, Vector: v.Vector,
-				Command: e.command(v.Vector), Cut: e.ctx.Err() != nil}
+				Command: e.command(v.Vector, fmt.Sprintf(".properties[%d].violation.vector", propertyIndex(p.ID))), Cut: e.ctx.Err() != nil}
 			return
 		}
 	}
@@ -824,21 +824,22 @@ func (e *run) timedOut() bool {
 // while the implementation still disagrees. A vector of the corpus is
 // replayed from its file (or, built in, by its id); a finding, which has
 // no file yet, is piped in whole, or, when it is too long for one line,
-// saved first.
-func (e *run) command(v *corpus.Vector) string {
-	return replayCommand(e.cfg.Command, e.cfg.CorpusDir, v)
+// saved first, from where the JSON report holds it whole (from: a jq
+// path, ".root_causes[2].vector").
+func (e *run) command(v *corpus.Vector, from string) string {
+	return replayCommand(e.cfg.Command, e.cfg.CorpusDir, v, from)
 }
 
 // replayCommand is run.command for an implementation command (""
 // for the built-in one) and a corpus directory ("" for the built-in one).
-func replayCommand(implCommand, corpusDir string, v *corpus.Vector) string {
+func replayCommand(implCommand, corpusDir string, v *corpus.Vector, from string) string {
 	replay := "toolnorm corpus replay"
 	if implCommand != "" {
 		replay += " --impl " + shellQuote(implCommand)
 	}
 	switch {
 	case v.File != "" && corpusDir != "":
-		return replay + " " + shellQuote(filepath.Join(corpusDir, v.File))
+		return ReplayFileCommand(implCommand, filepath.Join(corpusDir, v.File))
 	case v.File != "":
 		return replay + " --only " + v.ID
 	}
@@ -848,12 +849,29 @@ func replayCommand(implCommand, corpusDir string, v *corpus.Vector) string {
 		err = json.Compact(&line, data) // escapes stay as they are: '&' is '&'
 	}
 	if err != nil || line.Len() > maxCommand {
-		return fmt.Sprintf("(the vector is %d bytes, too long for one line: save it from the JSON report, --format json, as case.json, then) %s case.json", line.Len(), replay)
+		return fmt.Sprintf("(the vector is %d bytes, too long for one line: save %s of the JSON report (--format json) as case.json, then) %s case.json", line.Len(), from, replay)
 	}
 	return "printf '%s\\n' " + shellQuote(line.String()) + " | " + replay + " -"
+}
+
+// ReplayFileCommand is the command that replays the vector file path on
+// the implementation whose adapter implCommand starts ("": the built-in
+// reference), as toolnorm fuzz writes its findings.
+func ReplayFileCommand(implCommand, path string) string {
+	replay := "toolnorm corpus replay"
+	if implCommand != "" {
+		replay += " --impl " + shellQuote(implCommand)
+	}
+	return replay + " " + shellQuote(path)
 }
 
 // maxCommand is the longest vector a reproduction command holds inline.
 const maxCommand = 2000
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// propertyIndex is where the property id is among a report's properties,
+// which are in the order of properties.All.
+func propertyIndex(id string) int {
+	return slices.IndexFunc(properties.All(), func(p properties.Property) bool { return p.ID == id })
+}

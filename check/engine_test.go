@@ -532,6 +532,51 @@ func TestLongCounterexampleReplays(t *testing.T) {
 	}
 }
 
+// TestLongMinimalCaseReplays: a root cause whose minimal case is too long
+// for one line, and not a vector as it is (here, decoding stops past 2,500
+// bytes of arguments, as @openclaw/ai's does past 64 KiB), is replayed
+// from one of its vectors, and the JSON report holds the minimal case
+// whole. Before, the command told to save the case from the JSON report,
+// which held it cut.
+func TestLongMinimalCaseReplays(t *testing.T) {
+	long := corpus.New("a long title", "rule/4", "hand", nil, []byte(`{}`), []byte(`{"a":"&amp;`+strings.Repeat("x", 3000)+`","b":"&lt;"}`), corpus.Options{}, impl.Reference)
+	long.File = "vectors/rule/long.json"
+	im := impl.Func("stops decoding past 2,500 bytes", func(ctx context.Context, c impl.Case) impl.Result {
+		if len(c.Args) > 2500 {
+			return impl.Result{Output: c.Args}
+		}
+		return impl.Reference.Normalize(ctx, c)
+	})
+	r := Run(context.Background(), Config{Impl: im, Command: "./stops", Vectors: []*corpus.Vector{long}, Checks: 16, Seed: 1})
+	i := slices.IndexFunc(r.RootCauses, func(rc RootCause) bool { return slices.Contains(rc.Vectors, long.ID) })
+	if i < 0 {
+		t.Fatalf("no root cause holds the long vector: %+v", r.RootCauses)
+	}
+	rc := r.RootCauses[i]
+	if rc.Vector == nil || len(rc.Vector.ArgumentsText()) > 2600 || len(rc.Vector.ArgumentsText()) <= maxCommand {
+		t.Fatalf("the JSON report's minimal case: %+v", rc.Vector)
+	}
+	if got := im.Normalize(context.Background(), impl.Case{Schema: rc.Vector.SchemaText(), Args: rc.Vector.ArgumentsText()}); impl.Compare(got, rc.Vector.Want()).Same() {
+		t.Error("the report's minimal case does not fail")
+	}
+	if want := "toolnorm corpus replay --impl './stops' --only " + long.ID; rc.Command != want {
+		t.Errorf("command %q, want %q", rc.Command, want)
+	}
+}
+
+// TestLongCaseSavedFrom: a case too long for one line, with no vector of
+// the corpus to replay instead, is saved from where the JSON report holds
+// it whole, and the command says where.
+func TestLongCaseSavedFrom(t *testing.T) {
+	v := corpus.New("a long title", "rule/4", "found", nil, []byte(`{}`), []byte(`{"a":"`+strings.Repeat("x", 3000)+`"}`), corpus.Options{}, impl.Reference)
+	for _, from := range []string{".root_causes[2].vector", ".fuzz.findings[0].vector", ".properties[4].violation.vector"} {
+		got := replayCommand("./a", "", v, from)
+		if want := "save " + from + " of the JSON report (--format json) as case.json, then) toolnorm corpus replay --impl './a' case.json"; !strings.HasSuffix(got, want) {
+			t.Errorf("%s: %q, want it to end in %q", from, got, want)
+		}
+	}
+}
+
 // TestPropertyRoundTrips: a program behind a protocol gets each round of a
 // property in a few batches, none of its cases alone, and the same report
 // as an implementation run one case at a time; a broken one, whose

@@ -276,7 +276,7 @@ func (f *Fuzzer) report(ctx context.Context, c impl.Case, m minimal) error {
 	// The description names the bucket, so that it is unique and a rerun
 	// of the same bug dedupes by it too.
 	v := corpus.New("Fuzzing finding "+bucket+": "+display.Clip(diff, 80), "found", "found", []string{fuzzProperty, BucketTag(bucket)}, schema, args, c.Options, impl.Reference)
-	fd := Finding{Property: fuzzProperty, Clause: prop.Clause, Message: msg, Bucket: bucket, Vector: v, Command: replayCommand(f.Command, "", v), Cut: m.cut}
+	fd := Finding{Property: fuzzProperty, Clause: prop.Clause, Message: msg, Bucket: bucket, Vector: v, Command: replayCommand(f.Command, "", v, fmt.Sprintf(".fuzz.findings[%d].vector", len(f.Findings))), Cut: m.cut}
 	f.Findings = append(f.Findings, fd)
 	if f.OnFinding != nil {
 		return f.OnFinding(fd)

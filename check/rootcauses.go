@@ -3,6 +3,7 @@ package check
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/toolnorm/toolnorm/corpus"
@@ -29,7 +30,12 @@ type RootCause struct {
 	Artefact       bool           `json:"artefact,omitempty"`
 	Fix            string         `json:"fix,omitempty"`
 	Counterexample Counterexample `json:"counterexample"`
-	// Command replays the counterexample on the implementation.
+	// Vector is the counterexample as a vector, whole (not cut as the
+	// Counterexample's values are).
+	Vector *corpus.Vector `json:"vector,omitempty"`
+	// Command replays the counterexample on the implementation; when it is
+	// too long for one line, one of its corpus vectors, or it says to save
+	// Vector as a file first.
 	Command    string   `json:"command"`
 	Vectors    []string `json:"vectors"`    // ids of the corpus vectors
 	Properties []string `json:"properties"` // ids of the properties
@@ -71,7 +77,7 @@ func (e *run) explain() []RootCause {
 		rc := RootCause{Title: display.Clip(display.Text(message), 200) + " (not explained: the check stopped first)", Clause: clause, Class: "unexplained",
 			Counterexample: Counterexample{Schema: display.Clip(display.JSON(f.Case.Schema), MaxShown), Arguments: display.Clip(display.JSON(f.Case.Args), MaxShown),
 				Options: strings.Join(f.Case.Options.Choices(), ", "), Expected: display.Clip(f.Want.String(), MaxShown), Got: display.Clip(f.Got.String(), MaxShown)},
-			Command: e.command(v), Vectors: []string{}, Properties: []string{}, Buckets: []string{}, Cut: true, NotMinimized: true}
+			Vector: v, Vectors: []string{}, Properties: []string{}, Buckets: []string{}, Cut: true, NotMinimized: true}
 		if f.Source == rootcause.Property {
 			rc.Properties = []string{f.ID}
 		} else {
@@ -79,6 +85,7 @@ func (e *run) explain() []RootCause {
 		}
 		unexplained = append(unexplained, rc)
 	}
+
 	for _, p := range e.r.Properties {
 		if p.Violation != nil {
 			add(e.finding(rootcause.Property, p.ID, p.Violation.Vector, p.Statement, p.Clause), p.Violation.Vector, p.Clause, p.ID+": "+p.Violation.Message)
@@ -88,36 +95,61 @@ func (e *run) explain() []RootCause {
 		add(e.finding(rootcause.Bucket, f.Bucket, f.Vector, "", f.Clause), f.Vector, f.Clause, "fuzzing: "+f.Message)
 	}
 	if len(fs) == 0 {
-		return append([]RootCause{}, unexplained...)
+		return e.after([]RootCause{}, unexplained)
 	}
 	rcs := rootcause.Explain(e.ctx, rootcause.Config{Impl: e.cfg.Impl, Want: func(c impl.Case) impl.Result {
 		return impl.Reference.Normalize(context.WithoutCancel(e.ctx), c)
 	}, Keep: func() bool { return e.ctx.Err() == nil }}, fs)
 	out := make([]RootCause, 0, len(rcs))
 	for _, rc := range rcs {
-		v := corpus.New(rc.Title, rc.Clause, "found", nil, rc.Case.Schema, rc.Case.Args, rc.Case.Options, impl.Reference)
+		clause := rc.Clause
+		if !strings.HasPrefix(clause, "rule/") && !strings.HasPrefix(clause, "reading/") {
+			clause = "found" // a failure of the program: no clause of the rule
+		}
+		v := corpus.New(rc.Title, clause, "found", nil, rc.Case.Schema, rc.Case.Args, rc.Case.Options, impl.Reference)
 		out = append(out, RootCause{Title: rc.Title, Clause: rc.Clause, Class: rc.Class, Where: rc.Where, Artefact: rc.Artefact, Fix: rc.Fix,
 			Counterexample: Counterexample{Schema: display.Clip(display.JSON(rc.Case.Schema), MaxShown), Arguments: display.Clip(display.JSON(rc.Case.Args), MaxShown),
 				Options: strings.Join(rc.Case.Options.Choices(), ", "), Expected: display.Clip(rc.Want.String(), MaxShown), Got: display.Clip(rc.Got.String(), MaxShown)},
-			Command: e.causeCommand(v, rc), Vectors: nonNil(rc.Vectors), Properties: nonNil(rc.Properties), Buckets: nonNil(rc.Buckets), Cut: rc.Cut,
+			Vector: v, Command: e.causeCommand(v, rc, len(out)), Vectors: nonNil(rc.Vectors), Properties: nonNil(rc.Properties), Buckets: nonNil(rc.Buckets), Cut: rc.Cut,
 			NotMinimized: rc.Got.Failure != nil || impl.Compare(rc.Got, rc.Want).Same()})
 	}
-	return append(out, unexplained...)
+	return e.after(out, unexplained)
 }
 
-// causeCommand replays a root cause's counterexample v: piped in whole,
-// or, when it is too long for one line and is the case of one of the root
-// cause's vectors as it is (a failure of the program is not minimized),
-// from that vector.
-func (e *run) causeCommand(v *corpus.Vector, rc rootcause.RootCause) string {
-	cmd := e.command(v)
+// after appends the unexplained root causes to the others, each with its
+// command: what it says to save its vector from names its place.
+func (e *run) after(out, unexplained []RootCause) []RootCause {
+	for _, rc := range unexplained {
+		rc.Command = e.command(rc.Vector, fmt.Sprintf(".root_causes[%d].vector", len(out)))
+		out = append(out, rc)
+	}
+	return out
+}
+
+// causeCommand replays a root cause's counterexample v, the i-th root
+// cause: piped in whole; or, when it is too long for one line, from the
+// root cause's vector whose case it is as it is (a failure of the
+// program is not minimized), else from one of its vectors of the corpus
+// (which fails the same way: it is one of its findings); else it says to
+// save the report's vector of it as a file first.
+func (e *run) causeCommand(v *corpus.Vector, rc rootcause.RootCause, i int) string {
+	cmd := e.command(v, fmt.Sprintf(".root_causes[%d].vector", i))
 	if strings.HasPrefix(cmd, "printf ") {
 		return cmd
 	}
+	var member *corpus.Vector
 	for _, id := range rc.Vectors {
-		if src := e.foundVectors[id]; src != nil && sameCase(src, rc.Case) {
-			return e.command(src)
+		src := e.foundVectors[id]
+		switch {
+		case src == nil || src.File == "":
+		case sameCase(src, rc.Case):
+			return e.command(src, "")
+		case member == nil:
+			member = src
 		}
+	}
+	if member != nil {
+		return e.command(member, "")
 	}
 	return cmd
 }

@@ -390,7 +390,8 @@ func runFuzz(cmd *cobra.Command, o *fuzzOptions, _ []string) error {
 			}
 			if added {
 				existing = append(existing, fd.Vector)
-				fmt.Fprintf(out, "finding %s: %s\n  written to %s\n  reproduce: %s\n", fd.Bucket, fd.Message, filepath.Join(o.dir, file), fd.Command)
+				path := filepath.Join(o.dir, file)
+				fmt.Fprintf(out, "finding %s: %s\n  written to %s\n  reproduce: %s\n", fd.Bucket, fd.Message, path, check.ReplayFileCommand(o.f.command, path))
 			}
 			return nil
 		}}
