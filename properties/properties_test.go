@@ -204,3 +204,33 @@ func TestChargedOnlyWithItsOwn(t *testing.T) {
 		}
 	}
 }
+
+// TestPlaceNamed: a message names the place of a change so that it reads
+// right: the arguments themselves are "the root" (the pointer "" read as
+// "at  the object has"), and a count of one is singular.
+func TestPlaceNamed(t *testing.T) {
+	drops := impl.Func("drops a member", func(ctx context.Context, c impl.Case) impl.Result {
+		r := impl.Reference.Normalize(ctx, c)
+		v, err := jsonvalue.Parse(r.Output)
+		if !r.Answered() || err != nil {
+			return r
+		}
+		if v.Kind == jsonvalue.Object && len(v.Members) > 0 {
+			v.Members = v.Members[:len(v.Members)-1]
+		}
+		if m := v.Member("o"); m != nil && m.Kind == jsonvalue.Object && len(m.Members) > 0 {
+			m.Members = m.Members[:len(m.Members)-1]
+		}
+		return impl.OK(v.Append(nil))
+	})
+	p, _ := ByID("keys-unchanged")
+	for args, want := range map[string]string{
+		`{"a":1}`:                   "at the root the object has 0 members, not 1",
+		`{"o":{"a":1,"b":2},"c":3}`: "at the root the object has 1 member, not 2",
+	} {
+		c := Case{Case: impl.Case{Schema: []byte(`{}`), Args: []byte(args)}}
+		if got := p.Judge(context.Background(), drops, c, nil).Message; !strings.HasPrefix(got, want) {
+			t.Errorf("%s: %q, want it to begin with %q", args, got, want)
+		}
+	}
+}

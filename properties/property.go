@@ -443,7 +443,7 @@ func holdsFixpoints(r *runner, c Case) string {
 	one := pass(c.Options)
 	walkStrings(v, "", func(at, s string) {
 		if d := one(s); d != s && msg == "" {
-			msg = fmt.Sprintf("the string at %s, %s, still decodes to %s", at, clip(display.Quote(s)), clip(display.Quote(d)))
+			msg = fmt.Sprintf("the string at %s, %s, still decodes to %s", place(at), clip(display.Quote(s)), clip(display.Quote(d)))
 		}
 	})
 	return msg
@@ -496,7 +496,7 @@ func pairs(in, out *jsonvalue.Value, at string, o impl.Options, keys bool, f fun
 	case in.Kind == jsonvalue.Array:
 		if len(in.Elems) != len(out.Elems) {
 			if keys {
-				return fmt.Sprintf("at %s the array has %d elements, not %d", at, len(out.Elems), len(in.Elems))
+				return fmt.Sprintf("at %s the array has %s, not %d", place(at), count(len(out.Elems), "element"), len(in.Elems))
 			}
 			return ""
 		}
@@ -507,11 +507,11 @@ func pairs(in, out *jsonvalue.Value, at string, o impl.Options, keys bool, f fun
 		}
 	case in.Kind == jsonvalue.Object && keys:
 		if len(in.Members) != len(out.Members) {
-			return fmt.Sprintf("at %s the object has %d members, not %d", at, len(out.Members), len(in.Members))
+			return fmt.Sprintf("at %s the object has %s, not %d", place(at), count(len(out.Members), "member"), len(in.Members))
 		}
 		for i, m := range in.Members {
 			if out.Members[i].Key != m.Key {
-				return fmt.Sprintf("at %s member %d has the key %s, not %s", at, i, clip(display.Quote(out.Members[i].Key)), clip(display.Quote(m.Key)))
+				return fmt.Sprintf("at %s member %d has the key %s, not %s", place(at), i, clip(display.Quote(out.Members[i].Key)), clip(display.Quote(m.Key)))
 			}
 			if msg := pairs(m.Value, out.Members[i].Value, at+"/"+pointerToken(m.Key), o, keys, f); msg != "" {
 				return msg
@@ -569,7 +569,7 @@ func holdsKeys(r *runner, c Case) string {
 func holdsNoReference(r *runner, c Case) string {
 	return holdsPairs(r, c, false, func(at string, in, out *jsonvalue.Value) string {
 		if in.Kind == jsonvalue.String && out.Kind == jsonvalue.String && !strings.Contains(in.Str, "&") && in.Str != out.Str {
-			return fmt.Sprintf("at %s the string %s, which has no reference, became %s", at, clip(display.Quote(in.Str)), clip(display.Quote(out.Str)))
+			return fmt.Sprintf("at %s the string %s, which has no reference, became %s", place(at), clip(display.Quote(in.Str)), clip(display.Quote(out.Str)))
 		}
 		return ""
 	})
@@ -580,7 +580,7 @@ func holdsNonStrings(r *runner, c Case) string {
 		switch in.Kind {
 		case jsonvalue.Number, jsonvalue.Bool, jsonvalue.Null:
 			if !jsonvalue.Equal(in, out) {
-				return fmt.Sprintf("at %s %s became %s", at, clip(display.JSON(in.Append(nil))), clip(display.JSON(out.Append(nil))))
+				return fmt.Sprintf("at %s %s became %s", place(at), clip(display.JSON(in.Append(nil))), clip(display.JSON(out.Append(nil))))
 			}
 		}
 		return ""
@@ -852,6 +852,23 @@ func parsesAs(s string, kind jsonvalue.Kind) bool {
 }
 
 // pointer is a path as a JSON Pointer.
+// place names a place in the arguments by its JSON Pointer, the
+// arguments themselves (the pointer "") as the root.
+func place(at string) string {
+	if at == "" {
+		return "the root"
+	}
+	return at
+}
+
+// count is n things, singular for one: "1 member", "0 members".
+func count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
+}
+
 func pointer(path []any) string {
 	var b strings.Builder
 	for _, p := range path {
