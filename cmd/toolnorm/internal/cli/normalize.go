@@ -35,6 +35,7 @@ exits with status 1 and one line on standard error:
 
 type normalizeOptions struct {
 	schemaFile, argsFile, profile string
+	repairs, depth                string
 	maxPasses, maxDepth           int
 	explain                       bool
 	f                             implFlags
@@ -49,9 +50,13 @@ func normalizeFlags(cmd *cobra.Command, o *normalizeOptions) {
 	fl.StringVar(&o.profile, "profile", "text", "how references decode: text (the rule) or attribute (keeps &region= in URLs)")
 	fl.IntVar(&o.maxPasses, "max-passes", 0, "bound on decoding passes per string (0: until nothing changes)")
 	fl.IntVar(&o.maxDepth, "max-depth", normalize.DefaultMaxDepth, "how deeply arrays and objects may nest")
+	fl.StringVar(&o.repairs, "repairs", "json+entities", "which repairs: json, entities or json+entities (the rule), as a report's options say")
+	fl.StringVar(&o.depth, "depth", "all", "where the JSON repair applies: all (every depth the schema describes, the rule) or top (the arguments' own members)")
 	o.sf.register(fl)
 	fl.BoolVar(&o.explain, "explain", false, "list each repair on standard error (with --impl: the reference's result, if it differs)")
 	_ = cmd.RegisterFlagCompletionFunc("profile", cobra.FixedCompletions([]string{"text", "attribute"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("repairs", cobra.FixedCompletions([]string{"json", "entities", "json+entities"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("depth", cobra.FixedCompletions([]string{"all", "top"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.MarkFlagFilename("schema", "json")
 	_ = cmd.MarkFlagFilename("args", "json")
 }
@@ -63,6 +68,21 @@ func runNormalize(cmd *cobra.Command, o *normalizeOptions, _ []string) error {
 	var p normalize.Profile
 	if err := p.UnmarshalText([]byte(o.profile)); err != nil {
 		return usagef("--profile: want text or attribute, not %q", o.profile)
+	}
+	if o.f.command != "" {
+		for _, name := range []string{"profile", "max-passes", "max-depth", "repairs", "depth"} {
+			if cmd.Flags().Changed(name) {
+				return usagef("--%s sets the reference's reading: with --impl, the adapter declares its own (docs/protocol.md)", name)
+			}
+		}
+	}
+	var which normalize.Repairs
+	if err := which.UnmarshalText([]byte(o.repairs)); err != nil {
+		return usagef("--repairs: want json, entities or json+entities, not %q", o.repairs)
+	}
+	var depth normalize.Depth
+	if err := depth.UnmarshalText([]byte(o.depth)); err != nil {
+		return usagef("--depth: want all or top, not %q", o.depth)
 	}
 	if o.maxPasses < 0 {
 		return usagef("--max-passes must be 0 (no bound) or more")
@@ -78,7 +98,7 @@ func runNormalize(cmd *cobra.Command, o *normalizeOptions, _ []string) error {
 	if err != nil {
 		return fileError(o.schemaFile, err)
 	}
-	s, err := normalize.Compile(schema, normalize.WithProfile(p), normalize.WithMaxPasses(o.maxPasses), normalize.WithMaxDepth(o.maxDepth), resolve[0], resolve[1])
+	s, err := normalize.Compile(schema, normalize.WithProfile(p), normalize.WithMaxPasses(o.maxPasses), normalize.WithMaxDepth(o.maxDepth), normalize.WithRepairs(which), normalize.WithDepth(depth), resolve[0], resolve[1])
 	if err != nil {
 		return fileError(o.schemaFile, err)
 	}
