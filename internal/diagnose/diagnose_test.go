@@ -86,6 +86,11 @@ func TestClassify(t *testing.T) {
 		{"undeclared, a pattern ECMA-262's . does not match", `{"patternProperties":{"^.$":{"type":"array"}}}`, `{"\u2028":"[]"}`, false, 0, out(`{"\u2028":[]}`), "decoded-undeclared", "rule/2", "/\u2028", false},
 		{"not JSON, made an array", `{"properties":{"p":{"type":"array"}}}`, `{"p":"[1,2"}`, false, 0, out(`{"p":["[1",2]}`), "made-from-not-json", "rule/2", "/p", false},
 		{"empty text made an array", `{"properties":{"p":{"type":"array"}}}`, `{"p":""}`, false, 0, out(`{"p":[]}`), "made-from-not-json", "rule/2", "/p", false},
+		// Two faults in one case get a class of their own, so that a
+		// counterexample minimized for one fault never takes on the other.
+		{"not JSON where a string is declared", `{"properties":{"p":{"type":["string","array"]}}}`, `{"p":""}`, false, 0, out(`{"p":[]}`), "made-from-not-json/declared-string", "rule/3", "/p", false},
+		{"not JSON where nothing is declared", `{"properties":{"p":{"items":{}}}}`, `{"p":""}`, false, 0, out(`{"p":[]}`), "made-from-not-json/undeclared", "rule/2", "/p", false},
+		{"a string literal unwrapped where nothing is declared", `{}`, `{"p":"\"[1]\""}`, false, 0, out(`{"p":[1]}`), "decoded-undeclared", "rule/2", "/p", false},
 		{"a raw lone surrogate accepted", `{"properties":{"p":{"type":"array"}}}`, `{"p":"[\"\ud800\"]"}`, false, 0, out(`{"p":["\ud800"]}`), "decoded-json-lossy", "reading/7", "/p", false},
 		{"a string literal unwrapped", `{"properties":{"p":{"type":"array"}}}`, `{"p":"\"[1]\""}`, false, 0, out(`{"p":[1]}`), "decoded-string-literal", "reading/5", "/p", false},
 		{"missed inside decoded text", `{"properties":{"c":{"type":"object","properties":{"i":{"type":"array"}}}}}`, `{"c":"{\"i\":\"[1]\"}"}`, false, 0, out(`{"c":{"i":"[1]"}}`), "decode-missed/in-decoded", "rule/2", "/c/i", false},

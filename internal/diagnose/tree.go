@@ -347,12 +347,24 @@ func (d *differ) decodedWrongly(in, want, got *jsonvalue.Value, path []step) Dia
 	str = str || anyBranch(rs)
 	declared, shape := declaring(rs, got.Kind.String())
 	_, otherShape := declaring(rs, other(got.Kind))
-	_, parseErr := jsonvalue.Parse([]byte(want.Str))
-	if lit, err := jsonvalue.Parse([]byte(want.Str)); err == nil && lit.Kind == jsonvalue.String && unwraps(lit.Str, got) {
+	lit, parseErr := jsonvalue.Parse([]byte(want.Str))
+	if parseErr == nil && shape && lit.Kind == jsonvalue.String && unwraps(lit.Str, got) {
 		return Diagnosis{Class: "decoded-string-literal", Title: "A JSON string literal holding JSON text is unwrapped and decoded (`\"[1]\"` gives `[1]`)", Clause: "reading/5"}
 	}
+	union := shape && (slices.Contains(declared.via, "anyOf") || slices.Contains(declared.via, "oneOf"))
+	// Text that is not JSON made into a container where the schema does
+	// not declare it, or lets the parameter be a string, is two faults at
+	// once: a class of its own, so that a counterexample minimized for
+	// either fault alone (text made up; a string decoded) never takes on
+	// the other.
 	switch {
-	case str || shape && (slices.Contains(declared.via, "anyOf") || slices.Contains(declared.via, "oneOf")):
+	case parseErr != nil && (str || union):
+		return Diagnosis{Class: "made-from-not-json/declared-string", Title: "Text that is not JSON is made into an array or object where the parameter may be a string", Clause: "rule/3"}
+	case parseErr != nil && !shape:
+		return Diagnosis{Class: "made-from-not-json/undeclared", Title: "Text that is not JSON is made into an array or object where the schema declares neither", Clause: "rule/2"}
+	}
+	switch {
+	case str || union:
 		// A union that names the shape in one branch, and admits a string
 		// in another (declared, or through a branch of any type).
 		return Diagnosis{Class: "decoded-declared-string", Title: "A parameter that may be a string (`string` declared, or a branch of `anyOf` or `oneOf` that admits any type) is decoded as JSON", Clause: "rule/3"}

@@ -301,6 +301,29 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 		plain.Title = "A `type` list is read as one of its types: a shape it names stays a string (`[\"array\",\"object\"]` read as `object`), a string it admits is decoded (`[\"string\",\"array\"]` read as `array`)"
 		order = slices.DeleteFunc(order, func(k string) bool { return k == "decoded-declared-string" })
 	}
+	// Text that is not JSON made into a container where the schema does
+	// not declare one, or lets the parameter be a string, shows two faults
+	// at once: when each has a root cause of its own, its findings are
+	// theirs (the made-up container's), not a third bug.
+	if made := byClass["made-from-not-json"]; made != nil {
+		has := func(prefixes ...string) bool {
+			return slices.ContainsFunc(order, func(k string) bool {
+				return slices.ContainsFunc(prefixes, func(p string) bool { return byClass[k].Class == p || strings.HasPrefix(byClass[k].Class, p+"/") })
+			})
+		}
+		for _, combo := range []struct {
+			class  string
+			others []string
+		}{
+			{"made-from-not-json/undeclared", []string{"decoded-undeclared"}},
+			{"made-from-not-json/declared-string", []string{"decoded-declared-string", "type-list-as-one", "decoded-undeclared"}},
+		} {
+			if c := byClass[combo.class]; c != nil && has(combo.others...) {
+				absorb(made, c)
+				order = slices.DeleteFunc(order, func(k string) bool { return k == combo.class })
+			}
+		}
+	}
 	out := make([]RootCause, 0, len(order))
 	for _, k := range order {
 		rc := *byClass[k]

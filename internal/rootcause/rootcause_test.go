@@ -878,3 +878,57 @@ func (s *stoppable) RunBatch(ctx context.Context, cases []impl.Case) []impl.Resu
 	}
 	return out
 }
+
+// TestCounterexampleShowsOneFault: an implementation with two faults, one
+// that decodes any stringified array whatever the schema says and one
+// that makes the empty text an array, has two root causes, and neither's
+// counterexample shows the other's fault as well: the decoded-undeclared
+// one keeps JSON text ("[]", not ""), the made-up one keeps its
+// declaration. Before, the first was minimized to "" under {}, which
+// shows both (@ai-sdk-tool/parser's, @notionhq/notion-mcp-server's).
+func TestCounterexampleShowsOneFault(t *testing.T) {
+	twoFaults := impl.Func("two faults", func(ctx context.Context, c impl.Case) impl.Result {
+		r := impl.Reference.Normalize(ctx, c)
+		v, err := jsonvalue.Parse(r.Output)
+		if !r.Answered() || err != nil || v.Kind != jsonvalue.Object {
+			return r
+		}
+		for _, m := range v.Members {
+			if m.Value.Kind != jsonvalue.String {
+				continue
+			}
+			if m.Value.Str == "" {
+				*m.Value = jsonvalue.Value{Kind: jsonvalue.Array}
+			} else if p, err := jsonvalue.Parse([]byte(m.Value.Str)); err == nil && p.Kind == jsonvalue.Array {
+				*m.Value = *p
+			}
+		}
+		return impl.OK(v.Append(nil))
+	})
+	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
+	f := func(id, schema, args string) rootcause.Finding {
+		c := impl.Case{Schema: []byte(schema), Args: []byte(args)}
+		return rootcause.Finding{Source: rootcause.Vector, ID: id, Case: c, Want: want(c), Got: twoFaults.Normalize(context.Background(), c)}
+	}
+	rcs := rootcause.Explain(context.Background(), rootcause.Config{Impl: twoFaults, Want: want}, []rootcause.Finding{
+		f("undeclared.json", `{"properties":{"n":{"type":"integer"},"q":{"type":"string","title":"q"}}}`, `{"n":1,"q":"[1,2]"}`),
+		f("empty.json", `{"properties":{"l":{"type":"array","title":"list"}}}`, `{"l":"","m":3}`),
+		// Both faults at once: theirs, not a third root cause.
+		f("both.json", `{"properties":{"p":{"type":"integer"}}}`, `{"p":""}`),
+	})
+	if len(rcs) != 2 || rcs[0].Count()+rcs[1].Count() != 3 {
+		t.Errorf("%d root causes, want 2 holding the 3 findings: %+v", len(rcs), rcs)
+	}
+	got := map[string]string{}
+	for _, rc := range rcs {
+		got[rc.Class] = string(rc.Case.Schema) + " " + string(rc.Case.Args)
+	}
+	for class, example := range map[string]string{
+		"decoded-undeclared": `{} {"":"[]"}`,
+		"made-from-not-json": `{"properties":{"":{"type":"array"}}} {"":""}`,
+	} {
+		if got[class] != example {
+			t.Errorf("%s: counterexample %q, want %q (all: %v)", class, got[class], example, got)
+		}
+	}
+}
