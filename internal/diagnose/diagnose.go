@@ -23,7 +23,8 @@
 //     missed behind a schema keyword ($ref, allOf, patternProperties, ...),
 //     a decode missed after the references were decoded;
 //   - the rest of the tree: a key changed, a member dropped or added,
-//     number text changed, member order changed, a value of another type;
+//     number text changed, member order changed, a value of another type
+//     (and which conversion), a value wrapped in an array;
 //   - what JSON.parse-style reading loses (numbers past float64 rounded,
 //     integer-like keys moved first, duplicates collapsed, 1e400 to null):
 //     inside a string the implementation decoded it is the implementation's
@@ -62,7 +63,8 @@ type Diagnosis struct {
 	// Title says the bug as an issue title would.
 	Title string
 	// Detail is what a class leaves open: the schema keyword of a
-	// decode-missed/keyword (see KeywordTitle).
+	// decode-missed/keyword (see KeywordTitle), the conversion of a
+	// coerced ("string to number", see CoercedTitle).
 	Detail string
 	// Clause is the clause of the rule, or the reading, it breaks:
 	// "rule/2" ... "rule/5", "reading/1" ... "reading/8", or "failure" for

@@ -116,6 +116,9 @@ func TestClassify(t *testing.T) {
 		{"number changed", `{}`, `{"n":1.5}`, false, 0, out(`{"n":2}`), "number-changed", "rule/5", "/n", false},
 		{"coerced", `{"properties":{"n":{"type":"integer"}}}`, `{"n":"5"}`, false, 0, out(`{"n":5}`), "coerced", "rule/5", "/n", false},
 		{"coerced to string", `{"properties":{"n":{"type":"string"}}}`, `{"n":1.5}`, false, 0, out(`{"n":"1.5"}`), "coerced", "rule/5", "/n", false},
+		{"wrapped null", `{"properties":{"p":{"type":"array","nullable":true}}}`, `{"p":null}`, false, 0, out(`{"p":[null]}`), "coerced/wrapped", "rule/5", "/p", false},
+		{"wrapped number", `{"properties":{"p":{"type":"array"}}}`, `{"p":5}`, false, 0, out(`{"p":[5]}`), "coerced/wrapped", "rule/5", "/p", false},
+		{"wrapped where no array is declared", `{"properties":{"p":{"type":"number"}}}`, `{"p":5}`, false, 0, out(`{"p":[5]}`), "coerced", "rule/5", "/p", false},
 		{"coerced inside decoded", `{"properties":{"p":{"type":"array","items":{"type":"string"}}}}`, `{"p":"[1]"}`, false, 0, out(`{"p":["1"]}`), "coerced-in-decoded", "rule/5", "/p/0", false},
 		// What lossy JSON reading does: the implementation's inside a
 		// decoded string, probably the adapter's in the arguments.
@@ -168,6 +171,10 @@ func TestTitleNamesTheCase(t *testing.T) {
 		{"a raw lone surrogate", `{"properties":{"p":{"type":"array"}}}`, `{"p":"[\"\ud800\"]"}`, out(`{"p":["\ud800"]}`), "decoded-json-lossy", "lone-surrogate", []string{"surrogate"}},
 		{"a name not decoded", `{}`, `{"":"&lt;"}`, out(`{"":"&lt;"}`), "undecoded/named-basic", "", []string{"`&lt;`"}},
 		{"a name missing", `{}`, `{"":"&apos;"}`, out(`{"":"&apos;"}`), "undecoded/named-not-in-table", "", []string{"`&apos;`", "table"}},
+		{"coerced string to number", `{"properties":{"n":{"type":"integer"}}}`, `{"n":"5"}`, out(`{"n":5}`), "coerced", "string to number", []string{"(string to number)"}},
+		{"coerced string to boolean", `{"properties":{"b":{"type":"boolean"}}}`, `{"b":"true"}`, out(`{"b":true}`), "coerced", "string to boolean", []string{"(string to boolean)"}},
+		{"coerced inside decoded", `{"properties":{"p":{"type":"array","items":{"type":"string"}}}}`, `{"p":"[1]"}`, out(`{"p":["1"]}`), "coerced-in-decoded", "number to string", []string{"(number to string)"}},
+		{"wrapped", `{"properties":{"p":{"type":"array"}}}`, `{"p":5}`, out(`{"p":[5]}`), "coerced/wrapped", "", []string{"wrapped in an array", "declares array"}},
 		{"Infinity", `{}`, `{"":1e400}`, impl.Fail(impl.ErrProtocol, `not a JSON object: "{\"arguments\": {\"\": Infinity}}"`), "failure/protocol/non-finite", "", []string{"Infinity"}},
 	}
 	for _, tt := range tests {

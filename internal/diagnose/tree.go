@@ -98,12 +98,35 @@ func (d *differ) walk(in, want, got *jsonvalue.Value, path []step, decoded bool)
 		// blind decoding of decodedWrongly, of a scalar.
 		return at(undeclared)
 	}
-	cls := "coerced"
-	title := "A value of another type is converted to the type the schema declares"
-	if decoded {
-		cls, title = "coerced-in-decoded", "A value inside decoded JSON text is converted to another type"
+	if want.Kind != jsonvalue.Array && got.Kind == jsonvalue.Array && len(got.Elems) == 1 && jsonvalue.Equal(got.Elems[0], want) {
+		if _, ok := declaring(d.schema.at(path), "array"); ok {
+			// Not a conversion of the value: the value kept, put in
+			// an array (a string so wrapped is text made into an
+			// array, decodedWrongly's).
+			return at(wrapped)
+		}
 	}
-	return at(Diagnosis{Class: cls, Title: title + " (" + want.Kind.String() + " to " + got.Kind.String() + ")", Clause: "rule/5"})
+	cls := "coerced"
+	if decoded {
+		cls = "coerced-in-decoded"
+	}
+	conv := want.Kind.String() + " to " + got.Kind.String()
+	return at(Diagnosis{Class: cls, Detail: conv, Title: CoercedTitle(cls, []string{conv}), Clause: "rule/5"})
+}
+
+// wrapped is the diagnosis of a value that is not an array put in one,
+// where the schema declares array.
+var wrapped = Diagnosis{Class: "coerced/wrapped", Title: "A value is wrapped in an array where the schema declares array (`5` gives `[5]`)", Clause: "rule/5"}
+
+// CoercedTitle is the title of values converted to another type (class
+// coerced or coerced-in-decoded) by the conversions convs ("string to
+// number"): one bug, whichever conversions its findings show.
+func CoercedTitle(class string, convs []string) string {
+	list := " (" + strings.Join(convs, ", ") + ")"
+	if class == "coerced-in-decoded" {
+		return "A value inside decoded JSON text is converted to another type" + list
+	}
+	return "A value of another type is converted to the type the schema declares" + list
 }
 
 // InDecoded is the diagnosis of a decode missed inside JSON text the rule
@@ -134,10 +157,11 @@ var lossyWhat = map[string]string{
 var lossyOrder = []string{"rounded", "1e400", "key-order", "duplicates", "lone-surrogate"}
 
 // OrderDetails sorts the details of one root cause (the schema keywords
-// of decode-missed/keyword or /draft, the losses of a lossy reading) into
-// the one order its title names them in, whichever findings showed them
-// first: keywords as notable lists them (the others after, by name),
-// losses as lossyOrder does. It returns ds.
+// of decode-missed/keyword or /draft, the losses of a lossy reading, the
+// conversions of coerced) into the one order its title names them in,
+// whichever findings showed them first: keywords as notable lists them
+// (the others after, by name), losses as lossyOrder does, conversions by
+// name. It returns ds.
 func OrderDetails(ds []string) []string {
 	rank := func(d string) int {
 		if i := slices.Index(notable, d); i >= 0 {

@@ -317,6 +317,9 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 		case len(ds) > 0 && (k == "decoded-json-lossy" || k == "artefact/lossy-json"):
 			rc.Title = diagnose.LossyTitle(k, ds)
 			rc.Detail = strings.Join(ds, ", ")
+		case len(ds) > 0 && (k == "coerced" || k == "coerced-in-decoded"):
+			rc.Title = diagnose.CoercedTitle(k, ds)
+			rc.Detail = strings.Join(ds, ", ")
 		}
 		out = append(out, rc)
 	}

@@ -320,6 +320,33 @@ func TestLossyTitle(t *testing.T) {
 	}
 }
 
+// TestCoercedTitle: a root cause of values converted names every
+// conversion its findings show, in one order, not the first finding's.
+func TestCoercedTitle(t *testing.T) {
+	// coercer converts a string to the boolean or number it spells.
+	coercer := impl.Func("coercer", func(ctx context.Context, c impl.Case) impl.Result {
+		r := impl.Reference.Normalize(ctx, c)
+		return impl.OK([]byte(strings.NewReplacer(`"true"`, `true`, `"5"`, `5`).Replace(string(r.Output))))
+	})
+	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
+	findings := []rootcause.Finding{
+		marked(coercer, "b", `{"properties":{"b":{"type":"boolean"}}}`, `{"b":"true"}`),
+		marked(coercer, "n", `{"properties":{"n":{"type":"integer"}}}`, `{"n":"5"}`),
+	}
+	var titles []string
+	for range 2 {
+		rcs := rootcause.Explain(context.Background(), rootcause.Config{Impl: coercer, Want: want}, findings)
+		if len(rcs) != 1 || rcs[0].Class != "coerced" || rcs[0].Count() != 2 {
+			t.Fatalf("root causes %+v, want one coerced of both", rcs)
+		}
+		titles = append(titles, rcs[0].Title)
+		slices.Reverse(findings)
+	}
+	if titles[0] != titles[1] || !strings.HasSuffix(titles[0], "(string to boolean, string to number)") {
+		t.Errorf("titles %q: want one, naming both conversions in one order", titles)
+	}
+}
+
 // TestKeywordTitleStable: a root cause of keywords not followed names them
 // in one order, whichever order its findings come in.
 func TestKeywordTitleStable(t *testing.T) {
