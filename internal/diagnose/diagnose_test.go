@@ -175,6 +175,13 @@ func TestTitleNamesTheCase(t *testing.T) {
 		{"coerced string to boolean", `{"properties":{"b":{"type":"boolean"}}}`, `{"b":"true"}`, out(`{"b":true}`), "coerced", "string to boolean", []string{"(string to boolean)"}},
 		{"coerced inside decoded", `{"properties":{"p":{"type":"array","items":{"type":"string"}}}}`, `{"p":"[1]"}`, out(`{"p":["1"]}`), "coerced-in-decoded", "number to string", []string{"(number to string)"}},
 		{"wrapped", `{"properties":{"p":{"type":"array"}}}`, `{"p":5}`, out(`{"p":[5]}`), "coerced/wrapped", "", []string{"wrapped in an array", "declares array"}},
+		// A keyword's miss names the way from the keyword to the
+		// declaration: a member reached through a branch is not the
+		// branch's own declaration, and a list of `items` is not `items`.
+		{"missed at anyOf", `{"properties":{"p":{"anyOf":[{"type":"array"},{"type":"null"}]}}}`, `{"p":"[]"}`, out(`{"p":"[]"}`), "decode-missed/keyword", "anyOf", []string{"through `anyOf` are"}},
+		{"missed through anyOf, then properties", `{"anyOf":[{"properties":{"p":{"type":"array"}}}]}`, `{"p":"[]"}`, out(`{"p":"[]"}`), "decode-missed/keyword", "anyOf/properties", []string{"through `anyOf` then `properties` are"}},
+		{"missed through an items list", `{"properties":{"l":{"type":"array","items":[{"type":"array"}]}}}`, `{"l":["[]"]}`, out(`{"l":["[]"]}`), "decode-missed/keyword", "items[]", []string{"through `items` as a list are"}},
+		{"missed through $ref, then items", `{"$defs":{"l":{"items":{"type":"array"}}},"properties":{"l":{"$ref":"#/$defs/l"}}}`, `{"l":["[]"]}`, out(`{"l":["[]"]}`), "decode-missed/keyword", "$ref/items", []string{"through `$ref` then `items` are"}},
 		{"Infinity", `{}`, `{"":1e400}`, impl.Fail(impl.ErrProtocol, `not a JSON object: "{\"arguments\": {\"\": Infinity}}"`), "failure/protocol/non-finite", "", []string{"Infinity"}},
 	}
 	for _, tt := range tests {

@@ -164,6 +164,7 @@ var lossyOrder = []string{"rounded", "1e400", "key-order", "duplicates", "lone-s
 // name. It returns ds.
 func OrderDetails(ds []string) []string {
 	rank := func(d string) int {
+		d, _, _ = strings.Cut(d, "/") // a route, by its first keyword
 		if i := slices.Index(notable, d); i >= 0 {
 			return i
 		}
@@ -353,7 +354,7 @@ func (d *differ) missed(in, want, got *jsonvalue.Value, path []step) Diagnosis {
 	kw := ""
 	switch {
 	case ok && len(r.via) > 0:
-		kw = r.via[0]
+		kw = r.way()
 	case !ok:
 		kw = keyword(d.c.Schema)
 	}
@@ -487,13 +488,43 @@ func (d *differ) shortOfFixpoint(src string, got *jsonvalue.Value) bool {
 
 // KeywordTitle is the title of the decodes missed behind the schema
 // keywords kws: one bug, an implementation that follows fewer keywords
-// than the readings do, whichever keywords its findings show.
+// than the readings do, whichever keywords its findings show. A keyword
+// is a route, the way from the first keyword to the declaration a
+// finding misses ("anyOf/properties": a member a branch of `anyOf`
+// declares, not the branch's own type; "items[]": a list of `items`), as
+// its minimal case shows; KeywordTitle names each as it is given (see
+// Routes).
 func KeywordTitle(kws []string) string {
+	return "Declarations through " + routes(kws) + " are not followed: a stringified array or object stays a string"
+}
+
+// routes writes the routes kws for a title: "`anyOf` then `properties`,
+// `items` as a list".
+func routes(kws []string) string {
 	q := make([]string, len(kws))
 	for i, k := range kws {
-		q[i] = code(k)
+		steps := strings.Split(k, "/")
+		for j, st := range steps {
+			if name, ok := strings.CutSuffix(st, "[]"); ok {
+				steps[j] = code(name) + " as a list"
+			} else {
+				steps[j] = code(st)
+			}
+		}
+		q[i] = strings.Join(steps, " then ")
 	}
-	return "Declarations through " + strings.Join(q, ", ") + " are not followed: a stringified array or object stays a string"
+	return strings.Join(q, ", ")
+}
+
+// Routes is the routes ds (details of decode-missed/keyword or /draft)
+// without those another of them begins: a finding missed through `$ref`
+// says the implementation misses what `$ref` leads to, members and all,
+// so "$ref/properties" beside "$ref" says nothing more. It returns ds,
+// shortened.
+func Routes(ds []string) []string {
+	return slices.DeleteFunc(ds, func(d string) bool {
+		return slices.ContainsFunc(ds, func(e string) bool { return strings.HasPrefix(d, e+"/") })
+	})
 }
 
 // DraftTitle is the title of the decodes missed behind the keywords kws
@@ -501,11 +532,7 @@ func KeywordTitle(kws []string) string {
 // schema without `$schema` (class decode-missed/draft): it reads such a
 // schema by an older draft, where 2020-12 is the default.
 func DraftTitle(kws []string) string {
-	q := make([]string, len(kws))
-	for i, k := range kws {
-		q[i] = code(k)
-	}
-	return "A schema without `$schema` is read by an older draft than 2020-12: declarations through " + strings.Join(q, ", ") +
+	return "A schema without `$schema` is read by an older draft than 2020-12: declarations through " + routes(kws) +
 		" are followed only under `\"$schema\": \"https://json-schema.org/draft/2020-12/schema\"`"
 }
 

@@ -10,8 +10,9 @@
 //
 // A few classes are settled once a finding is minimized: a decode missed
 // behind a keyword is run again with `"$schema"` 2020-12 added
-// (decode-missed/draft) and with the strings on its way sent decoded
-// (decode-missed/in-decoded); once all are, a plain miss and a string
+// (decode-missed/draft), with types added on its way, branches and
+// `$ref` targets too (decode-missed/untyped), and with the strings on its
+// way sent decoded (decode-missed/in-decoded); once all are, a plain miss and a string
 // decoded, both under type lists, are one type-list-as-one; and the
 // keyword misses of an implementation that misses even a plain
 // `"type": "array"` are that miss.
@@ -202,6 +203,9 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 		each(is, func(ctx context.Context, i int) {
 			o := &outcomes[i]
 			if o.d = ofDraft(ctx, cfg, o.c, o.d); o.d.Class == "decode-missed/keyword" {
+				o.d = ofUntyped(ctx, cfg, o.c, o.d)
+			}
+			if o.d.Class == "decode-missed/keyword" {
 				o.d = ofDecoded(ctx, cfg, o.c, o.d)
 			}
 		})
@@ -309,9 +313,11 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 		ds := diagnose.OrderDetails(slices.Clone(details[k]))
 		switch {
 		case len(ds) > 0 && k == "decode-missed/keyword":
+			ds = diagnose.Routes(ds)
 			rc.Title = diagnose.KeywordTitle(ds)
 			rc.Detail = strings.Join(ds, ", ")
 		case len(ds) > 0 && k == "decode-missed/draft":
+			ds = diagnose.Routes(ds)
 			rc.Title = diagnose.DraftTitle(ds)
 			rc.Detail = strings.Join(ds, ", ")
 		case len(ds) > 0 && (k == "decoded-json-lossy" || k == "artefact/lossy-json"):
@@ -422,6 +428,62 @@ func ofDecoded(ctx context.Context, cfg Config, c impl.Case, d diagnose.Diagnosi
 		}
 	}
 	return d
+}
+
+// The class and title of a decode missed that types added cure.
+const (
+	untypedClass = "decode-missed/untyped"
+	untypedTitle = "Nothing is decoded where the schema leaves a level's `type` unsaid (`\"type\": \"object\"` at the root, `\"type\": \"array\"` above `items`)"
+)
+
+// ofUntyped tells a keyword not followed from a type left unsaid: a
+// decode missed behind a keyword (d) that the implementation makes once
+// "type" is added on the way (in the branches of a combinator and what
+// `$ref` leads to as well) is decode-missed/untyped: it follows the
+// keyword, where the schema says the type (an `allOf` branch that
+// declares members without `"type": "object"`). Run once on the
+// finding's minimized case c; d is returned as it is otherwise.
+//
+// The keyword must matter once the types are said: an implementation that
+// gives the same without it decodes there whatever the keyword declares
+// (blind, under a typed root), and the keyword is still not followed.
+func ofUntyped(ctx context.Context, cfg Config, c impl.Case, d diagnose.Diagnosis) diagnose.Diagnosis {
+	if cfg.Impl == nil || cfg.Want == nil || cfg.Keep != nil && !cfg.Keep() {
+		return d
+	}
+	typed, ok := withTypes(c)
+	if !ok {
+		return d
+	}
+	got := cfg.Impl.Normalize(ctx, typed)
+	if !impl.Compare(got, cfg.Want(typed)).Same() {
+		return d
+	}
+	kw, _, _ := strings.Cut(d.Detail, "/")
+	kw = strings.TrimSuffix(kw, "[]")
+	if without, ok := withoutKeyword(typed, kw); !ok || impl.Compare(cfg.Impl.Normalize(ctx, without), got).Same() {
+		return d
+	}
+	d.Class, d.Title, d.Detail, d.Clause = untypedClass, untypedTitle, "", "rule/2"
+	return d
+}
+
+// withoutKeyword is c with the keyword kw taken out of its schema, in
+// schema positions (not a property of that name), and whether there was
+// one to take out.
+func withoutKeyword(c impl.Case, kw string) (impl.Case, bool) {
+	schema, err := jsonvalue.Parse(c.Schema)
+	if err != nil || kw == "" {
+		return c, false
+	}
+	found := false
+	diagnose.WalkSchemas(schema, func(s *jsonvalue.Value) {
+		n := len(s.Members)
+		s.Members = slices.DeleteFunc(s.Members, func(m jsonvalue.Member) bool { return m.Key == kw })
+		found = found || len(s.Members) < n
+	})
+	c.Schema = schema.Append(nil)
+	return c, found
 }
 
 // absorb adds the findings of b to a.
@@ -632,7 +694,7 @@ func withTypes(c impl.Case) (impl.Case, bool) {
 		return c, false
 	}
 	args, err := jsonvalue.Parse(c.Args)
-	if err != nil || !addTypes(schema, args, 0) {
+	if err != nil || !addTypes(schema, schema, args) {
 		return c, false
 	}
 	c.Schema = schema.Append(nil)
@@ -660,7 +722,7 @@ func probed(ctx context.Context, cfg Config, c impl.Case, want, got impl.Result)
 	case d.Class == "decode-missed" && long(ctx, cfg, c, d.Where):
 		d.Class, d.Title = "decode-missed/long", "A stringified array or object past a length is not decoded (the same shape, short, is)"
 	case d.Class == "decode-missed" && untyped(ctx, cfg, c):
-		d.Class, d.Title = "decode-missed/untyped", "Nothing is decoded where the schema leaves a level's `type` unsaid (`\"type\": \"object\"` at the root, `\"type\": \"array\"` above `items`)"
+		d.Class, d.Title = untypedClass, untypedTitle
 	case blindClasses[d.Class] && blind(ctx, cfg, c, got):
 		d.Class, d.Title, d.Clause, d.Detail = "decoded-undeclared", "A string is decoded as JSON whatever the schema declares there (as under the empty schema `{}`)", "rule/2", ""
 	}
@@ -784,27 +846,51 @@ func untyped(ctx context.Context, cfg Config, c impl.Case) bool {
 	return ok && impl.Compare(cfg.Impl.Normalize(ctx, typed), cfg.Want(typed)).Same()
 }
 
-// addTypes adds "type" to s, and to the subschemas properties and items
-// declare for v's members and elements, where they have none; it reports
-// whether it added one.
-func addTypes(s, v *jsonvalue.Value, depth int) bool {
-	if s == nil || s.Kind != jsonvalue.Object || depth > 64 || v.Kind != jsonvalue.Object && v.Kind != jsonvalue.Array {
-		return false
-	}
-	added := false
-	if s.Member("type") == nil {
-		s.Members = append([]jsonvalue.Member{{Key: "type", Value: &jsonvalue.Value{Kind: jsonvalue.String, Str: v.Kind.String()}}}, s.Members...)
-		added = true
-	}
-	for _, m := range v.Members {
-		if addTypes(s.Member("properties").Member(m.Key), m.Value, depth+1) {
+// addTypes adds "type" to s, to the branches of its allOf, anyOf and
+// oneOf and what its local `$ref` leads to (in root), and to the
+// subschemas properties and items declare for v's members and elements,
+// where they have none; it reports whether it added one. A branch or a
+// target that declares neither members nor items is left as it is: it
+// says nothing on the way. Each subschema is visited once for each value.
+func addTypes(root, s, v *jsonvalue.Value) bool {
+	type visit struct{ s, v *jsonvalue.Value }
+	seen := map[visit]bool{}
+	var add func(s, v *jsonvalue.Value, depth int) bool
+	add = func(s, v *jsonvalue.Value, depth int) bool {
+		if s == nil || s.Kind != jsonvalue.Object || depth > 64 || v.Kind != jsonvalue.Object && v.Kind != jsonvalue.Array || seen[visit{s, v}] {
+			return false
+		}
+		seen[visit{s, v}] = true
+		added := false
+		if s.Member("type") == nil {
+			s.Members = append([]jsonvalue.Member{{Key: "type", Value: &jsonvalue.Value{Kind: jsonvalue.String, Str: v.Kind.String()}}}, s.Members...)
 			added = true
 		}
-	}
-	for _, e := range v.Elems {
-		if addTypes(s.Member("items"), e, depth+1) {
-			added = true
+		var via []*jsonvalue.Value
+		for _, kw := range []string{"allOf", "anyOf", "oneOf"} {
+			if bs := s.Member(kw); bs != nil {
+				via = append(via, bs.Elems...)
+			}
 		}
+		if r := s.Member("$ref"); r != nil && r.Kind == jsonvalue.String && strings.HasPrefix(r.Str, "#") {
+			via = append(via, root.Resolve(r.Str))
+		}
+		for _, b := range via {
+			if (b.Member("properties") != nil || b.Member("items") != nil) && add(b, v, depth+1) {
+				added = true
+			}
+		}
+		for _, m := range v.Members {
+			if add(s.Member("properties").Member(m.Key), m.Value, depth+1) {
+				added = true
+			}
+		}
+		for _, e := range v.Elems {
+			if add(s.Member("items"), e, depth+1) {
+				added = true
+			}
+		}
+		return added
 	}
-	return added
+	return add(s, v, 0)
 }

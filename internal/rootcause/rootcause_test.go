@@ -377,6 +377,111 @@ func TestKeywordTitleStable(t *testing.T) {
 	}
 }
 
+// TestKeywordRoutes: a keyword title names the way to the declaration
+// each finding shows, and no shorter one: an implementation that follows
+// `anyOf` at a position but not into the members a branch declares is
+// not said to miss `anyOf`; one that misses `$ref` outright is not said
+// to miss `$ref` then `properties` besides.
+func TestKeywordRoutes(t *testing.T) {
+	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
+	// branchTops reads the branches of anyOf for their types only.
+	var strip func(v *jsonvalue.Value, inBranch bool)
+	strip = func(v *jsonvalue.Value, inBranch bool) {
+		for i, m := range v.Members {
+			if inBranch && m.Key == "properties" {
+				v.Members[i].Key = "x-properties"
+			}
+			strip(m.Value, m.Key == "anyOf")
+		}
+		for _, e := range v.Elems {
+			strip(e, inBranch)
+		}
+	}
+	branchTops := impl.Func("branch-tops", func(ctx context.Context, c impl.Case) impl.Result {
+		if s, err := jsonvalue.Parse(c.Schema); err == nil {
+			strip(s, false)
+			c.Schema = s.Append(nil)
+		}
+		return impl.Reference.Normalize(ctx, c)
+	})
+	findings := []rootcause.Finding{
+		marked(branchTops, "through", `{"anyOf":[{"properties":{"p":{"type":"array"}}}]}`, `{"p":"[1]"}`),
+	}
+	rcs := rootcause.Explain(context.Background(), rootcause.Config{Impl: branchTops, Want: want}, findings)
+	if len(rcs) != 1 || rcs[0].Class != "decode-missed/keyword" || !strings.Contains(rcs[0].Title, "through `anyOf` then `properties` are") {
+		t.Errorf("root causes %+v, want one decode-missed/keyword through `anyOf` then `properties`", rcs)
+	}
+	noRef := impl.Func("no-ref", func(ctx context.Context, c impl.Case) impl.Result {
+		if bytes.Contains(c.Schema, []byte(`"$ref"`)) {
+			c.Schema = []byte(`{}`)
+		}
+		return impl.Reference.Normalize(ctx, c)
+	})
+	findings = []rootcause.Finding{
+		marked(noRef, "ref", `{"$defs":{"a":{"type":"array"}},"properties":{"p":{"$ref":"#/$defs/a"}}}`, `{"p":"[1]"}`),
+		marked(noRef, "ref-properties", `{"$defs":{"a":{"properties":{"q":{"type":"array"}}}},"properties":{"p":{"$ref":"#/$defs/a"}}}`, `{"p":{"q":"[1]"}}`),
+	}
+	rcs = rootcause.Explain(context.Background(), rootcause.Config{Impl: noRef, Want: want}, findings)
+	if len(rcs) != 1 || rcs[0].Class != "decode-missed/keyword" || rcs[0].Count() != 2 || !strings.HasPrefix(rcs[0].Title, "Declarations through `$ref` are") {
+		t.Errorf("root causes %+v, want one decode-missed/keyword through `$ref` of both", rcs)
+	}
+}
+
+// TestUntypedBranch: an implementation that reads `properties` only
+// beside a `type` misses a member an `allOf` branch declares when the
+// branch leaves its type unsaid, and follows `allOf` once the branch says
+// it: a type unsaid, not a keyword not followed.
+func TestUntypedBranch(t *testing.T) {
+	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
+	var strip func(v *jsonvalue.Value)
+	strip = func(v *jsonvalue.Value) {
+		if v.Kind == jsonvalue.Object && v.Member("type") == nil {
+			for i, m := range v.Members {
+				if m.Key == "properties" {
+					v.Members[i].Key = "x-properties"
+				}
+			}
+		}
+		for _, m := range v.Members {
+			strip(m.Value)
+		}
+		for _, e := range v.Elems {
+			strip(e)
+		}
+	}
+	typedOnly := impl.Func("typed-only", func(ctx context.Context, c impl.Case) impl.Result {
+		if s, err := jsonvalue.Parse(c.Schema); err == nil {
+			strip(s)
+			c.Schema = s.Append(nil)
+		}
+		return impl.Reference.Normalize(ctx, c)
+	})
+	findings := []rootcause.Finding{
+		marked(typedOnly, "allOf", `{"type":"object","allOf":[{"properties":{"p":{"type":"array"}}}]}`, `{"p":"[1]"}`),
+	}
+	rcs := rootcause.Explain(context.Background(), rootcause.Config{Impl: typedOnly, Want: want}, findings)
+	if len(rcs) != 1 || rcs[0].Class != "decode-missed/untyped" {
+		t.Errorf("root causes %+v, want one decode-missed/untyped", rcs)
+	}
+	// An implementation that decodes every member blind once the root
+	// says "object", and does not follow anyOf: the types added cure the
+	// miss without the keyword, which is still not followed.
+	blindTyped := impl.Func("blind-typed", func(ctx context.Context, c impl.Case) impl.Result {
+		if s, err := jsonvalue.Parse(c.Schema); err == nil && s.Member("type") != nil {
+			c.Schema = []byte(`{"additionalProperties":{"type":["array","object"]}}`)
+		}
+		c.Schema = bytes.ReplaceAll(c.Schema, []byte(`"anyOf"`), []byte(`"x-anyOf"`))
+		return impl.Reference.Normalize(ctx, c)
+	})
+	findings = []rootcause.Finding{
+		marked(blindTyped, "anyOf", `{"anyOf":[{"properties":{"p":{"type":"array"}}}]}`, `{"p":"[1]"}`),
+	}
+	rcs = rootcause.Explain(context.Background(), rootcause.Config{Impl: blindTyped, Want: want}, findings)
+	if len(rcs) != 1 || rcs[0].Class != "decode-missed/keyword" {
+		t.Errorf("root causes %+v, want one decode-missed/keyword", rcs)
+	}
+}
+
 // TestDraftDefault: an implementation that reads a schema without
 // `$schema` as draft-07 misses `prefixItems` there and follows it under
 // `"$schema"` 2020-12: that is a root cause of its own, apart from a
