@@ -182,6 +182,8 @@ func TestTitleNamesTheCase(t *testing.T) {
 		{"missed through anyOf, then properties", `{"anyOf":[{"properties":{"p":{"type":"array"}}}]}`, `{"p":"[]"}`, out(`{"p":"[]"}`), "decode-missed/keyword", "anyOf/properties", []string{"through `anyOf` then `properties` are"}},
 		{"missed through an items list", `{"properties":{"l":{"type":"array","items":[{"type":"array"}]}}}`, `{"l":["[]"]}`, out(`{"l":["[]"]}`), "decode-missed/keyword", "items[]", []string{"through `items` as a list are"}},
 		{"missed through $ref, then items", `{"$defs":{"l":{"items":{"type":"array"}}},"properties":{"l":{"$ref":"#/$defs/l"}}}`, `{"l":["[]"]}`, out(`{"l":["[]"]}`), "decode-missed/keyword", "$ref/items", []string{"through `$ref` then `items` are"}},
+		{"missed under a type list", `{"properties":{"p":{"type":["array"]}}}`, `{"p":"[]"}`, out(`{"p":"[]"}`), "decode-missed", "type-list", []string{"declares array in a `type` list"}},
+		{"missed under a plain type", `{"properties":{"p":{"type":"array"}}}`, `{"p":"[]"}`, out(`{"p":"[]"}`), "decode-missed", "", []string{"declares array"}},
 		{"Infinity", `{}`, `{"":1e400}`, impl.Fail(impl.ErrProtocol, `not a JSON object: "{\"arguments\": {\"\": Infinity}}"`), "failure/protocol/non-finite", "", []string{"Infinity"}},
 	}
 	for _, tt := range tests {

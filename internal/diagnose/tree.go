@@ -129,6 +129,20 @@ func CoercedTitle(class string, convs []string) string {
 	return "A value of another type is converted to the type the schema declares" + list
 }
 
+// MissedTitle is the title of a plain decode missed of a shape (class
+// decode-missed): declared as a plain type, or, when detail is
+// "type-list", in a `type` list.
+func MissedTitle(shape, detail string) string {
+	t := "A stringified " + shape + " is not decoded where the schema declares " + shape
+	if detail == "type-list" {
+		t += InTypeList
+	}
+	return t
+}
+
+// InTypeList ends the title of a decode missed under a `type` list.
+const InTypeList = " in a `type` list"
+
 // InDecoded is the diagnosis of a decode missed inside JSON text the rule
 // decoded, where the implementation makes the same decode in the
 // arguments themselves: it does not walk what it decodes.
@@ -359,7 +373,13 @@ func (d *differ) missed(in, want, got *jsonvalue.Value, path []step) Diagnosis {
 		kw = keyword(d.c.Schema)
 	}
 	if kw == "" {
-		return Diagnosis{Class: "decode-missed", Title: "A stringified " + want.Kind.String() + " is not decoded where the schema declares " + want.Kind.String(), Clause: "rule/2"}
+		d := Diagnosis{Class: "decode-missed", Title: MissedTitle(want.Kind.String(), ""), Clause: "rule/2"}
+		if t := member(r.s, "type"); ok && t != nil && t.Kind == jsonvalue.Array {
+			// Declared in a list: an implementation may read a list
+			// where it reads a plain type, or not.
+			d.Detail, d.Title = "type-list", MissedTitle(want.Kind.String(), "type-list")
+		}
+		return d
 	}
 	return Diagnosis{Class: "decode-missed/keyword", Detail: kw, Title: KeywordTitle([]string{kw}), Clause: "reading/4"}
 }

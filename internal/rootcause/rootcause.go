@@ -256,6 +256,7 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 	settle(rest)
 	byClass := map[string]*RootCause{}
 	details := map[string][]string{}
+	undetailed := map[string]bool{} // a class with a finding of no detail
 	var order []string
 	shown := map[string]bool{} // a class's counterexample is one minimized
 	for i, f := range findings {
@@ -263,6 +264,9 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 		c, want, got, d, cut := o.c, o.want, o.got, o.d, o.cut
 		if d.Detail != "" && !slices.Contains(details[d.Class], d.Detail) {
 			details[d.Class] = append(details[d.Class], d.Detail)
+		}
+		if d.Detail == "" {
+			undetailed[d.Class] = true
 		}
 		rc := byClass[d.Class]
 		if rc == nil {
@@ -301,7 +305,7 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 			plain.Case, plain.Want, plain.Got, plain.Where, plain.Cut = str.Case, str.Want, str.Got, str.Where, str.Cut
 		}
 		absorb(plain, str)
-		plain.Class, plain.Clause = "type-list-as-one", "rule/3"
+		plain.Class, plain.Clause, plain.Detail = "type-list-as-one", "rule/3", ""
 		plain.Title = "A `type` list is read as one of its types: a shape it names stays a string (`[\"array\",\"object\"]` read as `object`), a string it admits is decoded (`[\"string\",\"array\"]` read as `array`)"
 		order = slices.DeleteFunc(order, func(k string) bool { return k == "decoded-declared-string" })
 	}
@@ -323,6 +327,9 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 		case len(ds) > 0 && (k == "decoded-json-lossy" || k == "artefact/lossy-json"):
 			rc.Title = diagnose.LossyTitle(k, ds)
 			rc.Detail = strings.Join(ds, ", ")
+		case k == "decode-missed" && rc.Detail != "" && undetailed[k]:
+			// Some under a plain type: the title that holds for all.
+			rc.Title, rc.Detail = strings.TrimSuffix(rc.Title, diagnose.InTypeList), ""
 		case len(ds) > 0 && (k == "coerced" || k == "coerced-in-decoded"):
 			rc.Title = diagnose.CoercedTitle(k, ds)
 			rc.Detail = strings.Join(ds, ", ")
@@ -720,9 +727,9 @@ func probed(ctx context.Context, cfg Config, c impl.Case, want, got impl.Result)
 	}
 	switch {
 	case d.Class == "decode-missed" && long(ctx, cfg, c, d.Where):
-		d.Class, d.Title = "decode-missed/long", "A stringified array or object past a length is not decoded (the same shape, short, is)"
+		d.Class, d.Detail, d.Title = "decode-missed/long", "", "A stringified array or object past a length is not decoded (the same shape, short, is)"
 	case d.Class == "decode-missed" && untyped(ctx, cfg, c):
-		d.Class, d.Title = untypedClass, untypedTitle
+		d.Class, d.Detail, d.Title = untypedClass, "", untypedTitle
 	case blindClasses[d.Class] && blind(ctx, cfg, c, got):
 		d.Class, d.Title, d.Clause, d.Detail = "decoded-undeclared", "A string is decoded as JSON whatever the schema declares there (as under the empty schema `{}`)", "rule/2", ""
 	}

@@ -482,6 +482,40 @@ func TestUntypedBranch(t *testing.T) {
 	}
 }
 
+// TestTypeListTitle: a plain decode missed says "in a `type` list" when
+// every finding of it misses under a type list, and not when one misses
+// a plain type.
+func TestTypeListTitle(t *testing.T) {
+	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
+	listBlind := impl.Func("list-blind", func(ctx context.Context, c impl.Case) impl.Result {
+		c.Schema = bytes.ReplaceAll(c.Schema, []byte(`"type":[`), []byte(`"x-type":[`))
+		return impl.Reference.Normalize(ctx, c)
+	})
+	cases := [][2]string{
+		{`{"properties":{"p":{"type":["array"]}}}`, `{"p":"[1]"}`},
+		{`{"properties":{"p":{"type":"array"}}}`, `{"p":"[1]"}`},
+	}
+	for _, tt := range []struct {
+		im    impl.Impl
+		n     int
+		title string
+	}{
+		{listBlind, 1, "A stringified array is not decoded where the schema declares array in a `type` list"},
+		{buggy, 2, "A stringified array is not decoded where the schema declares array"},
+	} {
+		var findings []rootcause.Finding
+		for _, c := range cases {
+			if f := marked(tt.im, c[0], c[0], c[1]); !impl.Compare(f.Got, f.Want).Same() {
+				findings = append(findings, f)
+			}
+		}
+		rcs := rootcause.Explain(context.Background(), rootcause.Config{Impl: tt.im, Want: want}, findings)
+		if len(rcs) != 1 || rcs[0].Class != "decode-missed" || rcs[0].Count() != tt.n || rcs[0].Title != tt.title {
+			t.Errorf("%s: root causes %+v, want one decode-missed of %d titled %q", tt.im.Name(), rcs, tt.n, tt.title)
+		}
+	}
+}
+
 // TestDraftDefault: an implementation that reads a schema without
 // `$schema` as draft-07 misses `prefixItems` there and follows it under
 // `"$schema"` 2020-12: that is a root cause of its own, apart from a
