@@ -39,6 +39,9 @@ func TestClassify(t *testing.T) {
 		{"error on a cycle of two $refs", `{"$defs":{"a":{"items":{"$ref":"#/$defs/b"}},"b":{"anyOf":[{"$ref":"#/$defs/a"}]}},"$ref":"#/$defs/a"}`, `{}`, false, 0, impl.Reject(impl.ErrUnspecified, "too much recursion"), "error-for-valid-input/$ref-cycle", "reading/4", "", false},
 		{"error under a $ref chain without a cycle", `{"$defs":{"a":{"$ref":"#/$defs/b"},"b":{}},"$ref":"#/$defs/a"}`, `{}`, false, 0, impl.Reject(impl.ErrUnspecified, "no"), "error-for-valid-input/$ref", "reading/4", "", false},
 		{"error behind a draft", `{"$schema":"http://json-schema.org/draft-04/schema#"}`, `{}`, false, 0, impl.Reject(impl.ErrUnspecified, "no schema with key"), "error-for-valid-input/$schema", "reading/4", "", false},
+		{"error, a property named $ref", `{"properties":{"$ref":{"type":"string"}}}`, `{"$ref":"x"}`, false, 0, impl.Reject(impl.ErrUnspecified, "no"), "error-for-valid-input", "reading/8", "", false},
+		{"error, $ref in an enum", `{"enum":[{"$ref":"x"}]}`, `{"$ref":"x"}`, false, 0, impl.Reject(impl.ErrUnspecified, "no"), "error-for-valid-input", "reading/8", "", false},
+		{"error, the stack exhausted", `{"$id":"https://x/a","$defs":{"b":{"$id":"b","$ref":"a"}},"$ref":"b"}`, `{}`, false, 0, impl.Reject(impl.ErrUnspecified, "Schema validation error: Maximum call stack size exceeded"), "error-for-valid-input/$ref/stack", "reading/4", "", false},
 		{"wrong error kind", `{}`, `[]`, false, 0, impl.Reject(impl.ErrInvalidJSON, ""), "wrong-error-kind", "reading/8", "", false},
 		// References left undecoded, by class.
 		{"nothing decoded", `{}`, `{"a":"x &amp; y"}`, false, 0, out(`{"a":"x &amp; y"}`), "undecoded/named-basic", "rule/4", "/a", false},
@@ -199,5 +202,23 @@ func TestTitleNamesTheCase(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestErrorShape: messages that differ in what they quote, point to or
+// echo are of one shape; different messages are not.
+func TestErrorShape(t *testing.T) {
+	tests := []struct {
+		a, b string
+		same bool
+	}{
+		{`no schema with key or ref "http://json-schema.org/draft-04/schema#"`, `no schema with key or ref "https://x/y"`, true},
+		{"failed:\n- root: bad\n\nProvided arguments: {\"a\":{\"b\":[1,2]}}", "failed:\n- root: bad\n\nProvided arguments: {}", true},
+		{`no schema with key or ref "x"`, `Maximum call stack size exceeded`, false},
+	}
+	for _, tt := range tests {
+		if got := diagnose.ErrorShape(tt.a) == diagnose.ErrorShape(tt.b); got != tt.same {
+			t.Errorf("ErrorShape(%q) == ErrorShape(%q) is %v, want %v (%q, %q)", tt.a, tt.b, got, tt.same, diagnose.ErrorShape(tt.a), diagnose.ErrorShape(tt.b))
+		}
 	}
 }

@@ -281,38 +281,35 @@ func shaping(rs []reach, name string) (reach, bool) {
 var notable = []string{"$dynamicRef", "$recursiveRef", "$ref", "$schema", "patternProperties", "additionalProperties",
 	"prefixItems", "additionalItems", "allOf", "anyOf", "oneOf", "if", "dependentSchemas", "unevaluatedProperties", "unevaluatedItems", "not"}
 
-// keyword is the most notable keyword a schema's text holds anywhere, or
-// "".
+// keyword is the most notable keyword a schema holds in a schema
+// position, or "".
 func keyword(schema []byte) string {
-	v, err := jsonvalue.Parse(schema)
-	if err != nil {
-		return ""
-	}
-	seen := map[string]bool{}
-	var walk func(v *jsonvalue.Value, depth int)
-	walk = func(v *jsonvalue.Value, depth int) {
-		if depth > 200 {
-			return
-		}
-		switch v.Kind {
-		case jsonvalue.Object:
-			for _, m := range v.Members {
-				seen[m.Key] = true
-				walk(m.Value, depth+1)
-			}
-		case jsonvalue.Array:
-			for _, e := range v.Elems {
-				walk(e, depth+1)
-			}
-		}
-	}
-	walk(v, 0)
-	for _, k := range notable {
-		if seen[k] {
-			return k
-		}
+	if ks := Keywords(schema); len(ks) > 0 {
+		return ks[0]
 	}
 	return ""
+}
+
+// Keywords are the notable keywords a schema holds in schema positions
+// (not a property's name, not inside const or enum), most notable first.
+func Keywords(schema []byte) []string {
+	v, err := jsonvalue.Parse(schema)
+	if err != nil {
+		return nil
+	}
+	seen := map[string]bool{}
+	WalkSchemas(v, func(s *jsonvalue.Value) {
+		for _, m := range s.Members {
+			seen[m.Key] = true
+		}
+	})
+	var out []string
+	for _, k := range notable {
+		if seen[k] {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // WalkSchemas calls f on every object in a schema position of schema,

@@ -726,6 +726,8 @@ func probed(ctx context.Context, cfg Config, c impl.Case, want, got impl.Result)
 		}
 	}
 	switch {
+	case strings.HasPrefix(d.Class, "error-for-valid-input/") && d.Clause == "reading/4":
+		d = errorKeyword(ctx, cfg, c, want, got)
 	case d.Class == "decode-missed" && long(ctx, cfg, c, d.Where):
 		d.Class, d.Detail, d.Title = "decode-missed/long", "", "A stringified array or object past a length is not decoded (the same shape, short, is)"
 	case d.Class == "decode-missed" && untyped(ctx, cfg, c):
@@ -734,6 +736,31 @@ func probed(ctx context.Context, cfg Config, c impl.Case, want, got impl.Result)
 		d.Class, d.Title, d.Clause, d.Detail = "decoded-undeclared", "A string is decoded as JSON whatever the schema declares there (as under the empty schema `{}`)", "rule/2", ""
 	}
 	return d
+}
+
+// errorKeyword names an error for arguments the rule repairs (got, on
+// c) after the schema keyword it needs: of the notable keywords the
+// schema holds, most notable first, the first that taken out takes the
+// error away (an answer, or an error of another shape); none when the
+// same error stays without each. diagnose alone names the first the
+// schema holds, which may be beside the point (`$ref` in a schema whose
+// `"$schema"` is what the implementation does not know): the case could
+// then not be minimized without it.
+func errorKeyword(ctx context.Context, cfg Config, c impl.Case, want, got impl.Result) diagnose.Diagnosis {
+	dc := diagnoseCase(c, want, got)
+	shape := diagnose.ErrorShape(got.Detail)
+	for _, kw := range diagnose.Keywords(c.Schema) {
+		without, ok := withoutKeyword(c, kw)
+		if !ok {
+			continue
+		}
+		r := cfg.Impl.Normalize(ctx, without)
+		if r.Failure != nil || r.Error != "" && diagnose.ErrorShape(r.Detail) == shape {
+			continue // the same error without it (or no answer to tell)
+		}
+		return diagnose.ErrorUnder(dc, kw)
+	}
+	return diagnose.ErrorUnder(dc, "")
 }
 
 // rerun tells decoding stopped short of the fixpoint from a reference
@@ -802,8 +829,12 @@ func long(ctx context.Context, cfg Config, c impl.Case, where string) bool {
 }
 
 func classify(c impl.Case, want, got impl.Result) diagnose.Diagnosis {
-	return diagnose.Classify(diagnose.Case{Schema: c.Schema, Args: c.Args, Attribute: c.Options.Profile == normalize.Attribute,
-		MaxPasses: c.Options.MaxPasses, Want: want, Got: got})
+	return diagnose.Classify(diagnoseCase(c, want, got))
+}
+
+func diagnoseCase(c impl.Case, want, got impl.Result) diagnose.Case {
+	return diagnose.Case{Schema: c.Schema, Args: c.Args, Attribute: c.Options.Profile == normalize.Attribute,
+		MaxPasses: c.Options.MaxPasses, Want: want, Got: got}
 }
 
 // withSource names a property's violation the case does not show by its

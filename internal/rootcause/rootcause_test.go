@@ -516,6 +516,31 @@ func TestTypeListTitle(t *testing.T) {
 	}
 }
 
+// TestErrorKeyword: an error is named after the keyword it needs, as
+// taking each out shows, not the first of the notable keywords the schema
+// holds: an implementation that knows no draft-04 errors under
+// `"$schema"` draft-04 whether or not a `$ref` is there, and the
+// counterexample loses the `$ref`.
+func TestErrorKeyword(t *testing.T) {
+	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
+	noDraft4 := impl.Func("no-draft-04", func(ctx context.Context, c impl.Case) impl.Result {
+		if bytes.Contains(c.Schema, []byte(`draft-04`)) {
+			return impl.Reject(impl.ErrUnspecified, `no schema with key or ref "http://json-schema.org/draft-04/schema#"`)
+		}
+		return impl.Reference.Normalize(ctx, c)
+	})
+	findings := []rootcause.Finding{
+		marked(noDraft4, "draft-04", `{"$schema":"http://json-schema.org/draft-04/schema#","definitions":{"l":{"id":"#list","type":"array"}},"properties":{"a":{"$ref":"#list"}}}`, `{"a":"[1]"}`),
+	}
+	rcs := rootcause.Explain(context.Background(), rootcause.Config{Impl: noDraft4, Want: want}, findings)
+	if len(rcs) != 1 || rcs[0].Class != "error-for-valid-input/$schema" || bytes.Contains(rcs[0].Case.Schema, []byte(`$ref`)) {
+		for _, rc := range rcs {
+			t.Logf("%s: %s %s", rc.Class, rc.Case.Schema, rc.Case.Args)
+		}
+		t.Fatalf("%d root causes, want one error-for-valid-input/$schema without `$ref`", len(rcs))
+	}
+}
+
 // TestDraftDefault: an implementation that reads a schema without
 // `$schema` as draft-07 misses `prefixItems` there and follows it under
 // `"$schema"` 2020-12: that is a root cause of its own, apart from a
