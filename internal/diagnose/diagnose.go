@@ -10,9 +10,10 @@
 // at:
 //
 //   - a failure of the program: its kind (timeout, crash, protocol error);
-//   - errors: an error where output is expected (and which schema keyword
-//     the minimized schema still needs), output where an error is, another
-//     kind of error;
+//   - errors: an error where output is expected (and which schema keyword,
+//     in a schema position, it needs: the check takes each out to see;
+//     whether the program ran out of stack), output where an error is,
+//     another kind of error;
 //   - a string: a reference left undecoded and its class (no ';', the
 //     windows-1252 range, a surrogate, out of range, a name not in the
 //     implementation's table, a case variant, a name of two code points),
@@ -23,7 +24,8 @@
 //     missed behind a schema keyword ($ref, allOf, patternProperties, ...),
 //     a decode missed after the references were decoded;
 //   - the rest of the tree: a key changed, a member dropped or added,
-//     number text changed, member order changed, a value of another type;
+//     number text changed, member order changed, a value of another type
+//     (and which conversion), a value wrapped in an array;
 //   - what JSON.parse-style reading loses (numbers past float64 rounded,
 //     integer-like keys moved first, duplicates collapsed, 1e400 to null):
 //     inside a string the implementation decoded it is the implementation's
@@ -62,7 +64,8 @@ type Diagnosis struct {
 	// Title says the bug as an issue title would.
 	Title string
 	// Detail is what a class leaves open: the schema keyword of a
-	// decode-missed/keyword (see KeywordTitle).
+	// decode-missed/keyword (see KeywordTitle), the conversion of a
+	// coerced ("string to number", see CoercedTitle).
 	Detail string
 	// Clause is the clause of the rule, or the reading, it breaks:
 	// "rule/2" ... "rule/5", "reading/1" ... "reading/8", or "failure" for
@@ -98,18 +101,7 @@ func Classify(c Case) Diagnosis {
 		if d, ok := errorTrigger(c); ok {
 			return d
 		}
-		kw := keyword(c.Schema)
-		d := Diagnosis{Class: "error-for-valid-input", Title: "An error for arguments the rule repairs or passes through", Clause: "reading/8"}
-		if kw != "" {
-			d.Class += "/" + kw
-			d.Title = "An error for arguments under a schema with " + code(kw)
-			d.Clause = "reading/4"
-		}
-		if kw == "$ref" && refCycle(c.Schema) {
-			d.Class += "-cycle"
-			d.Title = "An error for arguments under a schema whose `$ref` leads back to itself (a recursive schema, which the rule reads as any other)"
-		}
-		return d
+		return ErrorUnder(c, keyword(c.Schema))
 	}
 	want, err := jsonvalue.Parse(c.Want.Output)
 	if err != nil {
@@ -152,6 +144,58 @@ func failure(r impl.Result) Diagnosis {
 		d.Title = "The program crashes"
 	}
 	return d
+}
+
+// ErrorUnder diagnoses an error for arguments the rule repairs or passes
+// through (c.Got's) as one the schema keyword kw brings about ("": none),
+// as Classify does with the first of Keywords; the check, which can run
+// the implementation, names the keyword whose removal takes the error
+// away. An error of a program that runs out of stack (`Maximum call
+// stack size exceeded`) is a class of its own, apart from a message of
+// the implementation's, unless a `$ref` cycle of the schema explains it.
+func ErrorUnder(c Case, kw string) Diagnosis {
+	d := Diagnosis{Class: "error-for-valid-input", Title: "An error for arguments the rule repairs or passes through", Clause: "reading/8"}
+	if kw != "" {
+		d.Class += "/" + kw
+		d.Title = "An error for arguments under a schema with " + code(kw)
+		d.Clause = "reading/4"
+	}
+	switch {
+	case kw == "$ref" && refCycle(c.Schema):
+		d.Class += "-cycle"
+		d.Title = "An error for arguments under a schema whose `$ref` leads back to itself (a recursive schema, which the rule reads as any other)"
+	case stackExhausted.MatchString(c.Got.Detail):
+		d.Class += "/stack"
+		d.Title += ": the program runs out of stack (`" + stackExhausted.FindString(c.Got.Detail) + "`)"
+	}
+	return d
+}
+
+// stackExhausted matches what JavaScript engines, Python and the JVM say
+// when a recursion runs out of stack.
+var stackExhausted = regexp.MustCompile(`(?i)maximum call stack size exceeded|too much recursion|maximum recursion depth exceeded|stack ?overflow`)
+
+// ErrorShape is the shape of an error message: what is left of it with
+// quoted text, URLs, JSON-like values and numbers masked and white space
+// collapsed. Two messages of one shape are taken for one error.
+func ErrorShape(msg string) string {
+	for _, re := range shapeMasks {
+		for range 64 { // nested values, innermost first
+			next := re.ReplaceAllString(msg, "…")
+			if next == msg {
+				break
+			}
+			msg = next
+		}
+	}
+	return strings.Join(strings.Fields(msg), " ")
+}
+
+var shapeMasks = []*regexp.Regexp{
+	regexp.MustCompile(`"(?:[^"\\]|\\.)*"|'[^']*'|` + "`[^`]*`"),
+	regexp.MustCompile(`[a-zA-Z][a-zA-Z0-9+.-]*://\S+`),
+	regexp.MustCompile(`\{[^{}]*\}|\[[^\[\]]*\]`),
+	regexp.MustCompile(`-?\b\d+(?:\.\d+)?\b`),
 }
 
 // nonFinite matches what a writer of JSON that is not JSON puts in an

@@ -39,6 +39,9 @@ func TestClassify(t *testing.T) {
 		{"error on a cycle of two $refs", `{"$defs":{"a":{"items":{"$ref":"#/$defs/b"}},"b":{"anyOf":[{"$ref":"#/$defs/a"}]}},"$ref":"#/$defs/a"}`, `{}`, false, 0, impl.Reject(impl.ErrUnspecified, "too much recursion"), "error-for-valid-input/$ref-cycle", "reading/4", "", false},
 		{"error under a $ref chain without a cycle", `{"$defs":{"a":{"$ref":"#/$defs/b"},"b":{}},"$ref":"#/$defs/a"}`, `{}`, false, 0, impl.Reject(impl.ErrUnspecified, "no"), "error-for-valid-input/$ref", "reading/4", "", false},
 		{"error behind a draft", `{"$schema":"http://json-schema.org/draft-04/schema#"}`, `{}`, false, 0, impl.Reject(impl.ErrUnspecified, "no schema with key"), "error-for-valid-input/$schema", "reading/4", "", false},
+		{"error, a property named $ref", `{"properties":{"$ref":{"type":"string"}}}`, `{"$ref":"x"}`, false, 0, impl.Reject(impl.ErrUnspecified, "no"), "error-for-valid-input", "reading/8", "", false},
+		{"error, $ref in an enum", `{"enum":[{"$ref":"x"}]}`, `{"$ref":"x"}`, false, 0, impl.Reject(impl.ErrUnspecified, "no"), "error-for-valid-input", "reading/8", "", false},
+		{"error, the stack exhausted", `{"$id":"https://x/a","$defs":{"b":{"$id":"b","$ref":"a"}},"$ref":"b"}`, `{}`, false, 0, impl.Reject(impl.ErrUnspecified, "Schema validation error: Maximum call stack size exceeded"), "error-for-valid-input/$ref/stack", "reading/4", "", false},
 		{"wrong error kind", `{}`, `[]`, false, 0, impl.Reject(impl.ErrInvalidJSON, ""), "wrong-error-kind", "reading/8", "", false},
 		// References left undecoded, by class.
 		{"nothing decoded", `{}`, `{"a":"x &amp; y"}`, false, 0, out(`{"a":"x &amp; y"}`), "undecoded/named-basic", "rule/4", "/a", false},
@@ -121,6 +124,9 @@ func TestClassify(t *testing.T) {
 		{"number changed", `{}`, `{"n":1.5}`, false, 0, out(`{"n":2}`), "number-changed", "rule/5", "/n", false},
 		{"coerced", `{"properties":{"n":{"type":"integer"}}}`, `{"n":"5"}`, false, 0, out(`{"n":5}`), "coerced", "rule/5", "/n", false},
 		{"coerced to string", `{"properties":{"n":{"type":"string"}}}`, `{"n":1.5}`, false, 0, out(`{"n":"1.5"}`), "coerced", "rule/5", "/n", false},
+		{"wrapped null", `{"properties":{"p":{"type":"array","nullable":true}}}`, `{"p":null}`, false, 0, out(`{"p":[null]}`), "coerced/wrapped", "rule/5", "/p", false},
+		{"wrapped number", `{"properties":{"p":{"type":"array"}}}`, `{"p":5}`, false, 0, out(`{"p":[5]}`), "coerced/wrapped", "rule/5", "/p", false},
+		{"wrapped where no array is declared", `{"properties":{"p":{"type":"number"}}}`, `{"p":5}`, false, 0, out(`{"p":[5]}`), "coerced", "rule/5", "/p", false},
 		{"coerced inside decoded", `{"properties":{"p":{"type":"array","items":{"type":"string"}}}}`, `{"p":"[1]"}`, false, 0, out(`{"p":["1"]}`), "coerced-in-decoded", "rule/5", "/p/0", false},
 		// What lossy JSON reading does: the implementation's inside a
 		// decoded string, probably the adapter's in the arguments.
@@ -173,6 +179,19 @@ func TestTitleNamesTheCase(t *testing.T) {
 		{"a raw lone surrogate", `{"properties":{"p":{"type":"array"}}}`, `{"p":"[\"\ud800\"]"}`, out(`{"p":["\ud800"]}`), "decoded-json-lossy", "lone-surrogate", []string{"surrogate"}},
 		{"a name not decoded", `{}`, `{"":"&lt;"}`, out(`{"":"&lt;"}`), "undecoded/named-basic", "", []string{"`&lt;`"}},
 		{"a name missing", `{}`, `{"":"&apos;"}`, out(`{"":"&apos;"}`), "undecoded/named-not-in-table", "", []string{"`&apos;`", "table"}},
+		{"coerced string to number", `{"properties":{"n":{"type":"integer"}}}`, `{"n":"5"}`, out(`{"n":5}`), "coerced", "string to number", []string{"(string to number)"}},
+		{"coerced string to boolean", `{"properties":{"b":{"type":"boolean"}}}`, `{"b":"true"}`, out(`{"b":true}`), "coerced", "string to boolean", []string{"(string to boolean)"}},
+		{"coerced inside decoded", `{"properties":{"p":{"type":"array","items":{"type":"string"}}}}`, `{"p":"[1]"}`, out(`{"p":["1"]}`), "coerced-in-decoded", "number to string", []string{"(number to string)"}},
+		{"wrapped", `{"properties":{"p":{"type":"array"}}}`, `{"p":5}`, out(`{"p":[5]}`), "coerced/wrapped", "", []string{"wrapped in an array", "declares array"}},
+		// A keyword's miss names the way from the keyword to the
+		// declaration: a member reached through a branch is not the
+		// branch's own declaration, and a list of `items` is not `items`.
+		{"missed at anyOf", `{"properties":{"p":{"anyOf":[{"type":"array"},{"type":"null"}]}}}`, `{"p":"[]"}`, out(`{"p":"[]"}`), "decode-missed/keyword", "anyOf", []string{"through `anyOf` are"}},
+		{"missed through anyOf, then properties", `{"anyOf":[{"properties":{"p":{"type":"array"}}}]}`, `{"p":"[]"}`, out(`{"p":"[]"}`), "decode-missed/keyword", "anyOf/properties", []string{"through `anyOf` then `properties` are"}},
+		{"missed through an items list", `{"properties":{"l":{"type":"array","items":[{"type":"array"}]}}}`, `{"l":["[]"]}`, out(`{"l":["[]"]}`), "decode-missed/keyword", "items[]", []string{"through `items` as a list are"}},
+		{"missed through $ref, then items", `{"$defs":{"l":{"items":{"type":"array"}}},"properties":{"l":{"$ref":"#/$defs/l"}}}`, `{"l":["[]"]}`, out(`{"l":["[]"]}`), "decode-missed/keyword", "$ref/items", []string{"through `$ref` then `items` are"}},
+		{"missed under a type list", `{"properties":{"p":{"type":["array"]}}}`, `{"p":"[]"}`, out(`{"p":"[]"}`), "decode-missed", "type-list", []string{"declares array in a `type` list"}},
+		{"missed under a plain type", `{"properties":{"p":{"type":"array"}}}`, `{"p":"[]"}`, out(`{"p":"[]"}`), "decode-missed", "", []string{"declares array"}},
 		{"Infinity", `{}`, `{"":1e400}`, impl.Fail(impl.ErrProtocol, `not a JSON object: "{\"arguments\": {\"\": Infinity}}"`), "failure/protocol/non-finite", "", []string{"Infinity"}},
 	}
 	for _, tt := range tests {
@@ -188,5 +207,23 @@ func TestTitleNamesTheCase(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestErrorShape: messages that differ in what they quote, point to or
+// echo are of one shape; different messages are not.
+func TestErrorShape(t *testing.T) {
+	tests := []struct {
+		a, b string
+		same bool
+	}{
+		{`no schema with key or ref "http://json-schema.org/draft-04/schema#"`, `no schema with key or ref "https://x/y"`, true},
+		{"failed:\n- root: bad\n\nProvided arguments: {\"a\":{\"b\":[1,2]}}", "failed:\n- root: bad\n\nProvided arguments: {}", true},
+		{`no schema with key or ref "x"`, `Maximum call stack size exceeded`, false},
+	}
+	for _, tt := range tests {
+		if got := diagnose.ErrorShape(tt.a) == diagnose.ErrorShape(tt.b); got != tt.same {
+			t.Errorf("ErrorShape(%q) == ErrorShape(%q) is %v, want %v (%q, %q)", tt.a, tt.b, got, tt.same, diagnose.ErrorShape(tt.a), diagnose.ErrorShape(tt.b))
+		}
 	}
 }

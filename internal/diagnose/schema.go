@@ -20,10 +20,36 @@ type schemaInfo struct {
 func newSchema(root *jsonvalue.Value) *schemaInfo { return &schemaInfo{root: root} }
 
 // A reach is a subschema that applies at a position, with the keywords
-// other than properties and items that led to it.
+// other than properties and items that led to it (via), and every step
+// that led to it (route: via's keywords, "properties" and "items" for a
+// member and an element, "items[]" for a list of items, where via has
+// "items").
 type reach struct {
-	s   *jsonvalue.Value
-	via []string
+	s     *jsonvalue.Value
+	via   []string
+	route []string
+}
+
+// by is r's subschema s, reached through the keyword kw.
+func (r reach) by(s *jsonvalue.Value, kw string) reach {
+	return reach{s, with(r.via, kw), with(r.route, kw)}
+}
+
+// under is r's subschema s, reached through properties or items (step),
+// which are no keyword of via.
+func (r reach) under(s *jsonvalue.Value, step string) reach {
+	return reach{s, r.via, with(r.route, step)}
+}
+
+// way is the way from the first keyword of via to r's subschema: the
+// keywords and the members and elements after it, each step once where
+// it repeats ("$ref/properties"); "" when via is empty.
+func (r reach) way() string {
+	i := slices.IndexFunc(r.route, func(st string) bool { return st != "properties" && st != "items" })
+	if i < 0 {
+		return ""
+	}
+	return strings.Join(slices.Compact(slices.Clone(r.route[i:])), "/")
 }
 
 // maxExpand bounds how many references and combinators one expansion
@@ -59,17 +85,17 @@ func (si *schemaInfo) expand(rs []reach) []reach {
 			case "$ref", "$dynamicRef", "$recursiveRef":
 				if m.Value.Kind == jsonvalue.String {
 					if t := si.resolve(m.Value.Str); t != nil {
-						out = append(out, reach{t, with(r.via, m.Key)})
+						out = append(out, r.by(t, m.Key))
 					}
 				}
 			case "allOf", "anyOf", "oneOf":
 				if m.Value.Kind == jsonvalue.Array {
 					for _, e := range m.Value.Elems {
-						out = append(out, reach{e, with(r.via, m.Key)})
+						out = append(out, r.by(e, m.Key))
 					}
 				}
 			case "then", "else":
-				out = append(out, reach{m.Value, with(r.via, "if")})
+				out = append(out, r.by(m.Value, "if"))
 			}
 		}
 	}
@@ -164,41 +190,41 @@ func child(r reach, st step) []reach {
 	if st.index < 0 {
 		matched := false
 		if p := member(member(s, "properties"), st.key); p != nil {
-			out, matched = append(out, reach{p, r.via}), true
+			out, matched = append(out, r.under(p, "properties")), true
 		}
 		if pp := member(s, "patternProperties"); pp != nil && pp.Kind == jsonvalue.Object {
 			for _, m := range pp.Members {
 				if patternMatches(m.Key, st.key) {
-					out, matched = append(out, reach{m.Value, with(r.via, "patternProperties")}), true
+					out, matched = append(out, r.by(m.Value, "patternProperties")), true
 				}
 			}
 		}
 		if ap := member(s, "additionalProperties"); ap != nil && !matched {
-			out = append(out, reach{ap, with(r.via, "additionalProperties")})
+			out = append(out, r.by(ap, "additionalProperties"))
 		}
 		return out
 	}
 	items := member(s, "items")
 	if pi := member(s, "prefixItems"); pi != nil && pi.Kind == jsonvalue.Array {
 		if st.index < len(pi.Elems) {
-			return []reach{{pi.Elems[st.index], with(r.via, "prefixItems")}}
+			return []reach{r.by(pi.Elems[st.index], "prefixItems")}
 		}
 		if items != nil {
-			return []reach{{items, r.via}}
+			return []reach{r.under(items, "items")}
 		}
 		return nil
 	}
 	if items != nil && items.Kind == jsonvalue.Array {
 		if st.index < len(items.Elems) {
-			return []reach{{items.Elems[st.index], with(r.via, "items")}}
+			return []reach{{items.Elems[st.index], with(r.via, "items"), with(r.route, "items[]")}}
 		}
 		if ai := member(s, "additionalItems"); ai != nil {
-			return []reach{{ai, with(r.via, "additionalItems")}}
+			return []reach{r.by(ai, "additionalItems")}
 		}
 		return nil
 	}
 	if items != nil {
-		return []reach{{items, r.via}}
+		return []reach{r.under(items, "items")}
 	}
 	return nil
 }
@@ -255,39 +281,75 @@ func shaping(rs []reach, name string) (reach, bool) {
 var notable = []string{"$dynamicRef", "$recursiveRef", "$ref", "$schema", "patternProperties", "additionalProperties",
 	"prefixItems", "additionalItems", "allOf", "anyOf", "oneOf", "if", "dependentSchemas", "unevaluatedProperties", "unevaluatedItems", "not"}
 
-// keyword is the most notable keyword a schema's text holds anywhere, or
-// "".
+// keyword is the most notable keyword a schema holds in a schema
+// position, or "".
 func keyword(schema []byte) string {
+	if ks := Keywords(schema); len(ks) > 0 {
+		return ks[0]
+	}
+	return ""
+}
+
+// Keywords are the notable keywords a schema holds in schema positions
+// (not a property's name, not inside const or enum), most notable first.
+func Keywords(schema []byte) []string {
 	v, err := jsonvalue.Parse(schema)
 	if err != nil {
-		return ""
+		return nil
 	}
 	seen := map[string]bool{}
-	var walk func(v *jsonvalue.Value, depth int)
-	walk = func(v *jsonvalue.Value, depth int) {
-		if depth > 200 {
+	WalkSchemas(v, func(s *jsonvalue.Value) {
+		for _, m := range s.Members {
+			seen[m.Key] = true
+		}
+	})
+	var out []string
+	for _, k := range notable {
+		if seen[k] {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// WalkSchemas calls f on every object in a schema position of schema,
+// the root first, then what each holds: the values of keywords, the
+// members of properties, patternProperties, $defs, definitions,
+// dependentSchemas and dependencies (their names are no keywords), the
+// elements of an array (allOf, a list of items); never inside const,
+// enum, default or examples, which hold data. f may change the members
+// of the object it is given; WalkSchemas walks them as f leaves them.
+func WalkSchemas(schema *jsonvalue.Value, f func(s *jsonvalue.Value)) {
+	var walk func(v *jsonvalue.Value, names bool, depth int)
+	walk = func(v *jsonvalue.Value, names bool, depth int) {
+		if v == nil || depth > 200 {
 			return
 		}
 		switch v.Kind {
 		case jsonvalue.Object:
+			if !names {
+				f(v)
+			}
 			for _, m := range v.Members {
-				seen[m.Key] = true
-				walk(m.Value, depth+1)
+				switch {
+				case names:
+					walk(m.Value, false, depth+1)
+				case m.Key == "const" || m.Key == "enum" || m.Key == "default" || m.Key == "examples":
+				default:
+					walk(m.Value, namesSchemas[m.Key], depth+1)
+				}
 			}
 		case jsonvalue.Array:
 			for _, e := range v.Elems {
-				walk(e, depth+1)
+				walk(e, false, depth+1)
 			}
 		}
 	}
-	walk(v, 0)
-	for _, k := range notable {
-		if seen[k] {
-			return k
-		}
-	}
-	return ""
+	walk(schema, false, 0)
 }
+
+// namesSchemas are the keywords whose value maps names to subschemas.
+var namesSchemas = map[string]bool{"properties": true, "patternProperties": true, "$defs": true, "definitions": true, "dependentSchemas": true, "dependencies": true}
 
 // patternBudget bounds the steps of one pattern match.
 const patternBudget = 1 << 16

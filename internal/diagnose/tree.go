@@ -98,13 +98,50 @@ func (d *differ) walk(in, want, got *jsonvalue.Value, path []step, decoded bool)
 		// blind decoding of decodedWrongly, of a scalar.
 		return at(undeclared)
 	}
-	cls := "coerced"
-	title := "A value of another type is converted to the type the schema declares"
-	if decoded {
-		cls, title = "coerced-in-decoded", "A value inside decoded JSON text is converted to another type"
+	if want.Kind != jsonvalue.Array && got.Kind == jsonvalue.Array && len(got.Elems) == 1 && jsonvalue.Equal(got.Elems[0], want) {
+		if _, ok := declaring(d.schema.at(path), "array"); ok {
+			// Not a conversion of the value: the value kept, put in
+			// an array (a string so wrapped is text made into an
+			// array, decodedWrongly's).
+			return at(wrapped)
+		}
 	}
-	return at(Diagnosis{Class: cls, Title: title + " (" + want.Kind.String() + " to " + got.Kind.String() + ")", Clause: "rule/5"})
+	cls := "coerced"
+	if decoded {
+		cls = "coerced-in-decoded"
+	}
+	conv := want.Kind.String() + " to " + got.Kind.String()
+	return at(Diagnosis{Class: cls, Detail: conv, Title: CoercedTitle(cls, []string{conv}), Clause: "rule/5"})
 }
+
+// wrapped is the diagnosis of a value that is not an array put in one,
+// where the schema declares array.
+var wrapped = Diagnosis{Class: "coerced/wrapped", Title: "A value is wrapped in an array where the schema declares array (`5` gives `[5]`)", Clause: "rule/5"}
+
+// CoercedTitle is the title of values converted to another type (class
+// coerced or coerced-in-decoded) by the conversions convs ("string to
+// number"): one bug, whichever conversions its findings show.
+func CoercedTitle(class string, convs []string) string {
+	list := " (" + strings.Join(convs, ", ") + ")"
+	if class == "coerced-in-decoded" {
+		return "A value inside decoded JSON text is converted to another type" + list
+	}
+	return "A value of another type is converted to the type the schema declares" + list
+}
+
+// MissedTitle is the title of a plain decode missed of a shape (class
+// decode-missed): declared as a plain type, or, when detail is
+// "type-list", in a `type` list.
+func MissedTitle(shape, detail string) string {
+	t := "A stringified " + shape + " is not decoded where the schema declares " + shape
+	if detail == "type-list" {
+		t += InTypeList
+	}
+	return t
+}
+
+// InTypeList ends the title of a decode missed under a `type` list.
+const InTypeList = " in a `type` list"
 
 // InDecoded is the diagnosis of a decode missed inside JSON text the rule
 // decoded, where the implementation makes the same decode in the
@@ -134,12 +171,14 @@ var lossyWhat = map[string]string{
 var lossyOrder = []string{"rounded", "1e400", "key-order", "duplicates", "lone-surrogate"}
 
 // OrderDetails sorts the details of one root cause (the schema keywords
-// of decode-missed/keyword or /draft, the losses of a lossy reading) into
-// the one order its title names them in, whichever findings showed them
-// first: keywords as notable lists them (the others after, by name),
-// losses as lossyOrder does. It returns ds.
+// of decode-missed/keyword or /draft, the losses of a lossy reading, the
+// conversions of coerced) into the one order its title names them in,
+// whichever findings showed them first: keywords as notable lists them
+// (the others after, by name), losses as lossyOrder does, conversions by
+// name. It returns ds.
 func OrderDetails(ds []string) []string {
 	rank := func(d string) int {
+		d, _, _ = strings.Cut(d, "/") // a route, by its first keyword
 		if i := slices.Index(notable, d); i >= 0 {
 			return i
 		}
@@ -329,12 +368,18 @@ func (d *differ) missed(in, want, got *jsonvalue.Value, path []step) Diagnosis {
 	kw := ""
 	switch {
 	case ok && len(r.via) > 0:
-		kw = r.via[0]
+		kw = r.way()
 	case !ok:
 		kw = keyword(d.c.Schema)
 	}
 	if kw == "" {
-		return Diagnosis{Class: "decode-missed", Title: "A stringified " + want.Kind.String() + " is not decoded where the schema declares " + want.Kind.String(), Clause: "rule/2"}
+		d := Diagnosis{Class: "decode-missed", Title: MissedTitle(want.Kind.String(), ""), Clause: "rule/2"}
+		if t := member(r.s, "type"); ok && t != nil && t.Kind == jsonvalue.Array {
+			// Declared in a list: an implementation may read a list
+			// where it reads a plain type, or not.
+			d.Detail, d.Title = "type-list", MissedTitle(want.Kind.String(), "type-list")
+		}
+		return d
 	}
 	return Diagnosis{Class: "decode-missed/keyword", Detail: kw, Title: KeywordTitle([]string{kw}), Clause: "reading/4"}
 }
@@ -475,13 +520,43 @@ func (d *differ) shortOfFixpoint(src string, got *jsonvalue.Value) bool {
 
 // KeywordTitle is the title of the decodes missed behind the schema
 // keywords kws: one bug, an implementation that follows fewer keywords
-// than the readings do, whichever keywords its findings show.
+// than the readings do, whichever keywords its findings show. A keyword
+// is a route, the way from the first keyword to the declaration a
+// finding misses ("anyOf/properties": a member a branch of `anyOf`
+// declares, not the branch's own type; "items[]": a list of `items`), as
+// its minimal case shows; KeywordTitle names each as it is given (see
+// Routes).
 func KeywordTitle(kws []string) string {
+	return "Declarations through " + routes(kws) + " are not followed: a stringified array or object stays a string"
+}
+
+// routes writes the routes kws for a title: "`anyOf` then `properties`,
+// `items` as a list".
+func routes(kws []string) string {
 	q := make([]string, len(kws))
 	for i, k := range kws {
-		q[i] = code(k)
+		steps := strings.Split(k, "/")
+		for j, st := range steps {
+			if name, ok := strings.CutSuffix(st, "[]"); ok {
+				steps[j] = code(name) + " as a list"
+			} else {
+				steps[j] = code(st)
+			}
+		}
+		q[i] = strings.Join(steps, " then ")
 	}
-	return "Declarations through " + strings.Join(q, ", ") + " are not followed: a stringified array or object stays a string"
+	return strings.Join(q, ", ")
+}
+
+// Routes is the routes ds (details of decode-missed/keyword or /draft)
+// without those another of them begins: a finding missed through `$ref`
+// says the implementation misses what `$ref` leads to, members and all,
+// so "$ref/properties" beside "$ref" says nothing more. It returns ds,
+// shortened.
+func Routes(ds []string) []string {
+	return slices.DeleteFunc(ds, func(d string) bool {
+		return slices.ContainsFunc(ds, func(e string) bool { return strings.HasPrefix(d, e+"/") })
+	})
 }
 
 // DraftTitle is the title of the decodes missed behind the keywords kws
@@ -489,11 +564,7 @@ func KeywordTitle(kws []string) string {
 // schema without `$schema` (class decode-missed/draft): it reads such a
 // schema by an older draft, where 2020-12 is the default.
 func DraftTitle(kws []string) string {
-	q := make([]string, len(kws))
-	for i, k := range kws {
-		q[i] = code(k)
-	}
-	return "A schema without `$schema` is read by an older draft than 2020-12: declarations through " + strings.Join(q, ", ") +
+	return "A schema without `$schema` is read by an older draft than 2020-12: declarations through " + routes(kws) +
 		" are followed only under `\"$schema\": \"https://json-schema.org/draft/2020-12/schema\"`"
 }
 

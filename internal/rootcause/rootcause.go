@@ -10,8 +10,9 @@
 //
 // A few classes are settled once a finding is minimized: a decode missed
 // behind a keyword is run again with `"$schema"` 2020-12 added
-// (decode-missed/draft) and with the strings on its way sent decoded
-// (decode-missed/in-decoded); once all are, a plain miss and a string
+// (decode-missed/draft), with types added on its way, branches and
+// `$ref` targets too (decode-missed/untyped), and with the strings on its
+// way sent decoded (decode-missed/in-decoded); once all are, a plain miss and a string
 // decoded, both under type lists, are one type-list-as-one; and the
 // keyword misses of an implementation that misses even a plain
 // `"type": "array"` are that miss.
@@ -202,6 +203,9 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 		each(is, func(ctx context.Context, i int) {
 			o := &outcomes[i]
 			if o.d = ofDraft(ctx, cfg, o.c, o.d); o.d.Class == "decode-missed/keyword" {
+				o.d = ofUntyped(ctx, cfg, o.c, o.d)
+			}
+			if o.d.Class == "decode-missed/keyword" {
 				o.d = ofDecoded(ctx, cfg, o.c, o.d)
 			}
 		})
@@ -252,6 +256,7 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 	settle(rest)
 	byClass := map[string]*RootCause{}
 	details := map[string][]string{}
+	undetailed := map[string]bool{} // a class with a finding of no detail
 	var order []string
 	shown := map[string]bool{} // a class's counterexample is one minimized
 	for i, f := range findings {
@@ -259,6 +264,9 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 		c, want, got, d, cut := o.c, o.want, o.got, o.d, o.cut
 		if d.Detail != "" && !slices.Contains(details[d.Class], d.Detail) {
 			details[d.Class] = append(details[d.Class], d.Detail)
+		}
+		if d.Detail == "" {
+			undetailed[d.Class] = true
 		}
 		rc := byClass[d.Class]
 		if rc == nil {
@@ -297,7 +305,7 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 			plain.Case, plain.Want, plain.Got, plain.Where, plain.Cut = str.Case, str.Want, str.Got, str.Where, str.Cut
 		}
 		absorb(plain, str)
-		plain.Class, plain.Clause = "type-list-as-one", "rule/3"
+		plain.Class, plain.Clause, plain.Detail = "type-list-as-one", "rule/3", ""
 		plain.Title = "A `type` list is read as one of its types: a shape it names stays a string (`[\"array\",\"object\"]` read as `object`), a string it admits is decoded (`[\"string\",\"array\"]` read as `array`)"
 		order = slices.DeleteFunc(order, func(k string) bool { return k == "decoded-declared-string" })
 	}
@@ -332,13 +340,21 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 		ds := diagnose.OrderDetails(slices.Clone(details[k]))
 		switch {
 		case len(ds) > 0 && k == "decode-missed/keyword":
+			ds = diagnose.Routes(ds)
 			rc.Title = diagnose.KeywordTitle(ds)
 			rc.Detail = strings.Join(ds, ", ")
 		case len(ds) > 0 && k == "decode-missed/draft":
+			ds = diagnose.Routes(ds)
 			rc.Title = diagnose.DraftTitle(ds)
 			rc.Detail = strings.Join(ds, ", ")
 		case len(ds) > 0 && (k == "decoded-json-lossy" || k == "artefact/lossy-json"):
 			rc.Title = diagnose.LossyTitle(k, ds)
+			rc.Detail = strings.Join(ds, ", ")
+		case k == "decode-missed" && rc.Detail != "" && undetailed[k]:
+			// Some under a plain type: the title that holds for all.
+			rc.Title, rc.Detail = strings.TrimSuffix(rc.Title, diagnose.InTypeList), ""
+		case len(ds) > 0 && (k == "coerced" || k == "coerced-in-decoded"):
+			rc.Title = diagnose.CoercedTitle(k, ds)
 			rc.Detail = strings.Join(ds, ", ")
 		}
 		out = append(out, rc)
@@ -442,6 +458,62 @@ func ofDecoded(ctx context.Context, cfg Config, c impl.Case, d diagnose.Diagnosi
 		}
 	}
 	return d
+}
+
+// The class and title of a decode missed that types added cure.
+const (
+	untypedClass = "decode-missed/untyped"
+	untypedTitle = "Nothing is decoded where the schema leaves a level's `type` unsaid (`\"type\": \"object\"` at the root, `\"type\": \"array\"` above `items`)"
+)
+
+// ofUntyped tells a keyword not followed from a type left unsaid: a
+// decode missed behind a keyword (d) that the implementation makes once
+// "type" is added on the way (in the branches of a combinator and what
+// `$ref` leads to as well) is decode-missed/untyped: it follows the
+// keyword, where the schema says the type (an `allOf` branch that
+// declares members without `"type": "object"`). Run once on the
+// finding's minimized case c; d is returned as it is otherwise.
+//
+// The keyword must matter once the types are said: an implementation that
+// gives the same without it decodes there whatever the keyword declares
+// (blind, under a typed root), and the keyword is still not followed.
+func ofUntyped(ctx context.Context, cfg Config, c impl.Case, d diagnose.Diagnosis) diagnose.Diagnosis {
+	if cfg.Impl == nil || cfg.Want == nil || cfg.Keep != nil && !cfg.Keep() {
+		return d
+	}
+	typed, ok := withTypes(c)
+	if !ok {
+		return d
+	}
+	got := cfg.Impl.Normalize(ctx, typed)
+	if !impl.Compare(got, cfg.Want(typed)).Same() {
+		return d
+	}
+	kw, _, _ := strings.Cut(d.Detail, "/")
+	kw = strings.TrimSuffix(kw, "[]")
+	if without, ok := withoutKeyword(typed, kw); !ok || impl.Compare(cfg.Impl.Normalize(ctx, without), got).Same() {
+		return d
+	}
+	d.Class, d.Title, d.Detail, d.Clause = untypedClass, untypedTitle, "", "rule/2"
+	return d
+}
+
+// withoutKeyword is c with the keyword kw taken out of its schema, in
+// schema positions (not a property of that name), and whether there was
+// one to take out.
+func withoutKeyword(c impl.Case, kw string) (impl.Case, bool) {
+	schema, err := jsonvalue.Parse(c.Schema)
+	if err != nil || kw == "" {
+		return c, false
+	}
+	found := false
+	diagnose.WalkSchemas(schema, func(s *jsonvalue.Value) {
+		n := len(s.Members)
+		s.Members = slices.DeleteFunc(s.Members, func(m jsonvalue.Member) bool { return m.Key == kw })
+		found = found || len(s.Members) < n
+	})
+	c.Schema = schema.Append(nil)
+	return c, found
 }
 
 // absorb adds the findings of b to a.
@@ -652,7 +724,7 @@ func withTypes(c impl.Case) (impl.Case, bool) {
 		return c, false
 	}
 	args, err := jsonvalue.Parse(c.Args)
-	if err != nil || !addTypes(schema, args, 0) {
+	if err != nil || !addTypes(schema, schema, args) {
 		return c, false
 	}
 	c.Schema = schema.Append(nil)
@@ -677,14 +749,41 @@ func probed(ctx context.Context, cfg Config, c impl.Case, want, got impl.Result)
 		}
 	}
 	switch {
+	case strings.HasPrefix(d.Class, "error-for-valid-input/") && d.Clause == "reading/4":
+		d = errorKeyword(ctx, cfg, c, want, got)
 	case d.Class == "decode-missed" && long(ctx, cfg, c, d.Where):
-		d.Class, d.Title = "decode-missed/long", "A stringified array or object past a length is not decoded (the same shape, short, is)"
+		d.Class, d.Detail, d.Title = "decode-missed/long", "", "A stringified array or object past a length is not decoded (the same shape, short, is)"
 	case d.Class == "decode-missed" && untyped(ctx, cfg, c):
-		d.Class, d.Title = "decode-missed/untyped", "Nothing is decoded where the schema leaves a level's `type` unsaid (`\"type\": \"object\"` at the root, `\"type\": \"array\"` above `items`)"
+		d.Class, d.Detail, d.Title = untypedClass, "", untypedTitle
 	case blindClasses[d.Class] && blind(ctx, cfg, c, got):
 		d.Class, d.Title, d.Clause, d.Detail = "decoded-undeclared", "A string is decoded as JSON whatever the schema declares there (as under the empty schema `{}`)", "rule/2", ""
 	}
 	return d
+}
+
+// errorKeyword names an error for arguments the rule repairs (got, on
+// c) after the schema keyword it needs: of the notable keywords the
+// schema holds, most notable first, the first that taken out takes the
+// error away (an answer, or an error of another shape); none when the
+// same error stays without each. diagnose alone names the first the
+// schema holds, which may be beside the point (`$ref` in a schema whose
+// `"$schema"` is what the implementation does not know): the case could
+// then not be minimized without it.
+func errorKeyword(ctx context.Context, cfg Config, c impl.Case, want, got impl.Result) diagnose.Diagnosis {
+	dc := diagnoseCase(c, want, got)
+	shape := diagnose.ErrorShape(got.Detail)
+	for _, kw := range diagnose.Keywords(c.Schema) {
+		without, ok := withoutKeyword(c, kw)
+		if !ok {
+			continue
+		}
+		r := cfg.Impl.Normalize(ctx, without)
+		if r.Failure != nil || r.Error != "" && diagnose.ErrorShape(r.Detail) == shape {
+			continue // the same error without it (or no answer to tell)
+		}
+		return diagnose.ErrorUnder(dc, kw)
+	}
+	return diagnose.ErrorUnder(dc, "")
 }
 
 // rerun tells decoding stopped short of the fixpoint from a reference
@@ -753,8 +852,12 @@ func long(ctx context.Context, cfg Config, c impl.Case, where string) bool {
 }
 
 func classify(c impl.Case, want, got impl.Result) diagnose.Diagnosis {
-	return diagnose.Classify(diagnose.Case{Schema: c.Schema, Args: c.Args, Attribute: c.Options.Profile == normalize.Attribute,
-		MaxPasses: c.Options.MaxPasses, Want: want, Got: got})
+	return diagnose.Classify(diagnoseCase(c, want, got))
+}
+
+func diagnoseCase(c impl.Case, want, got impl.Result) diagnose.Case {
+	return diagnose.Case{Schema: c.Schema, Args: c.Args, Attribute: c.Options.Profile == normalize.Attribute,
+		MaxPasses: c.Options.MaxPasses, Want: want, Got: got}
 }
 
 // withSource names a property's violation the case does not show by its
@@ -804,27 +907,51 @@ func untyped(ctx context.Context, cfg Config, c impl.Case) bool {
 	return ok && impl.Compare(cfg.Impl.Normalize(ctx, typed), cfg.Want(typed)).Same()
 }
 
-// addTypes adds "type" to s, and to the subschemas properties and items
-// declare for v's members and elements, where they have none; it reports
-// whether it added one.
-func addTypes(s, v *jsonvalue.Value, depth int) bool {
-	if s == nil || s.Kind != jsonvalue.Object || depth > 64 || v.Kind != jsonvalue.Object && v.Kind != jsonvalue.Array {
-		return false
-	}
-	added := false
-	if s.Member("type") == nil {
-		s.Members = append([]jsonvalue.Member{{Key: "type", Value: &jsonvalue.Value{Kind: jsonvalue.String, Str: v.Kind.String()}}}, s.Members...)
-		added = true
-	}
-	for _, m := range v.Members {
-		if addTypes(s.Member("properties").Member(m.Key), m.Value, depth+1) {
+// addTypes adds "type" to s, to the branches of its allOf, anyOf and
+// oneOf and what its local `$ref` leads to (in root), and to the
+// subschemas properties and items declare for v's members and elements,
+// where they have none; it reports whether it added one. A branch or a
+// target that declares neither members nor items is left as it is: it
+// says nothing on the way. Each subschema is visited once for each value.
+func addTypes(root, s, v *jsonvalue.Value) bool {
+	type visit struct{ s, v *jsonvalue.Value }
+	seen := map[visit]bool{}
+	var add func(s, v *jsonvalue.Value, depth int) bool
+	add = func(s, v *jsonvalue.Value, depth int) bool {
+		if s == nil || s.Kind != jsonvalue.Object || depth > 64 || v.Kind != jsonvalue.Object && v.Kind != jsonvalue.Array || seen[visit{s, v}] {
+			return false
+		}
+		seen[visit{s, v}] = true
+		added := false
+		if s.Member("type") == nil {
+			s.Members = append([]jsonvalue.Member{{Key: "type", Value: &jsonvalue.Value{Kind: jsonvalue.String, Str: v.Kind.String()}}}, s.Members...)
 			added = true
 		}
-	}
-	for _, e := range v.Elems {
-		if addTypes(s.Member("items"), e, depth+1) {
-			added = true
+		var via []*jsonvalue.Value
+		for _, kw := range []string{"allOf", "anyOf", "oneOf"} {
+			if bs := s.Member(kw); bs != nil {
+				via = append(via, bs.Elems...)
+			}
 		}
+		if r := s.Member("$ref"); r != nil && r.Kind == jsonvalue.String && strings.HasPrefix(r.Str, "#") {
+			via = append(via, root.Resolve(r.Str))
+		}
+		for _, b := range via {
+			if (b.Member("properties") != nil || b.Member("items") != nil) && add(b, v, depth+1) {
+				added = true
+			}
+		}
+		for _, m := range v.Members {
+			if add(s.Member("properties").Member(m.Key), m.Value, depth+1) {
+				added = true
+			}
+		}
+		for _, e := range v.Elems {
+			if add(s.Member("items"), e, depth+1) {
+				added = true
+			}
+		}
+		return added
 	}
-	return added
+	return add(s, v, 0)
 }

@@ -320,6 +320,33 @@ func TestLossyTitle(t *testing.T) {
 	}
 }
 
+// TestCoercedTitle: a root cause of values converted names every
+// conversion its findings show, in one order, not the first finding's.
+func TestCoercedTitle(t *testing.T) {
+	// coercer converts a string to the boolean or number it spells.
+	coercer := impl.Func("coercer", func(ctx context.Context, c impl.Case) impl.Result {
+		r := impl.Reference.Normalize(ctx, c)
+		return impl.OK([]byte(strings.NewReplacer(`"true"`, `true`, `"5"`, `5`).Replace(string(r.Output))))
+	})
+	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
+	findings := []rootcause.Finding{
+		marked(coercer, "b", `{"properties":{"b":{"type":"boolean"}}}`, `{"b":"true"}`),
+		marked(coercer, "n", `{"properties":{"n":{"type":"integer"}}}`, `{"n":"5"}`),
+	}
+	var titles []string
+	for range 2 {
+		rcs := rootcause.Explain(context.Background(), rootcause.Config{Impl: coercer, Want: want}, findings)
+		if len(rcs) != 1 || rcs[0].Class != "coerced" || rcs[0].Count() != 2 {
+			t.Fatalf("root causes %+v, want one coerced of both", rcs)
+		}
+		titles = append(titles, rcs[0].Title)
+		slices.Reverse(findings)
+	}
+	if titles[0] != titles[1] || !strings.HasSuffix(titles[0], "(string to boolean, string to number)") {
+		t.Errorf("titles %q: want one, naming both conversions in one order", titles)
+	}
+}
+
 // TestKeywordTitleStable: a root cause of keywords not followed names them
 // in one order, whichever order its findings come in.
 func TestKeywordTitleStable(t *testing.T) {
@@ -347,6 +374,170 @@ func TestKeywordTitleStable(t *testing.T) {
 	}
 	if titles[0] != titles[1] || titles[1] != titles[2] || !strings.Contains(titles[0], "`$ref`, `anyOf`, `oneOf`") {
 		t.Errorf("titles %q: want one, naming `$ref`, `anyOf`, `oneOf` in that order", titles)
+	}
+}
+
+// TestKeywordRoutes: a keyword title names the way to the declaration
+// each finding shows, and no shorter one: an implementation that follows
+// `anyOf` at a position but not into the members a branch declares is
+// not said to miss `anyOf`; one that misses `$ref` outright is not said
+// to miss `$ref` then `properties` besides.
+func TestKeywordRoutes(t *testing.T) {
+	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
+	// branchTops reads the branches of anyOf for their types only.
+	var strip func(v *jsonvalue.Value, inBranch bool)
+	strip = func(v *jsonvalue.Value, inBranch bool) {
+		for i, m := range v.Members {
+			if inBranch && m.Key == "properties" {
+				v.Members[i].Key = "x-properties"
+			}
+			strip(m.Value, m.Key == "anyOf")
+		}
+		for _, e := range v.Elems {
+			strip(e, inBranch)
+		}
+	}
+	branchTops := impl.Func("branch-tops", func(ctx context.Context, c impl.Case) impl.Result {
+		if s, err := jsonvalue.Parse(c.Schema); err == nil {
+			strip(s, false)
+			c.Schema = s.Append(nil)
+		}
+		return impl.Reference.Normalize(ctx, c)
+	})
+	findings := []rootcause.Finding{
+		marked(branchTops, "through", `{"anyOf":[{"properties":{"p":{"type":"array"}}}]}`, `{"p":"[1]"}`),
+	}
+	rcs := rootcause.Explain(context.Background(), rootcause.Config{Impl: branchTops, Want: want}, findings)
+	if len(rcs) != 1 || rcs[0].Class != "decode-missed/keyword" || !strings.Contains(rcs[0].Title, "through `anyOf` then `properties` are") {
+		t.Errorf("root causes %+v, want one decode-missed/keyword through `anyOf` then `properties`", rcs)
+	}
+	noRef := impl.Func("no-ref", func(ctx context.Context, c impl.Case) impl.Result {
+		if bytes.Contains(c.Schema, []byte(`"$ref"`)) {
+			c.Schema = []byte(`{}`)
+		}
+		return impl.Reference.Normalize(ctx, c)
+	})
+	findings = []rootcause.Finding{
+		marked(noRef, "ref", `{"$defs":{"a":{"type":"array"}},"properties":{"p":{"$ref":"#/$defs/a"}}}`, `{"p":"[1]"}`),
+		marked(noRef, "ref-properties", `{"$defs":{"a":{"properties":{"q":{"type":"array"}}}},"properties":{"p":{"$ref":"#/$defs/a"}}}`, `{"p":{"q":"[1]"}}`),
+	}
+	rcs = rootcause.Explain(context.Background(), rootcause.Config{Impl: noRef, Want: want}, findings)
+	if len(rcs) != 1 || rcs[0].Class != "decode-missed/keyword" || rcs[0].Count() != 2 || !strings.HasPrefix(rcs[0].Title, "Declarations through `$ref` are") {
+		t.Errorf("root causes %+v, want one decode-missed/keyword through `$ref` of both", rcs)
+	}
+}
+
+// TestUntypedBranch: an implementation that reads `properties` only
+// beside a `type` misses a member an `allOf` branch declares when the
+// branch leaves its type unsaid, and follows `allOf` once the branch says
+// it: a type unsaid, not a keyword not followed.
+func TestUntypedBranch(t *testing.T) {
+	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
+	var strip func(v *jsonvalue.Value)
+	strip = func(v *jsonvalue.Value) {
+		if v.Kind == jsonvalue.Object && v.Member("type") == nil {
+			for i, m := range v.Members {
+				if m.Key == "properties" {
+					v.Members[i].Key = "x-properties"
+				}
+			}
+		}
+		for _, m := range v.Members {
+			strip(m.Value)
+		}
+		for _, e := range v.Elems {
+			strip(e)
+		}
+	}
+	typedOnly := impl.Func("typed-only", func(ctx context.Context, c impl.Case) impl.Result {
+		if s, err := jsonvalue.Parse(c.Schema); err == nil {
+			strip(s)
+			c.Schema = s.Append(nil)
+		}
+		return impl.Reference.Normalize(ctx, c)
+	})
+	findings := []rootcause.Finding{
+		marked(typedOnly, "allOf", `{"type":"object","allOf":[{"properties":{"p":{"type":"array"}}}]}`, `{"p":"[1]"}`),
+	}
+	rcs := rootcause.Explain(context.Background(), rootcause.Config{Impl: typedOnly, Want: want}, findings)
+	if len(rcs) != 1 || rcs[0].Class != "decode-missed/untyped" {
+		t.Errorf("root causes %+v, want one decode-missed/untyped", rcs)
+	}
+	// An implementation that decodes every member blind once the root
+	// says "object", and does not follow anyOf: the types added cure the
+	// miss without the keyword, which is still not followed.
+	blindTyped := impl.Func("blind-typed", func(ctx context.Context, c impl.Case) impl.Result {
+		if s, err := jsonvalue.Parse(c.Schema); err == nil && s.Member("type") != nil {
+			c.Schema = []byte(`{"additionalProperties":{"type":["array","object"]}}`)
+		}
+		c.Schema = bytes.ReplaceAll(c.Schema, []byte(`"anyOf"`), []byte(`"x-anyOf"`))
+		return impl.Reference.Normalize(ctx, c)
+	})
+	findings = []rootcause.Finding{
+		marked(blindTyped, "anyOf", `{"anyOf":[{"properties":{"p":{"type":"array"}}}]}`, `{"p":"[1]"}`),
+	}
+	rcs = rootcause.Explain(context.Background(), rootcause.Config{Impl: blindTyped, Want: want}, findings)
+	if len(rcs) != 1 || rcs[0].Class != "decode-missed/keyword" {
+		t.Errorf("root causes %+v, want one decode-missed/keyword", rcs)
+	}
+}
+
+// TestTypeListTitle: a plain decode missed says "in a `type` list" when
+// every finding of it misses under a type list, and not when one misses
+// a plain type.
+func TestTypeListTitle(t *testing.T) {
+	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
+	listBlind := impl.Func("list-blind", func(ctx context.Context, c impl.Case) impl.Result {
+		c.Schema = bytes.ReplaceAll(c.Schema, []byte(`"type":[`), []byte(`"x-type":[`))
+		return impl.Reference.Normalize(ctx, c)
+	})
+	cases := [][2]string{
+		{`{"properties":{"p":{"type":["array"]}}}`, `{"p":"[1]"}`},
+		{`{"properties":{"p":{"type":"array"}}}`, `{"p":"[1]"}`},
+	}
+	for _, tt := range []struct {
+		im    impl.Impl
+		n     int
+		title string
+	}{
+		{listBlind, 1, "A stringified array is not decoded where the schema declares array in a `type` list"},
+		{buggy, 2, "A stringified array is not decoded where the schema declares array"},
+	} {
+		var findings []rootcause.Finding
+		for _, c := range cases {
+			if f := marked(tt.im, c[0], c[0], c[1]); !impl.Compare(f.Got, f.Want).Same() {
+				findings = append(findings, f)
+			}
+		}
+		rcs := rootcause.Explain(context.Background(), rootcause.Config{Impl: tt.im, Want: want}, findings)
+		if len(rcs) != 1 || rcs[0].Class != "decode-missed" || rcs[0].Count() != tt.n || rcs[0].Title != tt.title {
+			t.Errorf("%s: root causes %+v, want one decode-missed of %d titled %q", tt.im.Name(), rcs, tt.n, tt.title)
+		}
+	}
+}
+
+// TestErrorKeyword: an error is named after the keyword it needs, as
+// taking each out shows, not the first of the notable keywords the schema
+// holds: an implementation that knows no draft-04 errors under
+// `"$schema"` draft-04 whether or not a `$ref` is there, and the
+// counterexample loses the `$ref`.
+func TestErrorKeyword(t *testing.T) {
+	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
+	noDraft4 := impl.Func("no-draft-04", func(ctx context.Context, c impl.Case) impl.Result {
+		if bytes.Contains(c.Schema, []byte(`draft-04`)) {
+			return impl.Reject(impl.ErrUnspecified, `no schema with key or ref "http://json-schema.org/draft-04/schema#"`)
+		}
+		return impl.Reference.Normalize(ctx, c)
+	})
+	findings := []rootcause.Finding{
+		marked(noDraft4, "draft-04", `{"$schema":"http://json-schema.org/draft-04/schema#","definitions":{"l":{"id":"#list","type":"array"}},"properties":{"a":{"$ref":"#list"}}}`, `{"a":"[1]"}`),
+	}
+	rcs := rootcause.Explain(context.Background(), rootcause.Config{Impl: noDraft4, Want: want}, findings)
+	if len(rcs) != 1 || rcs[0].Class != "error-for-valid-input/$schema" || bytes.Contains(rcs[0].Case.Schema, []byte(`$ref`)) {
+		for _, rc := range rcs {
+			t.Logf("%s: %s %s", rc.Class, rc.Case.Schema, rc.Case.Args)
+		}
+		t.Fatalf("%d root causes, want one error-for-valid-input/$schema without `$ref`", len(rcs))
 	}
 }
 
