@@ -37,7 +37,8 @@ type Candidate struct{ Schema, Args []byte }
 //     elements, the schema following when it declares that member through
 //     properties or items;
 //   - replace a subschema by {}, by one branch of its anyOf, oneOf or
-//     allOf, or inline the local $ref it holds;
+//     allOf; replace its one-element type list by the type name
+//     (["array"] by "array"), or inline the local $ref it holds;
 //   - shorten a key of the arguments (to "", or by chunks), the schema's
 //     properties and required following;
 //   - shorten a string of the arguments by chunks (a string that holds
@@ -643,7 +644,8 @@ func follow(schema *jsonvalue.Value, path []pathStep, st pathStep) *jsonvalue.Va
 }
 
 // subschemas replaces an object of the schema by {}, by one branch of its
-// anyOf, oneOf or allOf, or by itself with its local $ref inlined.
+// anyOf, oneOf or allOf, or by itself with its one-element type list
+// replaced by the type name, or with its local $ref inlined.
 func (m *minimizer) subschemas() bool {
 	return m.each(false, func(root *jsonvalue.Value, n *node, _ *jsonvalue.Value) []lazy {
 		v := n.v
@@ -659,6 +661,13 @@ func (m *minimizer) subschemas() bool {
 				for _, e := range b.Elems {
 					out = append(out, replace(func() *jsonvalue.Value { return clone(e) }))
 				}
+			}
+		}
+		for i, mb := range v.Members {
+			// A type list of one name says what the name says, in more
+			// words (a failure about lists keeps the list).
+			if mb.Key == "type" && mb.Value.Kind == jsonvalue.Array && len(mb.Value.Elems) == 1 && mb.Value.Elems[0].Kind == jsonvalue.String {
+				out = append(out, func() cand { return cand{patch: &patch{n: n.kids[i], text: mb.Value.Elems[0].Append(nil)}} })
 			}
 		}
 		if ref := v.Member("$ref"); ref != nil && ref.Kind == jsonvalue.String {

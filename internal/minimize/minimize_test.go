@@ -96,6 +96,17 @@ func TestMinimizeSteps(t *testing.T) {
 				return cycle && into
 			},
 			`{"$defs":{"a":{"allOf":[{"$ref":"#/$defs/a"}]}},"properties":{"p":{"$ref":"#/$defs/a"}}}`, `{}`},
+		{"a one-element type list becomes the type name", `{"properties":{"p":{"type":["array"]}}}`, `{"p":"[1]"}`,
+			decodes, `{"properties":{"":{"type":"array"}}}`, `{"":"[]"}`},
+		{"a one-element type list at the root", `{"type":["array"],"title":"t"}`, `{}`,
+			// An implementation that fails on any schema of type array.
+			func(s, _ []byte) bool { return strings.Contains(string(s), `"array"`) },
+			`{"type":"array"}`, `{}`},
+		{"a type list the failure needs stays", `{"properties":{"p":{"type":["array"]}}}`, `{"p":"[1]"}`,
+			// An implementation that decodes under "type":"array" but not
+			// under ["array"].
+			func(s, a []byte) bool { return decodes(s, a) && strings.Contains(string(s), `"type":[`) },
+			`{"properties":{"":{"type":["array"]}}}`, `{"":"[]"}`},
 		{"text that is not JSON", `{}`, `{"a": [1, 2,, 3]}`,
 			func(_, a []byte) bool { return strings.Contains(string(a), ",,") }, `{}`, `,,`},
 	}
