@@ -41,10 +41,12 @@ type Candidate struct{ Schema, Args []byte }
 //     (["array"] by "array"), or inline the local $ref it holds;
 //   - shorten a key of the arguments (to "", or by chunks), the schema's
 //     properties and required following;
-//   - shorten a string of the arguments by chunks (a string that holds
-//     compact JSON text is shrunk as JSON first, with these same steps;
-//     one that holds JSON text once its references are decoded is tried
-//     as that JSON text);
+//   - shorten a string of the arguments: replace one character reference
+//     in it by what it decodes to, where that is shorter (&ampamp#1 by
+//     &amp#1, then by &#1), or drop a chunk (a string that holds compact
+//     JSON text is shrunk as JSON first, with these same steps; one that
+//     holds JSON text once its references are decoded is tried as that
+//     JSON text);
 //   - simplify a number to 0 or 1.
 //
 // Text that is not JSON is shortened a byte range at a time. Chunks are
@@ -803,6 +805,45 @@ func shorter(s string) []string {
 	return dedupe(out, s)
 }
 
+// shorterText lists the shorter forms of a string of the arguments to
+// try: "", then s with one character reference decoded, then s without a
+// chunk.
+func shorterText(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return dedupe(append(append([]string{""}, decodedRefs(s)...), shorter(s)...), s)
+}
+
+// decodedRefs lists s with one of its character references replaced by
+// what it decodes to (as text decodes it: a legacy name stands without its
+// ';'), each where that makes s's JSON text shorter. A failure about what a
+// reference stands for keeps failing in fewer words (&ampamp#1, &amp#1,
+// &#1), which chunks cannot reach; a reference to a character that JSON
+// escapes at more length (&#1, \u0001) stays.
+func decodedRefs(s string) []string {
+	b := []byte(s)
+	var out []string
+	for i, c := range b {
+		if c != '&' {
+			continue
+		}
+		r1, r2, n := entity.Decide(b[i:], entity.Text)
+		if n == 0 {
+			continue
+		}
+		d := string(r1)
+		if r2 != 0 {
+			d += string(r2)
+		}
+		// A reference is ASCII that JSON writes as it is: n bytes.
+		if len(jsonraw.AppendQuote(nil, []byte(d)))-2 < n {
+			out = append(out, s[:i]+d+s[i+n:])
+		}
+	}
+	return out
+}
+
 func dedupe(list []string, not string) []string {
 	var out []string
 	for _, s := range list {
@@ -813,8 +854,8 @@ func dedupe(list []string, not string) []string {
 	return out
 }
 
-// strings shortens the strings of the arguments; a string that holds
-// compact JSON text is first shrunk as JSON.
+// strings shortens the strings of the arguments (shorterText); a string
+// that holds compact JSON text is first shrunk as JSON.
 func (m *minimizer) strings() bool {
 	return m.each(true, func(root *jsonvalue.Value, n *node, _ *jsonvalue.Value) []lazy {
 		if n.v.Kind != jsonvalue.String {
@@ -838,7 +879,7 @@ func (m *minimizer) strings() bool {
 				}
 			}
 		}
-		for _, s := range shorter(n.v.Str) {
+		for _, s := range shorterText(n.v.Str) {
 			out = append(out, set(s))
 		}
 		return out
@@ -865,7 +906,7 @@ func innerJSON(s string) []string {
 		}
 		switch n.v.Kind {
 		case jsonvalue.String:
-			for _, t := range shorter(n.v.Str) {
+			for _, t := range shorterText(n.v.Str) {
 				out = append(out, string(edit(inner, n.path(), func(v *jsonvalue.Value) *jsonvalue.Value { v.Str = t; return v }).Append(nil)))
 			}
 		case jsonvalue.Number:

@@ -42,6 +42,14 @@ func decodesTo(key string, k jsonvalue.Kind) func(schema, args []byte) bool {
 	}
 }
 
+// lost says whether the reference's output has the text c (as JSON
+// writes it) where the arguments do not: an implementation that loses what a reference stands
+// for fails there.
+func lost(schema, args []byte, c string) bool {
+	r := impl.Reference.Normalize(context.Background(), impl.Case{Schema: schema, Args: args})
+	return r.Answered() && strings.Contains(string(r.Output), c) && !strings.Contains(string(args), c)
+}
+
 func TestMinimizeSteps(t *testing.T) {
 	tests := []struct {
 		name                 string
@@ -107,6 +115,19 @@ func TestMinimizeSteps(t *testing.T) {
 			// under ["array"].
 			func(s, a []byte) bool { return decodes(s, a) && strings.Contains(string(s), `"type":[`) },
 			`{"properties":{"":{"type":["array"]}}}`, `{"":"[]"}`},
+		{"decode a legacy name without its ';', twice", `{}`, `{"p":"&ampamp#1"}`,
+			// An implementation that loses the U+0001 a reference stands
+			// for; chunks alone cannot reach &#1.
+			func(s, a []byte) bool { return lost(s, a, `\u0001`) }, `{}`, `{"":"&#1"}`},
+		{"decode a named reference, then shorten the hex one it leaves", `{}`, `{"p":"&amp;#x3C;"}`,
+			func(s, a []byte) bool { return lost(s, a, "<") }, `{}`, `{"":"&#x3C"}`},
+		{"decode a decimal reference", `{}`, `{"p":"&#38;#x3C;"}`,
+			func(s, a []byte) bool { return lost(s, a, "<") }, `{}`, `{"":"&#x3C"}`},
+		{"decode a reference in JSON text in a string", `{"properties":{"p":{"type":"object"}}}`, `{"p":"{\"a\":\"&ampamp#1\"}"}`,
+			func(s, a []byte) bool {
+				return decodesTo("*", jsonvalue.Object)(s, a) && lost(s, a, `\u0001`)
+			},
+			`{"properties":{"":{"type":"object"}}}`, `{"":"{\"\":\"&#1\"}"}`},
 		{"text that is not JSON", `{}`, `{"a": [1, 2,, 3]}`,
 			func(_, a []byte) bool { return strings.Contains(string(a), ",,") }, `{}`, `,,`},
 	}
