@@ -888,10 +888,24 @@ func (m *minimizer) strings() bool {
 
 // innerJSON lists, for a string that holds compact JSON text, the texts
 // the steps make of it: members and elements dropped, containers lifted,
-// strings shortened, numbers simplified.
+// strings shortened, numbers simplified; for a JSON string literal, what
+// it holds shortened.
 func innerJSON(s string) []string {
 	inner, err := jsonvalue.Parse([]byte(s))
-	if err != nil || inner.Kind != jsonvalue.Object && inner.Kind != jsonvalue.Array || string(inner.Append(nil)) != s {
+	if err != nil || string(inner.Append(nil)) != s {
+		return nil
+	}
+	if inner.Kind == jsonvalue.String {
+		// A string literal: what it holds, shrunk as a string of the
+		// arguments is, quoted again. Chunks of its text cannot take an
+		// escape (\n, \") whole where it stands at an odd place.
+		var out []string
+		for _, t := range append(innerJSON(inner.Str), shorterText(inner.Str)...) {
+			out = append(out, string(jsonraw.AppendQuote(nil, []byte(t))))
+		}
+		return dedupe(out, s)
+	}
+	if inner.Kind != jsonvalue.Object && inner.Kind != jsonvalue.Array {
 		return nil
 	}
 	var out []string

@@ -128,6 +128,22 @@ func TestMinimizeSteps(t *testing.T) {
 				return decodesTo("*", jsonvalue.Object)(s, a) && lost(s, a, `\u0001`)
 			},
 			`{"properties":{"":{"type":"object"}}}`, `{"":"{\"\":\"&#1\"}"}`},
+		{"shrink a JSON string literal inside a string", `{}`, `{"p":"\"\\n{\\\"a\\\":\\\"b\\\",\\\"c\\\":1}\""}`,
+			// An implementation that unwraps a string literal holding
+			// object text, as whitespace around it allows.
+			func(_, a []byte) bool {
+				v, err := jsonvalue.Parse(a)
+				if err != nil || v.Kind != jsonvalue.Object || len(v.Members) != 1 || v.Members[0].Value.Kind != jsonvalue.String {
+					return false
+				}
+				lit, err := jsonvalue.Parse([]byte(v.Members[0].Value.Str))
+				if err != nil || lit.Kind != jsonvalue.String {
+					return false
+				}
+				inner, err := jsonvalue.Parse([]byte(lit.Str))
+				return err == nil && inner.Kind == jsonvalue.Object
+			},
+			`{}`, `{"":"\"{}\""}`},
 		{"text that is not JSON", `{}`, `{"a": [1, 2,, 3]}`,
 			func(_, a []byte) bool { return strings.Contains(string(a), ",,") }, `{}`, `,,`},
 	}
