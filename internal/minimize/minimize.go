@@ -37,13 +37,16 @@ type Candidate struct{ Schema, Args []byte }
 //     elements, the schema following when it declares that member through
 //     properties or items;
 //   - replace a subschema by {}, by one branch of its anyOf, oneOf or
-//     allOf, or inline the local $ref it holds;
+//     allOf; replace its one-element type list by the type name
+//     (["array"] by "array"), or inline the local $ref it holds;
 //   - shorten a key of the arguments (to "", or by chunks), the schema's
 //     properties and required following;
-//   - shorten a string of the arguments by chunks (a string that holds
-//     compact JSON text is shrunk as JSON first, with these same steps;
-//     one that holds JSON text once its references are decoded is tried
-//     as that JSON text);
+//   - shorten a string of the arguments: replace one character reference
+//     in it by what it decodes to, where that is shorter (&ampamp#1 by
+//     &amp#1, then by &#1), or drop a chunk (a string that holds compact
+//     JSON text is shrunk as JSON first, with these same steps; one that
+//     holds JSON text once its references are decoded is tried as that
+//     JSON text);
 //   - simplify a number to 0 or 1.
 //
 // Text that is not JSON is shortened a byte range at a time. Chunks are
@@ -643,7 +646,8 @@ func follow(schema *jsonvalue.Value, path []pathStep, st pathStep) *jsonvalue.Va
 }
 
 // subschemas replaces an object of the schema by {}, by one branch of its
-// anyOf, oneOf or allOf, or by itself with its local $ref inlined.
+// anyOf, oneOf or allOf, or by itself with its one-element type list
+// replaced by the type name, or with its local $ref inlined.
 func (m *minimizer) subschemas() bool {
 	return m.each(false, func(root *jsonvalue.Value, n *node, _ *jsonvalue.Value) []lazy {
 		v := n.v
@@ -659,6 +663,13 @@ func (m *minimizer) subschemas() bool {
 				for _, e := range b.Elems {
 					out = append(out, replace(func() *jsonvalue.Value { return clone(e) }))
 				}
+			}
+		}
+		for i, mb := range v.Members {
+			// A type list of one name says what the name says, in more
+			// words (a failure about lists keeps the list).
+			if mb.Key == "type" && mb.Value.Kind == jsonvalue.Array && len(mb.Value.Elems) == 1 && mb.Value.Elems[0].Kind == jsonvalue.String {
+				out = append(out, func() cand { return cand{patch: &patch{n: n.kids[i], text: mb.Value.Elems[0].Append(nil)}} })
 			}
 		}
 		if ref := v.Member("$ref"); ref != nil && ref.Kind == jsonvalue.String {
@@ -794,6 +805,45 @@ func shorter(s string) []string {
 	return dedupe(out, s)
 }
 
+// shorterText lists the shorter forms of a string of the arguments to
+// try: "", then s with one character reference decoded, then s without a
+// chunk.
+func shorterText(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return dedupe(append(append([]string{""}, decodedRefs(s)...), shorter(s)...), s)
+}
+
+// decodedRefs lists s with one of its character references replaced by
+// what it decodes to (as text decodes it: a legacy name stands without its
+// ';'), each where that makes s's JSON text shorter. A failure about what a
+// reference stands for keeps failing in fewer words (&ampamp#1, &amp#1,
+// &#1), which chunks cannot reach; a reference to a character that JSON
+// escapes at more length (&#1, \u0001) stays.
+func decodedRefs(s string) []string {
+	b := []byte(s)
+	var out []string
+	for i, c := range b {
+		if c != '&' {
+			continue
+		}
+		r1, r2, n := entity.Decide(b[i:], entity.Text)
+		if n == 0 {
+			continue
+		}
+		d := string(r1)
+		if r2 != 0 {
+			d += string(r2)
+		}
+		// A reference is ASCII that JSON writes as it is: n bytes.
+		if len(jsonraw.AppendQuote(nil, []byte(d)))-2 < n {
+			out = append(out, s[:i]+d+s[i+n:])
+		}
+	}
+	return out
+}
+
 func dedupe(list []string, not string) []string {
 	var out []string
 	for _, s := range list {
@@ -804,8 +854,8 @@ func dedupe(list []string, not string) []string {
 	return out
 }
 
-// strings shortens the strings of the arguments; a string that holds
-// compact JSON text is first shrunk as JSON.
+// strings shortens the strings of the arguments (shorterText); a string
+// that holds compact JSON text is first shrunk as JSON.
 func (m *minimizer) strings() bool {
 	return m.each(true, func(root *jsonvalue.Value, n *node, _ *jsonvalue.Value) []lazy {
 		if n.v.Kind != jsonvalue.String {
@@ -829,7 +879,7 @@ func (m *minimizer) strings() bool {
 				}
 			}
 		}
-		for _, s := range shorter(n.v.Str) {
+		for _, s := range shorterText(n.v.Str) {
 			out = append(out, set(s))
 		}
 		return out
@@ -838,10 +888,24 @@ func (m *minimizer) strings() bool {
 
 // innerJSON lists, for a string that holds compact JSON text, the texts
 // the steps make of it: members and elements dropped, containers lifted,
-// strings shortened, numbers simplified.
+// strings shortened, numbers simplified; for a JSON string literal, what
+// it holds shortened.
 func innerJSON(s string) []string {
 	inner, err := jsonvalue.Parse([]byte(s))
-	if err != nil || inner.Kind != jsonvalue.Object && inner.Kind != jsonvalue.Array || string(inner.Append(nil)) != s {
+	if err != nil || string(inner.Append(nil)) != s {
+		return nil
+	}
+	if inner.Kind == jsonvalue.String {
+		// A string literal: what it holds, shrunk as a string of the
+		// arguments is, quoted again. Chunks of its text cannot take an
+		// escape (\n, \") whole where it stands at an odd place.
+		var out []string
+		for _, t := range append(innerJSON(inner.Str), shorterText(inner.Str)...) {
+			out = append(out, string(jsonraw.AppendQuote(nil, []byte(t))))
+		}
+		return dedupe(out, s)
+	}
+	if inner.Kind != jsonvalue.Object && inner.Kind != jsonvalue.Array {
 		return nil
 	}
 	var out []string
@@ -856,7 +920,7 @@ func innerJSON(s string) []string {
 		}
 		switch n.v.Kind {
 		case jsonvalue.String:
-			for _, t := range shorter(n.v.Str) {
+			for _, t := range shorterText(n.v.Str) {
 				out = append(out, string(edit(inner, n.path(), func(v *jsonvalue.Value) *jsonvalue.Value { v.Str = t; return v }).Append(nil)))
 			}
 		case jsonvalue.Number:

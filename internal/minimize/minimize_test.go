@@ -42,6 +42,14 @@ func decodesTo(key string, k jsonvalue.Kind) func(schema, args []byte) bool {
 	}
 }
 
+// lost says whether the reference's output has the text c (as JSON
+// writes it) where the arguments do not: an implementation that loses what a reference stands
+// for fails there.
+func lost(schema, args []byte, c string) bool {
+	r := impl.Reference.Normalize(context.Background(), impl.Case{Schema: schema, Args: args})
+	return r.Answered() && strings.Contains(string(r.Output), c) && !strings.Contains(string(args), c)
+}
+
 func TestMinimizeSteps(t *testing.T) {
 	tests := []struct {
 		name                 string
@@ -96,6 +104,46 @@ func TestMinimizeSteps(t *testing.T) {
 				return cycle && into
 			},
 			`{"$defs":{"a":{"allOf":[{"$ref":"#/$defs/a"}]}},"properties":{"p":{"$ref":"#/$defs/a"}}}`, `{}`},
+		{"a one-element type list becomes the type name", `{"properties":{"p":{"type":["array"]}}}`, `{"p":"[1]"}`,
+			decodes, `{"properties":{"":{"type":"array"}}}`, `{"":"[]"}`},
+		{"a one-element type list at the root", `{"type":["array"],"title":"t"}`, `{}`,
+			// An implementation that fails on any schema of type array.
+			func(s, _ []byte) bool { return strings.Contains(string(s), `"array"`) },
+			`{"type":"array"}`, `{}`},
+		{"a type list the failure needs stays", `{"properties":{"p":{"type":["array"]}}}`, `{"p":"[1]"}`,
+			// An implementation that decodes under "type":"array" but not
+			// under ["array"].
+			func(s, a []byte) bool { return decodes(s, a) && strings.Contains(string(s), `"type":[`) },
+			`{"properties":{"":{"type":["array"]}}}`, `{"":"[]"}`},
+		{"decode a legacy name without its ';', twice", `{}`, `{"p":"&ampamp#1"}`,
+			// An implementation that loses the U+0001 a reference stands
+			// for; chunks alone cannot reach &#1.
+			func(s, a []byte) bool { return lost(s, a, `\u0001`) }, `{}`, `{"":"&#1"}`},
+		{"decode a named reference, then shorten the hex one it leaves", `{}`, `{"p":"&amp;#x3C;"}`,
+			func(s, a []byte) bool { return lost(s, a, "<") }, `{}`, `{"":"&#x3C"}`},
+		{"decode a decimal reference", `{}`, `{"p":"&#38;#x3C;"}`,
+			func(s, a []byte) bool { return lost(s, a, "<") }, `{}`, `{"":"&#x3C"}`},
+		{"decode a reference in JSON text in a string", `{"properties":{"p":{"type":"object"}}}`, `{"p":"{\"a\":\"&ampamp#1\"}"}`,
+			func(s, a []byte) bool {
+				return decodesTo("*", jsonvalue.Object)(s, a) && lost(s, a, `\u0001`)
+			},
+			`{"properties":{"":{"type":"object"}}}`, `{"":"{\"\":\"&#1\"}"}`},
+		{"shrink a JSON string literal inside a string", `{}`, `{"p":"\"\\n{\\\"a\\\":\\\"b\\\",\\\"c\\\":1}\""}`,
+			// An implementation that unwraps a string literal holding
+			// object text, as whitespace around it allows.
+			func(_, a []byte) bool {
+				v, err := jsonvalue.Parse(a)
+				if err != nil || v.Kind != jsonvalue.Object || len(v.Members) != 1 || v.Members[0].Value.Kind != jsonvalue.String {
+					return false
+				}
+				lit, err := jsonvalue.Parse([]byte(v.Members[0].Value.Str))
+				if err != nil || lit.Kind != jsonvalue.String {
+					return false
+				}
+				inner, err := jsonvalue.Parse([]byte(lit.Str))
+				return err == nil && inner.Kind == jsonvalue.Object
+			},
+			`{}`, `{"":"\"{}\""}`},
 		{"text that is not JSON", `{}`, `{"a": [1, 2,, 3]}`,
 			func(_, a []byte) bool { return strings.Contains(string(a), ",,") }, `{}`, `,,`},
 	}
