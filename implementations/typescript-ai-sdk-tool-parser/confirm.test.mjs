@@ -22,6 +22,14 @@ test('rule/3: scalars are coerced to the declared type', () => {
   assert.deepEqual(coerce({ p: true }, object({ p: { type: 'string' } })), { p: 'true' }); // the rule: true
 });
 
+test('rule/5: a value that is not an array is wrapped in one where the schema declares array (coerceArrayValue)', () => {
+  // toolnorm's coerced/wrapped: null under a nullable array, a number, an
+  // object each become the one element of an array.
+  assert.deepEqual(coerce({ p: null }, object({ p: { type: 'array', nullable: true } })), { p: [null] }); // the rule: null
+  assert.deepEqual(coerce({ p: 5 }, object({ p: { type: 'array' } })), { p: [5] }); // the rule: 5
+  assert.deepEqual(coerce({ p: { a: 1 } }, object({ p: { type: 'array' } })), { p: [{ a: 1 }] }); // the rule: {"a":1}
+});
+
 test('rule/3: a type list is read as its first of object, array, boolean, number, integer, string', () => {
   // getSchemaType: ["string","array"] is "array", so a string parameter is decoded.
   assert.deepEqual(coerce({ p: '[1]' }, object({ p: { type: ['string', 'array'] } })), { p: [1] }); // the rule: "[1]"
