@@ -263,7 +263,7 @@ func Matrix(reports []*check.Report) *Table {
 		if label == "" {
 			label = "(none)"
 		}
-		row := Row{ID: "corpus", Clause: label, Statement: "The corpus vectors written to test " + label + " (each counted under its own clause; the root causes group them by bug)"}
+		row := Row{ID: "corpus", Clause: label, Statement: "The corpus vectors written to test " + label + " (by their own clause, not by root cause)"}
 		for _, r := range reports {
 			row.Cells = append(row.Cells, clauseCell(r, clause))
 		}

@@ -181,7 +181,7 @@ func TestMatrixMarkdown(t *testing.T) {
 		"| `idempotent`: Normalizing again changes nothing | reading/6 | ✅ holds: 700 checks | — not run |",
 		"| ❌ broken: after 12 cases that held [1] |",
 		"| ❌ broken: 5 passed, 3 failed, 2 skipped |",
-		"| `corpus`: The corpus vectors written to test rule/4 (each counted under its own clause; the root causes group them by bug) | rule/4 | ✅ holds: 0 failed | ❌ broken: 2 failed [2] |",
+		"| `corpus`: The corpus vectors written to test rule/4 (by their own clause, not by root cause) | rule/4 | ✅ holds: 0 failed | ❌ broken: 2 failed [2] |",
 		"| — not run | ❌ broken: 4000 cases, 1 finding [4] |",
 		// The notes: each message escaped, each command a code block.
 		"1. **pyjson**, `shape-match-decoded` (rule/2):\n   - /a: the string &lt;script&gt;alert(\"x\")&lt;/script&gt; &amp; more was not decoded\n",
