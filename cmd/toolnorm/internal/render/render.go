@@ -507,13 +507,23 @@ type Cause struct {
 	VectorLines []string
 }
 
+// whereShown is a root cause's place, a JSON Pointer into the arguments,
+// said to pass through a member named "" when it does: "/" reads as the
+// arguments themselves otherwise.
+func whereShown(where string) string {
+	if where == "/" || strings.HasSuffix(where, "/") || strings.Contains(where, "//") {
+		return where + ` (a member named "" on the way)`
+	}
+	return where
+}
+
 // causes are r's root causes as the reports show them.
 func causes(r *check.Report) []Cause {
 	var out []Cause
 	for i, rc := range r.RootCauses {
 		c := rc.Counterexample
 		cs := Cause{RootCause: rc, N: i + 1, Shown: shownBy(rc), SaysArtefact: saysArtefact(rc)}
-		for _, f := range []Field{{"schema", c.Schema}, {"arguments", c.Arguments}, {"options", c.Options}, {"expected", c.Expected}, {"got", c.Got}, {"where", rc.Where}} {
+		for _, f := range []Field{{"schema", c.Schema}, {"arguments", c.Arguments}, {"options", c.Options}, {"expected", c.Expected}, {"got", c.Got}, {"where", whereShown(rc.Where)}} {
 			if f.Value != "" {
 				cs.Example = append(cs.Example, f)
 			}

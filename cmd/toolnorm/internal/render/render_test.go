@@ -263,3 +263,20 @@ func TestFailuresAddUp(t *testing.T) {
 		}
 	}
 }
+
+// TestWhereReadsRight: a root cause's place is a JSON Pointer into the
+// arguments, and "/" is the member named "", not the arguments
+// themselves: the reports say so where a key on the way is empty.
+func TestWhereReadsRight(t *testing.T) {
+	for where, want := range map[string]string{
+		"/p":    "/p",
+		"/":     `/ (a member named "" on the way)`,
+		"//0":   `//0 (a member named "" on the way)`,
+		"/a//b": `/a//b (a member named "" on the way)`,
+		"/a/0":  "/a/0",
+	} {
+		if got := whereShown(where); got != want {
+			t.Errorf("whereShown(%q) = %q, want %q", where, got, want)
+		}
+	}
+}
