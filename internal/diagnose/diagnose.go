@@ -80,6 +80,9 @@ type Diagnosis struct {
 	// how to fix the adapter.
 	Artefact bool
 	Fix      string
+	// Shape is the shape a decode missed misses ("array", "object"), for
+	// a title that holds for every finding of its root cause.
+	Shape string
 }
 
 // FixLossyAdapter is what an artefact's Fix says.

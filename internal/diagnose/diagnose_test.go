@@ -126,7 +126,10 @@ func TestClassify(t *testing.T) {
 		{"coerced to string", `{"properties":{"n":{"type":"string"}}}`, `{"n":1.5}`, false, 0, out(`{"n":"1.5"}`), "coerced", "rule/5", "/n", false},
 		{"wrapped null", `{"properties":{"p":{"type":"array","nullable":true}}}`, `{"p":null}`, false, 0, out(`{"p":[null]}`), "coerced/wrapped", "rule/5", "/p", false},
 		{"wrapped number", `{"properties":{"p":{"type":"array"}}}`, `{"p":5}`, false, 0, out(`{"p":[5]}`), "coerced/wrapped", "rule/5", "/p", false},
-		{"wrapped where no array is declared", `{"properties":{"p":{"type":"number"}}}`, `{"p":5}`, false, 0, out(`{"p":[5]}`), "coerced", "rule/5", "/p", false},
+		// Wrapped where no array is declared (@ai-sdk-tool/parser reads
+		// `items` alone as array): the value kept, not converted.
+		{"wrapped where no array is declared", `{"properties":{"p":{"type":"number"}}}`, `{"p":5}`, false, 0, out(`{"p":[5]}`), "coerced/wrapped", "rule/5", "/p", false},
+		{"wrapped under items alone", `{"properties":{"p":{"items":{}}}}`, `{"p":0}`, false, 0, out(`{"p":[0]}`), "coerced/wrapped", "rule/5", "/p", false},
 		{"coerced inside decoded", `{"properties":{"p":{"type":"array","items":{"type":"string"}}}}`, `{"p":"[1]"}`, false, 0, out(`{"p":["1"]}`), "coerced-in-decoded", "rule/5", "/p/0", false},
 		// What lossy JSON reading does: the implementation's inside a
 		// decoded string, probably the adapter's in the arguments.
@@ -182,7 +185,7 @@ func TestTitleNamesTheCase(t *testing.T) {
 		{"coerced string to number", `{"properties":{"n":{"type":"integer"}}}`, `{"n":"5"}`, out(`{"n":5}`), "coerced", "string to number", []string{"(string to number)"}},
 		{"coerced string to boolean", `{"properties":{"b":{"type":"boolean"}}}`, `{"b":"true"}`, out(`{"b":true}`), "coerced", "string to boolean", []string{"(string to boolean)"}},
 		{"coerced inside decoded", `{"properties":{"p":{"type":"array","items":{"type":"string"}}}}`, `{"p":"[1]"}`, out(`{"p":["1"]}`), "coerced-in-decoded", "number to string", []string{"(number to string)"}},
-		{"wrapped", `{"properties":{"p":{"type":"array"}}}`, `{"p":5}`, out(`{"p":[5]}`), "coerced/wrapped", "", []string{"wrapped in an array", "declares array"}},
+		{"wrapped", `{"properties":{"p":{"type":"array"}}}`, `{"p":5}`, out(`{"p":[5]}`), "coerced/wrapped", "", []string{"is wrapped in one", "`5` gives `[5]`"}},
 		// A keyword's miss names the way from the keyword to the
 		// declaration: a member reached through a branch is not the
 		// branch's own declaration, and a list of `items` is not `items`.
@@ -224,6 +227,23 @@ func TestErrorShape(t *testing.T) {
 	for _, tt := range tests {
 		if got := diagnose.ErrorShape(tt.a) == diagnose.ErrorShape(tt.b); got != tt.same {
 			t.Errorf("ErrorShape(%q) == ErrorShape(%q) is %v, want %v (%q, %q)", tt.a, tt.b, got, tt.same, diagnose.ErrorShape(tt.a), diagnose.ErrorShape(tt.b))
+		}
+	}
+}
+
+// TestTitlesReadRight: a list of ways that holds a way of several steps
+// is cut by semicolons, so that "`oneOf` then `items`" does not read as
+// "all of them, then `items`"; a miss of both shapes says both.
+func TestTitlesReadRight(t *testing.T) {
+	for _, tt := range []struct{ got, want string }{
+		{diagnose.KeywordTitle([]string{"$ref", "anyOf"}), "Declarations through `$ref`, `anyOf` are not followed: a stringified array or object stays a string"},
+		{diagnose.KeywordTitle([]string{"allOf", "anyOf", "oneOf/items"}), "Declarations through `allOf`; `anyOf`; `oneOf` then `items` are not followed: a stringified array or object stays a string"},
+		{diagnose.KeywordTitle([]string{"$ref", "items[]"}), "Declarations through `$ref`; `items` as a list are not followed: a stringified array or object stays a string"},
+		{diagnose.MissedTitle("array", ""), "A stringified array is not decoded where the schema declares array"},
+		{diagnose.MissedTitle("array or object", "type-list"), "A stringified array or object is not decoded where the schema declares its shape in a `type` list"},
+	} {
+		if tt.got != tt.want {
+			t.Errorf("got  %q\nwant %q", tt.got, tt.want)
 		}
 	}
 }

@@ -99,12 +99,11 @@ func (d *differ) walk(in, want, got *jsonvalue.Value, path []step, decoded bool)
 		return at(undeclared)
 	}
 	if want.Kind != jsonvalue.Array && got.Kind == jsonvalue.Array && len(got.Elems) == 1 && jsonvalue.Equal(got.Elems[0], want) {
-		if _, ok := declaring(d.schema.at(path), "array"); ok {
-			// Not a conversion of the value: the value kept, put in
-			// an array (a string so wrapped is text made into an
-			// array, decodedWrongly's).
-			return at(wrapped)
-		}
+		// Not a conversion of the value: the value kept, put in an
+		// array, whether the schema declares array or not (@ai-sdk-tool/
+		// parser reads `items` alone as array). A string so wrapped is
+		// text made into an array, decodedWrongly's.
+		return at(wrapped)
 	}
 	cls := "coerced"
 	if decoded {
@@ -114,9 +113,8 @@ func (d *differ) walk(in, want, got *jsonvalue.Value, path []step, decoded bool)
 	return at(Diagnosis{Class: cls, Detail: conv, Title: CoercedTitle(cls, []string{conv}), Clause: "rule/5"})
 }
 
-// wrapped is the diagnosis of a value that is not an array put in one,
-// where the schema declares array.
-var wrapped = Diagnosis{Class: "coerced/wrapped", Title: "A value is wrapped in an array where the schema declares array (`5` gives `[5]`)", Clause: "rule/5"}
+// wrapped is the diagnosis of a value that is not an array put in one.
+var wrapped = Diagnosis{Class: "coerced/wrapped", Title: "A value that is not an array is wrapped in one (`5` gives `[5]`)", Clause: "rule/5"}
 
 // CoercedTitle is the title of values converted to another type (class
 // coerced or coerced-in-decoded) by the conversions convs ("string to
@@ -130,10 +128,15 @@ func CoercedTitle(class string, convs []string) string {
 }
 
 // MissedTitle is the title of a plain decode missed of a shape (class
-// decode-missed): declared as a plain type, or, when detail is
-// "type-list", in a `type` list.
+// decode-missed), "array", "object" or, for findings of both, "array or
+// object": declared as a plain type, or, when detail is "type-list", in a
+// `type` list.
 func MissedTitle(shape, detail string) string {
-	t := "A stringified " + shape + " is not decoded where the schema declares " + shape
+	declared := shape
+	if strings.Contains(shape, " or ") {
+		declared = "its shape" // both shapes among the findings
+	}
+	t := "A stringified " + shape + " is not decoded where the schema declares " + declared
 	if detail == "type-list" {
 		t += InTypeList
 	}
@@ -373,7 +376,7 @@ func (d *differ) missed(in, want, got *jsonvalue.Value, path []step) Diagnosis {
 		kw = keyword(d.c.Schema)
 	}
 	if kw == "" {
-		d := Diagnosis{Class: "decode-missed", Title: MissedTitle(want.Kind.String(), ""), Clause: "rule/2"}
+		d := Diagnosis{Class: "decode-missed", Title: MissedTitle(want.Kind.String(), ""), Clause: "rule/2", Shape: want.Kind.String()}
 		if t := member(r.s, "type"); ok && t != nil && t.Kind == jsonvalue.Array {
 			// Declared in a list: an implementation may read a list
 			// where it reads a plain type, or not.
@@ -381,7 +384,7 @@ func (d *differ) missed(in, want, got *jsonvalue.Value, path []step) Diagnosis {
 		}
 		return d
 	}
-	return Diagnosis{Class: "decode-missed/keyword", Detail: kw, Title: KeywordTitle([]string{kw}), Clause: "reading/4"}
+	return Diagnosis{Class: "decode-missed/keyword", Detail: kw, Title: KeywordTitle([]string{kw}), Clause: "reading/4", Shape: want.Kind.String()}
 }
 
 // decodedWrongly diagnoses a string the rule leaves a string (want)
@@ -545,7 +548,14 @@ func routes(kws []string) string {
 		}
 		q[i] = strings.Join(steps, " then ")
 	}
-	return strings.Join(q, ", ")
+	// A way of several steps, or a list, among others: semicolons, so
+	// that "`anyOf`, `oneOf` then `items`" does not read as both of them
+	// then `items`.
+	sep := ", "
+	if slices.ContainsFunc(kws, func(k string) bool { return strings.Contains(k, "/") || strings.HasSuffix(k, "[]") }) && len(kws) > 1 {
+		sep = "; "
+	}
+	return strings.Join(q, sep)
 }
 
 // Routes is the routes ds (details of decode-missed/keyword or /draft)

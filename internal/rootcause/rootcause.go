@@ -256,6 +256,11 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 	settle(rest)
 	byClass := map[string]*RootCause{}
 	details := map[string][]string{}
+	// The shapes a class's findings miss, each as found (one counted under
+	// a class took its sample's diagnosis), and the classes a finding came
+	// to by the blind probe: titles that hold for every finding.
+	shapes := map[string][]string{}
+	blindSeen := map[string]bool{}
 	undetailed := map[string]bool{} // a class with a finding of no detail
 	var order []string
 	shown := map[string]bool{} // a class's counterexample is one minimized
@@ -268,6 +273,16 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 		if d.Detail == "" {
 			undetailed[d.Class] = true
 		}
+		if strings.HasPrefix(d.Class, "decode-missed") {
+			shape := d.Shape
+			if own := classify(f.Case, f.Want, f.Got); own.Shape != "" {
+				shape = own.Shape
+			}
+			if shape != "" && !slices.Contains(shapes[d.Class], shape) {
+				shapes[d.Class] = append(shapes[d.Class], shape)
+			}
+		}
+		blindSeen[d.Class] = blindSeen[d.Class] || d.Title == blindTitle || probes[i].Title == blindTitle
 		rc := byClass[d.Class]
 		if rc == nil {
 			rc = &RootCause{}
@@ -291,8 +306,13 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 	// smallest case misses the others for the same reason: the keywords
 	// are not a bug of their own.
 	// A miss under a `type` list is no miss of the plainest declaration.
-	if plain, kw := byClass["decode-missed"], byClass["decode-missed/keyword"]; plain != nil && kw != nil && len(plain.Case.Args) <= len(`{"":"[]"}`) && !typeList(plain.Case.Schema) {
+	if plain, kw := byClass["decode-missed"], byClass["decode-missed/keyword"]; plain != nil && kw != nil && len(plain.Case.Args) <= len(`{"":"[]"}`) && !anyTypeList(plain.Case.Schema) {
 		absorb(plain, kw)
+		for _, s := range shapes["decode-missed/keyword"] {
+			if !slices.Contains(shapes["decode-missed"], s) {
+				shapes["decode-missed"] = append(shapes["decode-missed"], s)
+			}
+		}
 		order = slices.DeleteFunc(order, func(k string) bool { return k == "decode-missed/keyword" })
 	}
 	// An implementation that reads a `type` list as one of its types
@@ -350,9 +370,21 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 		case len(ds) > 0 && (k == "decoded-json-lossy" || k == "artefact/lossy-json"):
 			rc.Title = diagnose.LossyTitle(k, ds)
 			rc.Detail = strings.Join(ds, ", ")
-		case k == "decode-missed" && rc.Detail != "" && undetailed[k]:
-			// Some under a plain type: the title that holds for all.
-			rc.Title, rc.Detail = strings.TrimSuffix(rc.Title, diagnose.InTypeList), ""
+		case k == "decode-missed" && rc.Class == k:
+			// Some under a plain type: the title that holds for all; and
+			// the shapes of them all.
+			if undetailed[k] {
+				rc.Detail = ""
+			}
+			shape := rc.Shape
+			if len(shapes[k]) > 1 {
+				shape = "array or object"
+			}
+			rc.Title = diagnose.MissedTitle(shape, rc.Detail)
+		case k == "decoded-undeclared" && blindSeen[k]:
+			// Some decoded under a schema that declares the other shape,
+			// or a string: the title that holds for all.
+			rc.Title, rc.Detail = blindTitle, ""
 		case len(ds) > 0 && (k == "coerced" || k == "coerced-in-decoded"):
 			rc.Title = diagnose.CoercedTitle(k, ds)
 			rc.Detail = strings.Join(ds, ", ")
@@ -555,6 +587,32 @@ func typeList(schema []byte, names ...string) bool {
 	return walk(v, 0)
 }
 
+// anyTypeList reports whether the schema text holds a `type` list, of one
+// type or more.
+func anyTypeList(schema []byte) bool {
+	v, err := jsonvalue.Parse(schema)
+	if err != nil {
+		return false
+	}
+	var walk func(v *jsonvalue.Value, depth int) bool
+	walk = func(v *jsonvalue.Value, depth int) bool {
+		if depth > 200 {
+			return false
+		}
+		for _, m := range v.Members {
+			if m.Key == "type" && m.Value.Kind == jsonvalue.Array || walk(m.Value, depth+1) {
+				return true
+			}
+		}
+		return slices.ContainsFunc(v.Elems, func(e *jsonvalue.Value) bool { return walk(e, depth+1) })
+	}
+	return walk(v, 0)
+}
+
+// blindTitle is the title of a string decoded as JSON whatever the
+// schema declares there.
+const blindTitle = "A string is decoded as JSON whatever the schema declares there (as under the empty schema `{}`)"
+
 func size(c impl.Case) int { return len(c.Schema) + len(c.Args) }
 
 // A pair is what is expected on a case and what the implementation gave.
@@ -756,7 +814,7 @@ func probed(ctx context.Context, cfg Config, c impl.Case, want, got impl.Result)
 	case d.Class == "decode-missed" && untyped(ctx, cfg, c):
 		d.Class, d.Detail, d.Title = untypedClass, "", untypedTitle
 	case blindClasses[d.Class] && blind(ctx, cfg, c, got):
-		d.Class, d.Title, d.Clause, d.Detail = "decoded-undeclared", "A string is decoded as JSON whatever the schema declares there (as under the empty schema `{}`)", "rule/2", ""
+		d.Class, d.Title, d.Clause, d.Detail = "decoded-undeclared", blindTitle, "rule/2", ""
 	}
 	return d
 }

@@ -1123,3 +1123,69 @@ func TestCounterexampleShowsOneFault(t *testing.T) {
 		}
 	}
 }
+
+// TestTitleHoldsForEveryMember: a root cause's title is true of each of
+// its findings, not only of its counterexample. @mastra/core's plain miss
+// held objects under a title that said arrays; @notionhq's
+// decoded-undeclared held findings decoded under a schema that declares
+// the other shape, under a title that said the schema declares neither;
+// n8n-mcp's miss under a one-type list swallowed the misses behind
+// `$ref` and `anyOf` and said "in a `type` list" of them all.
+func TestTitleHoldsForEveryMember(t *testing.T) {
+	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
+	explain := func(im impl.Impl, fs ...[2]string) []rootcause.RootCause {
+		var findings []rootcause.Finding
+		for i, f := range fs {
+			findings = append(findings, marked(im, strconv.Itoa(i), f[0], f[1]))
+		}
+		return rootcause.Explain(context.Background(), rootcause.Config{Impl: im, Want: want}, findings)
+	}
+	titles := func(rcs []rootcause.RootCause) []string {
+		var out []string
+		for _, rc := range rcs {
+			out = append(out, rc.Title)
+		}
+		return out
+	}
+	// Decodes nothing at all.
+	nothing := impl.Func("nothing", func(ctx context.Context, c impl.Case) impl.Result {
+		c.Schema = []byte(`{}`)
+		return impl.Reference.Normalize(ctx, c)
+	})
+	got := titles(explain(nothing, [2]string{`{"properties":{"a":{"type":"array"}}}`, `{"a":"[1]"}`}, [2]string{`{"properties":{"o":{"type":"object"}}}`, `{"o":"{\"k\":1}"}`}))
+	if w := "A stringified array or object is not decoded where the schema declares its shape"; !slices.Contains(got, w) {
+		t.Errorf("titles %q, want %q", got, w)
+	}
+	// Decodes any JSON text whatever the schema says.
+	blind := impl.Func("blind", func(ctx context.Context, c impl.Case) impl.Result {
+		r := impl.Reference.Normalize(ctx, c)
+		v, err := jsonvalue.Parse(r.Output)
+		if !r.Answered() || err != nil {
+			return r
+		}
+		for _, m := range v.Members {
+			if p, err := jsonvalue.Parse([]byte(m.Value.Str)); m.Value.Kind == jsonvalue.String && err == nil {
+				*m.Value = *p
+			}
+		}
+		return impl.OK(v.Append(nil))
+	})
+	got = titles(explain(blind, [2]string{`{"properties":{"n":{"type":"integer"}}}`, `{"n":"[1]"}`}, [2]string{`{"type":"object","properties":{"ops":{"type":"array"}}}`, `{"ops":"{\"op\":1}"}`}))
+	if w := "A string is decoded as JSON whatever the schema declares there (as under the empty schema `{}`)"; len(got) != 1 || got[0] != w {
+		t.Errorf("titles %q, want only %q", got, w)
+	}
+	// Reads `"type":"array"` and nothing else: not a one-type list, not
+	// `$ref`, not `anyOf`.
+	plainOnly := impl.Func("plain type only", func(ctx context.Context, c impl.Case) impl.Result {
+		if bytes.Contains(c.Schema, []byte(`"type":[`)) || bytes.Contains(c.Schema, []byte(`"$ref"`)) || bytes.Contains(c.Schema, []byte(`"anyOf"`)) {
+			c.Schema = []byte(`{}`)
+		}
+		return impl.Reference.Normalize(ctx, c)
+	})
+	got = titles(explain(plainOnly, [2]string{`{"properties":{"p":{"type":["array"]}}}`, `{"p":"[]"}`},
+		[2]string{`{"$defs":{"a":{"type":"array"}},"properties":{"p":{"$ref":"#/$defs/a"}}}`, `{"p":"[]"}`},
+		[2]string{`{"properties":{"p":{"anyOf":[{"type":"array"}]}}}`, `{"p":"[]"}`}))
+	if len(got) != 2 || !slices.ContainsFunc(got, func(s string) bool { return strings.HasSuffix(s, "in a `type` list") }) || !slices.ContainsFunc(got, func(s string) bool { return strings.HasPrefix(s, "Declarations through") }) {
+		t.Errorf("titles %q, want a type-list miss and a keyword miss apart", got)
+	}
+}
