@@ -229,6 +229,9 @@ func writeMarkdown(r *check.Report, w io.Writer) error {
 		unsupported = fmt.Sprintf("%d unsupported ", r.Fuzz.Unsupported)
 	}
 	fmt.Fprintf(&b, "| fuzzing cases | %d agreed | %d differed (%s) | %d | %s| | %d |\n\n", r.Fuzz.Agreed(), r.Fuzz.Differed, plural(len(r.Fuzz.Findings), "finding"), r.Fuzz.Failures, unsupported, r.Fuzz.Cases)
+	if c.Adapted > 0 {
+		fmt.Fprintf(&b, "Of the corpus vectors passed and failed, %s.\n\n", adaptedLine(c))
+	}
 	if cs := causes(r); len(cs) > 0 {
 		fmt.Fprintf(&b, "### %s\n\n", plural(len(cs), "root cause"))
 		for _, c := range cs {

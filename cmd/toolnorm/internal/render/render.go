@@ -134,7 +134,7 @@ func writeText(r *check.Report, w io.Writer) error {
 	c := r.Corpus
 	fmt.Fprintf(w, "corpus: %s\n", CorpusSummary(c))
 	if c.Adapted > 0 {
-		fmt.Fprintf(w, "  %d of them written for other options, and meaning the same under the declared ones\n", c.Adapted)
+		fmt.Fprintf(w, "  %s\n", adaptedLine(c))
 	}
 	count := map[check.Status]int{}
 	var na []string
@@ -204,7 +204,7 @@ func stderrLines(stderr string) string {
 // the HTML page of one check.
 func details(r *check.Report) *RunDetails {
 	d := &RunDetails{Cases: casesRun(r), RepeatLabel: repeatLabel(r), Repeat: r.Repeat,
-		Counts: []string{"corpus: " + CorpusSummary(r.Corpus), "properties: " + propertiesLine(r), "fuzzing: " + FuzzSummary(r.Fuzz)}}
+		Counts: []string{"corpus: " + CorpusSummary(r.Corpus) + adapted(r.Corpus), "properties: " + propertiesLine(r), "fuzzing: " + FuzzSummary(r.Fuzz)}}
 	if r.Stopped != "" {
 		d.Stopped = r.Stopped + inFlight(r)
 	}
@@ -378,6 +378,20 @@ func ShortfallSummary(s check.Shortfall, apply int) string {
 		parts = append(parts, strings.Join(short, " and ")+fmt.Sprintf(" short of a full round (%d cases)", s.Round))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// adaptedLine counts the vectors written for other options and judged
+// under the declared ones.
+func adaptedLine(c check.CorpusResult) string {
+	return fmt.Sprintf("%d of them written for other options, and meaning the same under the declared ones", c.Adapted)
+}
+
+// adapted is adaptedLine after a corpus summary, when there are any.
+func adapted(c check.CorpusResult) string {
+	if c.Adapted == 0 {
+		return ""
+	}
+	return "; " + adaptedLine(c)
 }
 
 // CorpusSummary counts a corpus replay in one line; the counts add up to

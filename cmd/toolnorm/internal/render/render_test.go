@@ -280,3 +280,20 @@ func TestWhereReadsRight(t *testing.T) {
 		}
 	}
 }
+
+// TestAdaptedInEveryFormat: the vectors written for other options and
+// judged under the declared ones are counted in every format, as the
+// text counts them (the Markdown and HTML reports left the line out).
+func TestAdaptedInEveryFormat(t *testing.T) {
+	r := &check.Report{Implementation: "x", Verdict: check.Pass, Repeat: "toolnorm check --seed 1 --checks 1", Checks: 1,
+		Corpus: check.CorpusResult{Vectors: 10, Passed: 10, Adapted: 7}}
+	for _, format := range []string{"text", "markdown", "html"} {
+		var b strings.Builder
+		if err := Write(r, &b, format); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), "7 of them written for other options, and meaning the same under the declared ones") {
+			t.Errorf("%s does not count the 7 vectors written for other options:\n%s", format, b.String())
+		}
+	}
+}
