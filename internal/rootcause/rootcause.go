@@ -19,6 +19,7 @@
 package rootcause
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"errors"
@@ -115,9 +116,10 @@ type outcome struct {
 // finding is probed on its case as found (diagnose's class, told apart
 // by running variants of the case); of the findings of one probed class
 // and detail, the Sample smallest are minimized, and the rest only when
-// those do not all end in one class and detail. Minimizing keeps the
-// probed class (a decode missed may become an untyped one), so the
-// sample stands for the others. When cfg.Impl is an impl.Batcher, the
+// those do not all end in one class and detail, or one by one where the
+// case found does not fit the class they ended in (fits). Minimizing
+// keeps the probed class (a decode missed may become an untyped one), so
+// the sample stands for the others. When cfg.Impl is an impl.Batcher, the
 // findings are probed and minimized several at a time, their requests
 // sent as batches; which findings are minimized, the root causes, and
 // the batches themselves (which cases, in which order: what an adapter
@@ -249,6 +251,10 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 		}
 		for _, i := range g[Sample:] {
 			f := findings[i]
+			if !fits(ctx, cfg, f, probes[i], first.Class) {
+				rest = append(rest, i) // minimized on its own
+				continue
+			}
 			outcomes[i] = outcome{c: f.Case, want: f.Want, got: f.Got, d: first, counted: true}
 		}
 	}
@@ -366,6 +372,42 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 // Draft2020 is the `$schema` of JSON Schema 2020-12, the draft a schema
 // without `$schema` is read by.
 const Draft2020 = "https://json-schema.org/draft/2020-12/schema"
+
+// fits reports whether f, of class d as probed on its case, may be
+// counted under class, the one the sample of its probed class ended in,
+// without being minimized: the same class, or a plain miss counted as an
+// untyped one (the only class minimizing may refine it into, see keeps)
+// when its own case says it can be one: its schema leaves a type unsaid,
+// and the untyped probe (run on it already, so no request) changes what
+// the implementation gives where it misses. A miss that types added
+// leave as it is has another cause, whatever the sample's.
+func fits(ctx context.Context, cfg Config, f Finding, d diagnose.Diagnosis, class string) bool {
+	if class == d.Class {
+		return true
+	}
+	if class != untypedClass || d.Class != "decode-missed" || cfg.Impl == nil {
+		return false
+	}
+	typed, ok := withTypes(f.Case)
+	if !ok {
+		return false
+	}
+	r := cfg.Impl.Normalize(ctx, typed)
+	return r.Failure == nil && !bytes.Equal(valueAt(r.Output, d.Where), valueAt(f.Got.Output, d.Where))
+}
+
+// valueAt is the compact text of the value at where (a JSON Pointer) in
+// the JSON text out; nil when there is none.
+func valueAt(out []byte, where string) []byte {
+	v, err := jsonvalue.Parse(out)
+	if err != nil {
+		return nil
+	}
+	if v = v.Resolve("#" + where); v == nil {
+		return nil
+	}
+	return v.Append(nil)
+}
 
 // ofDraft tells a keyword followed only under an explicit draft from one
 // not followed at all: a decode missed behind a keyword (d) in a schema

@@ -748,9 +748,10 @@ func (r *recorder) Normalize(ctx context.Context, c impl.Case) impl.Result {
 }
 
 // marked is a finding of im whose arguments carry a member named "m" and
-// its id: a case asked later that has it comes from minimizing it (Explain
-// does not send a case as found again, and no class of these findings but
-// the decode missed has a probe that sends a variant of it).
+// its id: a case asked later that has it, smaller than the case found,
+// comes from minimizing it (Explain does not send a case as found again,
+// and the one probe of these findings' classes that sends a variant of
+// the case found, the untyped probe of a decode missed, adds to it).
 func marked(im impl.Impl, id, schema, args string) rootcause.Finding {
 	c := impl.Case{Schema: []byte(schema), Args: []byte(args)}
 	return rootcause.Finding{Source: rootcause.Vector, ID: id, Case: c,
@@ -786,6 +787,31 @@ func TestExplainSample(t *testing.T) {
 		}
 		return impl.Reference.Normalize(ctx, c)
 	})
+	// xKept decodes nothing under a root that does not say "type":
+	// "object", and never the value of a member whose key starts with
+	// "x": a decode missed under an untyped root with an x member is
+	// minimized into one of the untyped root (the x member dropped); under
+	// a typed root, into the x member's.
+	xKept := impl.Func("x-kept", func(ctx context.Context, c impl.Case) impl.Result {
+		if !strings.HasPrefix(string(c.Schema), `{"type":"object"`) {
+			return impl.OK(c.Args)
+		}
+		r := impl.Reference.Normalize(ctx, c)
+		out, err := jsonvalue.Parse(r.Output)
+		args, err2 := jsonvalue.Parse(c.Args)
+		if !r.Answered() || err != nil || err2 != nil || out.Kind != jsonvalue.Object {
+			return r
+		}
+		for i, m := range out.Members {
+			if strings.HasPrefix(m.Key, "x") && i < len(args.Members) {
+				out.Members[i].Value = args.Members[i].Value
+			}
+		}
+		return impl.OK(out.Append(nil))
+	})
+	xk := func(id, root, pad string) rootcause.Finding {
+		return marked(xKept, id, `{`+root+`"properties":{"p":{"type":"array"},"x":{"type":"array"}}}`, `{"p":"[1]","x":"[2]","m`+id+`":0`+pad+`}`)
+	}
 	kw := func(id string) rootcause.Finding {
 		return marked(kwMiss, id, `{"properties":{"p":{"anyOf":[{"type":"array"}]}}}`, `{"p":"[1]","m`+id+`":0}`)
 	}
@@ -832,6 +858,19 @@ func TestExplainSample(t *testing.T) {
 			counts:    map[string]int{"decode-missed": 3, "decode-missed/untyped": 1},
 		},
 		{
+			// The sample ends in decode-missed/untyped; a finding of the
+			// class that leaves no type unsaid cannot be one (d), and is
+			// minimized on its own; one that leaves the root's type
+			// unsaid, and that types added change where it misses, is
+			// counted (e).
+			name: "a finding the sample's class does not fit: minimized",
+			im:   xKept,
+			findings: []rootcause.Finding{xk("a", "", ""), xk("b", "", ""), xk("c", "", ""),
+				xk("d", `"type":"object",`, `,"zzzz":0`), xk("e", "", `,"zzzzzzzz":0`)},
+			minimized: []string{"a", "b", "c", "d"},
+			counts:    map[string]int{"decode-missed/untyped": 4, "decode-missed": 1},
+		},
+		{
 			// Where a keyword's miss lies is known once it is minimized
 			// (a draft's default, text left undecoded): never sampled.
 			name:      "a keyword's miss: all minimized",
@@ -849,7 +888,9 @@ func TestExplainSample(t *testing.T) {
 			var minimized []string
 			for _, f := range tt.findings {
 				marker := `"m` + f.ID + `"`
-				if slices.ContainsFunc(rec.asked, func(c impl.Case) bool { return strings.Contains(string(c.Args), marker) }) {
+				if slices.ContainsFunc(rec.asked, func(c impl.Case) bool {
+					return strings.Contains(string(c.Args), marker) && len(c.Schema)+len(c.Args) < len(f.Case.Schema)+len(f.Case.Args)
+				}) {
 					minimized = append(minimized, f.ID)
 				}
 			}
