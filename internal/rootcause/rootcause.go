@@ -280,7 +280,7 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 			byClass[d.Class] = rc
 			order = append(order, d.Class)
 		}
-		if !o.counted && (!shown[d.Class] || size(c) < size(rc.Case)) {
+		if !o.counted && (!shown[d.Class] || shows(d.Class, c, rc.Case)) {
 			rc.Diagnosis, rc.Case, rc.Want, rc.Got, rc.Cut = d, c, want, got, cut
 			shown[d.Class] = true
 		}
@@ -598,6 +598,20 @@ func typeList(schema []byte, names ...string) bool {
 }
 
 func size(c impl.Case) int { return len(c.Schema) + len(c.Args) }
+
+// shows reports whether c is a better counterexample of class than was:
+// smaller; for a decode missed, one that leaves fewer types unsaid
+// first, for a case found under a root whose type is unsaid keeps it
+// unsaid (minimized never drops a type, nor adds one), and shows the
+// untyped root cause too where another case shows the class alone.
+func shows(class string, c, was impl.Case) bool {
+	if strings.HasPrefix(class, "decode-missed") {
+		if n, m := unsaidTypes(c), unsaidTypes(was); n != m {
+			return n < m
+		}
+	}
+	return size(c) < size(was)
+}
 
 // A pair is what is expected on a case and what the implementation gave.
 type pair struct{ want, got impl.Result }

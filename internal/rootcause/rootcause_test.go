@@ -282,6 +282,33 @@ func TestTypedStaysTyped(t *testing.T) {
 	}
 }
 
+// TestShownSaysTypes: of the counterexamples of a decode missed, the one
+// shown leaves the fewest types unsaid, then is the smallest: a case
+// found under a root whose type is unsaid keeps it unsaid, and shows the
+// untyped root cause as well (openclaw's patternProperties miss found by
+// fuzzing, smaller than its `$ref` miss under a typed root).
+func TestShownSaysTypes(t *testing.T) {
+	// typedP decodes only under a root that says "type": "object", and
+	// does not follow patternProperties or $ref.
+	typedP := impl.Func("typed-p", func(ctx context.Context, c impl.Case) impl.Result {
+		if s := string(c.Schema); !strings.HasPrefix(s, `{"type":"object"`) || strings.Contains(s, "patternProperties") || strings.Contains(s, "$ref") {
+			c.Schema = []byte(`{}`)
+		}
+		return impl.Reference.Normalize(ctx, c)
+	})
+	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
+	rcs := rootcause.Explain(context.Background(), rootcause.Config{Impl: typedP, Want: want}, []rootcause.Finding{
+		marked(typedP, "untyped", `{"patternProperties":{"":{"type":"array"}}}`, `{"":"[]"}`),
+		marked(typedP, "typed", `{"type":"object","properties":{"p":{"$ref":"#/$defs/a"}},"$defs":{"a":{"type":"array"}}}`, `{"p":"[]"}`),
+	})
+	if len(rcs) != 1 || rcs[0].Class != "decode-missed/keyword" || rcs[0].Count() != 2 {
+		t.Fatalf("root causes %+v, want one decode-missed/keyword of both", rcs)
+	}
+	if s := string(rcs[0].Case.Schema); !strings.HasPrefix(s, `{"type":"object"`) {
+		t.Errorf("counterexample %s %s: its root's type unsaid, where the other says it", s, rcs[0].Case.Args)
+	}
+}
+
 // TestFixpointRerun: an implementation that decodes to the fixpoint but
 // never decodes `&#0;` leaves `&#0;` of `&amp;#0;`: run again on what it
 // gave, it changes nothing, so that is no decoding stopped short but the
