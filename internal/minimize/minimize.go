@@ -40,7 +40,8 @@ type Candidate struct{ Schema, Args []byte }
 //     allOf; replace its one-element type list by the type name
 //     (["array"] by "array"), or inline the local $ref it holds;
 //   - shorten a key of the arguments (to "", or by chunks), the schema's
-//     properties and required following;
+//     properties and required following, and a pattern of the schema's
+//     patternProperties;
 //   - shorten a string of the arguments: replace one character reference
 //     in it by what it decodes to, where that is shorter (&ampamp#1 by
 //     &amp#1, then by &#1), or drop a chunk (a string that holds compact
@@ -710,9 +711,10 @@ func holdsRef(v *jsonvalue.Value) bool {
 }
 
 // keys shortens the keys of the arguments' objects: to "", then by
-// chunks; the schema's properties and required follow.
+// chunks; the schema's properties and required follow. Then it shortens
+// the patterns of the schema's patternProperties the same way.
 func (m *minimizer) keys() bool {
-	return m.each(true, func(root *jsonvalue.Value, n *node, schema *jsonvalue.Value) []lazy {
+	args := m.each(true, func(root *jsonvalue.Value, n *node, schema *jsonvalue.Value) []lazy {
 		if n.v.Kind != jsonvalue.Object {
 			return nil
 		}
@@ -735,6 +737,25 @@ func (m *minimizer) keys() bool {
 		}
 		return out
 	})
+	// The patterns of patternProperties, which no key of the arguments
+	// follows.
+	patterns := m.each(false, func(root *jsonvalue.Value, n *node, _ *jsonvalue.Value) []lazy {
+		if n.v.Kind != jsonvalue.Object || n.up == nil || n.step.key != "patternProperties" {
+			return nil
+		}
+		var out []lazy
+		for i, mb := range n.v.Members {
+			for _, k := range shorter(mb.Key) {
+				if n.v.Member(k) == nil {
+					out = append(out, func() cand {
+						return cand{patch: &patch{n: n.kids[i], key: true, text: jsonraw.AppendQuote(nil, []byte(k))}}
+					})
+				}
+			}
+		}
+		return out
+	})
+	return args || patterns
 }
 
 // renameKey returns schema with each member of a properties object named

@@ -70,6 +70,8 @@ func TestMinimizeSteps(t *testing.T) {
 		{"replace a subschema by {}", `{"properties":{"p":{"type":"array"},"q":{"type":"string","minLength":2}}}`, `{"p":"[]"}`,
 			func(s, a []byte) bool { return decodes(s, a) && strings.Contains(string(s), `"q":`) },
 			`{"properties":{"":{"type":"array"},"q":{}}}`, `{"":"[]"}`},
+		{"shorten a key of patternProperties", `{"patternProperties":{"_json$":{"type":"array"}}}`, `{"ops_json":"[1]"}`,
+			decodes, `{"patternProperties":{"":{"type":"array"}}}`, `{"":"[]"}`},
 		{"simplify a number", `{}`, `{"n":12345.678,"m":[true]}`,
 			func(_, a []byte) bool {
 				v, _ := jsonvalue.Parse(a)

@@ -19,6 +19,7 @@
 package rootcause
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"errors"
@@ -115,9 +116,10 @@ type outcome struct {
 // finding is probed on its case as found (diagnose's class, told apart
 // by running variants of the case); of the findings of one probed class
 // and detail, the Sample smallest are minimized, and the rest only when
-// those do not all end in one class and detail. Minimizing keeps the
-// probed class (a decode missed may become an untyped one), so the
-// sample stands for the others. When cfg.Impl is an impl.Batcher, the
+// those do not all end in one class and detail, or one by one where the
+// case found does not fit the class they ended in (fits). Minimizing
+// keeps the probed class (a decode missed may become an untyped one), so
+// the sample stands for the others. When cfg.Impl is an impl.Batcher, the
 // findings are probed and minimized several at a time, their requests
 // sent as batches; which findings are minimized, the root causes, and
 // the batches themselves (which cases, in which order: what an adapter
@@ -249,6 +251,10 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 		}
 		for _, i := range g[Sample:] {
 			f := findings[i]
+			if !fits(ctx, cfg, f, probes[i], first.Class) {
+				rest = append(rest, i) // minimized on its own
+				continue
+			}
 			outcomes[i] = outcome{c: f.Case, want: f.Want, got: f.Got, d: first, counted: true}
 		}
 	}
@@ -289,7 +295,7 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 			byClass[d.Class] = rc
 			order = append(order, d.Class)
 		}
-		if !o.counted && (!shown[d.Class] || size(c) < size(rc.Case)) {
+		if !o.counted && (!shown[d.Class] || shows(d.Class, c, rc.Case)) {
 			rc.Diagnosis, rc.Case, rc.Want, rc.Got, rc.Cut = d, c, want, got, cut
 			shown[d.Class] = true
 		}
@@ -398,6 +404,42 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 // Draft2020 is the `$schema` of JSON Schema 2020-12, the draft a schema
 // without `$schema` is read by.
 const Draft2020 = "https://json-schema.org/draft/2020-12/schema"
+
+// fits reports whether f, of class d as probed on its case, may be
+// counted under class, the one the sample of its probed class ended in,
+// without being minimized: the same class, or a plain miss counted as an
+// untyped one (the only class minimizing may refine it into, see keeps)
+// when its own case says it can be one: its schema leaves a type unsaid,
+// and the untyped probe (run on it already, so no request) changes what
+// the implementation gives where it misses. A miss that types added
+// leave as it is has another cause, whatever the sample's.
+func fits(ctx context.Context, cfg Config, f Finding, d diagnose.Diagnosis, class string) bool {
+	if class == d.Class {
+		return true
+	}
+	if class != untypedClass || d.Class != "decode-missed" || cfg.Impl == nil {
+		return false
+	}
+	typed, ok := withTypes(f.Case)
+	if !ok {
+		return false
+	}
+	r := cfg.Impl.Normalize(ctx, typed)
+	return r.Failure == nil && !bytes.Equal(valueAt(r.Output, d.Where), valueAt(f.Got.Output, d.Where))
+}
+
+// valueAt is the compact text of the value at where (a JSON Pointer) in
+// the JSON text out; nil when there is none.
+func valueAt(out []byte, where string) []byte {
+	v, err := jsonvalue.Parse(out)
+	if err != nil {
+		return nil
+	}
+	if v = v.Resolve("#" + where); v == nil {
+		return nil
+	}
+	return v.Append(nil)
+}
 
 // ofDraft tells a keyword followed only under an explicit draft from one
 // not followed at all: a decode missed behind a keyword (d) in a schema
@@ -615,6 +657,20 @@ const blindTitle = "A string is decoded as JSON whatever the schema declares the
 
 func size(c impl.Case) int { return len(c.Schema) + len(c.Args) }
 
+// shows reports whether c is a better counterexample of class than was:
+// smaller; for a decode missed, one that leaves fewer types unsaid
+// first, for a case found under a root whose type is unsaid keeps it
+// unsaid (minimized never drops a type, nor adds one), and shows the
+// untyped root cause too where another case shows the class alone.
+func shows(class string, c, was impl.Case) bool {
+	if strings.HasPrefix(class, "decode-missed") {
+		if n, m := unsaidTypes(c), unsaidTypes(was); n != m {
+			return n < m
+		}
+	}
+	return size(c) < size(was)
+}
+
 // A pair is what is expected on a case and what the implementation gave.
 type pair struct{ want, got impl.Result }
 
@@ -699,44 +755,75 @@ func minimizable(cfg Config, f Finding) bool {
 // minimized classifies f, of class d as probed on its case, on its
 // smallest case: the one minimizer shrinks it while the implementation
 // still differs from what is expected with the same class.
+//
+// Minimized while the probed class stays the same (keeps): no step may
+// turn a case into one of another class (a long string under a typed root
+// into a short one under an untyped root), so the case that stands for a
+// root cause still shows that cause. A decode missed, of any class, is
+// minimized besides through cases that leave no more types unsaid than
+// the one before (unsaidTypes never rises): no step drops a `type` on the
+// way to the values, for an implementation that misses where a type is
+// unsaid misses there too, and the counterexample would show that second
+// bug (a keyword's miss under `{"patternProperties":…}` once the root's
+// `"type": "object"` is gone; a union of typed branches whose types are
+// gone is a miss of the untyped root cause). A plain miss becomes an
+// untyped one only where the case found leaves a type unsaid already.
+// The rule costs no request: a candidate that drops a type is not run.
 func minimized(ctx context.Context, cfg Config, batch func(context.Context, []impl.Case) []pair, f Finding, d diagnose.Diagnosis) (impl.Case, impl.Result, impl.Result, diagnose.Diagnosis, bool) {
-	// Minimized while the probed class stays the same: no step may turn a
-	// case into one of another class (a long string under a typed root
-	// into a short one under an untyped root), so the case that stands
-	// for a root cause still shows that cause. A plain miss may become an
-	// untyped one only where the case found leaves a type unsaid.
-	unsaid := d.Class == "decode-missed" && leavesTypes(f.Case)
+	missed := strings.HasPrefix(d.Class, "decode-missed")
+	unsaid := unsaidTypes(f.Case) // of the case kept last
+	typed := func(c impl.Case) (int, bool) {
+		n := unsaidTypes(c)
+		return n, !missed || n <= unsaid
+	}
 	fails := func(schema, args []byte) bool {
 		if cfg.Keep != nil && !cfg.Keep() {
 			return false
 		}
 		c := f.Case
 		c.Schema, c.Args = schema, args
+		n, ok := typed(c)
+		if !ok {
+			return false
+		}
 		want, got := cfg.Want(c), cfg.Impl.Normalize(ctx, c)
-		return impl.Compare(got, want).Violation() && keeps(d.Class, probed(ctx, cfg, c, want, got).Class, unsaid)
+		if impl.Compare(got, want).Violation() && keeps(d.Class, probed(ctx, cfg, c, want, got).Class) {
+			unsaid = n // MinimizeCut keeps the candidate that fails
+			return true
+		}
+		return false
 	}
 	var schema, args []byte
 	var cut bool
 	if batch == nil {
 		schema, args, cut = minimize.MinimizeCut(ctx, f.Case.Schema, f.Case.Args, fails)
 	} else {
-		// The candidates of a step go out as one batch; they are judged
-		// in order up to the first that fails, as MinimizeCut would.
+		// The candidates of a step go out as one batch (those that drop a
+		// type left out); they are judged in order up to the first that
+		// fails, as MinimizeCut would.
 		schema, args, cut = minimize.MinimizeBatch(ctx, f.Case.Schema, f.Case.Args, func(cs []minimize.Candidate) int {
 			if cfg.Keep != nil && !cfg.Keep() {
 				return -1
 			}
-			cases := make([]impl.Case, len(cs))
+			var cases []impl.Case
+			var at, ns []int
 			for i, x := range cs {
-				cases[i] = f.Case
-				cases[i].Schema, cases[i].Args = x.Schema, x.Args
+				c := f.Case
+				c.Schema, c.Args = x.Schema, x.Args
+				if n, ok := typed(c); ok {
+					cases, at, ns = append(cases, c), append(at, i), append(ns, n)
+				}
 			}
-			for i, p := range batch(ctx, cases) {
+			if len(cases) == 0 {
+				return -1
+			}
+			for j, p := range batch(ctx, cases) {
 				if cfg.Keep != nil && !cfg.Keep() {
 					return -1
 				}
-				if impl.Compare(p.got, p.want).Violation() && keeps(d.Class, probed(ctx, cfg, cases[i], p.want, p.got).Class, unsaid) {
-					return i
+				if impl.Compare(p.got, p.want).Violation() && keeps(d.Class, probed(ctx, cfg, cases[j], p.want, p.got).Class) {
+					unsaid = ns[j]
+					return at[j]
 				}
 			}
 			return -1
@@ -748,7 +835,7 @@ func minimized(ctx context.Context, cfg Config, batch func(context.Context, []im
 	c := f.Case
 	c.Schema, c.Args = schema, args
 	want, got := cfg.Want(c), cfg.Impl.Normalize(ctx, c)
-	if md := probed(ctx, cfg, c, want, got); keeps(d.Class, md.Class, unsaid) {
+	if md := probed(ctx, cfg, c, want, got); keeps(d.Class, md.Class) {
 		return c, want, got, md, cut
 	}
 	return f.Case, f.Want, f.Got, d, cut // a flaky implementation: the case found stands
@@ -758,19 +845,25 @@ func minimized(ctx context.Context, cfg Config, batch func(context.Context, []im
 // one of class to keeps the case's class: the same class, or a plain
 // decode missed that no probe explained on the case found becoming one
 // the untyped probe explains once the noise is gone (a refined class, a
-// length limit, is never given up for it), when unsaid: the case found
-// leaves a type unsaid on the way to its values. Under a schema that
-// says them all, a step that drops a `type` makes another miss.
-func keeps(from, to string, unsaid bool) bool {
-	return to == from || unsaid && from == "decode-missed" && to == "decode-missed/untyped"
+// length limit, is never given up for it). minimized sees to it that
+// the type left unsaid is one the case found left unsaid too.
+func keeps(from, to string) bool {
+	return to == from || from == "decode-missed" && to == untypedClass
 }
 
-// leavesTypes reports whether c's schema leaves a type unsaid that the
-// untyped probe would add: on a subschema on the way to an object or
-// array of the arguments.
-func leavesTypes(c impl.Case) bool {
-	_, ok := withTypes(c)
-	return ok
+// unsaidTypes is how many types c's schema leaves unsaid that the
+// untyped probe would add (addTypes): on subschemas on the way to an
+// object or array of the arguments.
+func unsaidTypes(c impl.Case) int {
+	schema, err := jsonvalue.Parse(c.Schema)
+	if err != nil {
+		return 0
+	}
+	args, err := jsonvalue.Parse(c.Args)
+	if err != nil {
+		return 0
+	}
+	return addTypes(schema, schema, args)
 }
 
 // withTypes is c with "type" added where its schema leaves one unsaid on
@@ -782,7 +875,7 @@ func withTypes(c impl.Case) (impl.Case, bool) {
 		return c, false
 	}
 	args, err := jsonvalue.Parse(c.Args)
-	if err != nil || !addTypes(schema, schema, args) {
+	if err != nil || addTypes(schema, schema, args) == 0 {
 		return c, false
 	}
 	c.Schema = schema.Append(nil)
@@ -968,22 +1061,22 @@ func untyped(ctx context.Context, cfg Config, c impl.Case) bool {
 // addTypes adds "type" to s, to the branches of its allOf, anyOf and
 // oneOf and what its local `$ref` leads to (in root), and to the
 // subschemas properties and items declare for v's members and elements,
-// where they have none; it reports whether it added one. A branch or a
+// where they have none; it returns how many it added. A branch or a
 // target that declares neither members nor items is left as it is: it
 // says nothing on the way. Each subschema is visited once for each value.
-func addTypes(root, s, v *jsonvalue.Value) bool {
+func addTypes(root, s, v *jsonvalue.Value) int {
 	type visit struct{ s, v *jsonvalue.Value }
 	seen := map[visit]bool{}
-	var add func(s, v *jsonvalue.Value, depth int) bool
-	add = func(s, v *jsonvalue.Value, depth int) bool {
+	var add func(s, v *jsonvalue.Value, depth int) int
+	add = func(s, v *jsonvalue.Value, depth int) int {
 		if s == nil || s.Kind != jsonvalue.Object || depth > 64 || v.Kind != jsonvalue.Object && v.Kind != jsonvalue.Array || seen[visit{s, v}] {
-			return false
+			return 0
 		}
 		seen[visit{s, v}] = true
-		added := false
+		added := 0
 		if s.Member("type") == nil {
 			s.Members = append([]jsonvalue.Member{{Key: "type", Value: &jsonvalue.Value{Kind: jsonvalue.String, Str: v.Kind.String()}}}, s.Members...)
-			added = true
+			added++
 		}
 		var via []*jsonvalue.Value
 		for _, kw := range []string{"allOf", "anyOf", "oneOf"} {
@@ -995,19 +1088,15 @@ func addTypes(root, s, v *jsonvalue.Value) bool {
 			via = append(via, root.Resolve(r.Str))
 		}
 		for _, b := range via {
-			if (b.Member("properties") != nil || b.Member("items") != nil) && add(b, v, depth+1) {
-				added = true
+			if b.Member("properties") != nil || b.Member("items") != nil {
+				added += add(b, v, depth+1)
 			}
 		}
 		for _, m := range v.Members {
-			if add(s.Member("properties").Member(m.Key), m.Value, depth+1) {
-				added = true
-			}
+			added += add(s.Member("properties").Member(m.Key), m.Value, depth+1)
 		}
 		for _, e := range v.Elems {
-			if add(s.Member("items"), e, depth+1) {
-				added = true
-			}
+			added += add(s.Member("items"), e, depth+1)
 		}
 		return added
 	}

@@ -234,29 +234,78 @@ func TestUntyped(t *testing.T) {
 	}
 }
 
-// TestTypedStaysTyped: a miss under a schema that says every level's
-// type is not minimized into one under an untyped root, though the
+// TestTypedStaysTyped: a miss under a schema that says a level's type
+// is not minimized into one that leaves it unsaid, though the
 // implementation misses there too: the type is not what made it miss on
-// the case found (openclaw's miss behind patternProperties was counted
-// decode-missed/untyped once minimizing dropped the root's type).
+// the case found, and the counterexample would show a second bug
+// (openclaw's miss behind patternProperties was counted
+// decode-missed/untyped once minimizing dropped the root's type; later,
+// shown as `{"patternProperties":{"y$":{"type":"array"}}}`, it showed both
+// bugs; its miss behind a union of typed branches was filed under the
+// untyped root cause once the branches' and the root's types were gone).
 func TestTypedStaysTyped(t *testing.T) {
 	// typedX decodes only under a root that says "type": "object", and
-	// nothing where a member's key starts with "x".
+	// nothing where a member's key starts with "x", nor in a schema with
+	// patternProperties or anyOf.
 	typedX := impl.Func("typed-x", func(ctx context.Context, c impl.Case) impl.Result {
 		args, err := jsonvalue.Parse(c.Args)
-		if !strings.HasPrefix(string(c.Schema), `{"type":"object"`) || err == nil && slices.ContainsFunc(args.Members, func(m jsonvalue.Member) bool { return strings.HasPrefix(m.Key, "x") }) {
+		if !strings.HasPrefix(string(c.Schema), `{"type":"object"`) || err == nil && slices.ContainsFunc(args.Members, func(m jsonvalue.Member) bool { return strings.HasPrefix(m.Key, "x") }) ||
+			strings.Contains(string(c.Schema), "patternProperties") || strings.Contains(string(c.Schema), "anyOf") {
 			c.Schema = []byte(`{}`)
 		}
 		return impl.Reference.Normalize(ctx, c)
 	})
 	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
-	f := marked(typedX, "v", `{"type":"object","properties":{"p":{"type":"array"}}}`, `{"p":"[1]","x":1}`)
-	rcs := rootcause.Explain(context.Background(), rootcause.Config{Impl: typedX, Want: want}, []rootcause.Finding{f})
-	if len(rcs) != 1 || rcs[0].Class != "decode-missed" {
-		t.Fatalf("root causes %+v, want one decode-missed", rcs)
+	for _, tt := range []struct {
+		name, schema, args, class string
+		keep                      []string // in the counterexample's schema or arguments
+	}{
+		// The x member, what makes it miss, stays.
+		{"plain", `{"type":"object","properties":{"p":{"type":"array"}}}`, `{"p":"[1]","x":1}`, "decode-missed", []string{`"x`}},
+		{"patternProperties", `{"type":"object","patternProperties":{"y$":{"type":"array"}}}`, `{"y":"[]"}`, "decode-missed/keyword", []string{`{"type":"object"`}},
+		{"anyOf", `{"type":"object","properties":{"p":{"anyOf":[{"type":"array","items":{"type":"array"}},{"type":"array","items":{"type":"object"}}]}}}`, `{"p":["[1]","{}"]}`,
+			"decode-missed/keyword", []string{`{"type":"object","properties"`, `{"type":"array","items"`}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := marked(typedX, "v", tt.schema, tt.args)
+			rcs := rootcause.Explain(context.Background(), rootcause.Config{Impl: typedX, Want: want}, []rootcause.Finding{f})
+			if len(rcs) != 1 || rcs[0].Class != tt.class {
+				t.Fatalf("root causes %+v, want one %s", rcs, tt.class)
+			}
+			got := string(rcs[0].Case.Schema) + " " + string(rcs[0].Case.Args)
+			for _, k := range tt.keep {
+				if !strings.Contains(got, k) {
+					t.Errorf("counterexample %s: %s dropped", got, k)
+				}
+			}
+		})
 	}
-	if args := string(rcs[0].Case.Args); !strings.Contains(args, `"x`) {
-		t.Errorf("counterexample %s %s: the x member, what makes it miss, dropped", rcs[0].Case.Schema, args)
+}
+
+// TestShownSaysTypes: of the counterexamples of a decode missed, the one
+// shown leaves the fewest types unsaid, then is the smallest: a case
+// found under a root whose type is unsaid keeps it unsaid, and shows the
+// untyped root cause as well (openclaw's patternProperties miss found by
+// fuzzing, smaller than its `$ref` miss under a typed root).
+func TestShownSaysTypes(t *testing.T) {
+	// typedP decodes only under a root that says "type": "object", and
+	// does not follow patternProperties or $ref.
+	typedP := impl.Func("typed-p", func(ctx context.Context, c impl.Case) impl.Result {
+		if s := string(c.Schema); !strings.HasPrefix(s, `{"type":"object"`) || strings.Contains(s, "patternProperties") || strings.Contains(s, "$ref") {
+			c.Schema = []byte(`{}`)
+		}
+		return impl.Reference.Normalize(ctx, c)
+	})
+	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
+	rcs := rootcause.Explain(context.Background(), rootcause.Config{Impl: typedP, Want: want}, []rootcause.Finding{
+		marked(typedP, "untyped", `{"patternProperties":{"":{"type":"array"}}}`, `{"":"[]"}`),
+		marked(typedP, "typed", `{"type":"object","properties":{"p":{"$ref":"#/$defs/a"}},"$defs":{"a":{"type":"array"}}}`, `{"p":"[]"}`),
+	})
+	if len(rcs) != 1 || rcs[0].Class != "decode-missed/keyword" || rcs[0].Count() != 2 {
+		t.Fatalf("root causes %+v, want one decode-missed/keyword of both", rcs)
+	}
+	if s := string(rcs[0].Case.Schema); !strings.HasPrefix(s, `{"type":"object"`) {
+		t.Errorf("counterexample %s %s: its root's type unsaid, where the other says it", s, rcs[0].Case.Args)
 	}
 }
 
@@ -584,8 +633,9 @@ func TestDraftDefault(t *testing.T) {
 		got[rc.Class] = string(rc.Case.Schema) + " " + string(rc.Case.Args)
 	}
 	examples := map[string]string{
-		"decode-missed/draft":   `{"properties":{"":{"prefixItems":[{},{"type":"object"}]}}} {"":["","{}"]}`,
-		"decode-missed/keyword": `{"patternProperties":{"_json$":{"type":"array"}}} {"_json":"[]"}`,
+		// The `type` the case found says stays (see TestTypedStaysTyped).
+		"decode-missed/draft":   `{"properties":{"":{"type":"array","prefixItems":[{},{"type":"object"}]}}} {"":["","{}"]}`,
+		"decode-missed/keyword": `{"patternProperties":{"":{"type":"array"}}} {"":"[]"}`,
 	}
 	if len(rcs) != 2 || got["decode-missed/draft"] == "" || got["decode-missed/keyword"] == "" {
 		t.Fatalf("root causes %v, want decode-missed/draft and decode-missed/keyword", got)
@@ -725,9 +775,10 @@ func (r *recorder) Normalize(ctx context.Context, c impl.Case) impl.Result {
 }
 
 // marked is a finding of im whose arguments carry a member named "m" and
-// its id: a case asked later that has it comes from minimizing it (Explain
-// does not send a case as found again, and no class of these findings but
-// the decode missed has a probe that sends a variant of it).
+// its id: a case asked later that has it, smaller than the case found,
+// comes from minimizing it (Explain does not send a case as found again,
+// and the one probe of these findings' classes that sends a variant of
+// the case found, the untyped probe of a decode missed, adds to it).
 func marked(im impl.Impl, id, schema, args string) rootcause.Finding {
 	c := impl.Case{Schema: []byte(schema), Args: []byte(args)}
 	return rootcause.Finding{Source: rootcause.Vector, ID: id, Case: c,
@@ -763,6 +814,31 @@ func TestExplainSample(t *testing.T) {
 		}
 		return impl.Reference.Normalize(ctx, c)
 	})
+	// xKept decodes nothing under a root that does not say "type":
+	// "object", and never the value of a member whose key starts with
+	// "x": a decode missed under an untyped root with an x member is
+	// minimized into one of the untyped root (the x member dropped); under
+	// a typed root, into the x member's.
+	xKept := impl.Func("x-kept", func(ctx context.Context, c impl.Case) impl.Result {
+		if !strings.HasPrefix(string(c.Schema), `{"type":"object"`) {
+			return impl.OK(c.Args)
+		}
+		r := impl.Reference.Normalize(ctx, c)
+		out, err := jsonvalue.Parse(r.Output)
+		args, err2 := jsonvalue.Parse(c.Args)
+		if !r.Answered() || err != nil || err2 != nil || out.Kind != jsonvalue.Object {
+			return r
+		}
+		for i, m := range out.Members {
+			if strings.HasPrefix(m.Key, "x") && i < len(args.Members) {
+				out.Members[i].Value = args.Members[i].Value
+			}
+		}
+		return impl.OK(out.Append(nil))
+	})
+	xk := func(id, root, pad string) rootcause.Finding {
+		return marked(xKept, id, `{`+root+`"properties":{"p":{"type":"array"},"x":{"type":"array"}}}`, `{"p":"[1]","x":"[2]","m`+id+`":0`+pad+`}`)
+	}
 	kw := func(id string) rootcause.Finding {
 		return marked(kwMiss, id, `{"properties":{"p":{"anyOf":[{"type":"array"}]}}}`, `{"p":"[1]","m`+id+`":0}`)
 	}
@@ -809,6 +885,19 @@ func TestExplainSample(t *testing.T) {
 			counts:    map[string]int{"decode-missed": 3, "decode-missed/untyped": 1},
 		},
 		{
+			// The sample ends in decode-missed/untyped; a finding of the
+			// class that leaves no type unsaid cannot be one (d), and is
+			// minimized on its own; one that leaves the root's type
+			// unsaid, and that types added change where it misses, is
+			// counted (e).
+			name: "a finding the sample's class does not fit: minimized",
+			im:   xKept,
+			findings: []rootcause.Finding{xk("a", "", ""), xk("b", "", ""), xk("c", "", ""),
+				xk("d", `"type":"object",`, `,"zzzz":0`), xk("e", "", `,"zzzzzzzz":0`)},
+			minimized: []string{"a", "b", "c", "d"},
+			counts:    map[string]int{"decode-missed/untyped": 4, "decode-missed": 1},
+		},
+		{
 			// Where a keyword's miss lies is known once it is minimized
 			// (a draft's default, text left undecoded): never sampled.
 			name:      "a keyword's miss: all minimized",
@@ -826,7 +915,9 @@ func TestExplainSample(t *testing.T) {
 			var minimized []string
 			for _, f := range tt.findings {
 				marker := `"m` + f.ID + `"`
-				if slices.ContainsFunc(rec.asked, func(c impl.Case) bool { return strings.Contains(string(c.Args), marker) }) {
+				if slices.ContainsFunc(rec.asked, func(c impl.Case) bool {
+					return strings.Contains(string(c.Args), marker) && len(c.Schema)+len(c.Args) < len(f.Case.Schema)+len(f.Case.Args)
+				}) {
 					minimized = append(minimized, f.ID)
 				}
 			}
