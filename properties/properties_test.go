@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/internal/impltest"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 	"github.com/toolnorm/toolnorm/normalize"
 )
@@ -163,27 +164,15 @@ func TestMinimizedKeepsPremise(t *testing.T) {
 // keys-unchanged speaks of the members moved, and none of the three of
 // the value that is not the string's JSON.
 func TestChargedOnlyWithItsOwn(t *testing.T) {
-	reorders := impl.Func("reorders", func(ctx context.Context, c impl.Case) impl.Result {
-		r := impl.Reference.Normalize(ctx, c)
-		v, err := jsonvalue.Parse(r.Output)
-		if !r.Answered() || err != nil || v.Kind != jsonvalue.Object {
-			return r
-		}
+	reorders := impltest.Edited("reorders", func(v *jsonvalue.Value) {
 		slices.Reverse(v.Members)
-		return impl.OK(v.Append(nil))
 	})
-	substitutes := impl.Func("substitutes", func(ctx context.Context, c impl.Case) impl.Result {
-		r := impl.Reference.Normalize(ctx, c)
-		v, err := jsonvalue.Parse(r.Output)
-		if !r.Answered() || err != nil || v.Kind != jsonvalue.Object {
-			return r
-		}
+	substitutes := impltest.Edited("substitutes", func(v *jsonvalue.Value) {
 		for _, m := range v.Members {
 			if m.Value.Kind == jsonvalue.String && m.Value.Str != "" {
 				*m.Value = jsonvalue.Value{Kind: jsonvalue.Array}
 			}
 		}
-		return impl.OK(v.Append(nil))
 	})
 	tests := []struct {
 		im         impl.Impl
@@ -209,19 +198,13 @@ func TestChargedOnlyWithItsOwn(t *testing.T) {
 // right: the arguments themselves are "the root" (the pointer "" read as
 // "at  the object has"), and a count of one is singular.
 func TestPlaceNamed(t *testing.T) {
-	drops := impl.Func("drops a member", func(ctx context.Context, c impl.Case) impl.Result {
-		r := impl.Reference.Normalize(ctx, c)
-		v, err := jsonvalue.Parse(r.Output)
-		if !r.Answered() || err != nil {
-			return r
-		}
-		if v.Kind == jsonvalue.Object && len(v.Members) > 0 {
+	drops := impltest.Edited("drops a member", func(v *jsonvalue.Value) {
+		if len(v.Members) > 0 {
 			v.Members = v.Members[:len(v.Members)-1]
 		}
 		if m := v.Member("o"); m != nil && m.Kind == jsonvalue.Object && len(m.Members) > 0 {
 			m.Members = m.Members[:len(m.Members)-1]
 		}
-		return impl.OK(v.Append(nil))
 	})
 	p, _ := ByID("keys-unchanged")
 	for args, want := range map[string]string{

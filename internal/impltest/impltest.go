@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 	"github.com/toolnorm/toolnorm/normalize"
 )
 
@@ -150,4 +151,33 @@ func (d Declaring) Normalize(ctx context.Context, c impl.Case) impl.Result {
 		c.Options = d.Bug(c.Options)
 	}
 	return impl.Reference.Normalize(ctx, c)
+}
+
+// Edited is the reference with its answer edited, for a test's made-up
+// bug: edit gets the arguments as the reference gives them (an object)
+// and changes them in place. An answer that is not an object, or a
+// failure, is given as it is.
+func Edited(name string, edit func(args *jsonvalue.Value)) impl.Impl {
+	return impl.Func(name, func(ctx context.Context, c impl.Case) impl.Result {
+		r := impl.Reference.Normalize(ctx, c)
+		v, err := jsonvalue.Parse(r.Output)
+		if !r.Answered() || err != nil || v.Kind != jsonvalue.Object {
+			return r
+		}
+		edit(v)
+		return impl.OK(v.Append(nil))
+	})
+}
+
+// ReadsSchema is the reference reading the schema as edit leaves it, for
+// a test's made-up bug in reading schemas: edit gets the schema parsed
+// and changes it in place. A schema that does not parse is read as it is.
+func ReadsSchema(name string, edit func(schema *jsonvalue.Value)) impl.Impl {
+	return impl.Func(name, func(ctx context.Context, c impl.Case) impl.Result {
+		if s, err := jsonvalue.Parse(c.Schema); err == nil {
+			edit(s)
+			c.Schema = s.Append(nil)
+		}
+		return impl.Reference.Normalize(ctx, c)
+	})
 }

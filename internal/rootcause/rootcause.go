@@ -599,7 +599,15 @@ func absorb(a, b *RootCause) {
 
 // typeList reports whether the schema text holds a `type` list of two
 // types or more that names each of names.
-func typeList(schema []byte, names ...string) bool {
+func typeList(schema []byte, names ...string) bool { return hasTypeList(schema, 2, names) }
+
+// anyTypeList reports whether the schema text holds a `type` list, of one
+// type or more.
+func anyTypeList(schema []byte) bool { return hasTypeList(schema, 1, nil) }
+
+// hasTypeList reports whether the schema text holds a `type` list of at
+// least least types that names each of names.
+func hasTypeList(schema []byte, least int, names []string) bool {
 	v, err := jsonvalue.Parse(schema)
 	if err != nil {
 		return false
@@ -610,39 +618,12 @@ func typeList(schema []byte, names ...string) bool {
 			return false
 		}
 		for _, m := range v.Members {
-			if m.Key == "type" && m.Value.Kind == jsonvalue.Array && len(m.Value.Elems) > 1 && !slices.ContainsFunc(names, func(n string) bool {
+			if m.Key == "type" && m.Value.Kind == jsonvalue.Array && len(m.Value.Elems) >= least && !slices.ContainsFunc(names, func(n string) bool {
 				return !slices.ContainsFunc(m.Value.Elems, func(e *jsonvalue.Value) bool { return e.Kind == jsonvalue.String && e.Str == n })
 			}) {
 				return true
 			}
 			if walk(m.Value, depth+1) {
-				return true
-			}
-		}
-		for _, e := range v.Elems {
-			if walk(e, depth+1) {
-				return true
-			}
-		}
-		return false
-	}
-	return walk(v, 0)
-}
-
-// anyTypeList reports whether the schema text holds a `type` list, of one
-// type or more.
-func anyTypeList(schema []byte) bool {
-	v, err := jsonvalue.Parse(schema)
-	if err != nil {
-		return false
-	}
-	var walk func(v *jsonvalue.Value, depth int) bool
-	walk = func(v *jsonvalue.Value, depth int) bool {
-		if depth > 200 {
-			return false
-		}
-		for _, m := range v.Members {
-			if m.Key == "type" && m.Value.Kind == jsonvalue.Array || walk(m.Value, depth+1) {
 				return true
 			}
 		}

@@ -498,13 +498,7 @@ func TestUntypedBranch(t *testing.T) {
 			strip(e)
 		}
 	}
-	typedOnly := impl.Func("typed-only", func(ctx context.Context, c impl.Case) impl.Result {
-		if s, err := jsonvalue.Parse(c.Schema); err == nil {
-			strip(s)
-			c.Schema = s.Append(nil)
-		}
-		return impl.Reference.Normalize(ctx, c)
-	})
+	typedOnly := impltest.ReadsSchema("typed-only", strip)
 	findings := []rootcause.Finding{
 		marked(typedOnly, "allOf", `{"type":"object","allOf":[{"properties":{"p":{"type":"array"}}}]}`, `{"p":"[1]"}`),
 	}
@@ -687,13 +681,7 @@ func TestTypeListAsOne(t *testing.T) {
 			first(e)
 		}
 	}
-	asOne := impl.Func("as-one", func(ctx context.Context, c impl.Case) impl.Result {
-		if s, err := jsonvalue.Parse(c.Schema); err == nil {
-			first(s)
-			c.Schema = s.Append(nil)
-		}
-		return impl.Reference.Normalize(ctx, c)
-	})
+	asOne := impltest.ReadsSchema("as-one", first)
 	cases := []impl.Case{
 		{Schema: []byte(`{"properties":{"p":{"type":["array","object"]},"q":{"type":"string"}}}`), Args: []byte(`{"p":"[1]","q":"x"}`)},
 		{Schema: []byte(`{"properties":{"p":{"type":["string","array"]}}}`), Args: []byte(`{"p":"[1]"}`)},
@@ -1169,12 +1157,7 @@ func (s *stoppable) RunBatch(ctx context.Context, cases []impl.Case) []impl.Resu
 // declaration. Before, the first was minimized to "" under {}, which
 // shows both (@ai-sdk-tool/parser's, @notionhq/notion-mcp-server's).
 func TestCounterexampleShowsOneFault(t *testing.T) {
-	twoFaults := impl.Func("two faults", func(ctx context.Context, c impl.Case) impl.Result {
-		r := impl.Reference.Normalize(ctx, c)
-		v, err := jsonvalue.Parse(r.Output)
-		if !r.Answered() || err != nil || v.Kind != jsonvalue.Object {
-			return r
-		}
+	twoFaults := impltest.Edited("two faults", func(v *jsonvalue.Value) {
 		for _, m := range v.Members {
 			if m.Value.Kind != jsonvalue.String {
 				continue
@@ -1185,7 +1168,6 @@ func TestCounterexampleShowsOneFault(t *testing.T) {
 				*m.Value = *p
 			}
 		}
-		return impl.OK(v.Append(nil))
 	})
 	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
 	f := func(id, schema, args string) rootcause.Finding {
@@ -1248,18 +1230,12 @@ func TestTitleHoldsForEveryMember(t *testing.T) {
 		t.Errorf("titles %q, want %q", got, w)
 	}
 	// Decodes any JSON text whatever the schema says.
-	blind := impl.Func("blind", func(ctx context.Context, c impl.Case) impl.Result {
-		r := impl.Reference.Normalize(ctx, c)
-		v, err := jsonvalue.Parse(r.Output)
-		if !r.Answered() || err != nil {
-			return r
-		}
+	blind := impltest.Edited("blind", func(v *jsonvalue.Value) {
 		for _, m := range v.Members {
 			if p, err := jsonvalue.Parse([]byte(m.Value.Str)); m.Value.Kind == jsonvalue.String && err == nil {
 				*m.Value = *p
 			}
 		}
-		return impl.OK(v.Append(nil))
 	})
 	got = titles(explain(blind, [2]string{`{"properties":{"n":{"type":"integer"}}}`, `{"n":"[1]"}`}, [2]string{`{"type":"object","properties":{"ops":{"type":"array"}}}`, `{"ops":"{\"op\":1}"}`}))
 	if w := "A string is decoded as JSON whatever the schema declares there (as under the empty schema `{}`)"; len(got) != 1 || got[0] != w {
