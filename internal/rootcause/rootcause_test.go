@@ -1238,7 +1238,7 @@ func TestTitleHoldsForEveryMember(t *testing.T) {
 		}
 	})
 	got = titles(explain(blind, [2]string{`{"properties":{"n":{"type":"integer"}}}`, `{"n":"[1]"}`}, [2]string{`{"type":"object","properties":{"ops":{"type":"array"}}}`, `{"ops":"{\"op\":1}"}`}))
-	if w := "A string is decoded as JSON whatever the schema declares there (as under the empty schema `{}`)"; len(got) != 1 || got[0] != w {
+	if w := "A string is decoded as JSON whatever the schema declares there, even under the empty schema `{}`"; len(got) != 1 || got[0] != w {
 		t.Errorf("titles %q, want only %q", got, w)
 	}
 	// Reads `"type":"array"` and nothing else: not a one-type list, not
@@ -1254,5 +1254,53 @@ func TestTitleHoldsForEveryMember(t *testing.T) {
 		[2]string{`{"properties":{"p":{"anyOf":[{"type":"array"}]}}}`, `{"p":"[]"}`}))
 	if len(got) != 2 || !slices.ContainsFunc(got, func(s string) bool { return strings.HasSuffix(s, "in a `type` list") }) || !slices.ContainsFunc(got, func(s string) bool { return strings.HasPrefix(s, "Declarations through") }) {
 		t.Errorf("titles %q, want a type-list miss and a keyword miss apart", got)
+	}
+}
+
+// TestInDecodedOnlyWhenDecodedMatters: a decode missed inside text the
+// rule decodes is put down to the decoded text only when the
+// implementation makes that decode once the text is sent decoded. qwen-
+// code decodes no string element of a real array under typed `items`:
+// its miss inside "[\"[]\"]" is that miss, not one of decoded text, and
+// before it was titled "What a decoded string holds is not repaired".
+func TestInDecodedOnlyWhenDecodedMatters(t *testing.T) {
+	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
+	// The reference, but a string element of an array stays as sent.
+	noElements := impltest.Edited("no elements", func(v *jsonvalue.Value) {
+		var keep func(out *jsonvalue.Value)
+		keep = func(out *jsonvalue.Value) {
+			for _, m := range out.Members {
+				keep(m.Value)
+			}
+			for i, e := range out.Elems {
+				if e.Kind == jsonvalue.Array || e.Kind == jsonvalue.Object {
+					if e.Kind == jsonvalue.Array && len(e.Elems) == 0 {
+						out.Elems[i] = &jsonvalue.Value{Kind: jsonvalue.String, Str: "[]"}
+						continue
+					}
+					keep(e)
+				}
+			}
+		}
+		keep(v)
+	})
+	schema := `{"type":"object","properties":{"l":{"type":"array","items":{"type":"array"}}}}`
+	findings := []rootcause.Finding{
+		marked(noElements, "text", schema, `{"l":"[\"[]\"]"}`),
+		marked(noElements, "real", schema, `{"l":["[]"]}`),
+	}
+	for _, f := range findings {
+		if impl.Compare(f.Got, f.Want).Same() {
+			t.Fatalf("%s: no finding", f.ID)
+		}
+	}
+	rcs := rootcause.Explain(context.Background(), rootcause.Config{Impl: noElements, Want: want}, findings)
+	for _, rc := range rcs {
+		if rc.Class == "decode-missed/in-decoded" {
+			t.Errorf("a miss the implementation makes in a real array too is put down to decoded text: %+v", rc)
+		}
+	}
+	if len(rcs) != 1 || rcs[0].Count() != 2 {
+		t.Errorf("%d root causes, want one holding both findings: %+v", len(rcs), rcs)
 	}
 }
