@@ -337,14 +337,11 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 	}
 	// Text that is not JSON made into a container where the schema does
 	// not declare one, or lets the parameter be a string, shows two faults
-	// at once: when each has a root cause of its own, its findings are
-	// theirs (the made-up container's), not a third bug.
-	if made := byClass["made-from-not-json"]; made != nil {
-		has := func(prefixes ...string) bool {
-			return slices.ContainsFunc(order, func(k string) bool {
-				return slices.ContainsFunc(prefixes, func(p string) bool { return byClass[k].Class == p || strings.HasPrefix(byClass[k].Class, p+"/") })
-			})
-		}
+	// at once: when each has a root cause of its own, its findings are the
+	// string decoding's (a property about string parameters minimized
+	// into the empty text; @ai-sdk-tool/parser's `""` under a type list
+	// with `string` is decoded as `"[]"` is), not a third bug.
+	if byClass["made-from-not-json"] != nil {
 		for _, combo := range []struct {
 			class  string
 			others []string
@@ -352,9 +349,19 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 			{"made-from-not-json/undeclared", []string{"decoded-undeclared"}},
 			{"made-from-not-json/declared-string", []string{"decoded-declared-string", "type-list-as-one", "decoded-undeclared"}},
 		} {
-			if c := byClass[combo.class]; c != nil && has(combo.others...) {
-				absorb(made, c)
-				order = slices.DeleteFunc(order, func(k string) bool { return k == combo.class })
+			c := byClass[combo.class]
+			if c == nil {
+				continue
+			}
+			for _, other := range combo.others {
+				i := slices.IndexFunc(order, func(k string) bool {
+					return byClass[k].Class == other || strings.HasPrefix(byClass[k].Class, other+"/")
+				})
+				if i >= 0 {
+					absorb(byClass[order[i]], c)
+					order = slices.DeleteFunc(order, func(k string) bool { return k == combo.class })
+					break
+				}
 			}
 		}
 	}

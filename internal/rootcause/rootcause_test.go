@@ -1183,6 +1183,13 @@ func TestCounterexampleShowsOneFault(t *testing.T) {
 	if len(rcs) != 2 || rcs[0].Count()+rcs[1].Count() != 3 {
 		t.Errorf("%d root causes, want 2 holding the 3 findings: %+v", len(rcs), rcs)
 	}
+	// The finding of both faults is the string decoding's: as "[]" the
+	// string is decoded there too.
+	for _, rc := range rcs {
+		if slices.Contains(rc.Vectors, "both.json") && rc.Class != "decoded-undeclared" {
+			t.Errorf("both.json is under %s, want decoded-undeclared", rc.Class)
+		}
+	}
 	got := map[string]string{}
 	for _, rc := range rcs {
 		got[rc.Class] = string(rc.Case.Schema) + " " + string(rc.Case.Args)
