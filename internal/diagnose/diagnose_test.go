@@ -93,6 +93,7 @@ func TestClassify(t *testing.T) {
 		// counterexample minimized for one fault never takes on the other.
 		{"not JSON where a string is declared", `{"properties":{"p":{"type":["string","array"]}}}`, `{"p":""}`, false, 0, out(`{"p":[]}`), "made-from-not-json/declared-string", "rule/3", "/p", false},
 		{"not JSON where nothing is declared", `{"properties":{"p":{"items":{}}}}`, `{"p":""}`, false, 0, out(`{"p":[]}`), "made-from-not-json/undeclared", "rule/2", "/p", false},
+		{"decoded where kept, and lossily", `{}`, `{"p":"{\"k\":1,\"k\":2}"}`, false, 0, out(`{"p":{"k":2}}`), "decoded-json-lossy/where-kept", "reading/7", "/p", false},
 		{"a string literal unwrapped where nothing is declared", `{}`, `{"p":"\"[1]\""}`, false, 0, out(`{"p":[1]}`), "decoded-undeclared", "rule/2", "/p", false},
 		{"a raw lone surrogate accepted", `{"properties":{"p":{"type":"array"}}}`, `{"p":"[\"\ud800\"]"}`, false, 0, out(`{"p":["\ud800"]}`), "decoded-json-lossy", "reading/7", "/p", false},
 		{"a string literal unwrapped", `{"properties":{"p":{"type":"array"}}}`, `{"p":"\"[1]\""}`, false, 0, out(`{"p":[1]}`), "decoded-string-literal", "reading/5", "/p", false},

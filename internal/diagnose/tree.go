@@ -405,6 +405,16 @@ func (d *differ) decodedWrongly(in, want, got *jsonvalue.Value, path []step) Dia
 	// once: a class of its own, so that a counterexample minimized for
 	// either fault alone (text made up; a string decoded) never takes on
 	// the other.
+	// JSON text decoded where the rule keeps it, and read lossily (its
+	// duplicate members collapsed, its numbers rounded) is two faults too:
+	// neither's counterexample takes on the other (a property about keys,
+	// minimized under `{}`, showed @notionhq's blind decoding with a
+	// collapsed duplicate).
+	if parseErr == nil && !jsonvalue.Equal(lit, got) {
+		if l := d.walk(nil, lit, got, path, true); l != nil && l.Class == "decoded-json-lossy" {
+			return Diagnosis{Class: "decoded-json-lossy/where-kept", Detail: l.Detail, Title: "JSON text is decoded where the rule keeps the string, and read lossily (" + lossyWhat[l.Detail] + ")", Clause: "reading/7"}
+		}
+	}
 	switch {
 	case parseErr != nil && (str || union):
 		return Diagnosis{Class: "made-from-not-json/declared-string", Title: "Text that is not JSON is made into an array or object where the parameter may be a string", Clause: "rule/3"}

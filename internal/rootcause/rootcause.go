@@ -335,6 +335,33 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 		plain.Title = "A `type` list is read as one of its types: a shape it names stays a string (`[\"array\",\"object\"]` read as `object`), a string it admits is decoded (`[\"string\",\"array\"]` read as `array`)"
 		order = slices.DeleteFunc(order, func(k string) bool { return k == "decoded-declared-string" })
 	}
+	// fold puts the findings of class from, a case of two faults, under
+	// the first of intos that has a root cause (a class, or a class and
+	// its details), its details with them; it reports whether one had.
+	fold := func(from string, intos ...string) bool {
+		c := byClass[from]
+		if c == nil {
+			return false
+		}
+		for _, into := range intos {
+			i := slices.IndexFunc(order, func(k string) bool {
+				return k != from && (byClass[k].Class == into || strings.HasPrefix(byClass[k].Class, into+"/"))
+			})
+			if i < 0 {
+				continue
+			}
+			k := order[i]
+			absorb(byClass[k], c)
+			for _, d := range details[from] {
+				if !slices.Contains(details[k], d) {
+					details[k] = append(details[k], d)
+				}
+			}
+			order = slices.DeleteFunc(order, func(k string) bool { return k == from })
+			return true
+		}
+		return false
+	}
 	// Text that is not JSON made into a container where the schema does
 	// not declare one, or lets the parameter be a string, shows two faults
 	// at once: when each has a root cause of its own, its findings are the
@@ -342,29 +369,13 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 	// into the empty text; @ai-sdk-tool/parser's `""` under a type list
 	// with `string` is decoded as `"[]"` is), not a third bug.
 	if byClass["made-from-not-json"] != nil {
-		for _, combo := range []struct {
-			class  string
-			others []string
-		}{
-			{"made-from-not-json/undeclared", []string{"decoded-undeclared"}},
-			{"made-from-not-json/declared-string", []string{"decoded-declared-string", "type-list-as-one", "decoded-undeclared"}},
-		} {
-			c := byClass[combo.class]
-			if c == nil {
-				continue
-			}
-			for _, other := range combo.others {
-				i := slices.IndexFunc(order, func(k string) bool {
-					return byClass[k].Class == other || strings.HasPrefix(byClass[k].Class, other+"/")
-				})
-				if i >= 0 {
-					absorb(byClass[order[i]], c)
-					order = slices.DeleteFunc(order, func(k string) bool { return k == combo.class })
-					break
-				}
-			}
-		}
+		fold("made-from-not-json/undeclared", "decoded-undeclared")
+		fold("made-from-not-json/declared-string", "decoded-declared-string", "type-list-as-one", "decoded-undeclared")
 	}
+	// JSON text decoded where the rule keeps the string and read lossily:
+	// the lossy reading's (a property about keys, minimized under `{}`),
+	// else the decoding's.
+	fold("decoded-json-lossy/where-kept", "decoded-json-lossy", "decoded-undeclared", "decoded-declared-string", "type-list-as-one", "wrong-shape")
 	out := make([]RootCause, 0, len(order))
 	for _, k := range order {
 		rc := *byClass[k]

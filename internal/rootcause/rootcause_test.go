@@ -1311,3 +1311,54 @@ func TestInDecodedOnlyWhenDecodedMatters(t *testing.T) {
 		t.Errorf("%d root causes, want one holding both findings: %+v", len(rcs), rcs)
 	}
 }
+
+// TestLossyWhereKept: JSON text decoded where the rule keeps the string,
+// and read lossily, is two faults: its finding joins the lossy reading's
+// root cause, and neither root cause's counterexample shows the other
+// fault (@notionhq/notion-mcp-server's keys-unchanged case, under `{}`,
+// went under its blind decoding).
+func TestLossyWhereKept(t *testing.T) {
+	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
+	// Decodes any JSON text whatever the schema says, keeping the last of
+	// two duplicate members, as JSON.parse does.
+	var collapse func(v *jsonvalue.Value)
+	collapse = func(v *jsonvalue.Value) {
+		var kept []jsonvalue.Member
+		for _, m := range v.Members {
+			if i := slices.IndexFunc(kept, func(k jsonvalue.Member) bool { return k.Key == m.Key }); i >= 0 {
+				kept[i].Value = m.Value
+				continue
+			}
+			kept = append(kept, m)
+		}
+		v.Members = kept
+		for _, m := range v.Members {
+			collapse(m.Value)
+		}
+	}
+	blindLossy := impltest.Edited("blind and lossy", func(v *jsonvalue.Value) {
+		for _, m := range v.Members {
+			if p, err := jsonvalue.Parse([]byte(m.Value.Str)); m.Value.Kind == jsonvalue.String && err == nil && (p.Kind == jsonvalue.Object || p.Kind == jsonvalue.Array) {
+				*m.Value = *p
+			}
+		}
+		collapse(v)
+	})
+	findings := []rootcause.Finding{
+		marked(blindLossy, "lossy", `{"type":"object","properties":{"o":{"type":"object"}}}`, `{"o":"{\"k\":1,\"k\":2}"}`),
+		marked(blindLossy, "blind", `{"type":"object","properties":{"n":{"type":"integer"}}}`, `{"n":"[1]"}`),
+		marked(blindLossy, "both", `{}`, `{"p":"{\"a\":1,\"a\":2}"}`),
+	}
+	rcs := rootcause.Explain(context.Background(), rootcause.Config{Impl: blindLossy, Want: want}, findings)
+	if len(rcs) != 2 {
+		t.Fatalf("%d root causes, want 2: %+v", len(rcs), rcs)
+	}
+	for _, rc := range rcs {
+		if slices.Contains(rc.Vectors, "both") != (rc.Class == "decoded-json-lossy") {
+			t.Errorf("%s holds %v", rc.Class, rc.Vectors)
+		}
+		if rc.Class == "decoded-json-lossy" && bytes.HasPrefix(rc.Case.Schema, []byte(`{}`)) {
+			t.Errorf("the lossy reading's counterexample is under {}: %s %s", rc.Case.Schema, rc.Case.Args)
+		}
+	}
+}
