@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/toolnorm/toolnorm/internal/ecma"
@@ -427,4 +428,49 @@ func refCycle(schema []byte) bool {
 		}
 	}
 	return false
+}
+
+// Stringed is schema with each subschema that declares shape ("array",
+// "object") at where, a JSON Pointer into args, declaring "string" in
+// its place: where the keyword that reaches it is followed, the string
+// there is then kept. It reports false when no subschema declares the
+// shape there, or schema or args do not parse.
+func Stringed(schema, args []byte, where, shape string) ([]byte, bool) {
+	root, err := jsonvalue.Parse(schema)
+	if err != nil {
+		return nil, false
+	}
+	v, err := jsonvalue.Parse(args)
+	if err != nil {
+		return nil, false
+	}
+	var path []step
+	for _, tok := range strings.Split(where, "/")[1:] {
+		tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
+		switch v.Kind {
+		case jsonvalue.Object:
+			path, v = append(path, step{key: tok, index: -1}), v.Member(tok)
+		case jsonvalue.Array:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(v.Elems) {
+				return nil, false
+			}
+			path, v = append(path, step{index: i}), v.Elems[i]
+		default:
+			return nil, false
+		}
+		if v == nil {
+			return nil, false
+		}
+	}
+	changed := false
+	for _, r := range newSchema(root).at(path) {
+		if t := member(r.s, "type"); t != nil && slices.Contains(types(r.s), shape) {
+			*t, changed = jsonvalue.Value{Kind: jsonvalue.String, Str: "string"}, true
+		}
+	}
+	if !changed {
+		return nil, false
+	}
+	return root.Append(nil), true
 }

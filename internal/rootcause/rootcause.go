@@ -593,7 +593,19 @@ func ofUntyped(ctx context.Context, cfg Config, c impl.Case, d diagnose.Diagnosi
 	kw, _, _ := strings.Cut(d.Detail, "/")
 	kw = strings.TrimSuffix(kw, "[]")
 	if without, ok := withoutKeyword(typed, kw); !ok || impl.Compare(cfg.Impl.Normalize(ctx, without), got).Same() {
-		return d
+		// The keyword out, the answer is the same: the implementation
+		// may decode there whatever the keyword says (@ai-sdk-tool/parser
+		// under a typed root). It follows the keyword if a string declared
+		// in the keyword's place is then kept.
+		s, ok := diagnose.Stringed(typed.Schema, typed.Args, d.Where, d.Shape)
+		if !ok {
+			return d
+		}
+		stringed := typed
+		stringed.Schema = s
+		if !impl.Compare(cfg.Impl.Normalize(ctx, stringed), cfg.Want(stringed)).Same() {
+			return d
+		}
 	}
 	d.Class, d.Title, d.Detail, d.Clause = untypedClass, untypedTitle, "", "rule/2"
 	return d

@@ -1362,3 +1362,50 @@ func TestLossyWhereKept(t *testing.T) {
 		}
 	}
 }
+
+// TestUntypedThoughBlind: a miss behind a keyword that the implementation
+// makes once the root says "type": "object" is put down to the type left
+// unsaid even when, typed, it decodes there whatever the keyword says, if
+// a string the keyword declares is then kept (the keyword is followed).
+// @ai-sdk-tool/parser's report titled such a miss "`patternProperties`
+// ... not followed"; it follows patternProperties and reads a root with
+// no type as no object.
+func TestUntypedThoughBlind(t *testing.T) {
+	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
+	untypedBlind := impl.Func("untyped root, blind", func(ctx context.Context, c impl.Case) impl.Result {
+		s, err1 := jsonvalue.Parse(c.Schema)
+		a, err2 := jsonvalue.Parse(c.Args)
+		if err1 != nil || err2 != nil || a.Kind != jsonvalue.Object {
+			return impl.Reference.Normalize(ctx, c)
+		}
+		if t := s.Member("type"); t == nil || t.Kind != jsonvalue.String || t.Str != "object" {
+			return impl.OK(c.Args) // no object at the root: nothing decoded
+		}
+		str := func(key string) bool { // a string declared for key, by properties or a pattern ("" matches all)
+			for _, kw := range []string{"properties", "patternProperties"} {
+				if m := s.Member(kw); m != nil {
+					for _, p := range m.Members {
+						if (p.Key == key || kw == "patternProperties" && p.Key == "") && p.Value.Member("type") != nil && p.Value.Member("type").Str == "string" {
+							return true
+						}
+					}
+				}
+			}
+			return false
+		}
+		for _, m := range a.Members {
+			if p, err := jsonvalue.Parse([]byte(m.Value.Str)); m.Value.Kind == jsonvalue.String && err == nil && (p.Kind == jsonvalue.Array || p.Kind == jsonvalue.Object) && !str(m.Key) {
+				*m.Value = *p
+			}
+		}
+		return impl.OK(a.Append(nil))
+	})
+	f := marked(untypedBlind, "pattern", `{"patternProperties":{"":{"type":"array"}}}`, `{"":"[]"}`)
+	if impl.Compare(f.Got, f.Want).Same() {
+		t.Fatal("no finding")
+	}
+	rcs := rootcause.Explain(context.Background(), rootcause.Config{Impl: untypedBlind, Want: want}, []rootcause.Finding{f})
+	if len(rcs) != 1 || rcs[0].Class != "decode-missed/untyped" {
+		t.Errorf("root causes %+v, want one decode-missed/untyped", rcs)
+	}
+}
