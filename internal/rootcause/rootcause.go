@@ -337,11 +337,11 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 	}
 	// fold puts the findings of class from, a case of two faults, under
 	// the first of intos that has a root cause (a class, or a class and
-	// its details), its details with them; it reports whether one had.
-	fold := func(from string, intos ...string) bool {
+	// its details), its details with them.
+	fold := func(from string, intos ...string) {
 		c := byClass[from]
 		if c == nil {
-			return false
+			return
 		}
 		for _, into := range intos {
 			i := slices.IndexFunc(order, func(k string) bool {
@@ -358,9 +358,8 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 				}
 			}
 			order = slices.DeleteFunc(order, func(k string) bool { return k == from })
-			return true
+			return
 		}
-		return false
 	}
 	// Text that is not JSON made into a container where the schema does
 	// not declare one, or lets the parameter be a string, shows two faults
