@@ -445,23 +445,16 @@ func Stringed(schema, args []byte, where, shape string) ([]byte, bool) {
 		return nil, false
 	}
 	var path []step
-	for _, tok := range strings.Split(where, "/")[1:] {
-		tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
-		switch v.Kind {
-		case jsonvalue.Object:
-			path, v = append(path, step{key: tok, index: -1}), v.Member(tok)
-		case jsonvalue.Array:
-			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(v.Elems) {
-				return nil, false
-			}
-			path, v = append(path, step{index: i}), v.Elems[i]
-		default:
+	for _, tok := range jsonvalue.PointerTokens(where) {
+		st := step{key: tok, index: -1}
+		if v.Kind == jsonvalue.Array {
+			st.index, _ = strconv.Atoi(tok) // Step below checks it
+			st.key = ""
+		}
+		if v = v.Step(tok); v == nil {
 			return nil, false
 		}
-		if v == nil {
-			return nil, false
-		}
+		path = append(path, st)
 	}
 	changed := false
 	for _, r := range newSchema(root).at(path) {

@@ -327,19 +327,40 @@ func (v *Value) Resolve(ref string) *Value {
 	if !ok || frag != "" && !strings.HasPrefix(frag, "/") {
 		return nil
 	}
-	for _, tok := range strings.Split(frag, "/")[1:] {
-		tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
-		if v.Kind == Array {
-			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(v.Elems) || strconv.Itoa(i) != tok {
-				return nil
-			}
-			v = v.Elems[i]
-			continue
-		}
-		if v = v.Member(tok); v == nil {
+	for _, tok := range PointerTokens(frag) {
+		if v = v.Step(tok); v == nil {
 			return nil
 		}
 	}
 	return v
+}
+
+// PointerTokens is the reference tokens of the JSON Pointer ptr, their
+// escapes undone; none for "", the whole document.
+func PointerTokens(ptr string) []string {
+	if ptr == "" {
+		return nil
+	}
+	toks := strings.Split(ptr, "/")[1:]
+	for i, t := range toks {
+		toks[i] = pointerUnescaper.Replace(t)
+	}
+	return toks
+}
+
+// pointerUnescaper undoes a JSON Pointer token's escapes (built once).
+var pointerUnescaper = strings.NewReplacer("~1", "/", "~0", "~")
+
+// Step is v's child the reference token tok names: of an array, the
+// element at the index tok writes in decimal (no sign, no leading zero);
+// of an object, the member tok; nil when there is none.
+func (v *Value) Step(tok string) *Value {
+	if v != nil && v.Kind == Array {
+		i, err := strconv.Atoi(tok)
+		if err != nil || i < 0 || i >= len(v.Elems) || strconv.Itoa(i) != tok {
+			return nil
+		}
+		return v.Elems[i]
+	}
+	return v.Member(tok)
 }

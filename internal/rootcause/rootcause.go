@@ -24,7 +24,6 @@ import (
 	"context"
 	"errors"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -528,8 +527,7 @@ func decodedOnTheWay(c impl.Case, where string) (impl.Case, bool) {
 		return c, false
 	}
 	v, changed := args, false
-	for _, tok := range strings.Split(where, "/")[1:] {
-		tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
+	for _, tok := range jsonvalue.PointerTokens(where) {
 		if v.Kind == jsonvalue.String {
 			inner, err := jsonvalue.Parse([]byte(v.Str))
 			if err != nil {
@@ -537,19 +535,7 @@ func decodedOnTheWay(c impl.Case, where string) (impl.Case, bool) {
 			}
 			*v, changed = *inner, true
 		}
-		switch v.Kind {
-		case jsonvalue.Object:
-			v = v.Member(tok)
-		case jsonvalue.Array:
-			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(v.Elems) || strconv.Itoa(i) != tok {
-				return c, false
-			}
-			v = v.Elems[i]
-		default:
-			return c, false
-		}
-		if v == nil {
+		if v = v.Step(tok); v == nil {
 			return c, false
 		}
 	}
