@@ -426,3 +426,18 @@ func ParseReport(data []byte) (*Report, error) {
 	}
 	return &r, nil
 }
+
+// LooseEvents are the failures of the program, as the harness saw them,
+// that no root cause of the report accounts for: those of a class no root
+// cause has, and those answered when their request was sent again (they
+// did not depend on it). The others are each a failure of a case under
+// its root cause.
+func (r *Report) LooseEvents() []harness.Event {
+	var out []harness.Event
+	for _, ev := range r.Events {
+		if causeOf(r.RootCauses, ev) < 0 {
+			out = append(out, ev)
+		}
+	}
+	return out
+}

@@ -76,6 +76,19 @@ type run struct {
 	// them by id.
 	found        []rootcause.Finding
 	foundVectors map[string]*corpus.Vector
+	// failed are the cases each property (by its index in
+	// properties.All) failed on, in the order they were judged: the root
+	// causes count them, and one may show the failure.
+	failed [][]failedCase
+	// fuzzFailed are the fuzzer's.
+	fuzzFailed []failedCase
+}
+
+// A failedCase is a case the program failed on (a crash, a timeout, a
+// broken answer), and what came.
+type failedCase struct {
+	c   impl.Case
+	got impl.Result
 }
 
 // Run checks cfg.Impl and returns the report. When ctx is done (an
@@ -85,7 +98,7 @@ func Run(ctx context.Context, cfg Config) *Report {
 	if cfg.Seed == 0 {
 		cfg.Seed = rand.Uint64()>>1 | 1
 	}
-	e := &run{cfg: cfg, start: cfg.Start}
+	e := &run{cfg: cfg, start: cfg.Start, failed: make([][]failedCase, len(properties.All()))}
 	if e.start.IsZero() {
 		e.start = time.Now()
 	}
@@ -138,6 +151,7 @@ func Run(ctx context.Context, cfg Config) *Report {
 	}
 	if l, ok := cfg.Impl.(logged); ok {
 		e.r.Events, e.r.Restarts = reportEvents(l.Events()), l.Restarts()
+		withStderr(e.r.RootCauses, e.r.Events)
 	}
 	e.r.Seconds = time.Since(e.start).Seconds()
 	e.r.Stopped = e.stopped
@@ -483,6 +497,7 @@ func (e *run) rounds() {
 		e.r.Properties = append(e.r.Properties, *pr)
 	}
 	e.r.Fuzz = FuzzResult{Cases: fz.Cases, Failures: fz.Failures, Differed: fz.differed, Unsupported: fz.Unsupported, Findings: fz.Findings, Seconds: fuzzSeconds}
+	e.fuzzFailed = fz.failed
 }
 
 // each runs a round of every property that applies and has not broken,
@@ -690,6 +705,8 @@ func (e *run) judgeRound(ctx context.Context, im impl.Impl, p properties.Propert
 			if e.giveUp(*out.Failure) {
 				return
 			}
+			i := propertyIndex(p.ID)
+			e.failed[i] = append(e.failed[i], failedCase{out.FailedOn, *out.Failure})
 		case out.Moot:
 			pr.Moot++
 		case out.Message == "":

@@ -409,6 +409,35 @@ func TestCountsAddUp(t *testing.T) {
 	if c.Passed+c.Failed+c.Errors+c.Skipped+c.Unimplemented+c.NotRun != c.Vectors {
 		t.Errorf("corpus: %+v", c)
 	}
+	// Every failure of the program is under a root cause: the corpus's as
+	// vectors, the properties' and fuzzing's as failed cases, counted
+	// where they were.
+	vectors, failed := 0, map[string]int{}
+	for _, rc := range r.RootCauses {
+		if rc.Clause != "failure" {
+			continue
+		}
+		vectors += len(rc.Vectors)
+		n := 0
+		for _, f := range rc.FailedIn {
+			failed[f.ID] += f.Cases
+			n += f.Cases
+		}
+		if n != rc.FailedCases || rc.Command == "" {
+			t.Errorf("%s: %d failed cases, %+v, command %q", rc.Title, rc.FailedCases, rc.FailedIn, rc.Command)
+		}
+	}
+	if vectors != c.Errors {
+		t.Errorf("%d vectors under failures' root causes, %d failures of the program in the corpus", vectors, c.Errors)
+	}
+	for _, p := range r.Properties {
+		if failed[p.ID] != p.Failures {
+			t.Errorf("%s: %d failed cases under root causes, %d failures of the program", p.ID, failed[p.ID], p.Failures)
+		}
+	}
+	if failed[FuzzingID] != r.Fuzz.Failures || r.Fuzz.Failures == 0 {
+		t.Errorf("fuzzing: %d failed cases under root causes, %d failures of the program", failed[FuzzingID], r.Fuzz.Failures)
+	}
 }
 
 // TestTinyBudgetIncomplete: the reference slowed by 3 ms an answer, with a

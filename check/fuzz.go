@@ -49,6 +49,7 @@ type Fuzzer struct {
 	seen     map[string]bool  // buckets of unminimized cases met
 	differed int              // cases whose result differed, before bucketing
 	inFlight impl.Result      // the request under way when the check stopped
+	failed   []failedCase     // the cases the implementation failed on
 }
 
 // Stats is a moment of a fuzzing run.
@@ -170,6 +171,7 @@ func (f *Fuzzer) judge(ctx context.Context, cases []impl.Case, got []impl.Result
 		}
 		if got[j].Failed() {
 			f.Failures++
+			f.failed = append(f.failed, failedCase{c, got[j]})
 			continue
 		}
 		want := impl.Reference.Normalize(ctx, c)

@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/toolnorm/toolnorm/corpus"
+	"github.com/toolnorm/toolnorm/harness"
 	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/internal/diagnose"
 	"github.com/toolnorm/toolnorm/internal/display"
 	"github.com/toolnorm/toolnorm/internal/rootcause"
 )
@@ -40,6 +43,17 @@ type RootCause struct {
 	Vectors    []string `json:"vectors"`    // ids of the corpus vectors
 	Properties []string `json:"properties"` // ids of the properties
 	Buckets    []string `json:"buckets"`    // fuzzing buckets
+	// FailedCases counts the cases of properties and fuzzing the program
+	// failed on this way (failures of the program, not violations: the
+	// properties' and fuzzing's failures of the program, in part or
+	// all); FailedIn says how many where, the properties in the report's
+	// order, then fuzzing.
+	FailedCases int        `json:"failed_cases,omitempty"`
+	FailedIn    []FailedIn `json:"failed_in,omitempty"`
+	// Stderr is, for a failure of the program, the end of what the
+	// adapter wrote to standard error at the first failure of the root
+	// cause's class that left some (a crash's traceback).
+	Stderr string `json:"stderr,omitempty"`
 	// Cut is true when the budget stopped minimizing the counterexample.
 	Cut bool `json:"minimizing_cut_short,omitempty"`
 	// NotMinimized is true when the counterexample is a case as found: a
@@ -49,7 +63,61 @@ type RootCause struct {
 }
 
 // Count is how many findings the root cause accounts for.
-func (r RootCause) Count() int { return len(r.Vectors) + len(r.Properties) + len(r.Buckets) }
+func (r RootCause) Count() int {
+	return len(r.Vectors) + len(r.Properties) + len(r.Buckets) + r.FailedCases
+}
+
+// FuzzingID stands for fuzzing where a root cause names the properties
+// and fuzzing (RootCause.FailedIn).
+const FuzzingID = "fuzzing"
+
+// withStderr gives each root cause of a failure of the program the
+// standard error of the first event of its class that has some.
+func withStderr(rcs []RootCause, evs []harness.Event) {
+	for i := range rcs {
+		if rcs[i].Clause != "failure" {
+			continue
+		}
+		for _, ev := range evs {
+			if ev.Stderr != "" && !ev.Answered && diagnose.EventClass(ev.Kind, ev.Detail) == rcs[i].Class {
+				rcs[i].Stderr = ev.Stderr
+				break
+			}
+		}
+	}
+}
+
+// causeOf is the index of the root cause of a failure of the program an
+// event of the harness is one of, or -1: one answered when its request
+// was sent again is none (it did not depend on the request).
+func causeOf(rcs []RootCause, ev harness.Event) int {
+	if ev.Answered {
+		return -1
+	}
+	class := diagnose.EventClass(ev.Kind, ev.Detail)
+	return slices.IndexFunc(rcs, func(rc RootCause) bool { return rc.Clause == "failure" && rc.Class == class })
+}
+
+// FailedIn is how many cases of a property (by its id), or of fuzzing
+// (FuzzingID), the program failed on a root cause's way.
+type FailedIn struct {
+	ID    string `json:"id"`
+	Cases int    `json:"cases"`
+}
+
+// failedIn counts ids by id, in their first order.
+func failedIn(ids []string) []FailedIn {
+	var out []FailedIn
+	for _, id := range ids {
+		i := slices.IndexFunc(out, func(f FailedIn) bool { return f.ID == id })
+		if i < 0 {
+			i = len(out)
+			out = append(out, FailedIn{ID: id})
+		}
+		out[i].Cases++
+	}
+	return out
+}
 
 // Counterexample is a root cause's minimal case, shown as display shows
 // values, cut at MaxShown bytes.
@@ -94,6 +162,19 @@ func (e *run) explain() []RootCause {
 	for _, f := range e.r.Fuzz.Findings {
 		add(e.finding(rootcause.Bucket, f.Bucket, f.Vector, "", f.Clause), f.Vector, f.Clause, "fuzzing: "+f.Message)
 	}
+	// The cases of properties and fuzzing the program failed on: each
+	// counted under the failure's root cause, not run again.
+	failed := func(id string, fcs []failedCase) {
+		for _, fc := range fcs {
+			fs = append(fs, rootcause.Finding{Source: rootcause.Failed, ID: id, Case: fc.c, Want: impl.Reference.Normalize(context.WithoutCancel(e.ctx), fc.c), Got: fc.got})
+		}
+	}
+	for _, p := range e.r.Properties {
+		if i := propertyIndex(p.ID); i >= 0 && i < len(e.failed) {
+			failed(p.ID, e.failed[i])
+		}
+	}
+	failed(FuzzingID, e.fuzzFailed)
 	if len(fs) == 0 {
 		return e.after([]RootCause{}, unexplained)
 	}
@@ -111,6 +192,7 @@ func (e *run) explain() []RootCause {
 			Counterexample: Counterexample{Schema: display.Clip(display.JSON(rc.Case.Schema), MaxShown), Arguments: display.Clip(display.JSON(rc.Case.Args), MaxShown),
 				Options: strings.Join(rc.Case.Options.Choices(), ", "), Expected: display.Clip(rc.Want.String(), MaxShown), Got: display.Clip(rc.Got.String(), MaxShown)},
 			Vector: v, Command: e.causeCommand(v, rc, len(out)), Vectors: nonNil(rc.Vectors), Properties: nonNil(rc.Properties), Buckets: nonNil(rc.Buckets), Cut: rc.Cut,
+			FailedCases: len(rc.Failed), FailedIn: failedIn(rc.Failed),
 			NotMinimized: rc.Got.Failure != nil || impl.Compare(rc.Got, rc.Want).Same()})
 	}
 	return e.after(out, unexplained)

@@ -95,6 +95,9 @@ func TestAnswerMessagesLeaveOutTheID(t *testing.T) {
 		{`{"id":999999999,"arguments":{}}`, 3, `the answer's id is not its request's`},
 		{`{"id": 12.5, "arguments": [125, 12e0, NaN]}`, 12, `the answer is not a JSON object: "{\"id\": 12.5, \"arguments\": [125, 12e0, NaN]}"`},
 		{`{"id": 125, "arguments": Infinity}`, 12, `the answer is not a JSON object: "{\"id\": 125, \"arguments\": Infinity}"`},
+		// Long, broken past what the start quoted shows: where it breaks.
+		{`{"id": 7, "arguments": {"a": "` + strings.Repeat("x", 300) + `", "b": Infinity}}`, 7,
+			`the answer is not a JSON object: invalid character 'I' looking for beginning of value: "…` + strings.Repeat("x", 52) + `\", \"b\": Infinity}}"`},
 	} {
 		if r := parseAnswer([]byte(tt.line), tt.id); r.Detail != tt.want {
 			t.Errorf("parseAnswer(%s, %d): %s, want %s", tt.line, tt.id, r.Detail, tt.want)

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/toolnorm/toolnorm/impl"
 	"github.com/toolnorm/toolnorm/internal/jsonraw"
@@ -282,7 +283,7 @@ func parseArguments(line []byte, id int) (impl.Result, bool) {
 func parseAnswerTree(line []byte, id int) impl.Result {
 	v, err := jsonvalue.Parse(line)
 	if err != nil || v.Kind != jsonvalue.Object {
-		return protocolError("the answer is not a JSON object: %.200q", withoutID(line, id))
+		return protocolError("the answer is not a JSON object: %s", brokenAt(line, id, err))
 	}
 	var gotID, args, msg, unsupported *jsonvalue.Value
 	for _, m := range v.Members {
@@ -342,6 +343,37 @@ func withoutID(line []byte, id int) []byte {
 		return append(append(append([]byte{}, sub[1]...), "…"...), sub[3]...)
 	})
 }
+
+// brokenAt quotes an answer line that is not a JSON object, without its
+// request's id: its start, or, when the JSON breaks past what the start
+// shows, what comes before and after the byte where it breaks (a long
+// answer with `Infinity` near its end shows it, and diagnose can tell).
+func brokenAt(line []byte, id int, err error) string {
+	var se *jsonraw.SyntaxError
+	if !errors.As(err, &se) || se.Offset < quoted-20 || len(line) <= quoted {
+		return fmt.Sprintf("%.*q", quoted, withoutID(line, id))
+	}
+	from := max(se.Offset-60, 0)
+	for from < se.Offset && !utf8.RuneStart(line[from]) {
+		from++
+	}
+	to := min(se.Offset+40, len(line))
+	for to < len(line) && !utf8.RuneStart(line[to]) {
+		to++
+	}
+	return fmt.Sprintf("%s: \"…%s\"", se.Msg, strings.Trim(strconv.Quote(string(withoutID(line[from:to], id))), `"`)+cutMark(to < len(line)))
+}
+
+// cutMark ends a quoted excerpt cut short.
+func cutMark(cut bool) string {
+	if cut {
+		return "…"
+	}
+	return ""
+}
+
+// quoted is how much of an answer line a protocol error quotes.
+const quoted = 200
 
 func protocolError(format string, args ...any) impl.Result {
 	return impl.Fail(impl.ErrProtocol, fmt.Sprintf(format, args...))

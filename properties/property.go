@@ -166,6 +166,9 @@ type Outcome struct {
 	// protocol error, a case not run) when it had one: the case was not
 	// judged.
 	Failure *impl.Result
+	// FailedOn is the case whose run failed, when Failure is set: the
+	// case judged, or one of its further runs.
+	FailedOn impl.Case
 	// Moot is true when the case no longer meets the property's premise
 	// (a minimization can make it so): it says nothing.
 	Moot bool
@@ -188,7 +191,7 @@ func (p Property) judge(ctx context.Context, im impl.Impl, c Case, first *impl.R
 		switch x := recover().(type) {
 		case nil:
 		case failed:
-			o = Outcome{Failure: &x.r}
+			o = Outcome{Failure: &x.r, FailedOn: x.c}
 		case moot:
 			o = Outcome{Moot: true}
 		case needed:
@@ -262,7 +265,10 @@ type runner struct {
 	script *script // nil: each request runs on im as it comes
 }
 
-type failed struct{ r impl.Result }
+type failed struct {
+	r impl.Result
+	c impl.Case
+}
 type moot struct{}
 
 // run runs a case; the first run of the base case is the one given, if
@@ -281,7 +287,7 @@ func (r *runner) run(c impl.Case) impl.Result {
 		panic(moot{}) // the case did not reach the implementation: it says nothing
 	}
 	if res.Failed() {
-		panic(failed{res})
+		panic(failed{res, c})
 	}
 	return res
 }

@@ -128,14 +128,30 @@ func Classify(c Case) Diagnosis {
 
 // failure diagnoses a failure of the program by its kind.
 func failure(r impl.Result) Diagnosis {
-	k := r.Kind()
+	return failureOf(r.Kind(), errors.Is(r.Failure, impl.ErrGaveUp), r.Detail)
+}
+
+// EventClass is the class Classify gives the failure a harness event
+// records, by its kind as text (impl.Kind's String) and its detail.
+func EventClass(kind, detail string) string {
+	for k := impl.KindTimeout; k <= impl.KindNotRun; k++ {
+		if k.String() == kind {
+			return failureOf(k, false, detail).Class
+		}
+	}
+	return ""
+}
+
+// failureOf diagnoses a failure of the program of kind k, given up on or
+// not, that says detail.
+func failureOf(k impl.Kind, gaveUp bool, detail string) Diagnosis {
 	d := Diagnosis{Class: "failure/crash", Clause: "failure"}
 	switch {
-	case errors.Is(r.Failure, impl.ErrGaveUp):
+	case gaveUp:
 		d.Class, d.Title = "failure/gave-up", "The program fails to start or keeps crashing"
 	case k == impl.KindTimeout:
 		d.Class, d.Title = "failure/timeout", "The program does not answer within the time limit"
-	case k == impl.KindProtocol && nonFinite.MatchString(r.Detail):
+	case k == impl.KindProtocol && nonFinite.MatchString(detail):
 		d.Class, d.Title = "failure/protocol/non-finite", "The answer holds `NaN` or `Infinity`, which JSON does not have (a number past float64 written as `Infinity`)"
 	case k == impl.KindProtocol:
 		d.Class, d.Title = "failure/protocol", "The program's answer breaks the protocol"

@@ -28,6 +28,7 @@ func TestClassify(t *testing.T) {
 		{"timeout", `{}`, `{}`, false, 0, impl.Fail(impl.ErrTimeout, ""), "failure/timeout", "failure", "", false},
 		{"protocol", `{}`, `{}`, false, 0, impl.Fail(impl.ErrProtocol, "bad line"), "failure/protocol", "failure", "", false},
 		{"Infinity in the answer", `{}`, `{"":1e400}`, false, 0, impl.Fail(impl.ErrProtocol, `the answer is not a JSON object: "{\"id\": …, \"arguments\": {\"\": Infinity}}"`), "failure/protocol/non-finite", "failure", "", false},
+		{"Infinity late in a long answer", `{}`, `{"":1e400}`, false, 0, impl.Fail(impl.ErrProtocol, `the answer is not a JSON object: invalid character 'I' looking for beginning of value: "…xxxx\", \"b\": Infinity}}"`), "failure/protocol/non-finite", "failure", "", false},
 		// Errors.
 		{"not an object answered", `{}`, `[]`, false, 0, out(`[]`), "no-error", "reading/8", "", false},
 		{"broken schema answered", `{"anyOf":[]}`, `{}`, false, 0, out(`{}`), "no-error", "reading/8", "", false},
@@ -263,5 +264,24 @@ func TestStringed(t *testing.T) {
 		if string(got) != tt.want || ok != (tt.want != "") {
 			t.Errorf("Stringed(%s, %s, %q) = %s, %v; want %s", tt.schema, tt.args, tt.where, got, ok, tt.want)
 		}
+	}
+}
+
+// TestEventClass: a harness event is of the class Classify gives the
+// failure it records.
+func TestEventClass(t *testing.T) {
+	for _, r := range []impl.Result{
+		impl.Fail(impl.ErrTimeout, "no answer within 10s"),
+		impl.Fail(impl.ErrCrash, "it exited: exit status 1"),
+		impl.Fail(impl.ErrProtocol, `the answer is not a JSON object: "{\"id\": …, \"arguments\": {\"\": NaN}}"`),
+		impl.Fail(impl.ErrProtocol, "the answer's id is not its request's"),
+	} {
+		want := diagnose.Classify(diagnose.Case{Schema: []byte(`{}`), Args: []byte(`{}`), Want: impl.OK([]byte(`{}`)), Got: r}).Class
+		if got := diagnose.EventClass(r.Kind().String(), r.Detail); got != want {
+			t.Errorf("EventClass(%s, %q) = %q, want %q", r.Kind(), r.Detail, got, want)
+		}
+	}
+	if got := diagnose.EventClass("output", ""); got != "" {
+		t.Errorf("EventClass(output) = %q, want none", got)
 	}
 }

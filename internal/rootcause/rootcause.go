@@ -40,6 +40,11 @@ const (
 	Vector   = "vector"   // a vector of the corpus
 	Property = "property" // a property's counterexample
 	Bucket   = "bucket"   // a fuzzing bucket's counterexample
+	// Failed is a case of a property or of fuzzing the program failed on
+	// (a crash, a timeout, a broken answer): not a violation, and not run
+	// again, but a case that shows the failure. Its ID is the property's,
+	// or "fuzzing".
+	Failed = "failed"
 )
 
 // A Finding is one thing a check found.
@@ -64,14 +69,18 @@ type RootCause struct {
 	// is expected on it and what came.
 	Case      impl.Case
 	Want, Got impl.Result
-	// Vectors, Properties and Buckets are the findings it accounts for.
-	Vectors, Properties, Buckets []string
+	// Vectors, Properties and Buckets are the findings it accounts for;
+	// Failed, the cases of properties and fuzzing the program failed on
+	// (the property's id, or "fuzzing", once for each).
+	Vectors, Properties, Buckets, Failed []string
 	// Cut is true when a budget stopped minimizing its counterexample.
 	Cut bool
 }
 
 // Count is how many findings show the root cause.
-func (r RootCause) Count() int { return len(r.Vectors) + len(r.Properties) + len(r.Buckets) }
+func (r RootCause) Count() int {
+	return len(r.Vectors) + len(r.Properties) + len(r.Buckets) + len(r.Failed)
+}
 
 // Config says how to explain findings.
 type Config struct {
@@ -303,6 +312,8 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 			rc.Vectors = append(rc.Vectors, f.ID)
 		case Property:
 			rc.Properties = append(rc.Properties, f.ID)
+		case Failed:
+			rc.Failed = append(rc.Failed, f.ID)
 		default:
 			rc.Buckets = append(rc.Buckets, f.ID)
 		}
@@ -619,6 +630,7 @@ func absorb(a, b *RootCause) {
 	a.Vectors = append(a.Vectors, b.Vectors...)
 	a.Properties = append(a.Properties, b.Properties...)
 	a.Buckets = append(a.Buckets, b.Buckets...)
+	a.Failed = append(a.Failed, b.Failed...)
 }
 
 // typeList reports whether the schema text holds a `type` list of two

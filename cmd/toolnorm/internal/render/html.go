@@ -99,10 +99,11 @@ footer { margin-top: 1rem; color: #6e7781; font-size: .85em; }
 <ol>{{range .}}<li><span class="clause">{{.Clause}}</span> {{.Title}} <span class="sum">({{.Shown}})</span>{{if .SaysArtefact}} <span class="muted">probably the adapter's</span>{{end}}</li>{{end}}</ol>
 {{range .}}<details><summary>{{.N}}. {{.Title}} <span class="clause">{{.Clause}}</span> <span class="sum">({{.Shown}})</span></summary>
 <dl>{{range .Example}}<dt>{{.Name}}</dt><dd><code>{{.Value}}</code></dd>{{end}}</dl>{{if .Cut}}<p class="muted">The budget stopped its minimizing: a repeat may give a smaller case.</p>{{end}}{{if .NotMinimized}}<p class="muted">Not minimized: the case as found (a failure of the program is not run again).</p>{{end}}{{if .Artefact}}<p>Probably the adapter's, not the implementation's: {{.Fix}}</p>{{end}}<pre><code>{{.Command}}</code></pre>
-{{with .VectorLines}}<details><summary>{{plural (len .) "vector"}}</summary><ul>{{range .}}<li><code>{{.}}</code></li>{{end}}</ul></details>{{end}}{{with .Properties}}<p>Properties: {{range .}}<code>{{.}}</code> {{end}}</p>{{end}}{{with .Buckets}}<p>Fuzzing buckets: {{range .}}<code>{{.}}</code> {{end}}</p>{{end}}</details>
+{{with .VectorLines}}<details><summary>{{plural (len .) "vector"}}</summary><ul>{{range .}}<li><code>{{.}}</code></li>{{end}}</ul></details>{{end}}{{with .Properties}}<p>Properties: {{range .}}<code>{{.}}</code> {{end}}</p>{{end}}{{with .Buckets}}<p>Fuzzing buckets: {{range .}}<code>{{.}}</code> {{end}}</p>{{end}}{{with .Failed}}<p>{{.}}</p>{{end}}{{with .StderrLines}}<p class="muted">stderr (the end, at its first failure):</p><pre><code>{{.}}</code></pre>{{end}}</details>
 {{end}}</section>
 {{end}}{{with .Run}}{{if or .FailureCount .Failures}}<section class="run failures">
 {{with .FailureCount}}<h2>Failures of the program (timeouts, crashes, protocol errors; not violations): {{.}}</h2>
+{{end}}{{with .UnderCauses}}<p>{{.}}.</p>
 {{end}}{{range .Failures}}<div class="failure"><p>{{.Line}}</p>{{with .Command}}<pre><code>{{.}}</code></pre>{{end}}{{with .Stderr}}<p class="muted">stderr:</p><pre><code>{{.}}</code></pre>{{end}}</div>
 {{end}}{{with .More}}<p>and {{.}} more</p>{{end}}</section>
 {{end}}{{end}}<table>

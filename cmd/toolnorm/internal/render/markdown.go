@@ -265,14 +265,24 @@ func writeMarkdown(r *check.Report, w io.Writer) error {
 			if len(c.Buckets) > 0 {
 				fmt.Fprintf(&b, "\nFuzzing buckets: %s\n", mdText(strings.Join(c.Buckets, ", ")))
 			}
+			if c.Failed != "" {
+				fmt.Fprintf(&b, "\n%s\n", mdText(c.Failed))
+			}
+			if c.StderrLines != "" {
+				b.WriteString("\n" + stderrLabel + ":\n" + mdBlock(c.StderrLines, "", ""))
+			}
 		}
 		b.WriteString("\n")
 	}
 	if len(r.Events) > 0 {
 		fmt.Fprintf(&b, "Failures of the program (timeouts, crashes, protocol errors; not violations): %s.\n\n", failureTally(r))
-		for i, e := range r.Events {
+		loose := r.LooseEvents()
+		if s := underCauses(r, len(loose)); s != "" {
+			fmt.Fprintf(&b, "%s.\n\n", mdText(s))
+		}
+		for i, e := range loose {
 			if i == 10 {
-				fmt.Fprintf(&b, "- and %d more\n", len(r.Events)-10)
+				fmt.Fprintf(&b, "- and %d more\n", len(loose)-10)
 				break
 			}
 			fmt.Fprintf(&b, "- %s\n", mdText(eventLine(e)))

@@ -86,6 +86,7 @@ type RunDetails struct {
 	FailureCount string          // "61 (corpus 5, properties 56), 0 restarts" ("" for none)
 	Failures     []FailureDetail // the corpus vectors failed on, then what the harness saw
 	More         int             // failures not shown
+	UnderCauses  string          // how many failures are under their root causes, not listed
 }
 
 // FailureDetail is one failure of the program: what happened, the command

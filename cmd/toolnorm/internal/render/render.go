@@ -176,9 +176,13 @@ func writeText(r *check.Report, w io.Writer) error {
 			writeIssue(w, is)
 		}
 	}
-	for i, e := range r.Events {
-		if i == 10 && len(r.Events) > 11 {
-			fmt.Fprintf(w, "\n== ... and %d more failures of the program\n", len(r.Events)-10)
+	loose := r.LooseEvents()
+	if s := underCauses(r, len(loose)); s != "" {
+		fmt.Fprintf(w, "\n(%s)\n", s)
+	}
+	for i, e := range loose {
+		if i == 10 && len(loose) > 11 {
+			fmt.Fprintf(w, "\n== ... and %d more failures of the program\n", len(loose)-10)
 			break
 		}
 		fmt.Fprintf(w, "\n== %s\n", eventLine(e))
@@ -221,7 +225,9 @@ func details(r *check.Report) *RunDetails {
 			d.Failures = append(d.Failures, FailureDetail{Line: display.Text(v.Label()) + ": " + v.Message, Command: v.Command})
 		}
 	}
-	for _, e := range r.Events {
+	loose := r.LooseEvents()
+	d.UnderCauses = underCauses(r, len(loose))
+	for _, e := range loose {
 		f := FailureDetail{Line: eventLine(e)}
 		if e.Stderr != "" {
 			f.Stderr = stderrLines(e.Stderr)
@@ -455,6 +461,60 @@ func shownBy(rc check.RootCause) string {
 			parts = append(parts, fmt.Sprintf("%d %s", p.n, p.other))
 		}
 	}
+	if rc.FailedCases > 0 {
+		parts = append(parts, plural(rc.FailedCases, "failed case")+" of "+failedWhere(rc))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// failedWhere says where a root cause's failed cases were: "properties",
+// "fuzzing", or both.
+func failedWhere(rc check.RootCause) string {
+	props, fuzz := false, false
+	for _, f := range rc.FailedIn {
+		if f.ID == check.FuzzingID {
+			fuzz = true
+		} else {
+			props = true
+		}
+	}
+	switch {
+	case props && fuzz:
+		return "properties and fuzzing"
+	case fuzz:
+		return "fuzzing"
+	}
+	return "properties"
+}
+
+// failedCasesLabel introduces the list of a root cause's failed cases.
+func failedCasesLabel(n int) string {
+	return fmt.Sprintf("failed cases (%d, failures of the program)", n)
+}
+
+// stderrLabel introduces a root cause's standard error.
+const stderrLabel = "stderr (the end, at its first failure)"
+
+// underCauses says how many failures of the program are counted under
+// their root causes, not listed again: "" when none is.
+func underCauses(r *check.Report, loose int) string {
+	n := len(r.Events) - loose
+	if n == 0 {
+		return ""
+	}
+	if n == 1 {
+		return "1 failure of the program is under its root cause above"
+	}
+	return fmt.Sprintf("%d failures of the program are under their root causes above", n)
+}
+
+// failedInLine lists a root cause's failed cases by where they were:
+// "deterministic 14, fuzzing 10".
+func failedInLine(rc check.RootCause) string {
+	parts := make([]string, len(rc.FailedIn))
+	for i, f := range rc.FailedIn {
+		parts[i] = fmt.Sprintf("%s %d", f.ID, f.Cases)
+	}
 	return strings.Join(parts, ", ")
 }
 
@@ -495,6 +555,12 @@ func writeRootCauses(w io.Writer, r *check.Report) {
 				fmt.Fprintf(w, "  %s (%d): %s\n", l.what, len(l.ids), strings.Join(l.ids, ", "))
 			}
 		}
+		if c.Failed != "" {
+			fmt.Fprintf(w, "  %s\n", c.Failed)
+		}
+		if c.StderrLines != "" {
+			fmt.Fprintf(w, "  %s:\n%s", stderrLabel, indent(c.StderrLines, "    "))
+		}
 	}
 }
 
@@ -519,6 +585,11 @@ type Cause struct {
 	Example      []Field
 	// VectorLines name its vectors, each with its description.
 	VectorLines []string
+	// Failed counts its failed cases, by where they were ("failed cases
+	// (24, failures of the program): deterministic 14, fuzzing 10");
+	// StderrLines, the end of standard error at its
+	// first failure, line by line as shown.
+	Failed, StderrLines string
 }
 
 // whereShown is a root cause's place, a JSON Pointer into the arguments,
@@ -544,6 +615,12 @@ func causes(r *check.Report) []Cause {
 		}
 		for _, id := range rc.Vectors {
 			cs.VectorLines = append(cs.VectorLines, vectorLine(r, id))
+		}
+		if rc.FailedCases > 0 {
+			cs.Failed = failedCasesLabel(rc.FailedCases) + ": " + failedInLine(rc)
+		}
+		if rc.Stderr != "" {
+			cs.StderrLines = stderrLines(rc.Stderr)
 		}
 		out = append(out, cs)
 	}
