@@ -80,6 +80,17 @@ func TestClassify(t *testing.T) {
 		{"string declared, anyOf", `{"properties":{"p":{"anyOf":[{"type":"object"},{"type":"string"}]}}}`, `{"p":"{}"}`, false, 0, out(`{"p":{}}`), "decoded-declared-string", "rule/3", "/p", false},
 		{"wrong shape, allOf", `{"properties":{"p":{"allOf":[{"type":["object","array"]},{"type":"object"}]}}}`, `{"p":"[]"}`, false, 0, out(`{"p":[]}`), "wrong-shape/allOf", "rule/3", "/p", false},
 		{"wrong shape", `{"properties":{"p":{"type":"object"}}}`, `{"p":"[]"}`, false, 0, out(`{"p":[]}`), "wrong-shape", "rule/3", "/p", false},
+		// PHP's json_decode gives one empty array for `{}` and `[]`: object
+		// text decoded where array is declared comes out `[]`, of the
+		// declared shape. A wrong shape and an empty container swapped:
+		// two faults, a class of their own.
+		{"wrong shape, empty, in the declared shape", `{"properties":{"p":{"type":"array"}}}`, `{"p":"{}"}`, false, 0, out(`{"p":[]}`), "wrong-shape/empty", "rule/3", "/p", false},
+		{"wrong shape, empty array as an object", `{"properties":{"p":{"type":"object"}}}`, `{"p":"[]"}`, false, 0, out(`{"p":{}}`), "wrong-shape/empty", "rule/3", "/p", false},
+		// An empty container given as the other shape, empty.
+		{"empty object as an empty array", `{}`, `{}`, false, 0, out(`[]`), "empty-container", "rule/5", "", false},
+		{"empty object decoded as an empty array", `{"properties":{"p":{"type":"object"}}}`, `{"p":"{}"}`, false, 0, out(`{"p":[]}`), "empty-container", "rule/5", "/p", false},
+		{"empty array as an empty object", `{}`, `{"p":[]}`, false, 0, out(`{"p":{}}`), "empty-container", "rule/5", "/p", false},
+		{"an object to an array, not empty", `{}`, `{"p":{"a":1}}`, false, 0, out(`{"p":[1]}`), "coerced", "rule/5", "/p", false},
 		{"not JSON text", `{"properties":{"p":{"type":"array"}}}`, `{"p":"\u00a0[1]"}`, false, 0, out(`{"p":[1]}`), "decoded-not-json", "reading/5", "/p", false},
 		{"a branch admits any type", `{"properties":{"p":{"oneOf":[{"type":"array"},{}]}}}`, `{"p":"[]"}`, false, 0, out(`{"p":[]}`), "decoded-declared-string", "rule/3", "/p", false},
 		{"a branch true", `{"properties":{"p":{"anyOf":[{"type":"array"},true]}}}`, `{"p":"[]"}`, false, 0, out(`{"p":[]}`), "decoded-declared-string", "rule/3", "/p", false},

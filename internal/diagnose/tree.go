@@ -57,6 +57,9 @@ func (d *differ) walk(in, want, got *jsonvalue.Value, path []step, decoded bool)
 			inner := d.decodedInput(in)
 			return d.walk(inner, want, got, path, true)
 		}
+		if emptyOther(want, got) {
+			return at(emptySwapped(want, got))
+		}
 		return at(Diagnosis{Class: "wrong-shape", Title: "A stringified " + want.Kind.String() + " is decoded to another shape", Clause: "rule/3"})
 	}
 
@@ -104,6 +107,9 @@ func (d *differ) walk(in, want, got *jsonvalue.Value, path []step, decoded bool)
 		// parser reads `items` alone as array). A string so wrapped is
 		// text made into an array, decodedWrongly's.
 		return at(wrapped)
+	}
+	if emptyOther(want, got) {
+		return at(emptySwapped(want, got))
 	}
 	cls := "coerced"
 	if decoded {
@@ -347,6 +353,68 @@ func sameSet(a, b []string) bool {
 	return slices.Equal(x, y)
 }
 
+// WrongShape diagnoses a parsed value of shape was substituted where the
+// schema declares the other shape, declared: its detail says which way.
+func WrongShape(was, declared string) Diagnosis {
+	way := was + " where " + declared + " is declared"
+	return Diagnosis{Class: "wrong-shape", Detail: way, Title: "A parsed value of the wrong shape is substituted (" + way + ")", Clause: "rule/3"}
+}
+
+// WrongShapeTitle is the title of the wrong shapes substituted the ways
+// given (WrongShape's details), in their order.
+func WrongShapeTitle(ways []string) string {
+	return "A parsed value of the wrong shape is substituted (" + strings.Join(ways, "; ") + ")"
+}
+
+// emptyText is the empty container of kind k, as JSON text.
+func emptyText(k jsonvalue.Kind) string {
+	if k == jsonvalue.Object {
+		return "{}"
+	}
+	return "[]"
+}
+
+// emptySwapped diagnoses an empty container given as the empty container
+// of the other shape: a language with one empty container for both (PHP's
+// arrays) writes either back as one of them.
+func emptySwapped(want, got *jsonvalue.Value) Diagnosis {
+	return Diagnosis{Class: "empty-container", Detail: want.Kind.String() + " to " + got.Kind.String(), Title: EmptySwappedTitle([]string{want.Kind.String() + " to " + got.Kind.String()}), Clause: "rule/5"}
+}
+
+// EmptySwappedTitle is the title of empty containers given as the other
+// shape, the ways given ("object to array"), in their order.
+func EmptySwappedTitle(ways []string) string {
+	var parts []string
+	for _, w := range ways {
+		from, to, _ := strings.Cut(w, " to ")
+		parts = append(parts, "`"+emptyText(kindNamed(from))+"` gives `"+emptyText(kindNamed(to))+"`")
+	}
+	switch {
+	case len(ways) == 1 && ways[0] == "object to array":
+		return "An empty object is given as an empty array (" + parts[0] + ")"
+	case len(ways) == 1:
+		return "An empty array is given as an empty object (" + parts[0] + ")"
+	}
+	return "An empty object or array is given as the other (" + strings.Join(parts, "; ") + ")"
+}
+
+// kindNamed is the container kind named ("object" or "array").
+func kindNamed(name string) jsonvalue.Kind {
+	if name == "object" {
+		return jsonvalue.Object
+	}
+	return jsonvalue.Array
+}
+
+// emptyOther reports whether lit and got are empty containers of the two
+// shapes: `{}` and `[]`, one way or the other.
+func emptyOther(lit, got *jsonvalue.Value) bool {
+	empty := func(v *jsonvalue.Value) bool {
+		return v.Kind == jsonvalue.Object && len(v.Members) == 0 || v.Kind == jsonvalue.Array && len(v.Elems) == 0
+	}
+	return lit.Kind != got.Kind && empty(lit) && empty(got)
+}
+
 // decodedInput is what the rule decodes the input string in into: the
 // string as sent, or after its references are decoded.
 func (d *differ) decodedInput(in *jsonvalue.Value) *jsonvalue.Value {
@@ -435,7 +503,19 @@ func (d *differ) decodedWrongly(in, want, got *jsonvalue.Value, path []step) Dia
 		}
 		return Diagnosis{Class: "made-from-not-json", Title: "Text that is not JSON (truncated, single-quoted, empty, a plain word) is made into an array or object", Clause: "rule/2"}
 	case otherShape && !shape:
-		return Diagnosis{Class: "wrong-shape", Title: "A parsed value of the wrong shape is substituted (" + got.Kind.String() + " where " + other(got.Kind) + " is declared)", Clause: "rule/3"}
+		return WrongShape(got.Kind.String(), other(got.Kind))
+	case parseErr == nil && shape && emptyOther(lit, got):
+		// `{}` decoded where array is declared comes out `[]`, of the
+		// declared shape: a language with one empty container for both
+		// (PHP's json_decode) substituted the wrong shape, and gave its
+		// empty object as an empty array. Two faults: a class of its own,
+		// so that neither's counterexample takes on the other.
+		if _, litShape := declaring(rs, lit.Kind.String()); !litShape {
+			d := WrongShape(lit.Kind.String(), got.Kind.String())
+			d.Class = "wrong-shape/empty"
+			d.Title = "JSON text of the wrong shape is decoded, and its empty " + lit.Kind.String() + " given as an empty " + got.Kind.String() + " (`\"" + emptyText(lit.Kind) + "\"` gives `" + emptyText(got.Kind) + "` where " + got.Kind.String() + " is declared)"
+			return d
+		}
 	case shape && slices.Contains(declared.via, "allOf"):
 		return Diagnosis{Class: "wrong-shape/allOf", Title: "`allOf` is read as a union: a shape one branch declares and another excludes is substituted", Clause: "rule/3"}
 	case shape:

@@ -385,6 +385,10 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 	// the lossy reading's (a property about keys, minimized under `{}`),
 	// else the decoding's.
 	fold("decoded-json-lossy/where-kept", "decoded-json-lossy", "decoded-undeclared", "decoded-declared-string", "type-list-as-one", "wrong-shape")
+	// Text of the wrong shape decoded, its empty container given as the
+	// other shape (PHP: `"{}"` where array is declared comes out `[]`):
+	// the wrong shape's, else the empty container's.
+	fold("wrong-shape/empty", "wrong-shape", "empty-container")
 	out := make([]RootCause, 0, len(order))
 	for _, k := range order {
 		rc := *byClass[k]
@@ -418,6 +422,13 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 			// Some decoded under a schema that declares the other shape,
 			// or a string: the title that holds for all.
 			rc.Title, rc.Detail = blindTitle, ""
+		case len(ds) > 0 && k == "empty-container":
+			rc.Title = diagnose.EmptySwappedTitle(ds)
+			rc.Detail = strings.Join(ds, ", ")
+		case len(ds) > 1 && k == "wrong-shape" && !undetailed[k]:
+			// Both ways: what holds for every finding names them both.
+			rc.Title = diagnose.WrongShapeTitle(ds)
+			rc.Detail = strings.Join(ds, ", ")
 		case len(ds) > 0 && (k == "coerced" || k == "coerced-in-decoded"):
 			rc.Title = diagnose.CoercedTitle(k, ds)
 			rc.Detail = strings.Join(ds, ", ")

@@ -3,6 +3,7 @@ package rootcause_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"hash/crc32"
 	"math/rand/v2"
@@ -1407,5 +1408,56 @@ func TestUntypedThoughBlind(t *testing.T) {
 	rcs := rootcause.Explain(context.Background(), rootcause.Config{Impl: untypedBlind, Want: want}, []rootcause.Finding{f})
 	if len(rcs) != 1 || rcs[0].Class != "decode-missed/untyped" {
 		t.Errorf("root causes %+v, want one decode-missed/untyped", rcs)
+	}
+}
+
+// TestWrongShapeBothWays: an implementation that decodes whatever shape
+// the text has, in a language with one empty container (PHP: `{}` and
+// `[]` decode to one empty array, written back `[]`), substitutes an
+// array where object is declared, and `{}` where array is declared comes
+// out `[]`: one bug, whose title names both ways.
+func TestWrongShapeBothWays(t *testing.T) {
+	// anyShape decodes any JSON text where array or object is declared,
+	// and writes an empty object back as `[]`.
+	anyShape := impl.Func("any-shape", func(ctx context.Context, c impl.Case) impl.Result {
+		var schema struct {
+			Properties map[string]struct{ Type string } `json:"properties"`
+		}
+		var args map[string]any
+		if json.Unmarshal(c.Schema, &schema) != nil || json.Unmarshal(c.Args, &args) != nil {
+			return impl.Reference.Normalize(ctx, c)
+		}
+		for k, v := range args {
+			s, ok := v.(string)
+			if t := schema.Properties[k].Type; !ok || t != "array" && t != "object" {
+				continue
+			}
+			var d any
+			if json.Unmarshal([]byte(s), &d) == nil {
+				if m, ok := d.(map[string]any); ok && len(m) == 0 {
+					d = []any{}
+				}
+				args[k] = d
+			}
+		}
+		out, _ := json.Marshal(args)
+		return impl.OK(out)
+	})
+	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
+	findings := []rootcause.Finding{
+		marked(anyShape, "obj", `{"properties":{"o":{"type":"object"}}}`, `{"o":"[1]"}`),
+		marked(anyShape, "arr", `{"properties":{"a":{"type":"array"}}}`, `{"a":"{}"}`),
+	}
+	var titles []string
+	for range 2 {
+		rcs := rootcause.Explain(context.Background(), rootcause.Config{Impl: anyShape, Want: want}, findings)
+		if len(rcs) != 1 || rcs[0].Class != "wrong-shape" || rcs[0].Count() != 2 {
+			t.Fatalf("root causes %+v, want one wrong-shape of both", rcs)
+		}
+		titles = append(titles, rcs[0].Title)
+		slices.Reverse(findings)
+	}
+	if titles[0] != titles[1] || !strings.HasSuffix(titles[0], "(array where object is declared; object where array is declared)") {
+		t.Errorf("titles %q: want one, naming both ways in one order", titles)
 	}
 }
