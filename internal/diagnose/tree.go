@@ -377,7 +377,7 @@ func (d *differ) missed(in, want, got *jsonvalue.Value, path []step) Diagnosis {
 	}
 	if kw == "" {
 		d := Diagnosis{Class: "decode-missed", Title: MissedTitle(want.Kind.String(), ""), Clause: "rule/2", Shape: want.Kind.String()}
-		if t := member(r.s, "type"); ok && t != nil && t.Kind == jsonvalue.Array {
+		if t := r.s.Member("type"); ok && t != nil && t.Kind == jsonvalue.Array {
 			// Declared in a list: an implementation may read a list
 			// where it reads a plain type, or not.
 			d.Detail, d.Title = "type-list", MissedTitle(want.Kind.String(), "type-list")
@@ -608,7 +608,7 @@ func anyBranch(rs []reach) bool {
 		}
 		free := true
 		for _, kw := range []string{"type", "$ref", "$dynamicRef", "anyOf", "oneOf", "allOf", "not", "const", "enum"} {
-			if member(r.s, kw) != nil {
+			if r.s.Member(kw) != nil {
 				free = false
 			}
 		}
