@@ -1458,3 +1458,34 @@ func TestIgnoredKeyword(t *testing.T) {
 		}
 	}
 }
+
+// TestTypeListApartFromKeywords: n8n-mcp reads a single type name and
+// nothing else. Its miss under a `type` list alone is one root cause, and
+// a miss where a keyword beside a type list (or around it) narrows the
+// list to the shape is the keyword's: without the keyword the rule keeps
+// the string, so no type list alone is missed there. Replayed on n8n-mcp
+// 2.87.0, the vectors of the corpus these are cut from group so.
+func TestTypeListApartFromKeywords(t *testing.T) {
+	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
+	singleName := impltest.ReadsSchema("single type name", func(s *jsonvalue.Value) {
+		diagnose.WalkSchemas(s, func(s *jsonvalue.Value) {
+			s.Members = slices.DeleteFunc(s.Members, func(m jsonvalue.Member) bool {
+				return m.Key == "type" && m.Value.Kind == jsonvalue.Array || slices.Contains([]string{"$ref", "allOf", "anyOf", "oneOf", "patternProperties", "additionalProperties"}, m.Key)
+			})
+		})
+	})
+	rcs := rootcause.Explain(context.Background(), rootcause.Config{Impl: singleName, Want: want}, []rootcause.Finding{
+		marked(singleName, "list", `{"type":"object","properties":{"p":{"type":["array","null"]}}}`, `{"p":"[1]"}`),
+		marked(singleName, "list-beside-anyOf", `{"type":"object","properties":{"p":{"type":["array","string"],"anyOf":[{"type":"array"},{"type":"null"}]}}}`, `{"p":"[1]"}`),
+		marked(singleName, "lists-in-allOf", `{"type":"object","properties":{"p":{"allOf":[{"type":["array","string"]},{"type":["array","null"]}]}}}`, `{"p":"[1]"}`),
+		marked(singleName, "list-and-pattern", `{"type":"object","properties":{"ids":{"type":["array","string"]}},"patternProperties":{"s$":{"type":["array","null"]}}}`, `{"ids":"[1]"}`),
+	})
+	got := map[string][]string{}
+	for _, rc := range rcs {
+		got[rc.Class] = slices.Sorted(slices.Values(rc.Vectors))
+	}
+	wantGot := map[string][]string{"decode-missed": {"list"}, "decode-missed/keyword": {"list-and-pattern", "list-beside-anyOf", "lists-in-allOf"}}
+	if !reflect.DeepEqual(got, wantGot) {
+		t.Errorf("root causes %v, want %v", got, wantGot)
+	}
+}
