@@ -389,19 +389,32 @@ func refCycle(schema []byte) bool {
 	return false
 }
 
-// Stringed is schema with each subschema that declares shape ("array",
-// "object") at where, a JSON Pointer into args, declaring "string" in
-// its place: where the keyword that reaches it is followed, the string
-// there is then kept. It reports false when no subschema declares the
-// shape there, or schema or args do not parse.
-func Stringed(schema, args []byte, where, shape string) ([]byte, bool) {
+// DeclaresString reports whether schema lets the value at where, a JSON
+// Pointer into args, be a string, as this reading names a string decoded
+// where one is declared: a subschema that applies there names `string`,
+// or a branch of anyOf or oneOf there admits any type. False when schema
+// or args do not parse, or args hold nothing at where.
+func DeclaresString(schema, args []byte, where string) bool {
+	root, path, ok := pathIn(schema, args, where)
+	if !ok {
+		return false
+	}
+	rs := newSchema(root).at(path)
+	_, str := declaring(rs, "string")
+	return str || anyBranch(rs)
+}
+
+// pathIn parses schema and args, and returns the schema and the steps to
+// where, a JSON Pointer into args; false when either does not parse, or
+// args hold nothing at where.
+func pathIn(schema, args []byte, where string) (*jsonvalue.Value, []step, bool) {
 	root, err := jsonvalue.Parse(schema)
 	if err != nil {
-		return nil, false
+		return nil, nil, false
 	}
 	v, err := jsonvalue.Parse(args)
 	if err != nil {
-		return nil, false
+		return nil, nil, false
 	}
 	var path []step
 	for _, tok := range jsonvalue.PointerTokens(where) {
@@ -411,9 +424,22 @@ func Stringed(schema, args []byte, where, shape string) ([]byte, bool) {
 			st.key = ""
 		}
 		if v = v.Step(tok); v == nil {
-			return nil, false
+			return nil, nil, false
 		}
 		path = append(path, st)
+	}
+	return root, path, true
+}
+
+// Stringed is schema with each subschema that declares shape ("array",
+// "object") at where, a JSON Pointer into args, declaring "string" in
+// its place: where the keyword that reaches it is followed, the string
+// there is then kept. It reports false when no subschema declares the
+// shape there, or schema or args do not parse.
+func Stringed(schema, args []byte, where, shape string) ([]byte, bool) {
+	root, path, ok := pathIn(schema, args, where)
+	if !ok {
+		return nil, false
 	}
 	changed := false
 	for _, r := range newSchema(root).at(path) {
