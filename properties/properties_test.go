@@ -167,6 +167,7 @@ func TestMinimizedKeepsPremise(t *testing.T) {
 // `{"type":["string","object"]}` alone shows it. A program that decodes
 // whatever the schema says still shows it under a declared string, not
 // under `{}` (where no string is declared, and the property says nothing).
+// wrong-shape-passes is held the same way to the shape drawn.
 func TestMinimizedDropsWhatIsNotNeeded(t *testing.T) {
 	// The union reading: a string name in a type list is dropped, and
 	// allOf is read as anyOf.
@@ -196,23 +197,29 @@ func TestMinimizedDropsWhatIsNotNeeded(t *testing.T) {
 			}
 		}
 	})
-	p, _ := ByID("string-param-not-decoded")
-	decl := `{"allOf":[{"type":["string","array"]},{"type":["string","object"]}]}`
-	c := Case{Case: impl.Case{Schema: []byte(`{"type":"object","properties":{"p":` + decl + `}}`), Args: []byte(`{"p":"{\"k\":1}"}`)},
-		Focus: []any{"p"}, Decl: decl}
+	str := `{"allOf":[{"type":["string","array"]},{"type":["string","object"]}]}`
+	shape := `{"allOf":[{"type":["object","array"]},{"type":"object"}]}`
 	for _, tt := range []struct {
-		im   impl.Impl
-		want string
+		im          impl.Impl
+		id, decl, s string
+		want        string
 	}{
-		{union, `{"properties":{"p":{"type":["string","object"]}}}`},
-		{blind, `{"properties":{"p":{"type":"string"}}}`},
+		{union, "string-param-not-decoded", str, `{\"k\":1}`, `{"properties":{"p":{"type":["string","object"]}}}`},
+		{blind, "string-param-not-decoded", str, `{\"k\":1}`, `{"properties":{"p":{"type":"string"}}}`},
+		// The list in the allOf is more than the union needs; the allOf
+		// is not: a branch alone declares what the string is.
+		{union, "wrong-shape-passes", shape, `[1]`, `{"properties":{"p":{"allOf":[{"type":"array"},{"type":"object"}]}}}`},
+		{blind, "wrong-shape-passes", shape, `[1]`, `{"properties":{"p":{"type":"object"}}}`},
 	} {
+		p, _ := ByID(tt.id)
+		c := Case{Case: impl.Case{Schema: []byte(`{"type":"object","properties":{"p":` + tt.decl + `}}`), Args: []byte(`{"p":"` + tt.s + `"}`)},
+			Focus: []any{"p"}, Decl: tt.decl}
 		if p.Judge(context.Background(), tt.im, c, nil).Message == "" {
 			t.Fatalf("%s: the drawn case does not break the property", tt.im.Name())
 		}
 		v := p.Violation(context.Background(), tt.im, c, 0, 0)
 		if got := string(v.Vector.SchemaText()); got != tt.want {
-			t.Errorf("%s: minimal schema %s, want %s", tt.im.Name(), got, tt.want)
+			t.Errorf("%s, %s: minimal schema %s, want %s", tt.im.Name(), tt.id, got, tt.want)
 		}
 	}
 }

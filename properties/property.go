@@ -772,14 +772,12 @@ func drawWrongShape(t *rapid.T, o impl.Options) Case {
 // the focus to stay a string.
 func holdsString(id string) func(r *runner, c Case) string {
 	return func(r *runner, c Case) string {
-		// A string parameter shrunk may lose what it does not need to be
-		// one (an `allOf` around a type list that names `string`), and
-		// must still be one: not `{}`, under which nothing is declared.
-		loose := id == "string-param-not-decoded"
-		s := focusAt(c, loose)
-		if loose && c.shrunk && !diagnose.DeclaresString(c.Schema, c.Args, pointer(c.Focus)) {
-			panic(moot{})
-		}
+		// A shrunk case may lose what the declaration does not need (an
+		// `allOf` around a type list that names `string`, a type list
+		// inside an `allOf`), and must still declare what was drawn: a
+		// string parameter, or the shape drawn; never `{}`, under which
+		// nothing is declared.
+		s := focusAt(c, true)
 		if id == "wrong-shape-passes" {
 			// The premise: neither the string nor its decoded text parses
 			// to the declared shape.
@@ -787,6 +785,11 @@ func holdsString(id string) func(r *runner, c Case) string {
 			if parsesAs(s, shape) || parsesAs(fixpoint(s, c.Options), shape) {
 				panic(moot{})
 			}
+			if c.shrunk && !diagnose.Declares(c.Schema, c.Args, pointer(c.Focus), shape.String()) {
+				panic(moot{})
+			}
+		} else if c.shrunk && !diagnose.DeclaresString(c.Schema, c.Args, pointer(c.Focus)) {
+			panic(moot{})
 		}
 		if c.shrunk && referenceAt(r, c) != jsonvalue.String {
 			panic(moot{}) // the shrunk schema no longer means what was drawn

@@ -404,6 +404,19 @@ func DeclaresString(schema, args []byte, where string) bool {
 	return str || anyBranch(rs)
 }
 
+// Declares reports whether a subschema that applies at where, a JSON
+// Pointer into args, names the type name ("array", "object") in its
+// `type`, as this reading names a wrong shape substituted. False when
+// schema or args do not parse, or args hold nothing at where.
+func Declares(schema, args []byte, where, name string) bool {
+	root, path, ok := pathIn(schema, args, where)
+	if !ok {
+		return false
+	}
+	_, ok = declaring(newSchema(root).at(path), name)
+	return ok
+}
+
 // pathIn parses schema and args, and returns the schema and the steps to
 // where, a JSON Pointer into args; false when either does not parse, or
 // args hold nothing at where.
