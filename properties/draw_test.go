@@ -73,7 +73,7 @@ func TestPlacedFocus(t *testing.T) {
 							t.Fatalf("%s, case %d: reading the drawn case: %v", p.ID, i, x)
 						}
 					}()
-					got = focusParsed(c)
+					got = focusParsed(c, false)
 				}()
 				if got != c.placed.str || focus(c) != got {
 					t.Fatalf("%s, case %d: placed %q, read %q", p.ID, i, c.placed.str, got)

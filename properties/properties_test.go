@@ -158,6 +158,72 @@ func TestMinimizedKeepsPremise(t *testing.T) {
 	}
 }
 
+// TestMinimizedDropsWhatIsNotNeeded: a shrunk case may change the
+// declaration at the focus, as long as it still means what the property
+// speaks of. @cline/shared reads `allOf` and type lists as unions and
+// broke string-param-not-decoded under the drawn `{"allOf":[{"type":
+// ["string","array"]},{"type":["string","object"]}]}`: the violation kept
+// the `allOf`, since no step could change the declaration, though
+// `{"type":["string","object"]}` alone shows it. A program that decodes
+// whatever the schema says still shows it under a declared string, not
+// under `{}` (where no string is declared, and the property says nothing).
+// wrong-shape-passes is held the same way to the shape drawn.
+func TestMinimizedDropsWhatIsNotNeeded(t *testing.T) {
+	// The union reading: a string name in a type list is dropped, and
+	// allOf is read as anyOf.
+	union := impltest.ReadsSchema("union", func(s *jsonvalue.Value) {
+		var walk func(v *jsonvalue.Value)
+		walk = func(v *jsonvalue.Value) {
+			for i := range v.Members {
+				m := &v.Members[i]
+				if m.Key == "allOf" {
+					m.Key = "anyOf"
+				}
+				if m.Key == "type" && m.Value.Kind == jsonvalue.Array {
+					m.Value.Elems = slices.DeleteFunc(m.Value.Elems, func(e *jsonvalue.Value) bool { return e.Str == "string" })
+				}
+				walk(m.Value)
+			}
+			for _, e := range v.Elems {
+				walk(e)
+			}
+		}
+		walk(s)
+	})
+	blind := impltest.Edited("blind", func(v *jsonvalue.Value) {
+		for _, m := range v.Members {
+			if p, err := jsonvalue.Parse([]byte(m.Value.Str)); m.Value.Kind == jsonvalue.String && err == nil {
+				*m.Value = *p
+			}
+		}
+	})
+	str := `{"allOf":[{"type":["string","array"]},{"type":["string","object"]}]}`
+	shape := `{"allOf":[{"type":["object","array"]},{"type":"object"}]}`
+	for _, tt := range []struct {
+		im          impl.Impl
+		id, decl, s string
+		want        string
+	}{
+		{union, "string-param-not-decoded", str, `{\"k\":1}`, `{"properties":{"p":{"type":["string","object"]}}}`},
+		{blind, "string-param-not-decoded", str, `{\"k\":1}`, `{"properties":{"p":{"type":"string"}}}`},
+		// The list in the allOf is more than the union needs; the allOf
+		// is not: a branch alone declares what the string is.
+		{union, "wrong-shape-passes", shape, `[1]`, `{"properties":{"p":{"allOf":[{"type":"array"},{"type":"object"}]}}}`},
+		{blind, "wrong-shape-passes", shape, `[1]`, `{"properties":{"p":{"type":"object"}}}`},
+	} {
+		p, _ := ByID(tt.id)
+		c := Case{Case: impl.Case{Schema: []byte(`{"type":"object","properties":{"p":` + tt.decl + `}}`), Args: []byte(`{"p":"` + tt.s + `"}`)},
+			Focus: []any{"p"}, Decl: tt.decl}
+		if p.Judge(context.Background(), tt.im, c, nil).Message == "" {
+			t.Fatalf("%s: the drawn case does not break the property", tt.im.Name())
+		}
+		v := p.Violation(context.Background(), tt.im, c, 0, 0)
+		if got := string(v.Vector.SchemaText()); got != tt.want {
+			t.Errorf("%s, %s: minimal schema %s, want %s", tt.im.Name(), tt.id, got, tt.want)
+		}
+	}
+}
+
 // TestChargedOnlyWithItsOwn: a property is violated only by the
 // difference it is about. Members moved, or a string decoded into a value
 // that is not its JSON, change no key's text and no number: only

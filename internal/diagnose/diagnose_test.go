@@ -112,6 +112,8 @@ func TestClassify(t *testing.T) {
 		{"missed inside decoded text", `{"properties":{"c":{"type":"object","properties":{"i":{"type":"array"}}}}}`, `{"c":"{\"i\":\"[1]\"}"}`, false, 0, out(`{"c":{"i":"[1]"}}`), "decode-missed/in-decoded", "rule/2", "/c/i", false},
 		{"missed, plain", `{"properties":{"p":{"type":"array"}}}`, `{"p":"[]"}`, false, 0, out(`{"p":"[]"}`), "decode-missed", "rule/2", "/p", false},
 		{"missed behind $ref", `{"properties":{"p":{"$ref":"#/$defs/m"}},"$defs":{"m":{"type":"object"}}}`, `{"p":"{}"}`, false, 0, out(`{"p":"{}"}`), "decode-missed/keyword", "reading/4", "/p", false},
+		{"missed behind $ref through an array index", `{"properties":{"l":{"prefixItems":[{"type":"null"},{"type":"array"}]},"p":{"$ref":"#/properties/l/prefixItems/1"}}}`, `{"p":"[]"}`, false, 0, out(`{"p":"[]"}`), "decode-missed/keyword", "reading/4", "/p", false},
+		{"missed behind $ref into anyOf", `{"properties":{"q":{"anyOf":[{"type":"null"},{"type":"array"}]},"p":{"$ref":"#/properties/q/anyOf/1"}}}`, `{"p":"[]"}`, false, 0, out(`{"p":"[]"}`), "decode-missed/keyword", "reading/4", "/p", false},
 		{"missed behind patternProperties", `{"patternProperties":{"^p":{"type":"object"}}}`, `{"p":"{}"}`, false, 0, out(`{"p":"{}"}`), "decode-missed/keyword", "reading/4", "/p", false},
 		{"missed behind additionalProperties", `{"additionalProperties":{"type":"array"}}`, `{"p":"[]"}`, false, 0, out(`{"p":"[]"}`), "decode-missed/keyword", "reading/4", "/p", false},
 		{"missed behind prefixItems", `{"properties":{"l":{"type":"array","prefixItems":[{"type":"array"}]}}}`, `{"l":["[]"]}`, false, 0, out(`{"l":["[]"]}`), "decode-missed/keyword", "reading/4", "/l/0", false},

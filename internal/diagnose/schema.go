@@ -110,15 +110,7 @@ func with(via []string, kw string) []string { return append(slices.Clip(via), kw
 func (si *schemaInfo) resolve(ref string) *jsonvalue.Value {
 	frag, isFrag := strings.CutPrefix(ref, "#")
 	if isFrag && (frag == "" || strings.HasPrefix(frag, "/")) {
-		v := si.root
-		for _, tok := range strings.Split(frag, "/")[1:] {
-			tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
-			v = member(v, tok)
-			if v == nil {
-				return nil
-			}
-		}
-		return v
+		return si.root.Resolve(ref)
 	}
 	var found *jsonvalue.Value
 	var search func(v *jsonvalue.Value, depth int)
@@ -148,39 +140,6 @@ func (si *schemaInfo) resolve(ref string) *jsonvalue.Value {
 	return found
 }
 
-// member is v's member key (the first), or nil; an array takes an index.
-func member(v *jsonvalue.Value, key string) *jsonvalue.Value {
-	if v == nil {
-		return nil
-	}
-	switch v.Kind {
-	case jsonvalue.Object:
-		for _, m := range v.Members {
-			if m.Key == key {
-				return m.Value
-			}
-		}
-	case jsonvalue.Array:
-		for i, e := range v.Elems {
-			if key == itoa(i) {
-				return e
-			}
-		}
-	}
-	return nil
-}
-
-func itoa(i int) string {
-	if i == 0 {
-		return "0"
-	}
-	var b []byte
-	for ; i > 0; i /= 10 {
-		b = append([]byte{byte('0' + i%10)}, b...)
-	}
-	return string(b)
-}
-
 // child returns the subschemas of r that apply to the member or element st.
 func child(r reach, st step) []reach {
 	s := r.s
@@ -190,23 +149,23 @@ func child(r reach, st step) []reach {
 	var out []reach
 	if st.index < 0 {
 		matched := false
-		if p := member(member(s, "properties"), st.key); p != nil {
+		if p := s.Member("properties").Member(st.key); p != nil {
 			out, matched = append(out, r.under(p, "properties")), true
 		}
-		if pp := member(s, "patternProperties"); pp != nil && pp.Kind == jsonvalue.Object {
+		if pp := s.Member("patternProperties"); pp != nil && pp.Kind == jsonvalue.Object {
 			for _, m := range pp.Members {
 				if patternMatches(m.Key, st.key) {
 					out, matched = append(out, r.by(m.Value, "patternProperties")), true
 				}
 			}
 		}
-		if ap := member(s, "additionalProperties"); ap != nil && !matched {
+		if ap := s.Member("additionalProperties"); ap != nil && !matched {
 			out = append(out, r.by(ap, "additionalProperties"))
 		}
 		return out
 	}
-	items := member(s, "items")
-	if pi := member(s, "prefixItems"); pi != nil && pi.Kind == jsonvalue.Array {
+	items := s.Member("items")
+	if pi := s.Member("prefixItems"); pi != nil && pi.Kind == jsonvalue.Array {
 		if st.index < len(pi.Elems) {
 			return []reach{r.by(pi.Elems[st.index], "prefixItems")}
 		}
@@ -219,7 +178,7 @@ func child(r reach, st step) []reach {
 		if st.index < len(items.Elems) {
 			return []reach{{items.Elems[st.index], with(r.via, "items"), with(r.route, "items[]")}}
 		}
-		if ai := member(s, "additionalItems"); ai != nil {
+		if ai := s.Member("additionalItems"); ai != nil {
 			return []reach{r.by(ai, "additionalItems")}
 		}
 		return nil
@@ -232,7 +191,7 @@ func child(r reach, st step) []reach {
 
 // types is the set of types a subschema's own "type" names.
 func types(s *jsonvalue.Value) []string {
-	t := member(s, "type")
+	t := s.Member("type")
 	switch {
 	case t == nil:
 		return nil
@@ -430,19 +389,45 @@ func refCycle(schema []byte) bool {
 	return false
 }
 
-// Stringed is schema with each subschema that declares shape ("array",
-// "object") at where, a JSON Pointer into args, declaring "string" in
-// its place: where the keyword that reaches it is followed, the string
-// there is then kept. It reports false when no subschema declares the
-// shape there, or schema or args do not parse.
-func Stringed(schema, args []byte, where, shape string) ([]byte, bool) {
+// DeclaresString reports whether schema lets the value at where, a JSON
+// Pointer into args, be a string, as this reading names a string decoded
+// where one is declared: a subschema that applies there names `string`,
+// or a branch of anyOf or oneOf there admits any type. False when schema
+// or args do not parse, or args hold nothing at where.
+func DeclaresString(schema, args []byte, where string) bool {
+	root, path, ok := pathIn(schema, args, where)
+	if !ok {
+		return false
+	}
+	rs := newSchema(root).at(path)
+	_, str := declaring(rs, "string")
+	return str || anyBranch(rs)
+}
+
+// Declares reports whether a subschema that applies at where, a JSON
+// Pointer into args, names the type name ("array", "object") in its
+// `type`, as this reading names a wrong shape substituted. False when
+// schema or args do not parse, or args hold nothing at where.
+func Declares(schema, args []byte, where, name string) bool {
+	root, path, ok := pathIn(schema, args, where)
+	if !ok {
+		return false
+	}
+	_, ok = declaring(newSchema(root).at(path), name)
+	return ok
+}
+
+// pathIn parses schema and args, and returns the schema and the steps to
+// where, a JSON Pointer into args; false when either does not parse, or
+// args hold nothing at where.
+func pathIn(schema, args []byte, where string) (*jsonvalue.Value, []step, bool) {
 	root, err := jsonvalue.Parse(schema)
 	if err != nil {
-		return nil, false
+		return nil, nil, false
 	}
 	v, err := jsonvalue.Parse(args)
 	if err != nil {
-		return nil, false
+		return nil, nil, false
 	}
 	var path []step
 	for _, tok := range jsonvalue.PointerTokens(where) {
@@ -452,13 +437,26 @@ func Stringed(schema, args []byte, where, shape string) ([]byte, bool) {
 			st.key = ""
 		}
 		if v = v.Step(tok); v == nil {
-			return nil, false
+			return nil, nil, false
 		}
 		path = append(path, st)
 	}
+	return root, path, true
+}
+
+// Stringed is schema with each subschema that declares shape ("array",
+// "object") at where, a JSON Pointer into args, declaring "string" in
+// its place: where the keyword that reaches it is followed, the string
+// there is then kept. It reports false when no subschema declares the
+// shape there, or schema or args do not parse.
+func Stringed(schema, args []byte, where, shape string) ([]byte, bool) {
+	root, path, ok := pathIn(schema, args, where)
+	if !ok {
+		return nil, false
+	}
 	changed := false
 	for _, r := range newSchema(root).at(path) {
-		if t := member(r.s, "type"); t != nil && slices.Contains(types(r.s), shape) {
+		if t := r.s.Member("type"); t != nil && slices.Contains(types(r.s), shape) {
 			*t, changed = jsonvalue.Value{Kind: jsonvalue.String, Str: "string"}, true
 		}
 	}

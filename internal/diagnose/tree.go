@@ -445,7 +445,7 @@ func (d *differ) missed(in, want, got *jsonvalue.Value, path []step) Diagnosis {
 	}
 	if kw == "" {
 		d := Diagnosis{Class: "decode-missed", Title: MissedTitle(want.Kind.String(), ""), Clause: "rule/2", Shape: want.Kind.String()}
-		if t := member(r.s, "type"); ok && t != nil && t.Kind == jsonvalue.Array {
+		if t := r.s.Member("type"); ok && t != nil && t.Kind == jsonvalue.Array {
 			// Declared in a list: an implementation may read a list
 			// where it reads a plain type, or not.
 			d.Detail, d.Title = "type-list", MissedTitle(want.Kind.String(), "type-list")
@@ -623,6 +623,25 @@ func KeywordTitle(kws []string) string {
 	return "Declarations through " + routes(kws) + " are not followed: a stringified array or object stays a string"
 }
 
+// IgnoredClass is the class of a string decoded where only keywords the
+// implementation does not follow keep it a string (Ignored).
+const IgnoredClass = "decoded-keyword-ignored"
+
+// Ignored is the diagnosis of a string decoded as JSON where the schema
+// without the keyword kw declares the shape, by an implementation that
+// gives the same with kw and without it: it does not follow kw (qwen-code
+// ignores `patternProperties`, so that `additionalProperties` applies to
+// a key a pattern matches).
+func Ignored(kw string) Diagnosis {
+	return Diagnosis{Class: IgnoredClass, Detail: kw, Title: IgnoredTitle([]string{kw}), Clause: "reading/4"}
+}
+
+// IgnoredTitle is the title of strings decoded where only the keywords
+// kws, not followed, keep them strings (class decoded-keyword-ignored).
+func IgnoredTitle(kws []string) string {
+	return "Declarations through " + routes(kws) + " are not followed: a string is decoded as JSON where only they keep it a string"
+}
+
 // routes writes the routes kws for a title: "`anyOf` then `properties`,
 // `items` as a list".
 func routes(kws []string) string {
@@ -688,7 +707,7 @@ func anyBranch(rs []reach) bool {
 		}
 		free := true
 		for _, kw := range []string{"type", "$ref", "$dynamicRef", "anyOf", "oneOf", "allOf", "not", "const", "enum"} {
-			if member(r.s, kw) != nil {
+			if r.s.Member(kw) != nil {
 				free = false
 			}
 		}

@@ -400,6 +400,9 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 			ds = diagnose.Routes(ds)
 			rc.Title = diagnose.KeywordTitle(ds)
 			rc.Detail = strings.Join(ds, ", ")
+		case len(ds) > 0 && k == diagnose.IgnoredClass:
+			rc.Title = diagnose.IgnoredTitle(ds)
+			rc.Detail = strings.Join(ds, ", ")
 		case len(ds) > 0 && k == "decode-missed/draft":
 			ds = diagnose.Routes(ds)
 			rc.Title = diagnose.DraftTitle(ds)
@@ -920,6 +923,9 @@ func withTypes(c impl.Case) (impl.Case, bool) {
 // reference keeps it, and decoded the same under the empty schema, is
 // decoded-undeclared: the implementation reads no schema there, whatever
 // the schema says (a type list, a union, a wrong shape are its details).
+// A string decoded where `string` is declared, not blindly, that the rule
+// decodes once a keyword is taken out, and the implementation the same
+// without it, is decoded-keyword-ignored (ignoredKeyword).
 func probed(ctx context.Context, cfg Config, c impl.Case, want, got impl.Result) diagnose.Diagnosis {
 	d := classify(c, want, got)
 	if d.Class == diagnose.InDecoded.Class {
@@ -949,8 +955,35 @@ func probed(ctx context.Context, cfg Config, c impl.Case, want, got impl.Result)
 		d.Class, d.Detail, d.Title = untypedClass, "", untypedTitle
 	case blindClasses[d.Class] && blind(ctx, cfg, c, got):
 		d.Class, d.Title, d.Clause, d.Detail = "decoded-undeclared", blindTitle, "rule/2", ""
+	case d.Class == "decoded-declared-string":
+		if kw := ignoredKeyword(ctx, cfg, c, got); kw != "" {
+			where := d.Where
+			d = diagnose.Ignored(kw)
+			d.Where = where
+		}
 	}
 	return d
+}
+
+// ignoredKeyword names the keyword an implementation that decodes a
+// string the rule keeps (got, on c) does not follow: of the notable
+// keywords c's schema holds, most notable first, the first without which
+// the rule decodes as the implementation did, and the implementation
+// gives the same as with it. "" when there is none: the string is decoded
+// for another reason (a union read wrongly). qwen-code gives a key a
+// pattern matches `additionalProperties`' schema: `patternProperties` is
+// what it does not follow, not a string it decodes.
+func ignoredKeyword(ctx context.Context, cfg Config, c impl.Case, got impl.Result) string {
+	for _, kw := range diagnose.Keywords(c.Schema) {
+		without, ok := withoutKeyword(c, kw)
+		if !ok || !impl.Compare(got, cfg.Want(without)).Same() {
+			continue
+		}
+		if impl.Compare(cfg.Impl.Normalize(ctx, without), got).Same() {
+			return kw
+		}
+	}
+	return ""
 }
 
 // errorKeyword names an error for arguments the rule repairs (got, on

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/internal/diagnose"
 	"github.com/toolnorm/toolnorm/internal/impltest"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 	"github.com/toolnorm/toolnorm/internal/rootcause"
@@ -1459,5 +1460,84 @@ func TestWrongShapeBothWays(t *testing.T) {
 	}
 	if titles[0] != titles[1] || !strings.HasSuffix(titles[0], "(array where object is declared; object where array is declared)") {
 		t.Errorf("titles %q: want one, naming both ways in one order", titles)
+	}
+}
+
+// TestIgnoredKeyword: a string kept by a keyword the implementation does
+// not follow, decoded as the schema without the keyword declares, is that
+// keyword not followed, named after it. qwen-code ignores
+// `patternProperties`, so that `additionalProperties` applies to a key a
+// pattern matches; it was titled "A parameter that may be a string
+// (`string` declared, or a branch of `anyOf` or `oneOf` that admits any
+// type) is decoded as JSON", which says nothing of the pattern. A string
+// decoded because a union is read wrongly stays decoded-declared-string,
+// and one decoded whatever the schema says stays blind.
+func TestIgnoredKeyword(t *testing.T) {
+	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
+	noPatterns := impltest.ReadsSchema("no patternProperties", func(s *jsonvalue.Value) {
+		diagnose.WalkSchemas(s, func(s *jsonvalue.Value) {
+			s.Members = slices.DeleteFunc(s.Members, func(m jsonvalue.Member) bool { return m.Key == "patternProperties" })
+		})
+	})
+	// Reads a `string` branch of anyOf as null: the union admits no
+	// string, and "[]" is decoded as the other branch declares.
+	noStringBranch := impl.Func("no string branch", func(ctx context.Context, c impl.Case) impl.Result {
+		c.Schema = bytes.ReplaceAll(c.Schema, []byte(`{"type":"string"}`), []byte(`{"type":"null"}`))
+		return impl.Reference.Normalize(ctx, c)
+	})
+	for _, tt := range []struct {
+		im            impl.Impl
+		schema, args  string
+		class, title  string
+		counterSchema string
+	}{
+		{noPatterns, `{"type":"object","patternProperties":{"^s_":{"type":"string"}},"additionalProperties":{"type":"array"}}`, `{"s_x":"[1]","y":"[2]"}`,
+			"decoded-keyword-ignored", "Declarations through `patternProperties` are not followed: a string is decoded as JSON where only they keep it a string",
+			`{"patternProperties":{"":{"type":"string"}},"additionalProperties":{"type":"array"}}`},
+		{noStringBranch, `{"type":"object","properties":{"p":{"anyOf":[{"type":"string"},{"type":"array"}]}}}`, `{"p":"[1]"}`,
+			"decoded-declared-string", "A parameter that may be a string (`string` declared, or a branch of `anyOf` or `oneOf` that admits any type) is decoded as JSON", ""},
+	} {
+		rcs := rootcause.Explain(context.Background(), rootcause.Config{Impl: tt.im, Want: want}, []rootcause.Finding{marked(tt.im, "v", tt.schema, tt.args)})
+		if len(rcs) != 1 || rcs[0].Class != tt.class || rcs[0].Title != tt.title {
+			for _, rc := range rcs {
+				t.Logf("%s: %s (%s %s)", rc.Class, rc.Title, rc.Case.Schema, rc.Case.Args)
+			}
+			t.Errorf("%s: %d root causes, want one %s titled %q", tt.im.Name(), len(rcs), tt.class, tt.title)
+			continue
+		}
+		if tt.counterSchema != "" && string(rcs[0].Case.Schema) != tt.counterSchema {
+			t.Errorf("%s: counterexample schema %s, want %s", tt.im.Name(), rcs[0].Case.Schema, tt.counterSchema)
+		}
+	}
+}
+
+// TestTypeListApartFromKeywords: n8n-mcp reads a single type name and
+// nothing else. Its miss under a `type` list alone is one root cause, and
+// a miss where a keyword beside a type list (or around it) narrows the
+// list to the shape is the keyword's: without the keyword the rule keeps
+// the string, so no type list alone is missed there. Replayed on n8n-mcp
+// 2.87.0, the vectors of the corpus these are cut from group so.
+func TestTypeListApartFromKeywords(t *testing.T) {
+	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
+	singleName := impltest.ReadsSchema("single type name", func(s *jsonvalue.Value) {
+		diagnose.WalkSchemas(s, func(s *jsonvalue.Value) {
+			s.Members = slices.DeleteFunc(s.Members, func(m jsonvalue.Member) bool {
+				return m.Key == "type" && m.Value.Kind == jsonvalue.Array || slices.Contains([]string{"$ref", "allOf", "anyOf", "oneOf", "patternProperties", "additionalProperties"}, m.Key)
+			})
+		})
+	})
+	rcs := rootcause.Explain(context.Background(), rootcause.Config{Impl: singleName, Want: want}, []rootcause.Finding{
+		marked(singleName, "list", `{"type":"object","properties":{"p":{"type":["array","null"]}}}`, `{"p":"[1]"}`),
+		marked(singleName, "list-beside-anyOf", `{"type":"object","properties":{"p":{"type":["array","string"],"anyOf":[{"type":"array"},{"type":"null"}]}}}`, `{"p":"[1]"}`),
+		marked(singleName, "lists-in-allOf", `{"type":"object","properties":{"p":{"allOf":[{"type":["array","string"]},{"type":["array","null"]}]}}}`, `{"p":"[1]"}`),
+		marked(singleName, "list-and-pattern", `{"type":"object","properties":{"ids":{"type":["array","string"]}},"patternProperties":{"s$":{"type":["array","null"]}}}`, `{"ids":"[1]"}`),
+	})
+	got := map[string][]string{}
+	for _, rc := range rcs {
+		got[rc.Class] = slices.Sorted(slices.Values(rc.Vectors))
+	}
+	wantGot := map[string][]string{"decode-missed": {"list"}, "decode-missed/keyword": {"list-and-pattern", "list-beside-anyOf", "lists-in-allOf"}}
+	if !reflect.DeepEqual(got, wantGot) {
+		t.Errorf("root causes %v, want %v", got, wantGot)
 	}
 }
