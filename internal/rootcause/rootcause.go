@@ -281,31 +281,37 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 	for i, f := range findings {
 		o := outcomes[i]
 		c, want, got, d, cut := o.c, o.want, o.got, o.d, o.cut
-		if d.Detail != "" && !slices.Contains(details[d.Class], d.Detail) {
-			details[d.Class] = append(details[d.Class], d.Detail)
+		// A miss under a type list is kept apart from the plain misses
+		// (below: unless the plain miss is of the plainest case).
+		k := d.Class
+		if k == "decode-missed" && d.Detail == "type-list" {
+			k = typeListKey
+		}
+		if d.Detail != "" && !slices.Contains(details[k], d.Detail) {
+			details[k] = append(details[k], d.Detail)
 		}
 		if d.Detail == "" {
-			undetailed[d.Class] = true
+			undetailed[k] = true
 		}
 		if strings.HasPrefix(d.Class, "decode-missed") {
 			shape := d.Shape
 			if own := classify(f.Case, f.Want, f.Got); own.Shape != "" {
 				shape = own.Shape
 			}
-			if shape != "" && !slices.Contains(shapes[d.Class], shape) {
-				shapes[d.Class] = append(shapes[d.Class], shape)
+			if shape != "" && !slices.Contains(shapes[k], shape) {
+				shapes[k] = append(shapes[k], shape)
 			}
 		}
-		blindSeen[d.Class] = blindSeen[d.Class] || d.Title == blindTitle || probes[i].Title == blindTitle
-		rc := byClass[d.Class]
+		blindSeen[k] = blindSeen[k] || d.Title == blindTitle || probes[i].Title == blindTitle
+		rc := byClass[k]
 		if rc == nil {
 			rc = &RootCause{}
-			byClass[d.Class] = rc
-			order = append(order, d.Class)
+			byClass[k] = rc
+			order = append(order, k)
 		}
-		if !o.counted && (!shown[d.Class] || shows(d.Class, c, rc.Case)) {
+		if !o.counted && (!shown[k] || shows(d.Class, c, rc.Case)) {
 			rc.Diagnosis, rc.Case, rc.Want, rc.Got, rc.Cut = d, c, want, got, cut
-			shown[d.Class] = true
+			shown[k] = true
 		}
 		switch f.Source {
 		case Vector:
@@ -322,7 +328,20 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 	// smallest case misses the others for the same reason: the keywords
 	// are not a bug of their own.
 	// A miss under a `type` list is no miss of the plainest declaration.
-	if plain, kw := byClass["decode-missed"], byClass["decode-missed/keyword"]; plain != nil && kw != nil && len(plain.Case.Args) <= len(`{"":"[]"}`) && !anyTypeList(plain.Case.Schema) {
+	// A miss under a type list is a bug of its own (the Node.js example
+	// reads a plain `type` of a top-level property, and misses both a
+	// type list and what is declared below the top), unless the plain miss
+	// is of the plainest case: then it is that miss.
+	if plain, list := byClass["decode-missed"], byClass[typeListKey]; plain != nil && list != nil && plainest(plain.Case) {
+		absorb(plain, list)
+		for _, s := range shapes[typeListKey] {
+			if !slices.Contains(shapes["decode-missed"], s) {
+				shapes["decode-missed"] = append(shapes["decode-missed"], s)
+			}
+		}
+		order = slices.DeleteFunc(order, func(k string) bool { return k == typeListKey })
+	}
+	if plain, kw := byClass["decode-missed"], byClass["decode-missed/keyword"]; plain != nil && kw != nil && plainest(plain.Case) {
 		absorb(plain, kw)
 		for _, s := range shapes["decode-missed/keyword"] {
 			if !slices.Contains(shapes["decode-missed"], s) {
@@ -336,7 +355,11 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 	// object) and decodes a string where it picks a shape (["string",
 	// "array"] read as array): one bug, when both counterexamples are
 	// under a type list that names what they need.
-	if plain, str := byClass["decode-missed"], byClass["decoded-declared-string"]; plain != nil && str != nil && typeList(plain.Case.Schema, "array", "object") && typeList(str.Case.Schema, "string") {
+	plain := byClass[typeListKey]
+	if plain == nil || !slices.Contains(order, typeListKey) {
+		plain = byClass["decode-missed"]
+	}
+	if str := byClass["decoded-declared-string"]; plain != nil && str != nil && typeList(plain.Case.Schema, "array", "object") && typeList(str.Case.Schema, "string") {
 		if size(str.Case) < size(plain.Case) {
 			plain.Case, plain.Want, plain.Got, plain.Where, plain.Cut = str.Case, str.Want, str.Got, str.Where, str.Cut
 		}
@@ -421,6 +444,12 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 				shape = "array or object"
 			}
 			rc.Title = diagnose.MissedTitle(shape, rc.Detail)
+		case k == typeListKey && rc.Class == "decode-missed":
+			shape := rc.Shape
+			if len(shapes[k]) > 1 {
+				shape = "array or object"
+			}
+			rc.Title, rc.Detail = diagnose.MissedTitle(shape, "type-list"), "type-list"
 		case k == "decoded-undeclared" && blindSeen[k]:
 			// Some decoded under a schema that declares the other shape,
 			// or a string: the title that holds for all.
@@ -645,6 +674,16 @@ func absorb(a, b *RootCause) {
 	a.Properties = append(a.Properties, b.Properties...)
 	a.Buckets = append(a.Buckets, b.Buckets...)
 	a.Failed = append(a.Failed, b.Failed...)
+}
+
+// typeListKey groups the decode misses under a `type` list (class
+// decode-missed, detail type-list) apart from the plain ones.
+const typeListKey = "decode-missed\x00type-list"
+
+// plainest reports whether a decode miss's case is the plainest there is:
+// `{"":"[]"}` under a plain `type`, no type list.
+func plainest(c impl.Case) bool {
+	return len(c.Args) <= len(`{"":"[]"}`) && !anyTypeList(c.Schema)
 }
 
 // typeList reports whether the schema text holds a `type` list of two

@@ -1541,3 +1541,61 @@ func TestTypeListApartFromKeywords(t *testing.T) {
 		t.Errorf("root causes %v, want %v", got, wantGot)
 	}
 }
+
+// TestTypeListApartFromNesting: an implementation that reads only the
+// plain `type` of each top-level property (the Node.js and Python
+// examples) misses a type list and a declaration below the top: two
+// bugs, each its own root cause, the type list's titled so. One that
+// misses even the plainest declaration misses both for that one reason.
+func TestTypeListApartFromNesting(t *testing.T) {
+	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
+	topOnly := impltest.ReadsSchema("top-only", func(s *jsonvalue.Value) {
+		props := s.Member("properties")
+		if props == nil || props.Kind != jsonvalue.Object {
+			return
+		}
+		for i := range props.Members {
+			p := props.Members[i].Value
+			if p.Kind != jsonvalue.Object {
+				continue
+			}
+			var kept []jsonvalue.Member
+			for _, m := range p.Members {
+				switch {
+				case m.Key == "type" && m.Value.Kind == jsonvalue.Array:
+				case m.Key == "properties" || m.Key == "items":
+				default:
+					kept = append(kept, m)
+				}
+			}
+			p.Members = kept
+		}
+	})
+	cases := [][2]string{
+		{`{"properties":{"l":{"type":["array","null"]}}}`, `{"l":"[1]"}`},
+		{`{"properties":{"n":{"type":"object","properties":{"a":{"type":"array"}}}}}`, `{"n":{"a":"[1]"}}`},
+	}
+	for _, tt := range []struct {
+		im     impl.Impl
+		titles []string
+	}{
+		{topOnly, []string{"A stringified array is not decoded where the schema declares array", "A stringified array is not decoded where the schema declares array in a `type` list"}},
+		{buggy, []string{"A stringified array is not decoded where the schema declares array"}},
+	} {
+		var findings []rootcause.Finding
+		for _, c := range cases {
+			findings = append(findings, marked(tt.im, c[0], c[0], c[1]))
+		}
+		rcs := rootcause.Explain(context.Background(), rootcause.Config{Impl: tt.im, Want: want}, findings)
+		var titles []string
+		n := 0
+		for _, rc := range rcs {
+			titles = append(titles, rc.Title)
+			n += rc.Count()
+		}
+		slices.Sort(titles)
+		if !slices.Equal(titles, tt.titles) || n != 2 {
+			t.Errorf("%s: root causes %q of %d findings, want %q", tt.im.Name(), titles, n, tt.titles)
+		}
+	}
+}
