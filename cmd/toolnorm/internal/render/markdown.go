@@ -280,15 +280,15 @@ func writeMarkdown(r *check.Report, w io.Writer) error {
 		if s := underCauses(r, len(loose)); s != "" {
 			fmt.Fprintf(&b, "%s.\n\n", mdText(s))
 		}
-		for i, e := range loose {
-			if i == 10 {
-				fmt.Fprintf(&b, "- and %d more\n", len(loose)-10)
-				break
-			}
-			fmt.Fprintf(&b, "- %s\n", mdText(eventLine(e)))
+		shown, more := looseShown(loose)
+		for _, e := range shown {
+			fmt.Fprintf(&b, "- %s\n", mdText(e.Line))
 			if e.Stderr != "" {
-				b.WriteString("\n  stderr:\n" + mdBlock(stderrLines(e.Stderr), "", "  "))
+				b.WriteString("\n  stderr:\n" + mdBlock(e.Stderr, "", "  "))
 			}
+		}
+		if more > 0 {
+			fmt.Fprintf(&b, "- and %d more\n", more)
 		}
 		b.WriteString("\n")
 	}

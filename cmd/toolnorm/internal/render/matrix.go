@@ -91,7 +91,10 @@ type RunDetails struct {
 
 // FailureDetail is one failure of the program: what happened, the command
 // that replays its vector, and the end of the adapter's standard error.
-type FailureDetail struct{ Line, Command, Stderr string }
+type FailureDetail struct {
+	Line, Command, Stderr string
+	N                     int // how many failures alike it stands for (0 or 1: one)
+}
 
 // Column is one implementation: one report.
 type Column struct {

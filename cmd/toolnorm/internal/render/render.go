@@ -180,15 +180,15 @@ func writeText(r *check.Report, w io.Writer) error {
 	if s := underCauses(r, len(loose)); s != "" {
 		fmt.Fprintf(w, "\n(%s)\n", s)
 	}
-	for i, e := range loose {
-		if i == 10 && len(loose) > 11 {
-			fmt.Fprintf(w, "\n== ... and %d more failures of the program\n", len(loose)-10)
-			break
-		}
-		fmt.Fprintf(w, "\n== %s\n", eventLine(e))
+	shown, more := looseShown(loose)
+	for _, e := range shown {
+		fmt.Fprintf(w, "\n== %s\n", e.Line)
 		if e.Stderr != "" {
-			fmt.Fprintf(w, "  stderr:\n%s", indent(stderrLines(e.Stderr), "    "))
+			fmt.Fprintf(w, "  stderr:\n%s", indent(e.Stderr, "    "))
 		}
+	}
+	if more > 0 {
+		fmt.Fprintf(w, "\n== ... and %d more failures of the program\n", more)
 	}
 	fmt.Fprintf(w, "\nverdict: %s%s\n", strings.ToUpper(string(r.Verdict)), verdictNote(r))
 	return nil
@@ -225,19 +225,53 @@ func details(r *check.Report) *RunDetails {
 			d.Failures = append(d.Failures, FailureDetail{Line: display.Text(v.Label()) + ": " + v.Message, Command: v.Command})
 		}
 	}
+	if len(d.Failures) > maxLoose {
+		d.Failures, d.More = d.Failures[:maxLoose], len(d.Failures)-maxLoose
+	}
 	loose := r.LooseEvents()
 	d.UnderCauses = underCauses(r, len(loose))
-	for _, e := range loose {
-		f := FailureDetail{Line: eventLine(e)}
+	if n := maxLoose - len(d.Failures); n > 0 {
+		shown, more := looseShown(loose)
+		if len(shown) > n {
+			for _, e := range shown[n:] {
+				more += e.N
+			}
+			shown = shown[:n]
+		}
+		d.Failures = append(d.Failures, shown...)
+		d.More += more
+	} else {
+		d.More += len(loose)
+	}
+	return d
+}
+
+// maxLoose is how many failures of the program a report lists one by
+// one, those under no root cause.
+const maxLoose = 10
+
+// looseShown are the first maxLoose kinds of failures of the program
+// loose are (events alike, one after the other, once, with how many:
+// "(10 times)"), and how many failures are left out.
+func looseShown(loose []harness.Event) (shown []FailureDetail, more int) {
+	for i, e := range loose {
+		f := FailureDetail{Line: eventLine(e), N: 1}
 		if e.Stderr != "" {
 			f.Stderr = stderrLines(e.Stderr)
 		}
-		d.Failures = append(d.Failures, f)
+		if i > 0 && len(shown) > 0 && eventLine(loose[i-1]) == eventLine(e) && loose[i-1].Stderr == e.Stderr && more == 0 {
+			last := &shown[len(shown)-1]
+			last.N++
+			last.Line = fmt.Sprintf("%s (%d times)", f.Line, last.N)
+			continue
+		}
+		if len(shown) == maxLoose {
+			more++
+			continue
+		}
+		shown = append(shown, f)
 	}
-	if len(d.Failures) > 10 {
-		d.Failures, d.More = d.Failures[:10], len(d.Failures)-10
-	}
-	return d
+	return shown, more
 }
 
 // applicable counts the properties that apply.

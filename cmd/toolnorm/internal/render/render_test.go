@@ -297,3 +297,40 @@ func TestAdaptedInEveryFormat(t *testing.T) {
 		}
 	}
 }
+
+// TestLooseFailuresAlike: failures of the program no root cause accounts
+// for are listed once for each run of alike ones, with how many: ten
+// restarts that each answered when sent again were ten lines the same.
+// Those under a root cause are counted, not listed again.
+func TestLooseFailuresAlike(t *testing.T) {
+	var events []harness.Event
+	for range 12 {
+		events = append(events, harness.Event{Kind: "crash", Detail: "it exited with status 0", Answered: true})
+	}
+	events = append(events, harness.Event{Kind: "timeout", Detail: "no answer within 1s", Answered: true})
+	for range 3 {
+		events = append(events, harness.Event{Kind: "crash", Detail: "it exited with status 1"})
+	}
+	r := &check.Report{Implementation: "x", Verdict: check.Fail, Repeat: "toolnorm check --seed 1 --checks 1", Checks: 1,
+		Events: events, Fuzz: check.FuzzResult{Cases: 16, Failures: 16},
+		RootCauses: []check.RootCause{{Title: "The program crashes", Clause: "failure", Class: "failure/crash", Command: "x", FailedCases: 3,
+			FailedIn: []check.FailedIn{{ID: check.FuzzingID, Cases: 3}}}}}
+	for format, want := range map[string][]string{
+		"text":     {"== crash (answered when sent again): it exited with status 0 (12 times)\n", "== timeout (answered when sent again): no answer within 1s\n", "(3 failures of the program are under their root causes above)"},
+		"markdown": {"- crash (answered when sent again): it exited with status 0 (12 times)\n", "3 failures of the program are under their root causes above."},
+		"html":     {"<p>crash (answered when sent again): it exited with status 0 (12 times)</p>", "<p>3 failures of the program are under their root causes above.</p>"},
+	} {
+		var b strings.Builder
+		if err := Write(r, &b, format); err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range want {
+			if !strings.Contains(b.String(), w) {
+				t.Errorf("%s lacks %q:\n%s", format, w, b.String())
+			}
+		}
+		if strings.Contains(b.String(), "exited with status 1") || strings.Contains(b.String(), "more") {
+			t.Errorf("%s lists a failure under its root cause, or says more:\n%s", format, b.String())
+		}
+	}
+}
