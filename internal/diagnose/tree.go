@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/toolnorm/toolnorm/internal/entity"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
@@ -148,6 +149,11 @@ func MissedTitle(shape, detail string) string {
 	}
 	return t
 }
+
+// BelowTop ends the title of decode misses that are all below the top
+// level of the arguments (in `items`, a nested `properties`): the
+// top-level parameters are decoded.
+const BelowTop = " below the top level"
 
 // InTypeList ends the title of a decode missed under a `type` list.
 const InTypeList = " in a `type` list"
@@ -577,6 +583,59 @@ func withoutLoneSurrogates(s string) (string, bool) {
 	}
 	return b.String(), found
 }
+
+// WithoutLoneSurrogateEscapes is JSON text with every lone surrogate its
+// strings and keys hold (an escape such as `\ud800`) made U+FFFD, written
+// back compact, and whether it held any; text that does not parse holds
+// none.
+func WithoutLoneSurrogateEscapes(text string) (string, bool) {
+	v, err := jsonvalue.Parse([]byte(text))
+	if err != nil {
+		return text, false
+	}
+	found := false
+	fix := func(s string) string {
+		if strings.IndexByte(s, 0xED) < 0 {
+			return s
+		}
+		var b strings.Builder
+		for i := 0; i < len(s); i++ {
+			if s[i] == 0xED && i+2 < len(s) && s[i+1] >= 0xA0 && s[i+1] <= 0xBF {
+				b.WriteRune(utf8.RuneError)
+				i += 2
+				found = true
+				continue
+			}
+			b.WriteByte(s[i])
+		}
+		return b.String()
+	}
+	var walk func(v *jsonvalue.Value, depth int)
+	walk = func(v *jsonvalue.Value, depth int) {
+		if depth > jsonvalue.MaxDepth {
+			return
+		}
+		switch v.Kind {
+		case jsonvalue.String:
+			v.Str = fix(v.Str)
+		case jsonvalue.Array:
+			for _, e := range v.Elems {
+				walk(e, depth+1)
+			}
+		case jsonvalue.Object:
+			for i := range v.Members {
+				v.Members[i].Key = fix(v.Members[i].Key)
+				walk(v.Members[i].Value, depth+1)
+			}
+		}
+	}
+	walk(v, 0)
+	if !found {
+		return text, false
+	}
+	return string(v.Append(nil)), true
+}
+
 func other(k jsonvalue.Kind) string {
 	if k == jsonvalue.Array {
 		return "object"

@@ -276,6 +276,7 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 	shapes := map[string][]string{}
 	blindSeen := map[string]bool{}
 	undetailed := map[string]bool{} // a class with a finding of no detail
+	top := map[string]bool{}        // a decode-missed class with a miss at the top level
 	var order []string
 	shown := map[string]bool{} // a class's counterexample is one minimized
 	for i, f := range findings {
@@ -295,12 +296,21 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 		}
 		if strings.HasPrefix(d.Class, "decode-missed") {
 			shape := d.Shape
-			if own := classify(f.Case, f.Want, f.Got); own.Shape != "" {
+			own := classify(f.Case, f.Want, f.Got)
+			if own.Shape != "" {
 				shape = own.Shape
 			}
 			if shape != "" && !slices.Contains(shapes[k], shape) {
 				shapes[k] = append(shapes[k], shape)
 			}
+			// Where it misses, minimized (or as found, for a finding
+			// counted under its sample's class): at the top level, or
+			// only below it.
+			where := d.Where
+			if o.counted {
+				where = own.Where
+			}
+			top[k] = top[k] || strings.Count(where, "/") <= 1
 		}
 		blindSeen[k] = blindSeen[k] || d.Title == blindTitle || probes[i].Title == blindTitle
 		rc := byClass[k]
@@ -334,6 +344,7 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 	// is of the plainest case: then it is that miss.
 	if plain, list := byClass["decode-missed"], byClass[typeListKey]; plain != nil && list != nil && plainest(plain.Case) {
 		absorb(plain, list)
+		top["decode-missed"] = top["decode-missed"] || top[typeListKey]
 		for _, s := range shapes[typeListKey] {
 			if !slices.Contains(shapes["decode-missed"], s) {
 				shapes["decode-missed"] = append(shapes["decode-missed"], s)
@@ -444,6 +455,9 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 				shape = "array or object"
 			}
 			rc.Title = diagnose.MissedTitle(shape, rc.Detail)
+			if !top[k] {
+				rc.Title += diagnose.BelowTop
+			}
 		case k == typeListKey && rc.Class == "decode-missed":
 			shape := rc.Shape
 			if len(shapes[k]) > 1 {
@@ -988,6 +1002,8 @@ func probed(ctx context.Context, cfg Config, c impl.Case, want, got impl.Result)
 	switch {
 	case strings.HasPrefix(d.Class, "error-for-valid-input/") && d.Clause == "reading/4":
 		d = errorKeyword(ctx, cfg, c, want, got)
+	case strings.HasPrefix(d.Class, "decode-missed") && surrogateMiss(ctx, cfg, c, d.Where):
+		d.Class, d.Detail, d.Title, d.Clause = "decode-missed/lone-surrogate", "", "JSON text holding a lone surrogate escape (`\\ud800`), which parses, is not decoded", "reading/5"
 	case d.Class == "decode-missed" && long(ctx, cfg, c, d.Where):
 		d.Class, d.Detail, d.Title = "decode-missed/long", "", "A stringified array or object past a length is not decoded (the same shape, short, is)"
 	case d.Class == "decode-missed" && untyped(ctx, cfg, c):
@@ -1110,6 +1126,29 @@ func long(ctx context.Context, cfg Config, c impl.Case, where string) bool {
 		short = "{}"
 	}
 	v.Str = short
+	s := c
+	s.Args = args.Append(nil)
+	return impl.Compare(cfg.Impl.Normalize(ctx, s), cfg.Want(s)).Same()
+}
+
+// surrogateMiss reports whether a decode missed at where, on c, is made
+// by a lone surrogate escape in the text there (`\ud800`, which JSON's
+// grammar allows and PHP's json_decode refuses): the same text with each
+// lone surrogate written as another character is decoded.
+func surrogateMiss(ctx context.Context, cfg Config, c impl.Case, where string) bool {
+	args, err := jsonvalue.Parse(c.Args)
+	if err != nil {
+		return false
+	}
+	v := args.Resolve("#" + where)
+	if v == nil || v.Kind != jsonvalue.String {
+		return false
+	}
+	fixed, ok := diagnose.WithoutLoneSurrogateEscapes(v.Str)
+	if !ok {
+		return false
+	}
+	v.Str = fixed
 	s := c
 	s.Args = args.Append(nil)
 	return impl.Compare(cfg.Impl.Normalize(ctx, s), cfg.Want(s)).Same()
