@@ -82,6 +82,9 @@ type run struct {
 	failed [][]failedCase
 	// fuzzFailed are the fuzzer's.
 	fuzzFailed []failedCase
+	// ledger records the requests that failed, for a program run as a
+	// pool (nil: it is not, see newLedger).
+	ledger *ledger
 }
 
 // A failedCase is a case the program failed on (a crash, a timeout, a
@@ -117,6 +120,7 @@ func Run(ctx context.Context, cfg Config) *Report {
 	}
 	e.ctx, e.cancel = context.WithCancel(ctx)
 	defer e.cancel()
+	e.ledger = newLedger(cfg, e.cancel)
 	if i, ok := cfg.Impl.(informed); ok {
 		info := i.Info()
 		e.r.Info = &info
@@ -145,6 +149,19 @@ func Run(ctx context.Context, cfg Config) *Report {
 		e.rounds()
 	}
 	e.r.RootCauses = e.explain()
+	if ctx.Err() == nil && e.ledger.serial() {
+		// What the runs gave up on depends on which took what: the
+		// check is run again, sent one run's way.
+		p, err := e.ledger.pool.Serial()
+		if err == nil {
+			defer p.Close()
+			cfg.Impl, cfg.Jobs, cfg.Start = p, 1, e.start
+			return Run(ctx, cfg)
+		}
+		e.stopMu.Lock()
+		e.stopped = givenUp + display.Clip(display.Text("its runs gave up on requests, and it could not be started again to be sent them as one run: "+err.Error()), 500)
+		e.stopMu.Unlock()
+	}
 
 	if c, ok := cfg.Impl.(confirmer); ok && e.ctx.Err() == nil {
 		c.Confirm(e.ctx, confirmShown)
@@ -336,6 +353,7 @@ func (e *run) replay() CorpusResult {
 		}
 		hi := min(lo+batch, len(vs))
 		results := dealt(e.ctx, e.cfg.Impl, cs[lo:hi], e.cfg.Jobs)
+		e.ledger.add(phaseCorpus, results)
 		for i, got := range results {
 			v, c := vs[lo+i], cs[lo+i]
 			switch got.Kind() {
@@ -551,7 +569,7 @@ func (e *run) each(all []properties.Property, results []*PropResult, fz *Fuzzer,
 // own, as if the round had been sent task by task. It returns the
 // fuzzer's seconds.
 func (e *run) lockstepRound(all []properties.Property, results []*PropResult, fz *Fuzzer, from, n int) (fuzzSeconds float64) {
-	k := coalesce.New(e.ctx, e.cfg.Impl, nil)
+	k := coalesce.New(e.ctx, e.sends(phaseRounds), nil)
 	defer k.Release()
 	fz.Impl = k
 	defer func() { fz.Impl = e.cfg.Impl }()

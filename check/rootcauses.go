@@ -178,7 +178,7 @@ func (e *run) explain() []RootCause {
 	if len(fs) == 0 {
 		return e.after([]RootCause{}, unexplained)
 	}
-	rcs := rootcause.Explain(e.ctx, rootcause.Config{Impl: e.cfg.Impl, Want: func(c impl.Case) impl.Result {
+	rcs := rootcause.Explain(e.ctx, rootcause.Config{Impl: e.sends(phaseRootCauses), Want: func(c impl.Case) impl.Result {
 		return impl.Reference.Normalize(context.WithoutCancel(e.ctx), c)
 	}, Keep: func() bool { return e.ctx.Err() == nil }}, fs)
 	out := make([]RootCause, 0, len(rcs))
@@ -252,5 +252,5 @@ func nonNil(s []string) []string {
 // vector run once more for what the implementation gives.
 func (e *run) finding(source, id string, v *corpus.Vector, statement, clause string) rootcause.Finding {
 	c := impl.Case{Schema: v.SchemaText(), Args: v.ArgumentsText(), Options: v.Options}
-	return rootcause.Finding{Source: source, ID: id, Case: c, Want: v.Want(), Got: e.cfg.Impl.Normalize(e.ctx, c), Statement: statement, Clause: clause}
+	return rootcause.Finding{Source: source, ID: id, Case: c, Want: v.Want(), Got: e.sends(phaseRootCauses).Normalize(e.ctx, c), Statement: statement, Clause: clause}
 }

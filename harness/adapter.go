@@ -116,6 +116,10 @@ type Adapter struct {
 	events   []Event
 	sent     map[int][]byte // the request of each event charged by elimination, by the event's index
 	trace    sync.Mutex
+	// ruled is set once a rule of giving up was applied (the rest of a
+	// batch, or the adapter for good) or a start failed: what a run of a
+	// Pool gave up on then may differ from what one run alone would have.
+	ruled bool
 	// spares, once the adapter was restarted, are the next runs being
 	// started while the current one works, oldest first, so that the next
 	// restart does not wait for the program to start. There are wantSpares
@@ -275,6 +279,7 @@ func (a *Adapter) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result
 			giveUp = fmt.Errorf("%w: gave up on the %d requests left of this batch after %d failures in a row", impl.ErrNotRun, len(todo), a.inARow)
 		}
 		if giveUp != nil {
+			a.ruled = true
 			for _, i := range todo {
 				results[i] = impl.Fail(giveUp, giveUp.Error())
 			}
@@ -298,6 +303,7 @@ func (a *Adapter) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result
 					}
 					return results
 				}
+				a.ruled = true
 				if a.startErr++; a.startErr >= 3 {
 					a.gaveUp = fmt.Errorf("%w: %w: %v", impl.ErrCrash, impl.ErrGaveUp, err)
 				}
@@ -592,6 +598,7 @@ func (a *Adapter) recordEvent(e Event) {
 	a.events = append(a.events, e)
 	a.outcome(true)
 	if a.failures >= a.cfg.MaxFailures && a.gaveUp == nil {
+		a.ruled = true
 		a.gaveUp = fmt.Errorf("%w: %w: %d of the last %d requests failed, so nothing more was sent to the adapter", impl.ErrCrash, impl.ErrGaveUp, a.failures, min(a.next, len(a.recent)))
 	}
 }

@@ -17,6 +17,7 @@ import (
 // impl.Impl, an impl.Configured and an impl.Batcher; unlike one, batches
 // may be sent from several goroutines at once.
 type Pool struct {
+	cfg      Config
 	adapters []*Adapter
 	free     chan *Adapter
 }
@@ -36,7 +37,8 @@ func StartPool(cfg Config, n int) (*Pool, error) {
 		wg.Go(func() { adapters[i], errs[i] = Start(cfg) })
 	}
 	wg.Wait()
-	p := &Pool{free: make(chan *Adapter, n)}
+	cfg.defaults()
+	p := &Pool{cfg: cfg, free: make(chan *Adapter, n)}
 	for i, a := range adapters {
 		if a == nil {
 			continue
@@ -171,6 +173,71 @@ func (p *Pool) GaveUp() error {
 		}
 	}
 	return nil
+}
+
+// Serial starts the adapter again, afresh, as a pool of one run: what a
+// check needs to be sent one run's way, when Ruled or WouldGiveUp says
+// that the runs of p may have given up on other requests than one run.
+func (p *Pool) Serial() (*Pool, error) { return StartPool(p.cfg, 1) }
+
+// Ruled reports whether a run applied a rule of giving up (on the rest of
+// a batch, or on the adapter for good) or failed to start. Each run keeps
+// the rules over the requests it took, in the order they came: what it
+// gave up on depends on which run took which part of a batch, and on the
+// order batches sent at once came in.
+func (p *Pool) Ruled() bool {
+	for _, a := range p.adapters {
+		a.mu.Lock()
+		ruled := a.ruled
+		a.mu.Unlock()
+		if ruled {
+			return true
+		}
+	}
+	return false
+}
+
+// WouldGiveUp reports whether one run of the adapter, sent batches one
+// after the other and failing (a timeout, a crash, a protocol error) on
+// the requests marked true, would give up on the rest of a batch or on the
+// adapter for good (Config.MaxRestarts, Config.MaxFailures), as a run
+// keeps these rules. It errs on the side of yes: a batch whose last
+// requests fail MaxRestarts times in a row counts as given up on, though
+// nothing of it was left; and a failure charged to a request that was
+// answered when sent again alone (Event.Answered: the adapter died
+// holding answers), which a run counts and no mark shows, is counted as
+// falling in every batch and in every 100 requests.
+func (p *Pool) WouldGiveUp(batches [][]bool) bool {
+	slack := 0
+	for _, e := range p.Events() {
+		if e.Answered {
+			slack++
+		}
+	}
+	var recent [100]bool
+	failures, next := 0, 0
+	for _, b := range batches {
+		inARow, inBatch := 0, 0
+		for _, failed := range b {
+			i := next % len(recent)
+			if next >= len(recent) && recent[i] {
+				failures--
+			}
+			recent[i] = failed
+			next++
+			if !failed {
+				inARow = 0
+				continue
+			}
+			failures++
+			inBatch++
+			inARow++
+			if inARow >= p.cfg.MaxRestarts || slack > 0 && inBatch+slack >= p.cfg.MaxRestarts || failures+slack >= p.cfg.MaxFailures {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Close stops every run.
