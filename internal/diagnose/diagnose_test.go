@@ -86,6 +86,12 @@ func TestClassify(t *testing.T) {
 		// two faults, a class of their own.
 		{"wrong shape, empty, in the declared shape", `{"properties":{"p":{"type":"array"}}}`, `{"p":"{}"}`, false, 0, out(`{"p":[]}`), "wrong-shape/empty", "rule/3", "/p", false},
 		{"wrong shape, empty array as an object", `{"properties":{"p":{"type":"object"}}}`, `{"p":"[]"}`, false, 0, out(`{"p":{}}`), "wrong-shape/empty", "rule/3", "/p", false},
+		// JSON text once its references are decoded, left as sent: the
+		// references are what the implementation does not decode (PHP
+		// decodes only references that end in `;`), not the JSON.
+		{"references undecoded keep JSON text hidden", `{"properties":{"p":{"type":"array"}}}`, `{"p":"&#91&#93"}`, false, 0, out(`{"p":"&#91&#93"}`), "undecoded/numeric-no-semicolon", "reading/1", "/p", false},
+		// Decoded, but not decoded as JSON after: the order of repairs.
+		{"references decoded, JSON after them not", `{"properties":{"p":{"type":"array"}}}`, `{"p":"&#91;&#93;"}`, false, 0, out(`{"p":"[]"}`), "decode-missed/after-references", "reading/6", "/p", false},
 		// An empty container given as the other shape, empty.
 		{"empty object as an empty array", `{}`, `{}`, false, 0, out(`[]`), "empty-container", "rule/5", "", false},
 		{"empty object decoded as an empty array", `{"properties":{"p":{"type":"object"}}}`, `{"p":"{}"}`, false, 0, out(`{"p":[]}`), "empty-container", "rule/5", "/p", false},

@@ -436,9 +436,17 @@ func (d *differ) decodedInput(in *jsonvalue.Value) *jsonvalue.Value {
 
 // missed diagnoses a string the rule decodes (want) left a string (got).
 func (d *differ) missed(in, want, got *jsonvalue.Value, path []step) Diagnosis {
-	if got.Str != in.Str {
-		if _, err := jsonvalue.Parse([]byte(in.Str)); err != nil {
+	if _, err := jsonvalue.Parse([]byte(in.Str)); err != nil {
+		if got.Str != in.Str {
 			return Diagnosis{Class: "decode-missed/after-references", Title: "A stringified " + want.Kind.String() + " is not decoded once its character references are decoded", Clause: "reading/6"}
+		}
+		// JSON text only once its references are decoded, and left as
+		// sent: the references are what is not decoded (PHP decodes only
+		// those that end in `;`), as in any string.
+		if dec, _ := entity.Decode([]byte(in.Str), d.mode(), d.c.MaxPasses); string(dec) != in.Str {
+			if t := d.text(in, string(dec), got.Str, path); strings.HasPrefix(t.Class, "undecoded/") {
+				return t
+			}
 		}
 	}
 	r, ok := shaping(d.schema.at(path), want.Kind.String())
