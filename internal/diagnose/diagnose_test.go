@@ -62,6 +62,14 @@ func TestClassify(t *testing.T) {
 		{"a name missing from the table", `{}`, `{"":"&apos;"}`, false, 0, out(`{"":"&apos;"}`), "undecoded/named-not-in-table", "reading/1", "/", false},
 		{"not in the table", `{}`, `{"a":"a&hellip;"}`, false, 0, out(`{"a":"a&hellip;"}`), "undecoded/named-not-in-table", "reading/1", "/a", false},
 		{"case variant", `{}`, `{"a":"&AMP;"}`, false, 0, out(`{"a":"&AMP;"}`), "undecoded/named-case-variant", "reading/1", "/a", false},
+		// `&DD;` is an HTML name, and so is `&dd;`: a table without it
+		// (HTML 4.01's) misses both, not a case.
+		{"in another case, both HTML5's", `{}`, `{"a":"&DD;"}`, false, 0, out(`{"a":"&DD;"}`), "undecoded/named-not-in-table", "reading/1", "/a", false},
+		{"the name every table has, in another case", `{}`, `{"a":"&COPY;"}`, false, 0, out(`{"a":"&COPY;"}`), "undecoded/named-case-variant", "reading/1", "/a", false},
+		// A numeric reference without its `;` to a code point HTML
+		// replaces is two faults, a class of its own: the counterexample
+		// of either is not the other's.
+		{"numeric without ; to a control", `{}`, `{"a":"&#7"}`, false, 0, out(`{"a":"&#7"}`), "undecoded/numeric-no-semicolon/special", "reading/1", "/a", false},
 		{"two code points", `{}`, `{"a":"&NotEqualTilde;"}`, false, 0, out(`{"a":"&NotEqualTilde;"}`), "undecoded/named-two-code-points", "reading/1", "/a", false},
 		{"one pass only", `{}`, `{"a":"Ember &amp;amp; Oak"}`, false, 0, out(`{"a":"Ember &amp; Oak"}`), "no-fixpoint", "rule/4", "/a", false},
 		{"one pass, within the bound", `{}`, `{"a":"&amp;amp;amp;"}`, false, 3, out(`{"a":"&amp;amp;"}`), "no-fixpoint", "rule/4", "/a", false},

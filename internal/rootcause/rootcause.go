@@ -419,6 +419,33 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 	// the lossy reading's (a property about keys, minimized under `{}`),
 	// else the decoding's.
 	fold("decoded-json-lossy/where-kept", "decoded-json-lossy", "decoded-undeclared", "decoded-declared-string", "type-list-as-one", "wrong-shape")
+	// A numeric reference without its `;` to a code point HTML replaces
+	// (`&#7`): the missing `;`'s, else its code point's.
+	intos := []string{"undecoded/numeric-no-semicolon"}
+	for _, s := range diagnose.SpecialNumeric {
+		intos = append(intos, s.Class)
+	}
+	fold("undecoded/numeric-no-semicolon/special", intos...)
+	// Numeric references HTML replaces or maps, not decoded as HTML does
+	// over several ranges: one policy (PHP leaves every code point it
+	// disallows as text), one root cause, shown by its smallest case.
+	var specials []string
+	for _, s := range diagnose.SpecialNumeric {
+		if slices.Contains(order, s.Class) {
+			specials = append(specials, s.Class)
+		}
+	}
+	if len(specials) > 1 {
+		first := byClass[specials[0]]
+		for _, k := range specials[1:] {
+			if rc := byClass[k]; size(rc.Case) < size(first.Case) {
+				first.Case, first.Want, first.Got, first.Where, first.Cut = rc.Case, rc.Want, rc.Got, rc.Where, rc.Cut
+			}
+			absorb(first, byClass[k])
+			order = slices.DeleteFunc(order, func(o string) bool { return o == k })
+		}
+		first.Class, first.Detail, first.Title = "undecoded/numeric-special", strings.Join(specials, ", "), diagnose.SpecialNumericTitle(specials)
+	}
 	// Text of the wrong shape decoded, its empty container given as the
 	// other shape (PHP: `"{}"` where array is declared comes out `[]`):
 	// the wrong shape's, else the empty container's.
@@ -1004,6 +1031,10 @@ func probed(ctx context.Context, cfg Config, c impl.Case, want, got impl.Result)
 		d = errorKeyword(ctx, cfg, c, want, got)
 	case strings.HasPrefix(d.Class, "decode-missed") && surrogateMiss(ctx, cfg, c, d.Where):
 		d.Class, d.Detail, d.Title, d.Clause = "decode-missed/lone-surrogate", "", "JSON text holding a lone surrogate escape (`\\ud800`), which parses, is not decoded", "reading/5"
+	case d.Class == "undecoded/named-two-code-points" && !decodesHTML5Names(ctx, cfg, c.Options):
+		// A table without HTML5's names (PHP's, HTML 4.01's) has none of
+		// those that stand for two code points either: it is the table.
+		d.Class, d.Title = "undecoded/named-not-in-table", "A named reference missing from the implementation's table is not decoded (HTML has 2,125 names)"
 	case d.Class == "decode-missed" && long(ctx, cfg, c, d.Where):
 		d.Class, d.Detail, d.Title = "decode-missed/long", "", "A stringified array or object past a length is not decoded (the same shape, short, is)"
 	case d.Class == "decode-missed" && untyped(ctx, cfg, c):
@@ -1129,6 +1160,13 @@ func long(ctx context.Context, cfg Config, c impl.Case, where string) bool {
 	s := c
 	s.Args = args.Append(nil)
 	return impl.Compare(cfg.Impl.Normalize(ctx, s), cfg.Want(s)).Same()
+}
+
+// decodesHTML5Names reports whether the implementation decodes `&Afr;`
+// (𝔄), a name HTML5 added, of one code point, under the options o.
+func decodesHTML5Names(ctx context.Context, cfg Config, o impl.Options) bool {
+	c := impl.Case{Schema: []byte(`{}`), Args: []byte(`{"":"&Afr;"}`), Options: o}
+	return impl.Compare(cfg.Impl.Normalize(ctx, c), cfg.Want(c)).Same()
 }
 
 // surrogateMiss reports whether a decode missed at where, on c, is made

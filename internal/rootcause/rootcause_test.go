@@ -1636,3 +1636,75 @@ var topLevelOnly = impltest.ReadsSchema("top-only", func(s *jsonvalue.Value) {
 		p.Members = kept
 	}
 })
+
+// TestSpecialNumericOnePolicy: an implementation that leaves a numeric
+// reference as text wherever HTML replaces or maps its code point (PHP's
+// html_entity_decode) has one bug over several ranges: one root cause,
+// its title naming the ranges its findings show. A reference without its
+// `;` to such a code point (`&#7`) is the missing `;`'s, when that is a
+// root cause, never its counterexample.
+func TestSpecialNumericOnePolicy(t *testing.T) {
+	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
+	// strict decodes a numeric reference only with its `;` and to a
+	// plain character, and leaves the others as they are.
+	strict := impl.Func("strict", func(ctx context.Context, c impl.Case) impl.Result {
+		for _, ref := range []string{"&#0;", "&#128;", "&#x110000;", "&#7;", "&#7", "&#38"} {
+			if bytes.Contains(c.Args, []byte(ref)) {
+				return impl.OK(c.Args)
+			}
+		}
+		return impl.Reference.Normalize(ctx, c)
+	})
+	findings := []rootcause.Finding{
+		marked(strict, "null", `{}`, `{"a":"x&#0;"}`),
+		marked(strict, "1252", `{}`, `{"a":"x&#128;"}`),
+		marked(strict, "max", `{}`, `{"a":"&#x110000;"}`),
+		marked(strict, "semi", `{}`, `{"a":"&#38"}`),
+		marked(strict, "both", `{}`, `{"a":"&#7"}`),
+	}
+	rcs := rootcause.Explain(context.Background(), rootcause.Config{Impl: strict, Want: want}, findings)
+	got := map[string][]string{}
+	for _, rc := range rcs {
+		got[rc.Class] = rc.Vectors
+		if rc.Class == "undecoded/numeric-special" && !strings.HasSuffix(rc.Title, ": `&#0;` (U+FFFD), the windows-1252 range (`&#128;` is €), code points past U+10FFFF (U+FFFD)") {
+			t.Errorf("title %q", rc.Title)
+		}
+		if rc.Class == "undecoded/numeric-no-semicolon" && string(rc.Case.Args) != `{"":"&#38"}` {
+			t.Errorf("the missing ;'s counterexample %s, want &#38", rc.Case.Args)
+		}
+	}
+	wantGot := map[string][]string{"undecoded/numeric-special": {"null", "1252", "max"}, "undecoded/numeric-no-semicolon": {"semi", "both"}}
+	if !reflect.DeepEqual(got, wantGot) {
+		t.Errorf("root causes %v, want %v", got, wantGot)
+	}
+}
+
+// TestTwoCodePointsOfAnOldTable: a reference that stands for two code
+// points, not decoded by an implementation with HTML 4.01's table, is
+// missing from its table like every name HTML5 added, not a bug of its
+// own; one that decodes HTML5's names and not those is.
+func TestTwoCodePointsOfAnOldTable(t *testing.T) {
+	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
+	leaves := func(name string, refs ...string) impl.Impl {
+		return impl.Func(name, func(ctx context.Context, c impl.Case) impl.Result {
+			for _, ref := range refs {
+				if bytes.Contains(c.Args, []byte(ref)) {
+					return impl.OK(c.Args)
+				}
+			}
+			return impl.Reference.Normalize(ctx, c)
+		})
+	}
+	for _, tt := range []struct {
+		im    impl.Impl
+		class string
+	}{
+		{leaves("html4", "&acE;", "&Afr;"), "undecoded/named-not-in-table"},
+		{leaves("one-code-point", "&acE;"), "undecoded/named-two-code-points"},
+	} {
+		rcs := rootcause.Explain(context.Background(), rootcause.Config{Impl: tt.im, Want: want}, []rootcause.Finding{marked(tt.im, "two", `{}`, `{"a":"x&acE;"}`)})
+		if len(rcs) != 1 || rcs[0].Class != tt.class {
+			t.Errorf("%s: root causes %+v, want one %s", tt.im.Name(), rcs, tt.class)
+		}
+	}
+}
