@@ -101,9 +101,12 @@ func TestClassify(t *testing.T) {
 		// Decoded, but not decoded as JSON after: the order of repairs.
 		{"references decoded, JSON after them not", `{"properties":{"p":{"type":"array"}}}`, `{"p":"&#91;&#93;"}`, false, 0, out(`{"p":"[]"}`), "decode-missed/after-references", "reading/6", "/p", false},
 		// An empty container given as the other shape, empty.
-		{"empty object as an empty array", `{}`, `{}`, false, 0, out(`[]`), "empty-container", "rule/5", "", false},
-		{"empty object decoded as an empty array", `{"properties":{"p":{"type":"object"}}}`, `{"p":"{}"}`, false, 0, out(`{"p":[]}`), "empty-container", "rule/5", "/p", false},
-		{"empty array as an empty object", `{}`, `{"p":[]}`, false, 0, out(`{"p":{}}`), "empty-container", "rule/5", "/p", false},
+		{"empty object as an empty array", `{}`, `{}`, false, 0, out(`[]`), "object-as-array", "rule/5", "", false},
+		{"empty object decoded as an empty array", `{"properties":{"p":{"type":"object"}}}`, `{"p":"{}"}`, false, 0, out(`{"p":[]}`), "object-as-array", "rule/5", "/p", false},
+		{"empty array as an empty object", `{}`, `{"p":[]}`, false, 0, out(`{"p":{}}`), "object-as-array", "rule/5", "/p", false},
+		// PHP's json_encode writes an array keyed 0 to n-1 as a list.
+		{"an object keyed 0 to n-1 as an array", `{}`, `{"p":{"0":"a","1":"b"}}`, false, 0, out(`{"p":["a","b"]}`), "object-as-array", "rule/5", "/p", false},
+		{"an object keyed otherwise, as an array", `{}`, `{"p":{"1":"a","0":"b"}}`, false, 0, out(`{"p":["b","a"]}`), "coerced", "rule/5", "/p", false},
 		{"an object to an array, not empty", `{}`, `{"p":{"a":1}}`, false, 0, out(`{"p":[1]}`), "coerced", "rule/5", "/p", false},
 		{"not JSON text", `{"properties":{"p":{"type":"array"}}}`, `{"p":"\u00a0[1]"}`, false, 0, out(`{"p":[1]}`), "decoded-not-json", "reading/5", "/p", false},
 		{"a branch admits any type", `{"properties":{"p":{"oneOf":[{"type":"array"},{}]}}}`, `{"p":"[]"}`, false, 0, out(`{"p":[]}`), "decoded-declared-string", "rule/3", "/p", false},

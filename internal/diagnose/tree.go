@@ -59,7 +59,7 @@ func (d *differ) walk(in, want, got *jsonvalue.Value, path []step, decoded bool)
 			return d.walk(inner, want, got, path, true)
 		}
 		if emptyOther(want, got) {
-			return at(emptySwapped(want, got))
+			return at(asArray(want, got))
 		}
 		return at(Diagnosis{Class: "wrong-shape", Title: "A stringified " + want.Kind.String() + " is decoded to another shape", Clause: "rule/3"})
 	}
@@ -109,8 +109,8 @@ func (d *differ) walk(in, want, got *jsonvalue.Value, path []step, decoded bool)
 		// text made into an array, decodedWrongly's.
 		return at(wrapped)
 	}
-	if emptyOther(want, got) {
-		return at(emptySwapped(want, got))
+	if emptyOther(want, got) || listLike(want, got) {
+		return at(asArray(want, got))
 	}
 	cls := "coerced"
 	if decoded {
@@ -380,36 +380,55 @@ func emptyText(k jsonvalue.Kind) string {
 	return "[]"
 }
 
-// emptySwapped diagnoses an empty container given as the empty container
-// of the other shape: a language with one empty container for both (PHP's
-// arrays) writes either back as one of them.
-func emptySwapped(want, got *jsonvalue.Value) Diagnosis {
-	return Diagnosis{Class: "empty-container", Detail: want.Kind.String() + " to " + got.Kind.String(), Title: EmptySwappedTitle([]string{want.Kind.String() + " to " + got.Kind.String()}), Clause: "rule/5"}
-}
-
-// EmptySwappedTitle is the title of empty containers given as the other
-// shape, the ways given ("object to array"), in their order.
-func EmptySwappedTitle(ways []string) string {
-	var parts []string
-	for _, w := range ways {
-		from, to, _ := strings.Cut(w, " to ")
-		parts = append(parts, "`"+emptyText(kindNamed(from))+"` gives `"+emptyText(kindNamed(to))+"`")
-	}
+// asArray diagnoses an object given as an array, or the other way round,
+// as a language whose arrays are both writes them: an empty one either way
+// (`{}` gives `[]`), or an object keyed 0 to n-1 as the list of its values
+// (PHP's json_encode: `{"0":"a"}` gives `["a"]`).
+func asArray(want, got *jsonvalue.Value) Diagnosis {
+	way := "empty object"
 	switch {
-	case len(ways) == 1 && ways[0] == "object to array":
-		return "An empty object is given as an empty array (" + parts[0] + ")"
-	case len(ways) == 1:
-		return "An empty array is given as an empty object (" + parts[0] + ")"
+	case want.Kind == jsonvalue.Array:
+		way = "empty array"
+	case len(want.Members) > 0:
+		way = "keyed object"
 	}
-	return "An empty object or array is given as the other (" + strings.Join(parts, "; ") + ")"
+	return Diagnosis{Class: "object-as-array", Detail: way, Title: AsArrayTitle([]string{way}), Clause: "rule/5"}
 }
 
-// kindNamed is the container kind named ("object" or "array").
-func kindNamed(name string) jsonvalue.Kind {
-	if name == "object" {
-		return jsonvalue.Object
+// AsArrayTitle is the title of objects given as arrays (asArray) the
+// ways given ("empty object", "keyed object", "empty array").
+func AsArrayTitle(ways []string) string {
+	keyed, obj, arr := slices.Contains(ways, "keyed object"), slices.Contains(ways, "empty object"), slices.Contains(ways, "empty array")
+	var t string
+	switch {
+	case keyed && obj:
+		t = "An object whose keys are 0 to n-1 is given as an array (`{\"0\":\"a\"}` gives `[\"a\"]`, `{}` gives `[]`)"
+	case keyed:
+		t = "An object whose keys are 0 to n-1 is given as an array (`{\"0\":\"a\"}` gives `[\"a\"]`)"
+	case obj:
+		t = "An empty object is given as an empty array (`{}` gives `[]`)"
 	}
-	return jsonvalue.Array
+	if arr {
+		if t == "" {
+			return "An empty array is given as an empty object (`[]` gives `{}`)"
+		}
+		t += ", and an empty array as an empty object (`[]` gives `{}`)"
+	}
+	return t
+}
+
+// listLike reports whether want is an object keyed 0 to n-1, in order,
+// and got an array of n elements: the object written as a list.
+func listLike(want, got *jsonvalue.Value) bool {
+	if want.Kind != jsonvalue.Object || got.Kind != jsonvalue.Array || len(want.Members) != len(got.Elems) {
+		return false
+	}
+	for i, m := range want.Members {
+		if m.Key != strconv.Itoa(i) {
+			return false
+		}
+	}
+	return true
 }
 
 // emptyOther reports whether lit and got are empty containers of the two

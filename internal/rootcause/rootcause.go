@@ -449,7 +449,7 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 	// Text of the wrong shape decoded, its empty container given as the
 	// other shape (PHP: `"{}"` where array is declared comes out `[]`):
 	// the wrong shape's, else the empty container's.
-	fold("wrong-shape/empty", "wrong-shape", "empty-container")
+	fold("wrong-shape/empty", "wrong-shape", "object-as-array")
 	out := make([]RootCause, 0, len(order))
 	for _, k := range order {
 		rc := *byClass[k]
@@ -495,8 +495,8 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 			// Some decoded under a schema that declares the other shape,
 			// or a string: the title that holds for all.
 			rc.Title, rc.Detail = blindTitle, ""
-		case len(ds) > 0 && k == "empty-container":
-			rc.Title = diagnose.EmptySwappedTitle(ds)
+		case len(ds) > 0 && k == "object-as-array":
+			rc.Title = diagnose.AsArrayTitle(ds)
 			rc.Detail = strings.Join(ds, ", ")
 		case len(ds) > 1 && k == "wrong-shape" && !undetailed[k]:
 			// Both ways: what holds for every finding names them both.
