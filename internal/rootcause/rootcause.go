@@ -294,6 +294,13 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 		if d.Detail == "" {
 			undetailed[k] = true
 		}
+		if k == "object-as-array" {
+			// Minimizing makes `{"0":"a"}` given as `["a"]` an empty
+			// object given as `[]`: the title says both, as found.
+			if own := classify(f.Case, f.Want, f.Got); own.Class == k && !slices.Contains(details[k], own.Detail) {
+				details[k] = append(details[k], own.Detail)
+			}
+		}
 		if strings.HasPrefix(d.Class, "decode-missed") {
 			shape := d.Shape
 			own := classify(f.Case, f.Want, f.Got)

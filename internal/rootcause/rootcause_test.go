@@ -1708,3 +1708,40 @@ func TestTwoCodePointsOfAnOldTable(t *testing.T) {
 		}
 	}
 }
+
+// TestObjectAsArrayTitle: an implementation that writes an object keyed
+// 0 to n-1 as a list (PHP's json_encode) has it minimized to `{}` given
+// as `[]`; the title still names the keyed form its finding showed.
+func TestObjectAsArrayTitle(t *testing.T) {
+	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
+	lists := impltest.Edited("lists", func(v *jsonvalue.Value) {
+		var walk func(v *jsonvalue.Value)
+		walk = func(v *jsonvalue.Value) {
+			for _, m := range v.Members {
+				walk(m.Value)
+			}
+			for _, e := range v.Elems {
+				walk(e)
+			}
+			if v.Kind != jsonvalue.Object {
+				return
+			}
+			for i, m := range v.Members {
+				if m.Key != strconv.Itoa(i) {
+					return
+				}
+			}
+			for _, m := range v.Members {
+				v.Elems = append(v.Elems, m.Value)
+			}
+			v.Kind, v.Members = jsonvalue.Array, nil
+		}
+		for _, m := range v.Members {
+			walk(m.Value)
+		}
+	})
+	rcs := rootcause.Explain(context.Background(), rootcause.Config{Impl: lists, Want: want}, []rootcause.Finding{marked(lists, "keyed", `{}`, `{"p":{"0":"a","1":"b"}}`)})
+	if len(rcs) != 1 || rcs[0].Class != "object-as-array" || !strings.Contains(rcs[0].Title, "keys are 0 to n-1") {
+		t.Errorf("root causes %+v, want one object-as-array naming the keyed form", rcs)
+	}
+}
