@@ -457,6 +457,9 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 	// other shape (PHP: `"{}"` where array is declared comes out `[]`):
 	// the wrong shape's, else the empty container's.
 	fold("wrong-shape/empty", "wrong-shape", "object-as-array")
+	// An answer where the rule rejects, that shows another bug too: the
+	// missing error's.
+	fold("no-error/and-more", "no-error")
 	out := make([]RootCause, 0, len(order))
 	for _, k := range order {
 		rc := *byClass[k]
@@ -1038,6 +1041,11 @@ func probed(ctx context.Context, cfg Config, c impl.Case, want, got impl.Result)
 		d = errorKeyword(ctx, cfg, c, want, got)
 	case strings.HasPrefix(d.Class, "decode-missed") && surrogateMiss(ctx, cfg, c, d.Where):
 		d.Class, d.Detail, d.Title, d.Clause = "decode-missed/lone-surrogate", "", "JSON text holding a lone surrogate escape (`\\ud800`), which parses, is not decoded", "reading/5"
+	case d.Class == "no-error" && got.Answered() && answersOtherwise(ctx, cfg, c, got):
+		// The answer shows a second bug (PHP's `{}` given as `[]`): a
+		// class of its own, so that the missing error's counterexample
+		// answers what the arguments repaired under `{}` are.
+		d.Class, d.Title = "no-error/and-more", d.Title+", and the answer is not even the arguments repaired under `{}`"
 	case d.Class == "undecoded/named-two-code-points" && !decodesHTML5Names(ctx, cfg, c.Options):
 		// A table without HTML5's names (PHP's, HTML 4.01's) has none of
 		// those that stand for two code points either: it is the table.
@@ -1167,6 +1175,17 @@ func long(ctx context.Context, cfg Config, c impl.Case, where string) bool {
 	s := c
 	s.Args = args.Append(nil)
 	return impl.Compare(cfg.Impl.Normalize(ctx, s), cfg.Want(s)).Same()
+}
+
+// answersOtherwise reports whether got, an answer where the rule rejects
+// c, differs from what the arguments repaired under the schema `{}` are
+// (for arguments the rule repairs under it: an object, nested within the
+// limit).
+func answersOtherwise(ctx context.Context, cfg Config, c impl.Case, got impl.Result) bool {
+	free := c
+	free.Schema = []byte(`{}`)
+	w := cfg.Want(free)
+	return w.Answered() && !impl.Compare(got, w).Same()
 }
 
 // decodesHTML5Names reports whether the implementation decodes `&Afr;`

@@ -1745,3 +1745,23 @@ func TestObjectAsArrayTitle(t *testing.T) {
 		t.Errorf("root causes %+v, want one object-as-array naming the keyed form", rcs)
 	}
 }
+
+// TestNoErrorShowsOneFault: an implementation that answers a broken
+// schema, and writes `{}` back as `[]` (the PHP example), showed its
+// missing error with the arguments `{}` and the answer `[]`: two bugs in
+// one counterexample. The missing error's counterexample now answers what
+// the arguments repaired under `{}` are.
+func TestNoErrorShowsOneFault(t *testing.T) {
+	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
+	lax := impl.Func("lax", func(ctx context.Context, c impl.Case) impl.Result {
+		c.Schema = []byte(`{}`)
+		if string(c.Args) == `{}` {
+			return impl.OK([]byte(`[]`))
+		}
+		return impl.Reference.Normalize(ctx, c)
+	})
+	rcs := rootcause.Explain(context.Background(), rootcause.Config{Impl: lax, Want: want}, []rootcause.Finding{marked(lax, "broken", `5`, `{"p":"x","q":"y"}`)})
+	if len(rcs) != 1 || rcs[0].Class != "no-error" || string(rcs[0].Case.Args) == `{}` {
+		t.Errorf("root causes %+v, want one no-error whose arguments are not {}", rcs)
+	}
+}
