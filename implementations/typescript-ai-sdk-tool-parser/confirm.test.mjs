@@ -43,6 +43,9 @@ test('rule/3: a type list is read as its first of object, array, boolean, number
 test('reading/4: a type is inferred from items, prefixItems, properties or additionalProperties', () => {
   // getSchemaType: no type, but items, so "array".
   assert.deepEqual(coerce({ p: '[1]' }, object({ p: { items: {} } })), { p: [1] }); // the rule: "[1]", nothing declared
+  assert.deepEqual(coerce({ p: '5' }, object({ p: { items: {} } })), { p: '5' }); // not blind: "5" stays
+  assert.deepEqual(coerce({ p: '[1]' }, object({ p: { prefixItems: [{}] } })), { p: [1] });
+  assert.deepEqual(coerce({ p: '{}' }, object({ p: { additionalProperties: {} } })), { p: {} });
   assert.deepEqual(coerce({ p: '{}' }, object({ p: { properties: {} } })), { p: {} });
 });
 
@@ -61,8 +64,10 @@ test('reading/4: $ref, anyOf, oneOf, allOf, prefixItems and draft-4 items lists 
   assert.deepEqual(coerce({ p: '[1]' }, object({ p: { oneOf: [{ type: 'array' }, { type: 'object' }] } })), { p: '[1]' });
   assert.deepEqual(coerce({ p: '[1]' }, object({ p: { allOf: [{ type: 'array' }] } })), { p: '[1]' });
   // The elements get items' schema, whatever prefixItems or an items list
-  // says for their position.
+  // says for their position, unless the array has as many elements as
+  // prefixItems (coerceArrayToArray).
   assert.deepEqual(coerce({ p: ['[1]', ''] }, object({ p: { prefixItems: [{ type: 'array' }], items: {} } })), { p: ['[1]', ''] }); // the rule: [[1], ""]
+  assert.deepEqual(coerce({ p: ['[1]', '[2]'] }, object({ p: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'array' }] } })), { p: ['[1]', [2]] }); // as the rule
   assert.deepEqual(coerce({ p: ['[1]', '[2]'] }, object({ p: { type: 'array', items: [{ type: 'string' }, { type: 'array' }] } })), { p: ['[1]', '[2]'] }); // the rule: ["[1]", [2]]
 });
 

@@ -465,3 +465,35 @@ func Stringed(schema, args []byte, where, shape string) ([]byte, bool) {
 	}
 	return root.Append(nil), true
 }
+
+// WithoutAt is schema with the keywords kws taken out of each subschema
+// that applies at where, a JSON Pointer into args (the subschemas its
+// references and combinators reach there too), and the keywords of kws
+// it took out, in the order of kws. It takes out nothing, and returns
+// none, when schema or args do not parse, or args hold nothing at where.
+func WithoutAt(schema, args []byte, where string, kws []string) ([]byte, []string) {
+	root, path, ok := pathIn(schema, args, where)
+	if !ok {
+		return schema, nil
+	}
+	var taken []string
+	for _, r := range newSchema(root).at(path) {
+		if r.s == nil || r.s.Kind != jsonvalue.Object {
+			continue
+		}
+		r.s.Members = slices.DeleteFunc(r.s.Members, func(m jsonvalue.Member) bool {
+			if !slices.Contains(kws, m.Key) {
+				return false
+			}
+			if !slices.Contains(taken, m.Key) {
+				taken = append(taken, m.Key)
+			}
+			return true
+		})
+	}
+	if len(taken) == 0 {
+		return schema, nil
+	}
+	slices.SortStableFunc(taken, func(a, b string) int { return slices.Index(kws, a) - slices.Index(kws, b) })
+	return root.Append(nil), taken
+}

@@ -501,6 +501,18 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 				shape = "array or object"
 			}
 			rc.Title, rc.Detail = diagnose.MissedTitle(shape, "type-list"), "type-list"
+		case len(ds) > 0 && k == inferredClass:
+			// The keywords of each finding, in one title.
+			var kws []string
+			for _, d := range ds {
+				for _, kw := range strings.Fields(d) {
+					if !slices.Contains(kws, kw) {
+						kws = append(kws, kw)
+					}
+				}
+			}
+			slices.SortStableFunc(kws, func(a, b string) int { return slices.Index(shapeKeywords, a) - slices.Index(shapeKeywords, b) })
+			rc.Title, rc.Detail = inferredTitle(kws), strings.Join(kws, " ")
 		case k == "decoded-undeclared" && blindSeen[k]:
 			// Some decoded under a schema that declares the other shape,
 			// or a string: the title that holds for all.
@@ -1013,6 +1025,11 @@ func withTypes(c impl.Case) (impl.Case, bool) {
 // reference keeps it, and decoded the same under the empty schema, is
 // decoded-undeclared: the implementation reads no schema there, whatever
 // the schema says (a type list, a union, a wrong shape are its details).
+// A string decoded where the schema declares neither array nor object,
+// that the implementation keeps once the keywords of an array's elements
+// or an object's members (`items`, `properties`) are taken out there, is
+// decoded-undeclared/inferred: a type inferred from those keywords, not
+// decoding blind (inferredFrom).
 // A string decoded where `string` is declared, not blindly, that the rule
 // decodes once a keyword is taken out, and the implementation the same
 // without it, is decoded-keyword-ignored (ignoredKeyword).
@@ -1056,6 +1073,10 @@ func probed(ctx context.Context, cfg Config, c impl.Case, want, got impl.Result)
 		d.Class, d.Detail, d.Title = untypedClass, "", untypedTitle
 	case blindClasses[d.Class] && blind(ctx, cfg, c, got):
 		d.Class, d.Title, d.Clause, d.Detail = "decoded-undeclared", blindTitle, "rule/2", ""
+	case d.Class == "decoded-undeclared":
+		if kws := inferredFrom(ctx, cfg, c, d.Where); len(kws) > 0 {
+			d.Class, d.Title, d.Clause, d.Detail = inferredClass, inferredTitle(kws), "reading/4", strings.Join(kws, " ")
+		}
 	case d.Class == "decoded-declared-string":
 		if kw := ignoredKeyword(ctx, cfg, c, got); kw != "" {
 			where := d.Where
@@ -1153,6 +1174,87 @@ func blind(ctx context.Context, cfg Config, c impl.Case, got impl.Result) bool {
 	free := c
 	free.Schema = []byte(`{}`)
 	return impl.Compare(cfg.Impl.Normalize(ctx, free), got).Same()
+}
+
+// The class of a string decoded where a type is inferred from the
+// keywords beside the unsaid `type`.
+const inferredClass = "decoded-undeclared/inferred"
+
+// arrayKeywords and objectKeywords say something of an array's elements
+// and of an object's members, without saying the type: keywords an
+// implementation may infer a type from (@ai-sdk-tool/parser's
+// getSchemaType: `items` or `prefixItems`, array; `properties` or
+// `additionalProperties`, object). shapeKeywords are both, in the order
+// titles name them.
+var (
+	arrayKeywords = []string{"items", "prefixItems", "additionalItems", "contains", "minItems", "maxItems", "uniqueItems",
+		"minContains", "maxContains", "unevaluatedItems"}
+	objectKeywords = []string{"properties", "additionalProperties", "patternProperties", "required", "minProperties",
+		"maxProperties", "propertyNames", "dependentRequired", "dependentSchemas", "dependencies", "unevaluatedProperties"}
+	shapeKeywords = slices.Concat(arrayKeywords, objectKeywords)
+)
+
+// inferredFrom names the keywords an implementation infers a type from
+// where it decodes a string at where, on c, that the schema declares
+// neither array nor object for: with the keywords of shapeKeywords taken
+// out of the subschemas that apply there, the implementation keeps the
+// string as the rule does; the ones named are those that, taken out
+// alone, do the same (all taken out, when none does alone). None when
+// the subschemas there hold none of them, or the implementation decodes
+// without them as well: decoding blind, wherever, which is not a type
+// inferred (nor is a string decoded under `{}`, which holds none).
+func inferredFrom(ctx context.Context, cfg Config, c impl.Case, where string) []string {
+	if cfg.Impl == nil || cfg.Want == nil {
+		return nil
+	}
+	keeps := func(schema []byte) bool {
+		s := c
+		s.Schema = schema
+		r := cfg.Impl.Normalize(ctx, s)
+		return r.Failure == nil && r.Error == "" && bytes.Equal(valueAt(r.Output, where), valueAt(cfg.Want(s).Output, where))
+	}
+	schema, taken := diagnose.WithoutAt(c.Schema, c.Args, where, shapeKeywords)
+	if len(taken) == 0 || !keeps(schema) {
+		return nil
+	}
+	if len(taken) == 1 {
+		return taken
+	}
+	var alone []string
+	for _, kw := range taken {
+		if s, _ := diagnose.WithoutAt(c.Schema, c.Args, where, []string{kw}); keeps(s) {
+			alone = append(alone, kw)
+		}
+	}
+	if len(alone) == 0 {
+		return taken
+	}
+	return alone
+}
+
+// inferredTitle is the title of a type inferred from the keywords kws,
+// in the order of shapeKeywords: the shapes it decodes are theirs.
+func inferredTitle(kws []string) string {
+	var shapes []string
+	if slices.ContainsFunc(kws, func(kw string) bool { return slices.Contains(arrayKeywords, kw) }) {
+		shapes = append(shapes, "array")
+	}
+	if slices.ContainsFunc(kws, func(kw string) bool { return slices.Contains(objectKeywords, kw) }) {
+		shapes = append(shapes, "object")
+	}
+	return "A `type` is inferred from " + codeList(kws) + " where the schema declares none: a stringified " + strings.Join(shapes, " or ") + " is decoded there"
+}
+
+// codeList is names, each as code, joined by commas and a last "or".
+func codeList(names []string) string {
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = "`" + n + "`"
+	}
+	if len(quoted) < 2 {
+		return strings.Join(quoted, "")
+	}
+	return strings.Join(quoted[:len(quoted)-1], ", ") + " or " + quoted[len(quoted)-1]
 }
 
 // long reports whether the string at where in c's arguments is at least

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/crc32"
+	"maps"
 	"math/rand/v2"
 	"reflect"
 	"runtime"
@@ -1763,5 +1764,108 @@ func TestNoErrorShowsOneFault(t *testing.T) {
 	rcs := rootcause.Explain(context.Background(), rootcause.Config{Impl: lax, Want: want}, []rootcause.Finding{marked(lax, "broken", `5`, `{"p":"x","q":"y"}`)})
 	if len(rcs) != 1 || rcs[0].Class != "no-error" || string(rcs[0].Case.Args) == `{}` {
 		t.Errorf("root causes %+v, want one no-error whose arguments are not {}", rcs)
+	}
+}
+
+// TestInferredTypeApartFromBlind: an implementation that infers a type
+// the schema leaves unsaid from `items` or `properties` (array, object)
+// decodes a stringified array or object there, and nothing else (`"5"`
+// stays): a bug of its own, apart from decoding blind where no schema
+// applies, though diagnose calls both a string decoded where the schema
+// declares neither shape. @ai-sdk-tool/parser's `getSchemaType` does the
+// first, its `coerceStringWithoutSchema` the second, and the first's
+// vector was counted under the second. An implementation that decodes
+// blind everywhere, `items` or not, keeps one root cause.
+func TestInferredTypeApartFromBlind(t *testing.T) {
+	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
+	decodeJSON := func(v *jsonvalue.Value) {
+		if p, err := jsonvalue.Parse([]byte(v.Str)); v.Kind == jsonvalue.String && err == nil {
+			*v = *p
+		}
+	}
+	// infers reads `items` as `"type": "array"` and `properties` as
+	// `"type": "object"` where no type is said, and decodes the JSON text
+	// of a top-level member that `properties` does not name.
+	infers := impl.Func("infers", func(ctx context.Context, c impl.Case) impl.Result {
+		schema, err := jsonvalue.Parse(c.Schema)
+		if err != nil {
+			return impl.Reference.Normalize(ctx, c)
+		}
+		named := func(k string) bool { return schema.Member("properties").Member(k) != nil }
+		edited, _ := jsonvalue.Parse(c.Schema)
+		diagnose.WalkSchemas(edited, func(s *jsonvalue.Value) {
+			for kw, t := range map[string]string{"items": "array", "properties": "object"} {
+				if s.Member(kw) != nil && s.Member("type") == nil {
+					s.Members = append(s.Members, jsonvalue.Member{Key: "type", Value: &jsonvalue.Value{Kind: jsonvalue.String, Str: t}})
+				}
+			}
+		})
+		c.Schema = edited.Append(nil)
+		r := impl.Reference.Normalize(ctx, c)
+		v, err := jsonvalue.Parse(r.Output)
+		if !r.Answered() || err != nil || v.Kind != jsonvalue.Object {
+			return r
+		}
+		for _, m := range v.Members {
+			if !named(m.Key) {
+				decodeJSON(m.Value)
+			}
+		}
+		return impl.OK(v.Append(nil))
+	})
+	blind := impltest.Edited("blind", func(v *jsonvalue.Value) {
+		for _, m := range v.Members {
+			decodeJSON(m.Value)
+		}
+	})
+	explain := func(im impl.Impl, fs ...[3]string) map[string]rootcause.RootCause {
+		var findings []rootcause.Finding
+		for _, f := range fs {
+			findings = append(findings, marked(im, f[0], f[1], f[2]))
+		}
+		out := map[string]rootcause.RootCause{}
+		for _, rc := range rootcause.Explain(context.Background(), rootcause.Config{Impl: im, Want: want}, findings) {
+			out[rc.Class] = rc
+		}
+		return out
+	}
+	items := [3]string{"items.json", `{"type":"object","properties":{"p":{"description":"a list","items":{"type":"string"}}}}`, `{"p":"[1]"}`}
+	props := [3]string{"props.json", `{"properties":{"o":{"properties":{"k":{"type":"integer"}}}}}`, `{"o":"{\"k\":1}"}`}
+	blinds := [][3]string{
+		{"blind1.json", `{"properties":{}}`, `{"q":"0"}`},
+		{"blind2.json", `{"properties":{"n":{"type":"integer"}}}`, `{"n":1,"q":"[1]"}`},
+		{"blind3.json", `{"type":"object"}`, `{"q":"{}"}`},
+		{"blind4.json", `{"properties":{"p":{"type":"string"}}}`, `{"q":"[true]","p":"x"}`},
+	}
+	// The implementation keeps "5" under `items`: not blind there.
+	if r := infers.Normalize(context.Background(), impl.Case{Schema: []byte(`{"properties":{"p":{"items":{}}}}`), Args: []byte(`{"p":"5"}`)}); string(r.Output) != `{"p":"5"}` {
+		t.Fatalf("infers gives %s on \"5\" under items, want it kept", r.Output)
+	}
+	got := explain(infers, append([][3]string{items, props}, blinds...)...)
+	inferred, ok := got["decoded-undeclared/inferred"]
+	if !ok || len(got) != 2 {
+		t.Fatalf("root causes %v, want decoded-undeclared and decoded-undeclared/inferred", slices.Collect(maps.Keys(got)))
+	}
+	if w := []string{"items.json", "props.json"}; !slices.Equal(inferred.Vectors, w) {
+		t.Errorf("inferred: vectors %v, want %v", inferred.Vectors, w)
+	}
+	if w := "A `type` is inferred from `items` or `properties` where the schema declares none: a stringified array or object is decoded there"; inferred.Title != w {
+		t.Errorf("inferred: title %q, want %q", inferred.Title, w)
+	}
+	// Minimized, the counterexample keeps the keyword the type is
+	// inferred from.
+	if got, w := string(inferred.Case.Schema)+" "+string(inferred.Case.Args), `{"properties":{"":{"items":{}}}} {"":"[]"}`; got != w {
+		t.Errorf("inferred: counterexample %s, want %s", got, w)
+	}
+	if inferred.Clause != "reading/4" {
+		t.Errorf("inferred: clause %s, want reading/4", inferred.Clause)
+	}
+	if w := []string{"blind1.json", "blind2.json", "blind3.json", "blind4.json"}; !slices.Equal(got["decoded-undeclared"].Vectors, w) {
+		t.Errorf("decoded-undeclared: vectors %v, want %v", got["decoded-undeclared"].Vectors, w)
+	}
+	// Blind everywhere: `items` is beside the point.
+	got = explain(blind, [3]string{"items.json", `{"properties":{"p":{"items":{}}}}`, `{"p":"[1]"}`}, blinds[0], blinds[1])
+	if rc, ok := got["decoded-undeclared"]; len(got) != 1 || !ok || rc.Count() != 3 {
+		t.Errorf("blind: root causes %v, want the 3 findings under decoded-undeclared", got)
 	}
 }
