@@ -38,6 +38,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -93,7 +94,7 @@ const FixLossyAdapter = "read the request and write the answer with a reader tha
 func Classify(c Case) Diagnosis {
 	switch {
 	case c.Got.Failure != nil:
-		return failure(c.Got)
+		return failure(c)
 	case c.Want.Failure != nil:
 		return Diagnosis{Class: "reference-failed", Title: "The reference failed on this case", Clause: "failure"}
 	case c.Want.Error != "" && c.Got.Error != "":
@@ -126,9 +127,17 @@ func Classify(c Case) Diagnosis {
 	return Diagnosis{Class: "same", Title: "No difference", Clause: ""}
 }
 
-// failure diagnoses a failure of the program by its kind.
-func failure(r impl.Result) Diagnosis {
-	return failureOf(r.Kind(), errors.Is(r.Failure, impl.ErrGaveUp), r.Detail)
+// failure diagnoses a failure of the program by its kind; an answer
+// holding `NaN` or `Infinity` by what in the arguments brings it about
+// (its Detail, see NonFiniteTitle).
+func failure(c Case) Diagnosis {
+	r := c.Got
+	d := failureOf(r.Kind(), errors.Is(r.Failure, impl.ErrGaveUp), r.Detail)
+	if d.Class == nonFiniteClass {
+		d.Detail = nonFiniteCause(c.Args, r.Detail)
+		d.Title = NonFiniteTitle([]string{d.Detail})
+	}
+	return d
 }
 
 // EventClass is the class Classify gives the failure a harness event
@@ -152,7 +161,7 @@ func failureOf(k impl.Kind, gaveUp bool, detail string) Diagnosis {
 	case k == impl.KindTimeout:
 		d.Class, d.Title = "failure/timeout", "The program does not answer within the time limit"
 	case k == impl.KindProtocol && nonFinite.MatchString(detail):
-		d.Class, d.Title = "failure/protocol/non-finite", "The answer holds `NaN` or `Infinity`, which JSON does not have (a number past float64 written as `Infinity`)"
+		d.Class, d.Title = nonFiniteClass, NonFiniteTitle(nil)
 	case k == impl.KindProtocol:
 		d.Class, d.Title = "failure/protocol", "The program's answer breaks the protocol"
 	case k == impl.KindNotSendable:
@@ -220,6 +229,82 @@ var shapeMasks = []*regexp.Regexp{
 // nonFinite matches what a writer of JSON that is not JSON puts in an
 // answer for a number past float64, or not a number.
 var nonFinite = regexp.MustCompile(`[:,\[]\s*-?(Infinity|NaN)\b`)
+
+// nonFiniteClass is the class of an answer that nonFinite matches.
+const nonFiniteClass = "failure/protocol/non-finite"
+
+// nonFiniteWhy says each cause of a `NaN` or `Infinity` in an answer, in
+// the order NonFiniteTitle names them: a number past float64 in the
+// arguments (or in JSON text a string of them holds), read as infinite
+// and written as `Infinity`; the words `NaN`, `Infinity` in a string of
+// the arguments, read as numbers by a JSON reader that takes them
+// (Python's json.loads takes `[NaN]`, which is not JSON, where the rule
+// keeps the string).
+var nonFiniteWhy = []struct{ detail, says string }{
+	{"past-float64", "a number past float64 written as `Infinity`"},
+	{"word-in-string", "`NaN` or `Infinity` in a string read as a number"},
+}
+
+// nonFiniteWord matches the words a JSON reader that is not strict reads
+// as numbers, standing alone.
+var nonFiniteWord = regexp.MustCompile(`(?:^|[^A-Za-z0-9_$])-?(?:NaN|Infinity)\b`)
+
+// nonFiniteCause is the cause (a detail of nonFiniteWhy, "" for none
+// found) of an answer that says detail, holding `NaN` or `Infinity`, for
+// the arguments args: a `NaN` in the answer comes from the word, never
+// from a number past float64.
+func nonFiniteCause(args []byte, detail string) string {
+	in, err := jsonvalue.Parse(args)
+	if err != nil {
+		return ""
+	}
+	word := hasString(in, nonFiniteWord.MatchString)
+	switch {
+	case word && strings.Contains(detail, "NaN"):
+		return "word-in-string"
+	case hasHugeNumber(in):
+		return "past-float64"
+	case word:
+		return "word-in-string"
+	}
+	return ""
+}
+
+// hasString reports whether a string of v (a key is none) is one that
+// match matches.
+func hasString(v *jsonvalue.Value, match func(string) bool) bool {
+	if v.Kind == jsonvalue.String {
+		return match(v.Str)
+	}
+	for _, m := range v.Members {
+		if hasString(m.Value, match) {
+			return true
+		}
+	}
+	for _, e := range v.Elems {
+		if hasString(e, match) {
+			return true
+		}
+	}
+	return false
+}
+
+// NonFiniteTitle is the title of answers holding `NaN` or `Infinity`
+// (class failure/protocol/non-finite) whose findings show the causes
+// details (of nonFiniteWhy, in any order): each named, in one order.
+func NonFiniteTitle(details []string) string {
+	const t = "The answer holds `NaN` or `Infinity`, which JSON does not have"
+	var q []string
+	for _, w := range nonFiniteWhy {
+		if slices.Contains(details, w.detail) {
+			q = append(q, w.says)
+		}
+	}
+	if len(q) == 0 {
+		return t
+	}
+	return t + " (" + strings.Join(q, "; ") + ")"
+}
 
 // DeepArgs is the nesting from which an error for arguments is put down
 // to a depth limit: well under the rule's limit (1,000 by default), above
@@ -293,12 +378,43 @@ func hasHugeNumber(v *jsonvalue.Value) bool {
 	return false
 }
 
-// noError diagnoses output, or a failure, where an error is expected.
-// Arguments that are not an object, a broken schema, nesting past the
-// limit are one class: an implementation that validates nothing misses
-// them all, for one reason.
+// noError diagnoses output where an error is expected. Arguments that
+// are not an object, a broken schema, nesting past the limit are one
+// class: an implementation that validates nothing misses them all, for
+// one reason. Its Detail is the kind of error expected (an
+// impl.ErrorKind), for a title that names only the kinds its findings
+// show (NoErrorTitle).
 func noError(c Case) Diagnosis {
-	return Diagnosis{Class: "no-error", Title: "Input the rule rejects (arguments not an object, a broken schema, nesting too deep) is answered instead of rejected", Clause: "reading/8"}
+	var kinds []string
+	if slices.ContainsFunc(rejected, func(r struct{ kind, says string }) bool { return r.kind == string(c.Want.Error) }) {
+		kinds = []string{string(c.Want.Error)}
+	}
+	return Diagnosis{Class: "no-error", Detail: strings.Join(kinds, ""), Title: NoErrorTitle(kinds), Clause: "reading/8"}
+}
+
+// rejected says each kind of input the rule rejects (an impl.ErrorKind),
+// in the order NoErrorTitle names them.
+var rejected = []struct{ kind, says string }{
+	{string(impl.ErrInvalidJSON), "arguments not JSON"},
+	{string(impl.ErrNotObject), "arguments not an object"},
+	{string(impl.ErrInvalidSchema), "a broken schema"},
+	{string(impl.ErrTooDeep), "nesting too deep"},
+}
+
+// NoErrorTitle is the title of input the rule rejects answered (class
+// no-error) whose findings expect the kinds of error kinds (impl.ErrorKind
+// text, in any order): each kind named, in one order.
+func NoErrorTitle(kinds []string) string {
+	var q []string
+	for _, r := range rejected {
+		if slices.Contains(kinds, r.kind) {
+			q = append(q, r.says)
+		}
+	}
+	if len(q) == 0 {
+		return "Input the rule rejects is answered instead of rejected"
+	}
+	return "Input the rule rejects (" + strings.Join(q, ", ") + ") is answered instead of rejected"
 }
 
 // code quotes a keyword as Markdown code.

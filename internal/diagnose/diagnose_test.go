@@ -216,7 +216,17 @@ func TestTitleNamesTheCase(t *testing.T) {
 		{"missed through $ref, then items", `{"$defs":{"l":{"items":{"type":"array"}}},"properties":{"l":{"$ref":"#/$defs/l"}}}`, `{"l":["[]"]}`, out(`{"l":["[]"]}`), "decode-missed/keyword", "$ref/items", []string{"through `$ref` then `items` are"}},
 		{"missed under a type list", `{"properties":{"p":{"type":["array"]}}}`, `{"p":"[]"}`, out(`{"p":"[]"}`), "decode-missed", "type-list", []string{"declares array in a `type` list"}},
 		{"missed under a plain type", `{"properties":{"p":{"type":"array"}}}`, `{"p":"[]"}`, out(`{"p":"[]"}`), "decode-missed", "", []string{"declares array"}},
-		{"Infinity", `{}`, `{"":1e400}`, impl.Fail(impl.ErrProtocol, `not a JSON object: "{\"arguments\": {\"\": Infinity}}"`), "failure/protocol/non-finite", "", []string{"Infinity"}},
+		// A `NaN` or `Infinity` in the answer, by what in the arguments
+		// brings it about.
+		{"Infinity", `{}`, `{"":1e400}`, impl.Fail(impl.ErrProtocol, `not a JSON object: "{\"arguments\": {\"\": Infinity}}"`), "failure/protocol/non-finite", "past-float64", []string{"(a number past float64 written as `Infinity`)"}},
+		{"Infinity from JSON text", `{"properties":{"p":{"type":"array"}}}`, `{"p":"[1e400]"}`, impl.Fail(impl.ErrProtocol, `not a JSON object: "{\"arguments\": {\"p\": [Infinity]}}"`), "failure/protocol/non-finite", "past-float64", []string{"(a number past float64 written as `Infinity`)"}},
+		{"NaN in a string", `{"type":"object","properties":{"p":{"type":"array"}}}`, `{"p":"[NaN]"}`, impl.Fail(impl.ErrProtocol, `the answer is not a JSON object: "{\"id\": …, \"arguments\": {\"p\": [NaN]}}"`), "failure/protocol/non-finite", "word-in-string", []string{"(`NaN` or `Infinity` in a string read as a number)"}},
+		{"-Infinity in a string", `{"properties":{"p":{"type":"object"}}}`, `{"p":"{\"a\":-Infinity}"}`, impl.Fail(impl.ErrProtocol, `not a JSON object: "{\"arguments\": {\"p\": {\"a\": -Infinity}}}"`), "failure/protocol/non-finite", "word-in-string", []string{"(`NaN` or `Infinity` in a string read as a number)"}},
+		{"NaN from nothing in the arguments", `{}`, `{"":1}`, impl.Fail(impl.ErrProtocol, `not a JSON object: "{\"arguments\": {\"\": NaN}}"`), "failure/protocol/non-finite", "", []string{"which JSON does not have"}},
+		// Input the rule rejects, answered: by the kind of error expected.
+		{"not an object answered", `{}`, `[]`, out(`[]`), "no-error", "not-object", []string{"(arguments not an object)"}},
+		{"broken schema answered", `{"anyOf":[]}`, `{}`, out(`{}`), "no-error", "invalid-schema", []string{"(a broken schema)"}},
+		{"too deep answered", `{}`, `{"":` + strings.Repeat("[", 1000) + strings.Repeat("]", 1000) + `}`, out(`{"":` + strings.Repeat("[", 1000) + strings.Repeat("]", 1000) + `}`), "no-error", "too-deep", []string{"(nesting too deep)"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -260,6 +270,14 @@ func TestTitlesReadRight(t *testing.T) {
 		{diagnose.KeywordTitle([]string{"$ref", "anyOf"}), "Declarations through `$ref`, `anyOf` are not followed: a stringified array or object stays a string"},
 		{diagnose.KeywordTitle([]string{"allOf", "anyOf", "oneOf/items"}), "Declarations through `allOf`; `anyOf`; `oneOf` then `items` are not followed: a stringified array or object stays a string"},
 		{diagnose.KeywordTitle([]string{"$ref", "items[]"}), "Declarations through `$ref`; `items` as a list are not followed: a stringified array or object stays a string"},
+		// Input answered and non-finite answers name what their findings
+		// show in one order, whichever comes first.
+		{diagnose.NoErrorTitle([]string{"too-deep", "not-object"}), "Input the rule rejects (arguments not an object, nesting too deep) is answered instead of rejected"},
+		{diagnose.NoErrorTitle([]string{"invalid-schema"}), "Input the rule rejects (a broken schema) is answered instead of rejected"},
+		{diagnose.NoErrorTitle([]string{"invalid-schema", "too-deep", "invalid-json", "not-object"}), "Input the rule rejects (arguments not JSON, arguments not an object, a broken schema, nesting too deep) is answered instead of rejected"},
+		{diagnose.NoErrorTitle(nil), "Input the rule rejects is answered instead of rejected"},
+		{diagnose.NonFiniteTitle([]string{"word-in-string", "past-float64"}), "The answer holds `NaN` or `Infinity`, which JSON does not have (a number past float64 written as `Infinity`; `NaN` or `Infinity` in a string read as a number)"},
+		{diagnose.NonFiniteTitle(nil), "The answer holds `NaN` or `Infinity`, which JSON does not have"},
 		{diagnose.MissedTitle("array", ""), "A stringified array is not decoded where the schema declares array"},
 		{diagnose.MissedTitle("array or object", "type-list"), "A stringified array or object is not decoded where the schema declares its shape in a `type` list"},
 	} {
