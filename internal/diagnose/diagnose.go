@@ -313,7 +313,9 @@ const DeepArgs = 100
 
 // errorTrigger diagnoses an error for arguments the rule repairs or passes
 // through by what in them triggers it: a number past float64, a lone
-// surrogate escape, nesting.
+// surrogate escape, nesting, a numeric reference of more than LongDigits
+// digits (Python's int() reads at most 4,300 decimal digits and raises
+// past them, where HTML reads any number of digits).
 func errorTrigger(c Case) (Diagnosis, bool) {
 	d := Diagnosis{Clause: "reading/8"}
 	in, err := jsonvalue.Parse(c.Args)
@@ -326,6 +328,9 @@ func errorTrigger(c Case) (Diagnosis, bool) {
 		d.Class, d.Title = "error-for-valid-input/number-range", "An error for a number past float64's range (`1e400`), which the rule passes through as written"
 	case loneSurrogateEscape.Match(c.Args):
 		d.Class, d.Title = "error-for-valid-input/lone-surrogate", "An error for a string with a lone surrogate escape (`\\ud800`), which the rule passes through"
+	case hasString(in, longReference):
+		d.Class, d.Clause = "error-for-valid-input/long-reference", "reading/1"
+		d.Title = "An error for a numeric character reference of over 1,000 digits, which HTML decodes (leading zeros count for nothing, a value past U+10FFFF is U+FFFD)"
 	default:
 		return d, false
 	}
@@ -336,6 +341,37 @@ func errorTrigger(c Case) (Diagnosis, bool) {
 // of the other half goes with (a high one not followed by a low one, a low
 // one not after a high one).
 var loneSurrogateEscape = regexp.MustCompile(`(?i)\\u(d[89ab][0-9a-f]{2})(?:[^\\]|\\[^u]|\\u(?:[0-9a-c]|d[0-7]|d[89ab]|[ef])|$)|(?:^|[^0-9a-f]{6}|[^\\][^u][0-9a-f]{4}|\\u(?:[0-9a-c]|d[0-7]|d[c-f]|[ef])[0-9a-f]{2})\\u(d[c-f][0-9a-f]{2})`)
+
+// LongDigits is the number of digits from which an error for a numeric
+// character reference is put down to its length: far more than a value
+// of Unicode needs, well under the 4,300 decimal digits of Python's int().
+const LongDigits = 1000
+
+// longReference reports whether s holds a numeric character reference
+// (`&#` and decimal digits, or `&#x` and hex digits) of more than
+// LongDigits digits, leading zeros included.
+func longReference(s string) bool {
+	for {
+		i := strings.Index(s, "&#")
+		if i < 0 {
+			return false
+		}
+		s = s[i+2:]
+		digit := func(b byte) bool { return '0' <= b && b <= '9' }
+		if s != "" && (s[0] == 'x' || s[0] == 'X') {
+			s = s[1:]
+			digit = func(b byte) bool { return '0' <= b && b <= '9' || 'a' <= b|0x20 && b|0x20 <= 'f' }
+		}
+		n := 0
+		for n < len(s) && digit(s[n]) {
+			n++
+		}
+		if n > LongDigits {
+			return true
+		}
+		s = s[n:]
+	}
+}
 
 func depth(v *jsonvalue.Value) int {
 	if v == nil {
