@@ -38,6 +38,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -93,7 +94,7 @@ const FixLossyAdapter = "read the request and write the answer with a reader tha
 func Classify(c Case) Diagnosis {
 	switch {
 	case c.Got.Failure != nil:
-		return failure(c.Got)
+		return failure(c)
 	case c.Want.Failure != nil:
 		return Diagnosis{Class: "reference-failed", Title: "The reference failed on this case", Clause: "failure"}
 	case c.Want.Error != "" && c.Got.Error != "":
@@ -126,9 +127,17 @@ func Classify(c Case) Diagnosis {
 	return Diagnosis{Class: "same", Title: "No difference", Clause: ""}
 }
 
-// failure diagnoses a failure of the program by its kind.
-func failure(r impl.Result) Diagnosis {
-	return failureOf(r.Kind(), errors.Is(r.Failure, impl.ErrGaveUp), r.Detail)
+// failure diagnoses a failure of the program by its kind; an answer
+// holding `NaN` or `Infinity` by what in the arguments brings it about
+// (its Detail, see NonFiniteTitle).
+func failure(c Case) Diagnosis {
+	r := c.Got
+	d := failureOf(r.Kind(), errors.Is(r.Failure, impl.ErrGaveUp), r.Detail)
+	if d.Class == nonFiniteClass {
+		d.Detail = nonFiniteCause(c.Args, r.Detail)
+		d.Title = NonFiniteTitle([]string{d.Detail})
+	}
+	return d
 }
 
 // EventClass is the class Classify gives the failure a harness event
@@ -152,7 +161,7 @@ func failureOf(k impl.Kind, gaveUp bool, detail string) Diagnosis {
 	case k == impl.KindTimeout:
 		d.Class, d.Title = "failure/timeout", "The program does not answer within the time limit"
 	case k == impl.KindProtocol && nonFinite.MatchString(detail):
-		d.Class, d.Title = "failure/protocol/non-finite", "The answer holds `NaN` or `Infinity`, which JSON does not have (a number past float64 written as `Infinity`)"
+		d.Class, d.Title = nonFiniteClass, NonFiniteTitle(nil)
 	case k == impl.KindProtocol:
 		d.Class, d.Title = "failure/protocol", "The program's answer breaks the protocol"
 	case k == impl.KindNotSendable:
@@ -221,6 +230,82 @@ var shapeMasks = []*regexp.Regexp{
 // answer for a number past float64, or not a number.
 var nonFinite = regexp.MustCompile(`[:,\[]\s*-?(Infinity|NaN)\b`)
 
+// nonFiniteClass is the class of an answer that nonFinite matches.
+const nonFiniteClass = "failure/protocol/non-finite"
+
+// nonFiniteWhy says each cause of a `NaN` or `Infinity` in an answer, in
+// the order NonFiniteTitle names them: a number past float64 in the
+// arguments (or in JSON text a string of them holds), read as infinite
+// and written as `Infinity`; the words `NaN`, `Infinity` in a string of
+// the arguments, read as numbers by a JSON reader that takes them
+// (Python's json.loads takes `[NaN]`, which is not JSON, where the rule
+// keeps the string).
+var nonFiniteWhy = []struct{ detail, says string }{
+	{"past-float64", "a number past float64 written as `Infinity`"},
+	{"word-in-string", "`NaN` or `Infinity` in a string read as a number"},
+}
+
+// nonFiniteWord matches the words a JSON reader that is not strict reads
+// as numbers, standing alone.
+var nonFiniteWord = regexp.MustCompile(`(?:^|[^A-Za-z0-9_$])-?(?:NaN|Infinity)\b`)
+
+// nonFiniteCause is the cause (a detail of nonFiniteWhy, "" for none
+// found) of an answer that says detail, holding `NaN` or `Infinity`, for
+// the arguments args: a `NaN` in the answer comes from the word, never
+// from a number past float64.
+func nonFiniteCause(args []byte, detail string) string {
+	in, err := jsonvalue.Parse(args)
+	if err != nil {
+		return ""
+	}
+	word := hasString(in, nonFiniteWord.MatchString)
+	switch {
+	case word && strings.Contains(detail, "NaN"):
+		return "word-in-string"
+	case hasHugeNumber(in):
+		return "past-float64"
+	case word:
+		return "word-in-string"
+	}
+	return ""
+}
+
+// hasString reports whether a string of v (a key is none) is one that
+// match matches.
+func hasString(v *jsonvalue.Value, match func(string) bool) bool {
+	if v.Kind == jsonvalue.String {
+		return match(v.Str)
+	}
+	for _, m := range v.Members {
+		if hasString(m.Value, match) {
+			return true
+		}
+	}
+	for _, e := range v.Elems {
+		if hasString(e, match) {
+			return true
+		}
+	}
+	return false
+}
+
+// NonFiniteTitle is the title of answers holding `NaN` or `Infinity`
+// (class failure/protocol/non-finite) whose findings show the causes
+// details (of nonFiniteWhy, in any order): each named, in one order.
+func NonFiniteTitle(details []string) string {
+	const t = "The answer holds `NaN` or `Infinity`, which JSON does not have"
+	var q []string
+	for _, w := range nonFiniteWhy {
+		if slices.Contains(details, w.detail) {
+			q = append(q, w.says)
+		}
+	}
+	if len(q) == 0 {
+		return t
+	}
+	return t + " (" + strings.Join(q, "; ") + ")"
+}
+
 // DeepArgs is the nesting from which an error for arguments is put down
 // to a depth limit: well under the rule's limit (1,000 by default), above
 // what a tool's arguments hold.
@@ -228,7 +313,9 @@ const DeepArgs = 100
 
 // errorTrigger diagnoses an error for arguments the rule repairs or passes
 // through by what in them triggers it: a number past float64, a lone
-// surrogate escape, nesting.
+// surrogate escape, nesting, a numeric reference of more than LongDigits
+// digits (Python's int() reads at most 4,300 decimal digits and raises
+// past them, where HTML reads any number of digits).
 func errorTrigger(c Case) (Diagnosis, bool) {
 	d := Diagnosis{Clause: "reading/8"}
 	in, err := jsonvalue.Parse(c.Args)
@@ -241,6 +328,9 @@ func errorTrigger(c Case) (Diagnosis, bool) {
 		d.Class, d.Title = "error-for-valid-input/number-range", "An error for a number past float64's range (`1e400`), which the rule passes through as written"
 	case loneSurrogateEscape.Match(c.Args):
 		d.Class, d.Title = "error-for-valid-input/lone-surrogate", "An error for a string with a lone surrogate escape (`\\ud800`), which the rule passes through"
+	case hasString(in, longReference):
+		d.Class, d.Clause = "error-for-valid-input/long-reference", "reading/1"
+		d.Title = "An error for a numeric character reference of over 1,000 digits, which HTML decodes (leading zeros count for nothing, a value past U+10FFFF is U+FFFD)"
 	default:
 		return d, false
 	}
@@ -251,6 +341,37 @@ func errorTrigger(c Case) (Diagnosis, bool) {
 // of the other half goes with (a high one not followed by a low one, a low
 // one not after a high one).
 var loneSurrogateEscape = regexp.MustCompile(`(?i)\\u(d[89ab][0-9a-f]{2})(?:[^\\]|\\[^u]|\\u(?:[0-9a-c]|d[0-7]|d[89ab]|[ef])|$)|(?:^|[^0-9a-f]{6}|[^\\][^u][0-9a-f]{4}|\\u(?:[0-9a-c]|d[0-7]|d[c-f]|[ef])[0-9a-f]{2})\\u(d[c-f][0-9a-f]{2})`)
+
+// LongDigits is the number of digits from which an error for a numeric
+// character reference is put down to its length: far more than a value
+// of Unicode needs, well under the 4,300 decimal digits of Python's int().
+const LongDigits = 1000
+
+// longReference reports whether s holds a numeric character reference
+// (`&#` and decimal digits, or `&#x` and hex digits) of more than
+// LongDigits digits, leading zeros included.
+func longReference(s string) bool {
+	for {
+		i := strings.Index(s, "&#")
+		if i < 0 {
+			return false
+		}
+		s = s[i+2:]
+		digit := func(b byte) bool { return '0' <= b && b <= '9' }
+		if s != "" && (s[0] == 'x' || s[0] == 'X') {
+			s = s[1:]
+			digit = func(b byte) bool { return '0' <= b && b <= '9' || 'a' <= b|0x20 && b|0x20 <= 'f' }
+		}
+		n := 0
+		for n < len(s) && digit(s[n]) {
+			n++
+		}
+		if n > LongDigits {
+			return true
+		}
+		s = s[n:]
+	}
+}
 
 func depth(v *jsonvalue.Value) int {
 	if v == nil {
@@ -293,12 +414,43 @@ func hasHugeNumber(v *jsonvalue.Value) bool {
 	return false
 }
 
-// noError diagnoses output, or a failure, where an error is expected.
-// Arguments that are not an object, a broken schema, nesting past the
-// limit are one class: an implementation that validates nothing misses
-// them all, for one reason.
+// noError diagnoses output where an error is expected. Arguments that
+// are not an object, a broken schema, nesting past the limit are one
+// class: an implementation that validates nothing misses them all, for
+// one reason. Its Detail is the kind of error expected (an
+// impl.ErrorKind), for a title that names only the kinds its findings
+// show (NoErrorTitle).
 func noError(c Case) Diagnosis {
-	return Diagnosis{Class: "no-error", Title: "Input the rule rejects (arguments not an object, a broken schema, nesting too deep) is answered instead of rejected", Clause: "reading/8"}
+	var kinds []string
+	if slices.ContainsFunc(rejected, func(r struct{ kind, says string }) bool { return r.kind == string(c.Want.Error) }) {
+		kinds = []string{string(c.Want.Error)}
+	}
+	return Diagnosis{Class: "no-error", Detail: strings.Join(kinds, ""), Title: NoErrorTitle(kinds), Clause: "reading/8"}
+}
+
+// rejected says each kind of input the rule rejects (an impl.ErrorKind),
+// in the order NoErrorTitle names them.
+var rejected = []struct{ kind, says string }{
+	{string(impl.ErrInvalidJSON), "arguments not JSON"},
+	{string(impl.ErrNotObject), "arguments not an object"},
+	{string(impl.ErrInvalidSchema), "a broken schema"},
+	{string(impl.ErrTooDeep), "nesting too deep"},
+}
+
+// NoErrorTitle is the title of input the rule rejects answered (class
+// no-error) whose findings expect the kinds of error kinds (impl.ErrorKind
+// text, in any order): each kind named, in one order.
+func NoErrorTitle(kinds []string) string {
+	var q []string
+	for _, r := range rejected {
+		if slices.Contains(kinds, r.kind) {
+			q = append(q, r.says)
+		}
+	}
+	if len(q) == 0 {
+		return "Input the rule rejects is answered instead of rejected"
+	}
+	return "Input the rule rejects (" + strings.Join(q, ", ") + ") is answered instead of rejected"
 }
 
 // code quotes a keyword as Markdown code.

@@ -36,6 +36,9 @@ func TestClassify(t *testing.T) {
 		{"error for a number past float64", `{}`, `{"":1e400}`, false, 0, impl.Reject(impl.ErrUnspecified, "json_encode: Inf and NaN cannot be JSON encoded"), "error-for-valid-input/number-range", "reading/8", "", false},
 		{"error for a lone surrogate", `{}`, `{"":"\ud800"}`, false, 0, impl.Reject(impl.ErrUnspecified, "Single unpaired UTF-16 surrogate"), "error-for-valid-input/lone-surrogate", "reading/8", "", false},
 		{"error for depth", `{}`, `{"":` + strings.Repeat("[", 600) + strings.Repeat("]", 600) + `}`, false, 0, impl.Reject(impl.ErrUnspecified, "Maximum stack depth exceeded"), "error-for-valid-input/depth", "reading/8", "", false},
+		{"error for a reference of thousands of digits", `{}`, `{"":"&#` + strings.Repeat("9", 5000) + `;"}`, false, 0, impl.Reject(impl.ErrUnspecified, "ValueError: Exceeds the limit (4300 digits) for integer string conversion: value has 5000 digits"), "error-for-valid-input/long-reference", "reading/1", "", false},
+		{"error for a reference of thousands of leading zeros", `{"properties":{"p":{"type":"string"}}}`, `{"p":["&#x` + strings.Repeat("0", 4400) + `41"]}`, false, 0, impl.Reject(impl.ErrUnspecified, "no"), "error-for-valid-input/long-reference", "reading/1", "", false},
+		{"error for a reference of a few digits", `{}`, `{"":"&#` + strings.Repeat("9", 999) + `;"}`, false, 0, impl.Reject(impl.ErrUnspecified, "no"), "error-for-valid-input", "reading/8", "", false},
 		{"error on a $ref cycle", `{"$defs":{"a":{"allOf":[{"$ref":"#/$defs/a"}]}},"properties":{"":{"$ref":"#/$defs/a"}}}`, `{"":""}`, false, 0, impl.Reject(impl.ErrUnspecified, "Maximum call stack size exceeded"), "error-for-valid-input/$ref-cycle", "reading/4", "", false},
 		{"error on a cycle of two $refs", `{"$defs":{"a":{"items":{"$ref":"#/$defs/b"}},"b":{"anyOf":[{"$ref":"#/$defs/a"}]}},"$ref":"#/$defs/a"}`, `{}`, false, 0, impl.Reject(impl.ErrUnspecified, "too much recursion"), "error-for-valid-input/$ref-cycle", "reading/4", "", false},
 		{"error under a $ref chain without a cycle", `{"$defs":{"a":{"$ref":"#/$defs/b"},"b":{}},"$ref":"#/$defs/a"}`, `{}`, false, 0, impl.Reject(impl.ErrUnspecified, "no"), "error-for-valid-input/$ref", "reading/4", "", false},
@@ -227,7 +230,18 @@ func TestTitleNamesTheCase(t *testing.T) {
 		{"missed through $ref, then items", `{"$defs":{"l":{"items":{"type":"array"}}},"properties":{"l":{"$ref":"#/$defs/l"}}}`, `{"l":["[]"]}`, out(`{"l":["[]"]}`), "decode-missed/keyword", "$ref/items", []string{"through `$ref` then `items` are"}},
 		{"missed under a type list", `{"properties":{"p":{"type":["array"]}}}`, `{"p":"[]"}`, out(`{"p":"[]"}`), "decode-missed", "type-list", []string{"declares array in a `type` list"}},
 		{"missed under a plain type", `{"properties":{"p":{"type":"array"}}}`, `{"p":"[]"}`, out(`{"p":"[]"}`), "decode-missed", "", []string{"declares array"}},
-		{"Infinity", `{}`, `{"":1e400}`, impl.Fail(impl.ErrProtocol, `not a JSON object: "{\"arguments\": {\"\": Infinity}}"`), "failure/protocol/non-finite", "", []string{"Infinity"}},
+		// A `NaN` or `Infinity` in the answer, by what in the arguments
+		// brings it about.
+		{"Infinity", `{}`, `{"":1e400}`, impl.Fail(impl.ErrProtocol, `not a JSON object: "{\"arguments\": {\"\": Infinity}}"`), "failure/protocol/non-finite", "past-float64", []string{"(a number past float64 written as `Infinity`)"}},
+		{"Infinity from JSON text", `{"properties":{"p":{"type":"array"}}}`, `{"p":"[1e400]"}`, impl.Fail(impl.ErrProtocol, `not a JSON object: "{\"arguments\": {\"p\": [Infinity]}}"`), "failure/protocol/non-finite", "past-float64", []string{"(a number past float64 written as `Infinity`)"}},
+		{"NaN in a string", `{"type":"object","properties":{"p":{"type":"array"}}}`, `{"p":"[NaN]"}`, impl.Fail(impl.ErrProtocol, `the answer is not a JSON object: "{\"id\": …, \"arguments\": {\"p\": [NaN]}}"`), "failure/protocol/non-finite", "word-in-string", []string{"(`NaN` or `Infinity` in a string read as a number)"}},
+		{"-Infinity in a string", `{"properties":{"p":{"type":"object"}}}`, `{"p":"{\"a\":-Infinity}"}`, impl.Fail(impl.ErrProtocol, `not a JSON object: "{\"arguments\": {\"p\": {\"a\": -Infinity}}}"`), "failure/protocol/non-finite", "word-in-string", []string{"(`NaN` or `Infinity` in a string read as a number)"}},
+		{"NaN from nothing in the arguments", `{}`, `{"":1}`, impl.Fail(impl.ErrProtocol, `not a JSON object: "{\"arguments\": {\"\": NaN}}"`), "failure/protocol/non-finite", "", []string{"which JSON does not have"}},
+		{"an error for a long reference", `{}`, `{"":"&#` + strings.Repeat("9", 5000) + `;"}`, impl.Reject(impl.ErrUnspecified, "ValueError: Exceeds the limit (4300 digits)"), "error-for-valid-input/long-reference", "", []string{"1,000 digits", "U+FFFD"}},
+		// Input the rule rejects, answered: by the kind of error expected.
+		{"not an object answered", `{}`, `[]`, out(`[]`), "no-error", "not-object", []string{"(arguments not an object)"}},
+		{"broken schema answered", `{"anyOf":[]}`, `{}`, out(`{}`), "no-error", "invalid-schema", []string{"(a broken schema)"}},
+		{"too deep answered", `{}`, `{"":` + strings.Repeat("[", 1000) + strings.Repeat("]", 1000) + `}`, out(`{"":` + strings.Repeat("[", 1000) + strings.Repeat("]", 1000) + `}`), "no-error", "too-deep", []string{"(nesting too deep)"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -271,6 +285,14 @@ func TestTitlesReadRight(t *testing.T) {
 		{diagnose.KeywordTitle([]string{"$ref", "anyOf"}), "Declarations through `$ref`, `anyOf` are not followed: a stringified array or object stays a string"},
 		{diagnose.KeywordTitle([]string{"allOf", "anyOf", "oneOf/items"}), "Declarations through `allOf`; `anyOf`; `oneOf` then `items` are not followed: a stringified array or object stays a string"},
 		{diagnose.KeywordTitle([]string{"$ref", "items[]"}), "Declarations through `$ref`; `items` as a list are not followed: a stringified array or object stays a string"},
+		// Input answered and non-finite answers name what their findings
+		// show in one order, whichever comes first.
+		{diagnose.NoErrorTitle([]string{"too-deep", "not-object"}), "Input the rule rejects (arguments not an object, nesting too deep) is answered instead of rejected"},
+		{diagnose.NoErrorTitle([]string{"invalid-schema"}), "Input the rule rejects (a broken schema) is answered instead of rejected"},
+		{diagnose.NoErrorTitle([]string{"invalid-schema", "too-deep", "invalid-json", "not-object"}), "Input the rule rejects (arguments not JSON, arguments not an object, a broken schema, nesting too deep) is answered instead of rejected"},
+		{diagnose.NoErrorTitle(nil), "Input the rule rejects is answered instead of rejected"},
+		{diagnose.NonFiniteTitle([]string{"word-in-string", "past-float64"}), "The answer holds `NaN` or `Infinity`, which JSON does not have (a number past float64 written as `Infinity`; `NaN` or `Infinity` in a string read as a number)"},
+		{diagnose.NonFiniteTitle(nil), "The answer holds `NaN` or `Infinity`, which JSON does not have"},
 		{diagnose.MissedTitle("array", ""), "A stringified array is not decoded where the schema declares array"},
 		{diagnose.MissedTitle("array or object", "type-list"), "A stringified array or object is not decoded where the schema declares its shape in a `type` list"},
 	} {

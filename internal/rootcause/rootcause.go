@@ -527,6 +527,19 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 		case len(ds) > 0 && (k == "coerced" || k == "coerced-in-decoded"):
 			rc.Title = diagnose.CoercedTitle(k, ds)
 			rc.Detail = strings.Join(ds, ", ")
+		case k == "no-error" || k == "failure/protocol/non-finite":
+			// The kinds of input answered, the causes of `NaN` or
+			// `Infinity`: those of every finding, or, with a finding
+			// whose kind or cause is not told, none.
+			if undetailed[k] {
+				ds = nil
+			}
+			if k == "no-error" {
+				rc.Title = diagnose.NoErrorTitle(ds)
+			} else {
+				rc.Title = diagnose.NonFiniteTitle(ds)
+			}
+			rc.Detail = strings.Join(ds, ", ")
 		}
 		out = append(out, rc)
 	}

@@ -1710,6 +1710,32 @@ func TestTwoCodePointsOfAnOldTable(t *testing.T) {
 	}
 }
 
+// TestNoErrorTitle: a root cause of input the rule rejects, answered,
+// names the kinds of input its findings show, in one order, and no other.
+func TestNoErrorTitle(t *testing.T) {
+	// answers gives the arguments back, whatever they are.
+	answers := impl.Func("answers", func(ctx context.Context, c impl.Case) impl.Result { return impl.OK(c.Args) })
+	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
+	schema := marked(answers, "schema", `{"anyOf":[]}`, `{}`)
+	array := marked(answers, "array", `{}`, `[]`)
+	for _, tt := range []struct {
+		findings []rootcause.Finding
+		title    string
+	}{
+		{[]rootcause.Finding{schema}, "Input the rule rejects (a broken schema) is answered instead of rejected"},
+		{[]rootcause.Finding{schema, array}, "Input the rule rejects (arguments not an object, a broken schema) is answered instead of rejected"},
+		{[]rootcause.Finding{array, schema}, "Input the rule rejects (arguments not an object, a broken schema) is answered instead of rejected"},
+	} {
+		rcs := rootcause.Explain(context.Background(), rootcause.Config{Impl: answers, Want: want}, tt.findings)
+		if len(rcs) != 1 || rcs[0].Class != "no-error" || rcs[0].Count() != len(tt.findings) {
+			t.Fatalf("root causes %+v, want one no-error of all", rcs)
+		}
+		if rcs[0].Title != tt.title {
+			t.Errorf("title %q, want %q", rcs[0].Title, tt.title)
+		}
+	}
+}
+
 // TestObjectAsArrayTitle: an implementation that writes an object keyed
 // 0 to n-1 as a list (PHP's json_encode) has it minimized to `{}` given
 // as `[]`; the title still names the keyed form its finding showed.
@@ -1867,5 +1893,37 @@ func TestInferredTypeApartFromBlind(t *testing.T) {
 	got = explain(blind, [3]string{"items.json", `{"properties":{"p":{"items":{}}}}`, `{"p":"[1]"}`}, blinds[0], blinds[1])
 	if rc, ok := got["decoded-undeclared"]; len(got) != 1 || !ok || rc.Count() != 3 {
 		t.Errorf("blind: root causes %v, want the 3 findings under decoded-undeclared", got)
+	}
+}
+
+// TestNonFiniteTitle: a root cause of answers holding `NaN` or
+// `Infinity` names what in its findings' arguments brought them about,
+// failed cases of properties and fuzzing among them, and nothing they do
+// not show.
+func TestNonFiniteTitle(t *testing.T) {
+	failed := func(source, id, schema, args, answer string) rootcause.Finding {
+		c := impl.Case{Schema: []byte(schema), Args: []byte(args)}
+		return rootcause.Finding{Source: source, ID: id, Case: c, Want: impl.Reference.Normalize(context.Background(), c),
+			Got: impl.Fail(impl.ErrProtocol, `the answer is not a JSON object: "{\"id\": …, \"arguments\": `+answer+`}"`)}
+	}
+	word := failed(rootcause.Vector, "nan", `{"properties":{"p":{"type":"array"}}}`, `{"p":"[NaN]"}`, `{\"p\": [NaN]}`)
+	huge := failed(rootcause.Failed, "fuzzing", `{}`, `{"n":1e400}`, `{\"n\": Infinity}`)
+	const both = "The answer holds `NaN` or `Infinity`, which JSON does not have (a number past float64 written as `Infinity`; `NaN` or `Infinity` in a string read as a number)"
+	for _, tt := range []struct {
+		findings []rootcause.Finding
+		title    string
+	}{
+		{[]rootcause.Finding{word}, "The answer holds `NaN` or `Infinity`, which JSON does not have (`NaN` or `Infinity` in a string read as a number)"},
+		{[]rootcause.Finding{huge}, "The answer holds `NaN` or `Infinity`, which JSON does not have (a number past float64 written as `Infinity`)"},
+		{[]rootcause.Finding{word, huge}, both},
+		{[]rootcause.Finding{huge, word}, both},
+	} {
+		rcs := rootcause.Explain(context.Background(), rootcause.Config{}, tt.findings)
+		if len(rcs) != 1 || rcs[0].Class != "failure/protocol/non-finite" || rcs[0].Count() != len(tt.findings) {
+			t.Fatalf("root causes %+v, want one failure/protocol/non-finite of all", rcs)
+		}
+		if rcs[0].Title != tt.title {
+			t.Errorf("title %q, want %q", rcs[0].Title, tt.title)
+		}
 	}
 }
