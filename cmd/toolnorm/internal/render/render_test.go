@@ -252,15 +252,7 @@ func TestFailuresAddUp(t *testing.T) {
 		"html":     {parts},
 		"junit":    {parts, "while minimizing findings: 2&#xA;"},
 	} {
-		var b strings.Builder
-		if err := Write(r, &b, format); err != nil {
-			t.Fatal(err)
-		}
-		for _, w := range want {
-			if !strings.Contains(b.String(), w) {
-				t.Errorf("%s lacks %q:\n%s", format, w, b.String())
-			}
-		}
+		written(t, r, format, want...)
 	}
 }
 
@@ -320,17 +312,23 @@ func TestLooseFailuresAlike(t *testing.T) {
 		"markdown": {"- crash (answered when sent again): it exited with status 0 (12 times)\n", "3 failures of the program are under their root causes above."},
 		"html":     {"<p>crash (answered when sent again): it exited with status 0 (12 times)</p>", "<p>3 failures of the program are under their root causes above.</p>"},
 	} {
-		var b strings.Builder
-		if err := Write(r, &b, format); err != nil {
-			t.Fatal(err)
-		}
-		for _, w := range want {
-			if !strings.Contains(b.String(), w) {
-				t.Errorf("%s lacks %q:\n%s", format, w, b.String())
-			}
-		}
-		if strings.Contains(b.String(), "exited with status 1") || strings.Contains(b.String(), "more") {
-			t.Errorf("%s lists a failure under its root cause, or says more:\n%s", format, b.String())
+		if out := written(t, r, format, want...); strings.Contains(out, "exited with status 1") || strings.Contains(out, "more") {
+			t.Errorf("%s lists a failure under its root cause, or says more:\n%s", format, out)
 		}
 	}
+}
+
+// written is r written in format; t fails unless it holds each of want.
+func written(t *testing.T, r *check.Report, format string, want ...string) string {
+	t.Helper()
+	var b strings.Builder
+	if err := Write(r, &b, format); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range want {
+		if !strings.Contains(b.String(), w) {
+			t.Errorf("%s lacks %q:\n%s", format, w, b.String())
+		}
+	}
+	return b.String()
 }
