@@ -393,8 +393,9 @@ func (a *Adapter) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result
 			switch {
 			case i == again:
 				// Alone on a fresh start, it failed again: the charge
-				// stands.
+				// stands, for certain.
 				a.events[charged[i]].Deduced = false
+				results[i] = r
 				delete(a.sent, charged[i])
 				delete(charged, i)
 				again = -1
@@ -428,6 +429,7 @@ func (a *Adapter) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result
 					for _, j := range window[done+1:] {
 						behind[j] = append(behind[j], i)
 					}
+					r.Failure = fmt.Errorf("%w (%w)", r.Failure, impl.ErrDeduced)
 				}
 				results[i] = r
 				done++

@@ -228,6 +228,11 @@ func TestAdapterMisbehaves(t *testing.T) {
 					if r.Kind() != tt.kind || !strings.Contains(r.Detail, tt.detail) {
 						t.Errorf("request 150 = %+v, want %s (%s)", r, tt.kind, tt.detail)
 					}
+					// Charged by elimination, the result says so, as its
+					// event does.
+					if errors.Is(r.Failure, impl.ErrDeduced) != (tt.mode != "infinity") {
+						t.Errorf("request 150 = %+v: charged by elimination %v, want %v", r, errors.Is(r.Failure, impl.ErrDeduced), tt.mode != "infinity")
+					}
 					continue
 				}
 				if !r.Answered() || !strings.Contains(string(r.Output), "Ember & Oak") {

@@ -38,6 +38,12 @@ var (
 	// ErrGaveUp is wrapped, beside ErrCrash, once the harness has given up
 	// on a program that keeps failing: nothing more is sent to it.
 	ErrGaveUp = errors.New("given up")
+	// ErrDeduced is wrapped, beside the failure's kind, in the result of
+	// a request charged with a failure by elimination: it was the oldest
+	// without an answer when the program failed, not sent again alone
+	// (harness.Event.Deduced). A buffering program can have the charge
+	// wrong; one sent again alone later may be answered.
+	ErrDeduced = errors.New("charged by elimination")
 )
 
 // InFlight is the failure of a case under way when the check stopped (its

@@ -278,7 +278,8 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 	undetailed := map[string]bool{} // a class with a finding of no detail
 	top := map[string]bool{}        // a decode-missed class with a miss at the top level
 	var order []string
-	shown := map[string]bool{} // a class's counterexample is one minimized
+	shown := map[string]bool{}        // a class's counterexample is one minimized
+	shownDeduced := map[string]bool{} // and a failure charged by elimination
 	for i, f := range findings {
 		o := outcomes[i]
 		c, want, got, d, cut := o.c, o.want, o.got, o.d, o.cut
@@ -326,9 +327,13 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 			byClass[k] = rc
 			order = append(order, k)
 		}
-		if !o.counted && (!shown[k] || shows(d.Class, c, rc.Case)) {
+		// A failure charged by elimination (a buffering program can have
+		// it wrong) shows its root cause only where no failure charged for
+		// certain does: a counterexample is one that fails when replayed.
+		deduced := errors.Is(got.Failure, impl.ErrDeduced)
+		if !o.counted && (!shown[k] || shownDeduced[k] && !deduced || shownDeduced[k] == deduced && shows(d.Class, c, rc.Case)) {
 			rc.Diagnosis, rc.Case, rc.Want, rc.Got, rc.Cut = d, c, want, got, cut
-			shown[k] = true
+			shown[k], shownDeduced[k] = true, deduced
 		}
 		switch f.Source {
 		case Vector:

@@ -1927,3 +1927,24 @@ func TestNonFiniteTitle(t *testing.T) {
 		}
 	}
 }
+
+// TestCertainFailureShown: a root cause of failures of the program is
+// shown by a case charged for certain rather than a smaller one charged
+// by elimination, which a program that buffers its answers can have
+// wrong (replayed, it is answered).
+func TestCertainFailureShown(t *testing.T) {
+	fail := func(id, args string, err error) rootcause.Finding {
+		c := impl.Case{Schema: []byte(`{}`), Args: []byte(args)}
+		return rootcause.Finding{Source: rootcause.Vector, ID: id, Case: c, Want: impl.Reference.Normalize(context.Background(), c), Got: impl.Fail(err, "no answer within 1s")}
+	}
+	deduced := fmt.Errorf("%w (%w)", impl.ErrTimeout, impl.ErrDeduced)
+	for _, order := range [][]rootcause.Finding{
+		{fail("small", `{"a":""}`, deduced), fail("certain", `{"a":"Fish & Chips"}`, impl.ErrTimeout)},
+		{fail("certain", `{"a":"Fish & Chips"}`, impl.ErrTimeout), fail("small", `{"a":""}`, deduced)},
+	} {
+		rcs := rootcause.Explain(context.Background(), rootcause.Config{}, order)
+		if len(rcs) != 1 || rcs[0].Count() != 2 || string(rcs[0].Case.Args) != `{"a":"Fish & Chips"}` {
+			t.Errorf("root causes %+v, want one shown by the certain charge", rcs)
+		}
+	}
+}
