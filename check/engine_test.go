@@ -555,8 +555,8 @@ func TestLongCounterexampleReplays(t *testing.T) {
 		t.Errorf("command %q, want one like %q", rc.Command, want)
 	}
 	// A failure of the program is not run again, so not minimized: the
-	// report says so.
-	if !rc.NotMinimized {
+	// report says so; the vector replayed is the case shown.
+	if !rc.NotMinimized || rc.CommandNote != "" {
 		t.Errorf("a failure's root cause does not say it was not minimized: %+v", rc)
 	}
 }
@@ -590,6 +590,11 @@ func TestLongMinimalCaseReplays(t *testing.T) {
 	}
 	if want := "toolnorm corpus replay --impl './stops' --only " + long.ID; rc.Command != want {
 		t.Errorf("command %q, want %q", rc.Command, want)
+	}
+	// The command replays a vector, not the minimal case shown: it says so,
+	// and where the case is whole.
+	if want := fmt.Sprintf(".root_causes[%d].vector", i); !strings.Contains(rc.CommandNote, want) {
+		t.Errorf("command note %q, want it to name %s", rc.CommandNote, want)
 	}
 }
 

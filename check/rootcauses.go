@@ -39,10 +39,14 @@ type RootCause struct {
 	// Command replays the counterexample on the implementation; when it is
 	// too long for one line, one of its corpus vectors, or it says to save
 	// Vector as a file first.
-	Command    string   `json:"command"`
-	Vectors    []string `json:"vectors"`    // ids of the corpus vectors
-	Properties []string `json:"properties"` // ids of the properties
-	Buckets    []string `json:"buckets"`    // fuzzing buckets
+	Command string `json:"command"`
+	// CommandNote says what Command replays when it is not the
+	// counterexample shown (a vector of the root cause, for a
+	// counterexample too long for one line).
+	CommandNote string   `json:"command_note,omitempty"`
+	Vectors     []string `json:"vectors"`    // ids of the corpus vectors
+	Properties  []string `json:"properties"` // ids of the properties
+	Buckets     []string `json:"buckets"`    // fuzzing buckets
 	// FailedCases counts the cases of properties and fuzzing the program
 	// failed on this way (failures of the program, not violations: the
 	// properties' and fuzzing's failures of the program, in part or
@@ -188,10 +192,11 @@ func (e *run) explain() []RootCause {
 			clause = "found" // a failure of the program: no clause of the rule
 		}
 		v := corpus.New(rc.Title, clause, "found", nil, rc.Case.Schema, rc.Case.Args, rc.Case.Options, impl.Reference)
+		command := e.causeCommand(v, rc, len(out))
 		out = append(out, RootCause{Title: rc.Title, Clause: rc.Clause, Class: rc.Class, Where: rc.Where, Artefact: rc.Artefact, Fix: rc.Fix,
 			Counterexample: Counterexample{Schema: display.Clip(display.JSON(rc.Case.Schema), MaxShown), Arguments: display.Clip(display.JSON(rc.Case.Args), MaxShown),
 				Options: strings.Join(rc.Case.Options.Choices(), ", "), Expected: display.Clip(rc.Want.String(), MaxShown), Got: display.Clip(rc.Got.String(), MaxShown)},
-			Vector: v, Command: e.causeCommand(v, rc, len(out)), Vectors: nonNil(rc.Vectors), Properties: nonNil(rc.Properties), Buckets: nonNil(rc.Buckets), Cut: rc.Cut,
+			Vector: v, Command: command, CommandNote: commandNote(command, v, len(out)), Vectors: nonNil(rc.Vectors), Properties: nonNil(rc.Properties), Buckets: nonNil(rc.Buckets), Cut: rc.Cut,
 			FailedCases: len(rc.Failed), FailedIn: failedIn(rc.Failed),
 			NotMinimized: rc.Got.Failure != nil || impl.Compare(rc.Got, rc.Want).Same()})
 	}
@@ -234,6 +239,15 @@ func (e *run) causeCommand(v *corpus.Vector, rc rootcause.RootCause, i int) stri
 		return e.command(member, "")
 	}
 	return cmd
+}
+
+// commandNote says what a root cause's command replays when it is not
+// the counterexample shown (too long for one line): one of its vectors.
+func commandNote(command string, v *corpus.Vector, i int) string {
+	if strings.HasPrefix(command, "printf ") || strings.Contains(command, v.ID) || strings.HasPrefix(command, "(the vector is ") {
+		return ""
+	}
+	return fmt.Sprintf("the counterexample is too long for one line: this replays a vector of the root cause that fails the same way; the counterexample whole is .root_causes[%d].vector of the JSON report (--format json)", i)
 }
 
 // sameCase reports whether c is v's case as it is.

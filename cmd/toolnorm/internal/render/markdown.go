@@ -252,6 +252,9 @@ func writeMarkdown(r *check.Report, w io.Writer) error {
 				fmt.Fprintf(&b, "- probably the adapter's, not the implementation's: %s\n", mdText(c.Fix))
 			}
 			b.WriteString(mdBlock(c.Command, "sh", ""))
+			if c.CommandNote != "" {
+				fmt.Fprintf(&b, "\n(%s)\n", mdText(c.CommandNote))
+			}
 			if len(c.VectorLines) > 0 {
 				fmt.Fprintf(&b, "<details><summary>%s</summary>\n\n", plural(len(c.VectorLines), "vector"))
 				for _, l := range c.VectorLines {

@@ -572,6 +572,9 @@ func writeRootCauses(w io.Writer, r *check.Report) {
 			fmt.Fprintf(w, "  %s\n", notMinimized)
 		}
 		fmt.Fprintf(w, "  reproduce: %s\n", c.Command)
+		if c.CommandNote != "" {
+			fmt.Fprintf(w, "  (%s)\n", c.CommandNote)
+		}
 		if c.Artefact {
 			fmt.Fprintf(w, "  probably the adapter's, not the implementation's: %s\n", c.Fix)
 		}
