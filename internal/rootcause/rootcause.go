@@ -225,6 +225,9 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 	var keys []key
 	for _, i := range probe {
 		k := key{probes[i].Class, probes[i].Detail}
+		if asFound[k.class] {
+			k.detail = "" // one sample for the class: its details are as found
+		}
 		if groups[k] == nil {
 			keys = append(keys, k)
 		}
@@ -289,18 +292,18 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 		if k == "decode-missed" && d.Detail == "type-list" {
 			k = typeListKey
 		}
+		if asFound[k] {
+			// Details the case as found has, whatever minimizing or the
+			// sample made of it.
+			if own := classify(f.Case, f.Want, f.Got); own.Class == k {
+				d.Detail = own.Detail
+			}
+		}
 		if d.Detail != "" && !slices.Contains(details[k], d.Detail) {
 			details[k] = append(details[k], d.Detail)
 		}
 		if d.Detail == "" {
 			undetailed[k] = true
-		}
-		if k == "object-as-array" {
-			// Minimizing makes `{"0":"a"}` given as `["a"]` an empty
-			// object given as `[]`: the title says both, as found.
-			if own := classify(f.Case, f.Want, f.Got); own.Class == k && !slices.Contains(details[k], own.Detail) {
-				details[k] = append(details[k], own.Detail)
-			}
 		}
 		if strings.HasPrefix(d.Class, "decode-missed") {
 			shape := d.Shape
@@ -756,6 +759,15 @@ func absorb(a, b *RootCause) {
 	a.Buckets = append(a.Buckets, b.Buckets...)
 	a.Failed = append(a.Failed, b.Failed...)
 }
+
+// asFound are the classes whose details say what each finding, as found,
+// shows, for the root cause's title to list (the kinds of input rejected,
+// what made an answer hold `Infinity`, the forms of an object given as an
+// array): a class is minimized as one sample whatever its details (a
+// sample for each kind cost the Node.js example's check 2,000 requests),
+// and minimizing, which may make `{"0":"a"}` given as `["a"]` an empty
+// object given as `[]`, leaves them as they were.
+var asFound = map[string]bool{"no-error": true, "failure/protocol/non-finite": true, "object-as-array": true}
 
 // typeListKey groups the decode misses under a `type` list (class
 // decode-missed, detail type-list) apart from the plain ones.
