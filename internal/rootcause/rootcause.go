@@ -1051,6 +1051,9 @@ func withTypes(c impl.Case) (impl.Case, bool) {
 // A string decoded where `string` is declared, not blindly, that the rule
 // decodes once a keyword is taken out, and the implementation the same
 // without it, is decoded-keyword-ignored (ignoredKeyword).
+// A value converted inside text the rule decodes that is converted the
+// same way once that text is sent decoded is coerced, not
+// coerced-in-decoded (coercedWhenSent).
 func probed(ctx context.Context, cfg Config, c impl.Case, want, got impl.Result) diagnose.Diagnosis {
 	d := classify(c, want, got)
 	if d.Class == diagnose.InDecoded.Class {
@@ -1065,6 +1068,9 @@ func probed(ctx context.Context, cfg Config, c impl.Case, want, got impl.Result)
 				}
 			}
 		}
+	}
+	if d.Class == "coerced-in-decoded" && coercedWhenSent(ctx, cfg, c, d) {
+		d.Class, d.Title = "coerced", diagnose.CoercedTitle("coerced", []string{d.Detail})
 	}
 	if d.Class == "no-fixpoint" {
 		if again, ok := rerun(ctx, cfg, c, got); ok {
@@ -1103,6 +1109,20 @@ func probed(ctx context.Context, cfg Config, c impl.Case, want, got impl.Result)
 		}
 	}
 	return d
+}
+
+// coercedWhenSent reports whether a value converted inside text the rule
+// decodes (d, of class coerced-in-decoded, on c) is converted the same
+// way with that text sent decoded: the conversion is the place's, made in
+// a real array as in decoded text (@openclaw/ai makes every element under
+// `"items":{"type":"string"}` a string), not one of decoded text.
+func coercedWhenSent(ctx context.Context, cfg Config, c impl.Case, d diagnose.Diagnosis) bool {
+	sent, ok := decodedOnTheWay(c, d.Where)
+	if !ok {
+		return false
+	}
+	s := classify(sent, cfg.Want(sent), cfg.Impl.Normalize(ctx, sent))
+	return s.Class == "coerced" && s.Detail == d.Detail && s.Where == d.Where
 }
 
 // ignoredKeyword names the keyword an implementation that decodes a

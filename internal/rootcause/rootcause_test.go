@@ -1948,3 +1948,71 @@ func TestCertainFailureShown(t *testing.T) {
 		}
 	}
 }
+
+// TestCoercedInDecodedOnlyWhenDecodedMatters: a value converted inside
+// JSON text the rule decodes is put down to the decoded text only when
+// the implementation leaves it as it is once the text is sent decoded.
+// @openclaw/ai converts every element under `"items":{"type":"string"}`
+// to a string, in a real array and in decoded text alike: its `"[0]"`
+// giving `["0"]` was a root cause of its own, "A value inside decoded
+// JSON text is converted to another type", beside its plain conversions.
+func TestCoercedInDecodedOnlyWhenDecodedMatters(t *testing.T) {
+	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
+	// numbersInArrays makes every number in an array of the answer a
+	// string, wherever the array came from.
+	numbersInArrays := impltest.Edited("numbers in arrays", func(v *jsonvalue.Value) {
+		var conv func(v *jsonvalue.Value, inArray bool)
+		conv = func(v *jsonvalue.Value, inArray bool) {
+			if inArray && v.Kind == jsonvalue.Number {
+				*v = jsonvalue.Value{Kind: jsonvalue.String, Str: v.Number}
+			}
+			for _, m := range v.Members {
+				conv(m.Value, false)
+			}
+			for _, e := range v.Elems {
+				conv(e, true)
+			}
+		}
+		conv(v, false)
+	})
+	// decodedOnly does the same only in arrays decoded from a string of
+	// the arguments' top level.
+	decodedOnly := impl.Func("decoded only", func(ctx context.Context, c impl.Case) impl.Result {
+		r := impl.Reference.Normalize(ctx, c)
+		in, err1 := jsonvalue.Parse(c.Args)
+		out, err2 := jsonvalue.Parse(r.Output)
+		if !r.Answered() || err1 != nil || err2 != nil || in.Kind != jsonvalue.Object || out.Kind != jsonvalue.Object {
+			return r
+		}
+		for _, m := range out.Members {
+			if sent := in.Member(m.Key); sent != nil && sent.Kind == jsonvalue.String && m.Value.Kind == jsonvalue.Array {
+				for _, e := range m.Value.Elems {
+					if e.Kind == jsonvalue.Number {
+						*e = jsonvalue.Value{Kind: jsonvalue.String, Str: e.Number}
+					}
+				}
+			}
+		}
+		return impl.OK(out.Append(nil))
+	})
+	schema := `{"type":"object","properties":{"":{"type":"array","items":{"type":"string"}}}}`
+	for _, tc := range []struct {
+		im    impl.Impl
+		class string
+	}{
+		{numbersInArrays, "coerced"},
+		{decodedOnly, "coerced-in-decoded"},
+	} {
+		f := marked(tc.im, "text", schema, `{"":"[0]"}`)
+		if impl.Compare(f.Got, f.Want).Same() {
+			t.Fatalf("%s: no finding", tc.im.Name())
+		}
+		rcs := rootcause.Explain(context.Background(), rootcause.Config{Impl: tc.im, Want: want}, []rootcause.Finding{f})
+		if len(rcs) != 1 || rcs[0].Class != tc.class || rcs[0].Detail != "number to string" {
+			t.Fatalf("%s: root causes %+v, want one %s (number to string)", tc.im.Name(), rcs, tc.class)
+		}
+		if w := diagnose.CoercedTitle(tc.class, []string{"number to string"}); rcs[0].Title != w {
+			t.Errorf("%s: title %q, want %q", tc.im.Name(), rcs[0].Title, w)
+		}
+	}
+}
