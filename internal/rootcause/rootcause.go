@@ -1201,7 +1201,7 @@ const LongText = 1024
 // blindClasses are the classes of a string decoded where the reference
 // keeps it, as a reading of the schema would explain them.
 var blindClasses = map[string]bool{"decoded-declared-string": true, "wrong-shape": true, "wrong-shape/allOf": true,
-	"decoded-undeclared/$ref": true, "decoded-undeclared/patternProperties": true, "decoded-undeclared/type": true}
+	"decoded-undeclared/$ref": true, "decoded-undeclared/$ref-sibling": true, "decoded-undeclared/patternProperties": true, "decoded-undeclared/type": true}
 
 // blind reports whether the implementation gives got on c's arguments
 // under the empty schema too.

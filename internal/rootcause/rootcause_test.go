@@ -2016,3 +2016,39 @@ func TestCoercedInDecodedOnlyWhenDecodedMatters(t *testing.T) {
 		}
 	}
 }
+
+// TestTypeBesideRef: a string decoded where only a `type` beside a
+// draft-07 `$ref` names its shape is that `type` read (@cline/shared,
+// @openclaw/ai and n8n-mcp never read `$ref`, and were titled "read
+// through `$ref`"); an implementation that decodes the same under `{}`
+// decodes blind, whatever it reads.
+func TestTypeBesideRef(t *testing.T) {
+	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
+	// ownType reads a level's own `type` and drops `$ref` and `$schema`.
+	ownType := impltest.ReadsSchema("own type", func(s *jsonvalue.Value) {
+		diagnose.WalkSchemas(s, func(s *jsonvalue.Value) {
+			s.Members = slices.DeleteFunc(s.Members, func(m jsonvalue.Member) bool { return m.Key == "$ref" || m.Key == "$schema" })
+		})
+	})
+	blind := impltest.Edited("blind", func(v *jsonvalue.Value) {
+		for _, m := range v.Members {
+			if p, err := jsonvalue.Parse([]byte(m.Value.Str)); m.Value.Kind == jsonvalue.String && err == nil {
+				*m.Value = *p
+			}
+		}
+	})
+	schema := `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","definitions":{"any":{}},"properties":{"":{"$ref":"#/definitions/any","type":"array"}}}`
+	for _, tc := range []struct {
+		im    impl.Impl
+		class string
+	}{
+		{ownType, "decoded-undeclared/$ref-sibling"},
+		{blind, "decoded-undeclared"},
+	} {
+		f := marked(tc.im, "v", schema, `{"":"[]"}`)
+		rcs := rootcause.Explain(context.Background(), rootcause.Config{Impl: tc.im, Want: want}, []rootcause.Finding{f})
+		if len(rcs) != 1 || rcs[0].Class != tc.class {
+			t.Fatalf("%s: root causes %+v, want one %s", tc.im.Name(), rcs, tc.class)
+		}
+	}
+}
