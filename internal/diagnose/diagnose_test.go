@@ -239,6 +239,10 @@ func TestTitleNamesTheCase(t *testing.T) {
 		// ignores as well, is the reading's way; the title does not say
 		// a `type` is read.
 		{"then beside $ref, draft 7", `{"$schema":"http://json-schema.org/draft-07/schema#","definitions":{"any":{}},"properties":{"":{"$ref":"#/definitions/any","if":true,"then":{"type":"array"}}}}`, `{"":"[]"}`, out(`{"":[]}`), "decoded-undeclared/$ref", "", []string{"read through `$ref`"}},
+		// An error a `$schema` brings about names its draft; a value
+		// that names none, as written.
+		{"an error under draft-04", `{"$schema":"http://json-schema.org/draft-04/schema#"}`, `{}`, impl.Reject(impl.ErrUnspecified, "no schema with key"), "error-for-valid-input/$schema", "draft-04", []string{"under a schema whose `$schema` is draft-04"}},
+		{"an error under another $schema", `{"$schema":"https://example.com/s"}`, `{}`, impl.Reject(impl.ErrUnspecified, "no schema with key"), "error-for-valid-input/$schema", "https://example.com/s", []string{"under a schema whose `$schema` is `https://example.com/s`"}},
 		// A `NaN` or `Infinity` in the answer, by what in the arguments
 		// brings it about.
 		{"Infinity", `{}`, `{"":1e400}`, impl.Fail(impl.ErrProtocol, `not a JSON object: "{\"arguments\": {\"\": Infinity}}"`), "failure/protocol/non-finite", "past-float64", []string{"(a number past float64 written as `Infinity`)"}},

@@ -187,9 +187,10 @@ var lossyOrder = []string{"rounded", "1e400", "key-order", "duplicates", "lone-s
 
 // OrderDetails sorts the details of one root cause (the schema keywords
 // of decode-missed/keyword or /draft, the losses of a lossy reading, the
-// conversions of coerced) into the one order its title names them in,
-// whichever findings showed them first: keywords as notable lists them
-// (the others after, by name), losses as lossyOrder does, conversions by
+// conversions of coerced, the drafts of an error under `$schema`) into
+// the one order its title names them in, whichever findings showed them
+// first: keywords as notable lists them (the others after, by name),
+// losses as lossyOrder does, drafts as draftNames does, conversions by
 // name. It returns ds.
 func OrderDetails(ds []string) []string {
 	rank := func(d string) int {
@@ -200,7 +201,10 @@ func OrderDetails(ds []string) []string {
 		if i := slices.Index(lossyOrder, d); i >= 0 {
 			return i
 		}
-		return len(notable) + len(lossyOrder)
+		if i := slices.IndexFunc(draftNames, func(n struct{ uri, name string }) bool { return n.name == d }); i >= 0 {
+			return i
+		}
+		return len(notable) + len(lossyOrder) + len(draftNames)
 	}
 	slices.SortStableFunc(ds, func(a, b string) int { return cmp.Or(cmp.Compare(rank(a), rank(b)), strings.Compare(a, b)) })
 	return ds

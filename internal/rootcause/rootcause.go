@@ -529,6 +529,11 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 			// Both ways: what holds for every finding names them both.
 			rc.Title = diagnose.WrongShapeTitle(ds)
 			rc.Detail = strings.Join(ds, ", ")
+		case len(ds) > 0 && k == "error-for-valid-input/$schema":
+			// The `$schema` values its findings show: an implementation
+			// that errs under some drafts, not every one.
+			rc.Title = diagnose.SchemaErrorTitle(ds)
+			rc.Detail = strings.Join(ds, ", ")
 		case len(ds) > 0 && (k == "coerced" || k == "coerced-in-decoded"):
 			rc.Title = diagnose.CoercedTitle(k, ds)
 			rc.Detail = strings.Join(ds, ", ")

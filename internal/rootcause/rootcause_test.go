@@ -2052,3 +2052,37 @@ func TestTypeBesideRef(t *testing.T) {
 		}
 	}
 }
+
+// TestSchemaErrorTitle: an error a `$schema` brings about names the
+// `$schema` values its findings show, in the drafts' order, whichever
+// finding comes first. Ajv, as @mastra/core sets it up, errs under
+// draft-04, draft-06 and 2019-09 and not under draft-07 or 2020-12: "under
+// a schema with `$schema`" said it errs under any.
+func TestSchemaErrorTitle(t *testing.T) {
+	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
+	someDrafts := impl.Func("some drafts", func(ctx context.Context, c impl.Case) impl.Result {
+		if bytes.Contains(c.Schema, []byte(`draft-04`)) || bytes.Contains(c.Schema, []byte(`2019-09`)) {
+			return impl.Reject(impl.ErrUnspecified, `no schema with key or ref "https://json-schema.org/draft/2019-09/schema"`)
+		}
+		return impl.Reference.Normalize(ctx, c)
+	})
+	findings := []rootcause.Finding{
+		marked(someDrafts, "2019-09", `{"$schema":"https://json-schema.org/draft/2019-09/schema","properties":{"a":{"type":"array"}}}`, `{"a":"[1]"}`),
+		marked(someDrafts, "draft-04", `{"$schema":"http://json-schema.org/draft-04/schema#"}`, `{}`),
+		marked(someDrafts, "draft-07", `{"$schema":"http://json-schema.org/draft-07/schema#"}`, `{}`),
+	}
+	if impl.Compare(findings[2].Got, findings[2].Want).Same() {
+		findings = findings[:2] // draft-07 passes: no finding
+	}
+	const title = "An error for arguments the rule repairs or passes through, under a schema whose `$schema` is draft-04 or 2019-09"
+	for range 2 {
+		rcs := rootcause.Explain(context.Background(), rootcause.Config{Impl: someDrafts, Want: want}, findings)
+		if len(rcs) != 1 || rcs[0].Class != "error-for-valid-input/$schema" || rcs[0].Count() != 2 {
+			t.Fatalf("root causes %+v, want one error-for-valid-input/$schema of both", rcs)
+		}
+		if rcs[0].Title != title || rcs[0].Detail != "draft-04, 2019-09" {
+			t.Errorf("title %q (detail %q), want %q", rcs[0].Title, rcs[0].Detail, title)
+		}
+		slices.Reverse(findings)
+	}
+}
