@@ -101,9 +101,16 @@ test('reading/4: under draft-07, a type beside $ref is read, where $ref makes it
   assert.deepEqual(validate(schema, { '': '[]' }), { '': [] });
 });
 
-test('validateToolArguments: TypeBox Convert changes what the repair left, when it does not validate', () => {
+test('rule/5: an element is converted at any depth, in a real array and in decoded text alike', () => {
+  // coercePrimitiveByType(element, "string") on every element under items
+  // string (cause 1), whether the array was sent or decoded: the repair's,
+  // not TypeBox Convert's (Check passes on what the repair gives, so
+  // validateToolArguments never reaches Convert).
   const p = { type: ['array'], items: { type: ['string'] } };
-  assert.deepEqual(validate(object({ p }), { p: '[1]' }), { p: ['1'] }); // the rule: [1], left to validation to report
+  assert.deepEqual(coerce({ p: '[1]' }, object({ p })), { p: ['1'] }); // the rule: [1]
+  assert.deepEqual(coerce({ p: [1] }, object({ p })), { p: ['1'] }); // the rule: [1]
+  assert.deepEqual(validate(object({ p }), { p: '[1]' }), { p: ['1'] });
+  assert.deepEqual(validate(object({ p }), { p: [1] }), { p: ['1'] });
 });
 
 test('validateToolArguments: a $ref cycle overflows the stack', () => {

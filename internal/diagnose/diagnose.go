@@ -189,6 +189,12 @@ func ErrorUnder(c Case, kw string) Diagnosis {
 		d.Clause = "reading/4"
 	}
 	switch {
+	case kw == "$schema" && !stackExhausted.MatchString(c.Got.Detail):
+		// Under which `$schema`: an implementation errs under some
+		// drafts, not all (Ajv as @mastra/core sets it up knows draft-07
+		// and 2020-12 only).
+		d.Detail = schemaName(c.Schema)
+		d.Title = SchemaErrorTitle([]string{d.Detail})
 	case kw == "$ref" && refCycle(c.Schema):
 		d.Class += "-cycle"
 		d.Title = "An error for arguments under a schema whose `$ref` leads back to itself (a recursive schema, which the rule reads as any other)"
@@ -197,6 +203,67 @@ func ErrorUnder(c Case, kw string) Diagnosis {
 		d.Title += ": the program runs out of stack (`" + stackExhausted.FindString(c.Got.Detail) + "`)"
 	}
 	return d
+}
+
+// draftNames names the drafts a `$schema` value may name (its URI without
+// the scheme and a trailing "#"), in the drafts' order.
+var draftNames = []struct{ uri, name string }{
+	{"json-schema.org/draft-03/schema", "draft-03"},
+	{"json-schema.org/draft-04/schema", "draft-04"},
+	{"json-schema.org/draft-06/schema", "draft-06"},
+	{"json-schema.org/draft-07/schema", "draft-07"},
+	{"json-schema.org/draft/2019-09/schema", "2019-09"},
+	{"json-schema.org/draft/2020-12/schema", "2020-12"},
+}
+
+// schemaName names the `$schema` of schema: the root's, else the first
+// one it holds: the draft it names ("draft-04", "2019-09"), else the
+// value as written (a string's text, or JSON text); "" when there is none.
+func schemaName(schema []byte) string {
+	v, err := jsonvalue.Parse(schema)
+	if err != nil {
+		return ""
+	}
+	var s *jsonvalue.Value
+	WalkSchemas(v, func(o *jsonvalue.Value) {
+		if m := o.Member("$schema"); m != nil && s == nil {
+			s = m
+		}
+	})
+	switch {
+	case s == nil:
+		return ""
+	case s.Kind != jsonvalue.String:
+		return string(s.Append(nil))
+	}
+	u := strings.TrimSuffix(s.Str, "#")
+	u = strings.TrimPrefix(strings.TrimPrefix(u, "http://"), "https://")
+	for _, d := range draftNames {
+		if u == d.uri {
+			return d.name
+		}
+	}
+	return s.Str
+}
+
+// SchemaErrorTitle is the title of an error for arguments the rule
+// repairs or passes through, brought about by a `$schema` (class
+// error-for-valid-input/$schema) that names the drafts names (schemaName's
+// details; a value that names no draft is given as written): those its
+// findings show, so that the title does not say every `$schema` errs.
+func SchemaErrorTitle(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = n
+		if !slices.ContainsFunc(draftNames, func(d struct{ uri, name string }) bool { return d.name == n }) {
+			q[i] = code(n)
+		}
+	}
+	list := strings.Join(q, ", ")
+	if len(q) > 1 {
+		list = strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
+	}
+	return "An error for arguments the rule repairs or passes through, under a schema whose `$schema` is " + list
 }
 
 // stackExhausted matches what JavaScript engines, Python and the JVM say

@@ -230,6 +230,19 @@ func TestTitleNamesTheCase(t *testing.T) {
 		{"missed through $ref, then items", `{"$defs":{"l":{"items":{"type":"array"}}},"properties":{"l":{"$ref":"#/$defs/l"}}}`, `{"l":["[]"]}`, out(`{"l":["[]"]}`), "decode-missed/keyword", "$ref/items", []string{"through `$ref` then `items` are"}},
 		{"missed under a type list", `{"properties":{"p":{"type":["array"]}}}`, `{"p":"[]"}`, out(`{"p":"[]"}`), "decode-missed", "type-list", []string{"declares array in a `type` list"}},
 		{"missed under a plain type", `{"properties":{"p":{"type":"array"}}}`, `{"p":"[]"}`, out(`{"p":"[]"}`), "decode-missed", "", []string{"declares array"}},
+		// A `type` beside `$ref` read where the schema's draft ignores
+		// what is beside `$ref` (drafts 4 to 7): the title says so,
+		// not that `$ref` is read (no implementation seen reads it).
+		{"type beside $ref, draft 7", `{"$schema":"http://json-schema.org/draft-07/schema#","definitions":{"any":{}},"properties":{"":{"$ref":"#/definitions/any","type":"array"}}}`, `{"":"[]"}`, out(`{"":[]}`), "decoded-undeclared/$ref-sibling", "", []string{"A `type` beside `$ref` is read", "draft 7 and earlier ignore"}},
+		{"type list beside $ref, draft 4", `{"$schema":"http://json-schema.org/draft-04/schema#","definitions":{"any":{}},"properties":{"":{"$ref":"#/definitions/any","type":["object"]}}}`, `{"":"{}"}`, out(`{"":{}}`), "decoded-undeclared/$ref-sibling", "", []string{"A `type` beside `$ref` is read"}},
+		// Beside `$ref` too, but no `type`: `then`, which the draft
+		// ignores as well, is the reading's way; the title does not say
+		// a `type` is read.
+		{"then beside $ref, draft 7", `{"$schema":"http://json-schema.org/draft-07/schema#","definitions":{"any":{}},"properties":{"":{"$ref":"#/definitions/any","if":true,"then":{"type":"array"}}}}`, `{"":"[]"}`, out(`{"":[]}`), "decoded-undeclared/$ref", "", []string{"read through `$ref`"}},
+		// An error a `$schema` brings about names its draft; a value
+		// that names none, as written.
+		{"an error under draft-04", `{"$schema":"http://json-schema.org/draft-04/schema#"}`, `{}`, impl.Reject(impl.ErrUnspecified, "no schema with key"), "error-for-valid-input/$schema", "draft-04", []string{"under a schema whose `$schema` is draft-04"}},
+		{"an error under another $schema", `{"$schema":"https://example.com/s"}`, `{}`, impl.Reject(impl.ErrUnspecified, "no schema with key"), "error-for-valid-input/$schema", "https://example.com/s", []string{"under a schema whose `$schema` is `https://example.com/s`"}},
 		// A `NaN` or `Infinity` in the answer, by what in the arguments
 		// brings it about.
 		{"Infinity", `{}`, `{"":1e400}`, impl.Fail(impl.ErrProtocol, `not a JSON object: "{\"arguments\": {\"\": Infinity}}"`), "failure/protocol/non-finite", "past-float64", []string{"(a number past float64 written as `Infinity`)"}},

@@ -187,9 +187,10 @@ var lossyOrder = []string{"rounded", "1e400", "key-order", "duplicates", "lone-s
 
 // OrderDetails sorts the details of one root cause (the schema keywords
 // of decode-missed/keyword or /draft, the losses of a lossy reading, the
-// conversions of coerced) into the one order its title names them in,
-// whichever findings showed them first: keywords as notable lists them
-// (the others after, by name), losses as lossyOrder does, conversions by
+// conversions of coerced, the drafts of an error under `$schema`) into
+// the one order its title names them in, whichever findings showed them
+// first: keywords as notable lists them (the others after, by name),
+// losses as lossyOrder does, drafts as draftNames does, conversions by
 // name. It returns ds.
 func OrderDetails(ds []string) []string {
 	rank := func(d string) int {
@@ -200,7 +201,10 @@ func OrderDetails(ds []string) []string {
 		if i := slices.Index(lossyOrder, d); i >= 0 {
 			return i
 		}
-		return len(notable) + len(lossyOrder)
+		if i := slices.IndexFunc(draftNames, func(n struct{ uri, name string }) bool { return n.name == d }); i >= 0 {
+			return i
+		}
+		return len(notable) + len(lossyOrder) + len(draftNames)
 	}
 	slices.SortStableFunc(ds, func(a, b string) int { return cmp.Or(cmp.Compare(rank(a), rank(b)), strings.Compare(a, b)) })
 	return ds
@@ -551,6 +555,8 @@ func (d *differ) decodedWrongly(in, want, got *jsonvalue.Value, path []step) Dia
 		}
 	case shape && slices.Contains(declared.via, "allOf"):
 		return Diagnosis{Class: "wrong-shape/allOf", Title: "`allOf` is read as a union: a shape one branch declares and another excludes is substituted", Clause: "rule/3"}
+	case shape && d.typeBesideRef(rs, got.Kind.String()):
+		return besideRef
 	case shape:
 		// The schema declares this shape, as this reading sees it, and
 		// the reference leaves it: a reading of the schema differs.
@@ -561,6 +567,53 @@ func (d *differ) decodedWrongly(in, want, got *jsonvalue.Value, path []step) Dia
 		return Diagnosis{Class: "decoded-undeclared/" + kw, Title: "A string is decoded where the schema, read through " + code(kw) + ", does not declare " + got.Kind.String(), Clause: "reading/4"}
 	}
 	return undeclared
+}
+
+// besideRef is the diagnosis of a string decoded where the `type` that
+// names its shape is beside a `$ref`, in a schema of a draft that ignores
+// what is beside `$ref` (drafts 4 to 7): the implementation reads that
+// `type` (@cline/shared, @openclaw/ai and n8n-mcp read a level's own
+// `type`, and never `$ref`).
+var besideRef = Diagnosis{Class: "decoded-undeclared/$ref-sibling", Title: "A `type` beside `$ref` is read, where draft 7 and earlier ignore what is beside `$ref`: a string is decoded", Clause: "reading/4"}
+
+// oldDrafts are the `$schema` values (without a trailing "#" and the
+// scheme) of the drafts in which `$ref` makes its siblings ignored.
+var oldDrafts = []string{"json-schema.org/draft-04/schema", "json-schema.org/draft-06/schema", "json-schema.org/draft-07/schema"}
+
+// typeBesideRef reports whether every subschema among rs whose `type`
+// names name is beside a `$ref`, and the schema is read by a draft that
+// ignores what is beside `$ref`: its root's `$schema`, and every other
+// `$schema` it holds, names draft 4, 6 or 7.
+func (d *differ) typeBesideRef(rs []reach, name string) bool {
+	if d.schema == nil {
+		return false
+	}
+	root := d.schema.root
+	if root == nil || root.Kind != jsonvalue.Object || root.Member("$schema") == nil {
+		return false
+	}
+	old := true
+	WalkSchemas(root, func(s *jsonvalue.Value) {
+		if v := s.Member("$schema"); v != nil {
+			u := strings.TrimSuffix(v.Str, "#")
+			u = strings.TrimPrefix(strings.TrimPrefix(u, "http://"), "https://")
+			old = old && v.Kind == jsonvalue.String && slices.Contains(oldDrafts, u)
+		}
+	})
+	if !old {
+		return false
+	}
+	found := false
+	for _, r := range rs {
+		if !slices.Contains(types(r.s), name) {
+			continue
+		}
+		if ref := r.s.Member("$ref"); ref == nil || ref.Kind != jsonvalue.String {
+			return false
+		}
+		found = true
+	}
+	return found
 }
 
 // undeclared is the diagnosis of a string parsed as JSON where the schema

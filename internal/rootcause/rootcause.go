@@ -532,6 +532,11 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 			// Both ways: what holds for every finding names them both.
 			rc.Title = diagnose.WrongShapeTitle(ds)
 			rc.Detail = strings.Join(ds, ", ")
+		case len(ds) > 0 && k == "error-for-valid-input/$schema":
+			// The `$schema` values its findings show: an implementation
+			// that errs under some drafts, not every one.
+			rc.Title = diagnose.SchemaErrorTitle(ds)
+			rc.Detail = strings.Join(ds, ", ")
 		case len(ds) > 0 && (k == "coerced" || k == "coerced-in-decoded"):
 			rc.Title = diagnose.CoercedTitle(k, ds)
 			rc.Detail = strings.Join(ds, ", ")
@@ -1063,6 +1068,9 @@ func withTypes(c impl.Case) (impl.Case, bool) {
 // A string decoded where `string` is declared, not blindly, that the rule
 // decodes once a keyword is taken out, and the implementation the same
 // without it, is decoded-keyword-ignored (ignoredKeyword).
+// A value converted inside text the rule decodes that is converted the
+// same way once that text is sent decoded is coerced, not
+// coerced-in-decoded (coercedWhenSent).
 func probed(ctx context.Context, cfg Config, c impl.Case, want, got impl.Result) diagnose.Diagnosis {
 	d := classify(c, want, got)
 	if d.Class == diagnose.InDecoded.Class {
@@ -1077,6 +1085,9 @@ func probed(ctx context.Context, cfg Config, c impl.Case, want, got impl.Result)
 				}
 			}
 		}
+	}
+	if d.Class == "coerced-in-decoded" && coercedWhenSent(ctx, cfg, c, d) {
+		d.Class, d.Title = "coerced", diagnose.CoercedTitle("coerced", []string{d.Detail})
 	}
 	if d.Class == "no-fixpoint" {
 		if again, ok := rerun(ctx, cfg, c, got); ok {
@@ -1115,6 +1126,20 @@ func probed(ctx context.Context, cfg Config, c impl.Case, want, got impl.Result)
 		}
 	}
 	return d
+}
+
+// coercedWhenSent reports whether a value converted inside text the rule
+// decodes (d, of class coerced-in-decoded, on c) is converted the same
+// way with that text sent decoded: the conversion is the place's, made in
+// a real array as in decoded text (@openclaw/ai makes every element under
+// `"items":{"type":"string"}` a string), not one of decoded text.
+func coercedWhenSent(ctx context.Context, cfg Config, c impl.Case, d diagnose.Diagnosis) bool {
+	sent, ok := decodedOnTheWay(c, d.Where)
+	if !ok {
+		return false
+	}
+	s := classify(sent, cfg.Want(sent), cfg.Impl.Normalize(ctx, sent))
+	return s.Class == "coerced" && s.Detail == d.Detail && s.Where == d.Where
 }
 
 // ignoredKeyword names the keyword an implementation that decodes a
@@ -1193,7 +1218,7 @@ const LongText = 1024
 // blindClasses are the classes of a string decoded where the reference
 // keeps it, as a reading of the schema would explain them.
 var blindClasses = map[string]bool{"decoded-declared-string": true, "wrong-shape": true, "wrong-shape/allOf": true,
-	"decoded-undeclared/$ref": true, "decoded-undeclared/patternProperties": true, "decoded-undeclared/type": true}
+	"decoded-undeclared/$ref": true, "decoded-undeclared/$ref-sibling": true, "decoded-undeclared/patternProperties": true, "decoded-undeclared/type": true}
 
 // blind reports whether the implementation gives got on c's arguments
 // under the empty schema too.

@@ -1948,3 +1948,141 @@ func TestCertainFailureShown(t *testing.T) {
 		}
 	}
 }
+
+// TestCoercedInDecodedOnlyWhenDecodedMatters: a value converted inside
+// JSON text the rule decodes is put down to the decoded text only when
+// the implementation leaves it as it is once the text is sent decoded.
+// @openclaw/ai converts every element under `"items":{"type":"string"}`
+// to a string, in a real array and in decoded text alike: its `"[0]"`
+// giving `["0"]` was a root cause of its own, "A value inside decoded
+// JSON text is converted to another type", beside its plain conversions.
+func TestCoercedInDecodedOnlyWhenDecodedMatters(t *testing.T) {
+	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
+	// numbersInArrays makes every number in an array of the answer a
+	// string, wherever the array came from.
+	numbersInArrays := impltest.Edited("numbers in arrays", func(v *jsonvalue.Value) {
+		var conv func(v *jsonvalue.Value, inArray bool)
+		conv = func(v *jsonvalue.Value, inArray bool) {
+			if inArray && v.Kind == jsonvalue.Number {
+				*v = jsonvalue.Value{Kind: jsonvalue.String, Str: v.Number}
+			}
+			for _, m := range v.Members {
+				conv(m.Value, false)
+			}
+			for _, e := range v.Elems {
+				conv(e, true)
+			}
+		}
+		conv(v, false)
+	})
+	// decodedOnly does the same only in arrays decoded from a string of
+	// the arguments' top level.
+	decodedOnly := impl.Func("decoded only", func(ctx context.Context, c impl.Case) impl.Result {
+		r := impl.Reference.Normalize(ctx, c)
+		in, err1 := jsonvalue.Parse(c.Args)
+		out, err2 := jsonvalue.Parse(r.Output)
+		if !r.Answered() || err1 != nil || err2 != nil || in.Kind != jsonvalue.Object || out.Kind != jsonvalue.Object {
+			return r
+		}
+		for _, m := range out.Members {
+			if sent := in.Member(m.Key); sent != nil && sent.Kind == jsonvalue.String && m.Value.Kind == jsonvalue.Array {
+				for _, e := range m.Value.Elems {
+					if e.Kind == jsonvalue.Number {
+						*e = jsonvalue.Value{Kind: jsonvalue.String, Str: e.Number}
+					}
+				}
+			}
+		}
+		return impl.OK(out.Append(nil))
+	})
+	schema := `{"type":"object","properties":{"":{"type":"array","items":{"type":"string"}}}}`
+	for _, tc := range []struct {
+		im    impl.Impl
+		class string
+	}{
+		{numbersInArrays, "coerced"},
+		{decodedOnly, "coerced-in-decoded"},
+	} {
+		f := marked(tc.im, "text", schema, `{"":"[0]"}`)
+		if impl.Compare(f.Got, f.Want).Same() {
+			t.Fatalf("%s: no finding", tc.im.Name())
+		}
+		rcs := rootcause.Explain(context.Background(), rootcause.Config{Impl: tc.im, Want: want}, []rootcause.Finding{f})
+		if len(rcs) != 1 || rcs[0].Class != tc.class || rcs[0].Detail != "number to string" {
+			t.Fatalf("%s: root causes %+v, want one %s (number to string)", tc.im.Name(), rcs, tc.class)
+		}
+		if w := diagnose.CoercedTitle(tc.class, []string{"number to string"}); rcs[0].Title != w {
+			t.Errorf("%s: title %q, want %q", tc.im.Name(), rcs[0].Title, w)
+		}
+	}
+}
+
+// TestTypeBesideRef: a string decoded where only a `type` beside a
+// draft-07 `$ref` names its shape is that `type` read (@cline/shared,
+// @openclaw/ai and n8n-mcp never read `$ref`, and were titled "read
+// through `$ref`"); an implementation that decodes the same under `{}`
+// decodes blind, whatever it reads.
+func TestTypeBesideRef(t *testing.T) {
+	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
+	// ownType reads a level's own `type` and drops `$ref` and `$schema`.
+	ownType := impltest.ReadsSchema("own type", func(s *jsonvalue.Value) {
+		diagnose.WalkSchemas(s, func(s *jsonvalue.Value) {
+			s.Members = slices.DeleteFunc(s.Members, func(m jsonvalue.Member) bool { return m.Key == "$ref" || m.Key == "$schema" })
+		})
+	})
+	blind := impltest.Edited("blind", func(v *jsonvalue.Value) {
+		for _, m := range v.Members {
+			if p, err := jsonvalue.Parse([]byte(m.Value.Str)); m.Value.Kind == jsonvalue.String && err == nil {
+				*m.Value = *p
+			}
+		}
+	})
+	schema := `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","definitions":{"any":{}},"properties":{"":{"$ref":"#/definitions/any","type":"array"}}}`
+	for _, tc := range []struct {
+		im    impl.Impl
+		class string
+	}{
+		{ownType, "decoded-undeclared/$ref-sibling"},
+		{blind, "decoded-undeclared"},
+	} {
+		f := marked(tc.im, "v", schema, `{"":"[]"}`)
+		rcs := rootcause.Explain(context.Background(), rootcause.Config{Impl: tc.im, Want: want}, []rootcause.Finding{f})
+		if len(rcs) != 1 || rcs[0].Class != tc.class {
+			t.Fatalf("%s: root causes %+v, want one %s", tc.im.Name(), rcs, tc.class)
+		}
+	}
+}
+
+// TestSchemaErrorTitle: an error a `$schema` brings about names the
+// `$schema` values its findings show, in the drafts' order, whichever
+// finding comes first. Ajv, as @mastra/core sets it up, errs under
+// draft-04, draft-06 and 2019-09 and not under draft-07 or 2020-12: "under
+// a schema with `$schema`" said it errs under any.
+func TestSchemaErrorTitle(t *testing.T) {
+	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
+	someDrafts := impl.Func("some drafts", func(ctx context.Context, c impl.Case) impl.Result {
+		if bytes.Contains(c.Schema, []byte(`draft-04`)) || bytes.Contains(c.Schema, []byte(`2019-09`)) {
+			return impl.Reject(impl.ErrUnspecified, `no schema with key or ref "https://json-schema.org/draft/2019-09/schema"`)
+		}
+		return impl.Reference.Normalize(ctx, c)
+	})
+	findings := []rootcause.Finding{
+		marked(someDrafts, "2019-09", `{"$schema":"https://json-schema.org/draft/2019-09/schema","properties":{"a":{"type":"array"}}}`, `{"a":"[1]"}`),
+		marked(someDrafts, "draft-04", `{"$schema":"http://json-schema.org/draft-04/schema#"}`, `{}`),
+		marked(someDrafts, "draft-07", `{"$schema":"http://json-schema.org/draft-07/schema#"}`, `{}`),
+	}
+	if impl.Compare(findings[2].Got, findings[2].Want).Same() {
+		findings = findings[:2] // draft-07 passes: no finding
+	}
+	const title = "An error for arguments the rule repairs or passes through, under a schema whose `$schema` is draft-04 or 2019-09"
+	for range 2 {
+		rcs := rootcause.Explain(context.Background(), rootcause.Config{Impl: someDrafts, Want: want}, findings)
+		if len(rcs) != 1 || rcs[0].Class != "error-for-valid-input/$schema" || rcs[0].Count() != 2 {
+			t.Fatalf("root causes %+v, want one error-for-valid-input/$schema of both", rcs)
+		}
+		if rcs[0].Title != title || rcs[0].Detail != "draft-04, 2019-09" {
+			t.Errorf("title %q (detail %q), want %q", rcs[0].Title, rcs[0].Detail, title)
+		}
+		slices.Reverse(findings)
+	}
+}
