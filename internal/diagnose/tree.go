@@ -195,6 +195,9 @@ var lossyOrder = []string{"rounded", "1e400", "key-order", "duplicates", "lone-s
 func OrderDetails(ds []string) []string {
 	rank := func(d string) int {
 		d, _, _ = strings.Cut(d, "/") // a route, by its first keyword
+		if d == RefOther {
+			d = "$ref"
+		}
 		if i := slices.Index(notable, d); i >= 0 {
 			return i
 		}
@@ -762,6 +765,14 @@ func KeywordTitle(kws []string) string {
 	return "Declarations through " + routes(kws) + " are not followed: a stringified array or object stays a string"
 }
 
+// RefOther is the step of a route through a `$ref` that is not a plain
+// `#/` pointer read from the document root (`#`, an anchor, an `$id`, a
+// %-escape, a pointer inside an embedded resource), for an
+// implementation that follows the plain pointer: its route says so, not
+// that `$ref` is not followed (qwen-code's resolveRef reads `#/` pointers
+// only).
+const RefOther = "$ref(other)"
+
 // IgnoredClass is the class of a string decoded where only keywords the
 // implementation does not follow keep it a string (Ignored).
 const IgnoredClass = "decoded-keyword-ignored"
@@ -788,6 +799,10 @@ func routes(kws []string) string {
 	for i, k := range kws {
 		steps := strings.Split(k, "/")
 		for j, st := range steps {
+			if st == RefOther {
+				steps[j] = "`$ref` other than a plain `#/` pointer from the document root"
+				continue
+			}
 			if name, ok := strings.CutSuffix(st, "[]"); ok {
 				steps[j] = code(name) + " as a list"
 			} else {

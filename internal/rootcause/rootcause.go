@@ -24,6 +24,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -218,6 +219,9 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 			if o.d.Class == "decode-missed/keyword" {
 				o.d = ofDecoded(ctx, cfg, o.c, o.d)
 			}
+			if o.d.Class == "decode-missed/keyword" {
+				o.d = ofPlainest(ctx, cfg, o.c, o.d)
+			}
 		})
 	}
 	type key struct{ class, detail string }
@@ -393,6 +397,14 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 		plain.Class, plain.Clause, plain.Detail = "type-list-as-one", "rule/3", ""
 		plain.Title = "A `type` list is read as one of its types: a shape it names stays a string (`[\"array\",\"object\"]` read as `object`), a string it admits is decoded (`[\"string\",\"array\"]` read as `array`)"
 		order = slices.DeleteFunc(order, func(k string) bool { return k == "decoded-declared-string" })
+	}
+	// Types added up across `allOf` branches substitute a shape one
+	// branch excludes, and keep a string one branch admits: one reading,
+	// seen from both sides (qwen-code's getAcceptedTypes).
+	if ws, ta := byClass["wrong-shape/allOf"], byClass[typesAddedClass]; ws != nil && ta != nil {
+		absorb(ws, ta)
+		ws.Class, ws.Clause, ws.Detail, ws.Title = "types-added", "rule/3", "", typesAddedBoth
+		order = slices.DeleteFunc(order, func(k string) bool { return k == typesAddedClass })
 	}
 	// fold puts the findings of class from, a case of two faults, under
 	// the first of intos that has a root cause (a class, or a class and
@@ -1474,4 +1486,292 @@ func addTypes(root, s, v *jsonvalue.Value) int {
 		return added
 	}
 	return add(s, v, 0)
+}
+
+// The class and titles of types added up across `type` and the branches
+// of combinators, where the rule intersects them.
+const (
+	typesAddedClass = "decode-missed/types-added"
+	typesAddedTitle = "The types of `type` and of the branches of `allOf`, `anyOf`, `oneOf` are added up where the rule intersects them: a string one of them admits keeps the value a string"
+	typesAddedBoth  = "The types of `type` and of the branches of `allOf`, `anyOf`, `oneOf` are added up where the rule intersects them (`allOf` read as a union): a shape one `allOf` branch declares and another excludes is substituted, and a string one of them admits keeps the value a string"
+)
+
+// unionTitle is the title of a union that keeps a branch's repair only
+// where that one branch takes the whole value.
+const unionTitle = "A union (`anyOf`/`oneOf`) keeps a repair only where one branch takes the whole value: elements that need different branches stay strings"
+
+// ofPlainest tells a keyword not followed from a miss behind a keyword
+// the implementation follows: a decode missed behind the route d.Detail
+// is put down to the route only when the implementation misses the
+// plainest case of that route too (only the route's keywords between the
+// root and a string of the shape, plainestRoute). When it misses that
+// case, and the same case without the route's combinators and `$ref`
+// as well, it is the plain miss (decode-missed: qwen-code decodes no
+// string element of a real array of arrays, behind `anyOf` or not). When
+// it decodes that case, the real cause is looked for on c, the finding's
+// minimized case: elements a union repairs one at a time and misses
+// together (decode-missed/union: @openclaw/ai's coerceWithUnionSchema
+// keeps a branch's repair only where that branch validates the whole
+// value); a string a `type` list admits, without which the
+// implementation decodes (typesAddedClass: qwen-code's getAcceptedTypes
+// adds up the types of every branch); a `$ref` followed as a plain `#/`
+// pointer and missed in another form (the route's `$ref` becomes
+// diagnose.RefOther). d is returned as it is otherwise.
+func ofPlainest(ctx context.Context, cfg Config, c impl.Case, d diagnose.Diagnosis) diagnose.Diagnosis {
+	if cfg.Impl == nil || cfg.Want == nil || cfg.Keep != nil && !cfg.Keep() {
+		return d
+	}
+	same := func(t impl.Case) bool {
+		t.Options = c.Options
+		return impl.Compare(cfg.Impl.Normalize(ctx, t), cfg.Want(t)).Same()
+	}
+	route := strings.Split(d.Detail, "/")
+	prefix, ok := routePrefix(c, d.Where, route)
+	if !ok {
+		return d
+	}
+	p, ok := plainestRoute(prefix, route, d.Shape)
+	if !ok {
+		// A route with a step of no plainest form ($dynamicRef), through
+		// `$ref`s none of which is a plain `#/` pointer, of an
+		// implementation that follows the plain pointer: the `$ref`s'
+		// form is what it misses first.
+		if route[0] == "$ref" && !plainPointer(c.Schema) {
+			if whole, ok := routePrefix(c, d.Where, nil); ok {
+				if p, ok := plainestRoute(whole, []string{"$ref"}, d.Shape); ok && same(p) {
+					return refOther(d, route)
+				}
+			}
+		}
+		return d
+	}
+	if !same(p) {
+		plain := slices.DeleteFunc(slices.Clone(route), func(st string) bool {
+			return st == "$ref" || st == "allOf" || st == "anyOf" || st == "oneOf"
+		})
+		if len(plain) < len(route) {
+			if q, ok := plainestRoute(prefix, plain, d.Shape); ok && !same(q) {
+				d.Class, d.Detail, d.Title, d.Clause = "decode-missed", "", diagnose.MissedTitle(d.Shape, ""), "rule/2"
+			}
+		}
+		return d
+	}
+	if slices.Contains(route, "anyOf") || slices.Contains(route, "oneOf") {
+		if cuts := cutElements(c, d.Where); len(cuts) > 1 && !slices.ContainsFunc(cuts, func(t impl.Case) bool { return !same(t) }) {
+			d.Class, d.Detail, d.Title, d.Clause = "decode-missed/union", "", unionTitle, "reading/4"
+			return d
+		}
+	}
+	if t, ok := withoutStringInLists(c); ok && same(t) {
+		d.Class, d.Detail, d.Title, d.Clause = typesAddedClass, "", typesAddedTitle, "reading/4"
+		return d
+	}
+	if slices.Contains(route, "$ref") {
+		return refOther(d, route)
+	}
+	return d
+}
+
+// refOther is d, a decode missed behind route, with the route's `$ref`
+// steps made diagnose.RefOther.
+func refOther(d diagnose.Diagnosis, route []string) diagnose.Diagnosis {
+	for i, st := range route {
+		if st == "$ref" {
+			route[i] = diagnose.RefOther
+		}
+	}
+	d.Detail = strings.Join(route, "/")
+	d.Title = diagnose.KeywordTitle([]string{d.Detail})
+	return d
+}
+
+// plainPointer reports whether the schema text holds a `$ref` that is a
+// `#/` pointer without a %-escape, outside any resource an `$id` below
+// the root embeds.
+func plainPointer(schema []byte) bool {
+	v, err := jsonvalue.Parse(schema)
+	if err != nil {
+		return false
+	}
+	var walk func(v *jsonvalue.Value, embedded bool, depth int) bool
+	walk = func(v *jsonvalue.Value, embedded bool, depth int) bool {
+		if depth > 200 {
+			return false
+		}
+		if depth > 0 && (v.Member("$id") != nil || v.Member("id") != nil) {
+			embedded = true
+		}
+		if r := v.Member("$ref"); !embedded && r != nil && r.Kind == jsonvalue.String && strings.HasPrefix(r.Str, "#/") && !strings.Contains(r.Str, "%") {
+			return true
+		}
+		for _, m := range v.Members {
+			if walk(m.Value, embedded, depth+1) {
+				return true
+			}
+		}
+		return slices.ContainsFunc(v.Elems, func(e *jsonvalue.Value) bool { return walk(e, embedded, depth+1) })
+	}
+	return walk(v, false, 0)
+}
+
+// routePrefix is the kinds of the containers (object or array) on the way
+// to where in c's arguments, as sent, before the route begins: the steps
+// of where the route's own steps (a member, an element) do not take. It
+// reports false when the way passes through a string, or the route takes
+// more steps than where has.
+func routePrefix(c impl.Case, where string, route []string) ([]jsonvalue.Kind, bool) {
+	args, err := jsonvalue.Parse(c.Args)
+	if err != nil {
+		return nil, false
+	}
+	toks := jsonvalue.PointerTokens(where)
+	n := len(toks)
+	for _, st := range route {
+		switch st {
+		case "properties", "additionalProperties", "patternProperties", "items", "items[]", "prefixItems", "additionalItems":
+			n--
+		}
+	}
+	if n < 0 {
+		return nil, false
+	}
+	var kinds []jsonvalue.Kind
+	v := args
+	for _, tok := range toks[:n] {
+		if v.Kind != jsonvalue.Object && v.Kind != jsonvalue.Array {
+			return nil, false
+		}
+		kinds = append(kinds, v.Kind)
+		if v = v.Step(tok); v == nil {
+			return nil, false
+		}
+	}
+	return kinds, true
+}
+
+// plainestRoute is the plainest case of the route (keywords and the
+// "properties" and "items" steps between them, as a decode missed's
+// detail gives them) to a stringified shape ("array" or "object"), as
+// deep in the arguments as the finding's (prefix, the containers before
+// the route: a member named "" of a typed object, or an element of a
+// typed array, for each): each step its plainest (a combinator of one
+// branch, a `#/$defs/…` pointer, a pattern "" that matches every key, a
+// member named "", one element), and the empty text of the shape where
+// the route ends, under a plain `type`. It reports false for a step it
+// has no plainest form of, another shape, or a route that does not begin
+// with an object at the root.
+func plainestRoute(prefix []jsonvalue.Kind, route []string, shape string) (impl.Case, bool) {
+	var text string
+	switch shape {
+	case "array":
+		text = `"[]"`
+	case "object":
+		text = `"{}"`
+	default:
+		return impl.Case{}, false
+	}
+	s, v := `{"type":"`+shape+`"}`, text
+	var defs []string
+	for i := len(route) - 1; i >= 0; i-- {
+		switch st := route[i]; st {
+		case "allOf", "anyOf", "oneOf":
+			s = `{"` + st + `":[` + s + `]}`
+		case "$ref":
+			name := "t" + strconv.Itoa(len(defs))
+			defs = append(defs, `"`+name+`":`+s)
+			s = `{"$ref":"#/$defs/` + name + `"}`
+		case "properties":
+			s, v = `{"type":"object","properties":{"":`+s+`}}`, `{"":`+v+`}`
+		case "additionalProperties":
+			s, v = `{"type":"object","additionalProperties":`+s+`}`, `{"":`+v+`}`
+		case "patternProperties":
+			s, v = `{"type":"object","patternProperties":{"":`+s+`}}`, `{"":`+v+`}`
+		case "items":
+			s, v = `{"type":"array","items":`+s+`}`, `[`+v+`]`
+		case "prefixItems":
+			s, v = `{"type":"array","prefixItems":[`+s+`]}`, `[`+v+`]`
+		case "":
+			if len(route) > 1 {
+				return impl.Case{}, false
+			}
+		default:
+			return impl.Case{}, false
+		}
+	}
+	for i := len(prefix) - 1; i >= 0; i-- {
+		if prefix[i] == jsonvalue.Array {
+			s, v = `{"type":"array","items":`+s+`}`, `[`+v+`]`
+		} else {
+			s, v = `{"type":"object","properties":{"":`+s+`}}`, `{"":`+v+`}`
+		}
+	}
+	if !strings.HasPrefix(v, "{") {
+		return impl.Case{}, false
+	}
+	if len(defs) > 0 {
+		s = s[:len(s)-1] + `,"$defs":{` + strings.Join(defs, ",") + `}}`
+	}
+	return impl.Case{Schema: []byte(s), Args: []byte(v)}, true
+}
+
+// cutElements is c with the array on the way to where (in the arguments
+// as sent, the last one of two elements or more) cut to each of its
+// elements in turn: one case for each element; none when the way has no
+// such array, or passes through a string (text the rule decodes).
+func cutElements(c impl.Case, where string) []impl.Case {
+	args, err := jsonvalue.Parse(c.Args)
+	if err != nil {
+		return nil
+	}
+	toks := jsonvalue.PointerTokens(where)
+	at, n := -1, 0 // the tokens before the array, its length
+	v := args
+	for i, tok := range toks {
+		if v.Kind == jsonvalue.String {
+			return nil
+		}
+		if v.Kind == jsonvalue.Array && len(v.Elems) > 1 {
+			at, n = i, len(v.Elems)
+		}
+		if v = v.Step(tok); v == nil {
+			return nil
+		}
+	}
+	if at < 0 {
+		return nil
+	}
+	var out []impl.Case
+	for j := range n {
+		a, _ := jsonvalue.Parse(c.Args)
+		arr := a
+		for _, tok := range toks[:at] {
+			arr = arr.Step(tok)
+		}
+		arr.Elems = arr.Elems[j : j+1]
+		t := c
+		t.Args = a.Append(nil)
+		out = append(out, t)
+	}
+	return out
+}
+
+// withoutStringInLists is c with "string" taken out of every `type` list
+// of its schema that names another type too, and whether there was one.
+func withoutStringInLists(c impl.Case) (impl.Case, bool) {
+	schema, err := jsonvalue.Parse(c.Schema)
+	if err != nil {
+		return c, false
+	}
+	found := false
+	diagnose.WalkSchemas(schema, func(s *jsonvalue.Value) {
+		t := s.Member("type")
+		if t == nil || t.Kind != jsonvalue.Array || len(t.Elems) < 2 {
+			return
+		}
+		n := len(t.Elems)
+		t.Elems = slices.DeleteFunc(t.Elems, func(e *jsonvalue.Value) bool { return e.Kind == jsonvalue.String && e.Str == "string" })
+		found = found || len(t.Elems) < n
+	})
+	c.Schema = schema.Append(nil)
+	return c, found
 }

@@ -2086,3 +2086,220 @@ func TestSchemaErrorTitle(t *testing.T) {
 		slices.Reverse(findings)
 	}
 }
+
+// explainAll explains the findings of im on the cases, each a schema and
+// arguments, named by their index.
+func explainAll(t *testing.T, im impl.Impl, cases ...[2]string) []rootcause.RootCause {
+	t.Helper()
+	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
+	var findings []rootcause.Finding
+	for i, c := range cases {
+		f := marked(im, strconv.Itoa(i), c[0], c[1])
+		if impl.Compare(f.Got, f.Want).Same() {
+			t.Fatalf("%s: case %d: no finding", im.Name(), i)
+		}
+		findings = append(findings, f)
+	}
+	return rootcause.Explain(context.Background(), rootcause.Config{Impl: im, Want: want}, findings)
+}
+
+// members and elems are v's members and elements; none for nil.
+func members(v *jsonvalue.Value) []jsonvalue.Member {
+	if v == nil {
+		return nil
+	}
+	return v.Members
+}
+
+func elems(v *jsonvalue.Value) []*jsonvalue.Value {
+	if v == nil {
+		return nil
+	}
+	return v.Elems
+}
+
+// classes is each root cause's class and how many findings it holds.
+func classes(rcs []rootcause.RootCause) map[string]int {
+	out := map[string]int{}
+	for _, rc := range rcs {
+		out[rc.Class] = rc.Count()
+	}
+	return out
+}
+
+// TestUnionWholeValue: an implementation that keeps a union branch's
+// repair only where that one branch takes the whole value follows
+// `anyOf` and `items` (each element alone is repaired), and misses
+// elements that need different branches: not "`anyOf` then `items` are
+// not followed", as @openclaw/ai's coerceWithUnionSchema was titled. One
+// that does not follow `anyOf` stays a keyword not followed.
+func TestUnionWholeValue(t *testing.T) {
+	ref := impl.Reference
+	whole := impl.Func("whole branch", func(ctx context.Context, c impl.Case) impl.Result {
+		schema, err := jsonvalue.Parse(c.Schema)
+		if err != nil {
+			return ref.Normalize(ctx, c)
+		}
+		for _, m := range members(schema.Member("properties")) {
+			bs := m.Value.Member("anyOf")
+			if bs == nil {
+				continue
+			}
+			union := *m.Value
+			for _, b := range bs.Elems {
+				*m.Value = *b
+				s := c
+				s.Schema = schema.Append(nil)
+				r := ref.Normalize(ctx, s)
+				out, err := jsonvalue.Parse(r.Output)
+				if err == nil && (out.Member(m.Key) == nil || !slices.ContainsFunc(out.Member(m.Key).Elems, func(e *jsonvalue.Value) bool { return e.Kind == jsonvalue.String })) {
+					return r
+				}
+			}
+			*m.Value = jsonvalue.Value{Kind: jsonvalue.Object} // no branch takes it all: nothing repaired
+			s := c
+			s.Schema = schema.Append(nil)
+			r := ref.Normalize(ctx, s)
+			*m.Value = union
+			return r
+		}
+		return ref.Normalize(ctx, c)
+	})
+	noAnyOf := impltest.ReadsSchema("no anyOf", func(s *jsonvalue.Value) {
+		diagnose.WalkSchemas(s, func(s *jsonvalue.Value) {
+			for i, m := range s.Members {
+				if m.Key == "anyOf" {
+					s.Members[i].Key = "x-anyOf"
+				}
+			}
+		})
+	})
+	c := [2]string{`{"type":"object","properties":{"p":{"anyOf":[{"type":"array","items":{"type":"array"}},{"type":"array","items":{"type":"object"}}]}}}`, `{"p":["[1]","{}"]}`}
+	rcs := explainAll(t, whole, c)
+	if len(rcs) != 1 || rcs[0].Class != "decode-missed/union" || !strings.Contains(rcs[0].Title, "one branch takes the whole value") {
+		t.Errorf("whole branch: %v, %q; want one decode-missed/union", classes(rcs), rcs[0].Title)
+	}
+	if rcs := explainAll(t, noAnyOf, c); len(rcs) != 1 || rcs[0].Class != "decode-missed/keyword" || !strings.Contains(rcs[0].Title, "`anyOf`") {
+		t.Errorf("no anyOf: %v; want one decode-missed/keyword naming anyOf", classes(rcs))
+	}
+}
+
+// TestTypesAddedUp: an implementation that adds up the types of `type`
+// and of every branch of `allOf` and `anyOf` follows both keywords (their
+// plainest case is decoded), and keeps a string wherever one of them
+// admits it: not "`allOf`; `anyOf` are not followed", as qwen-code's
+// getAcceptedTypes was titled. The same adding substitutes a shape one
+// `allOf` branch excludes: one root cause with it. One that does not
+// follow `allOf` stays a keyword not followed.
+func TestTypesAddedUp(t *testing.T) {
+	var typesOf func(s *jsonvalue.Value, into []string) []string
+	typesOf = func(s *jsonvalue.Value, into []string) []string {
+		t := s.Member("type")
+		switch {
+		case t == nil:
+		case t.Kind == jsonvalue.String:
+			into = append(into, t.Str)
+		default:
+			for _, e := range t.Elems {
+				into = append(into, e.Str)
+			}
+		}
+		for _, kw := range []string{"allOf", "anyOf", "oneOf"} {
+			for _, b := range elems(s.Member(kw)) {
+				into = typesOf(b, into)
+			}
+		}
+		return into
+	}
+	added := impltest.ReadsSchema("types added up", func(s *jsonvalue.Value) {
+		for _, m := range members(s.Member("properties")) {
+			ts := typesOf(m.Value, nil)
+			slices.Sort(ts)
+			list := &jsonvalue.Value{Kind: jsonvalue.Array}
+			for _, t := range slices.Compact(ts) {
+				list.Elems = append(list.Elems, &jsonvalue.Value{Kind: jsonvalue.String, Str: t})
+			}
+			*m.Value = jsonvalue.Value{Kind: jsonvalue.Object, Members: []jsonvalue.Member{{Key: "type", Value: list}}}
+		}
+	})
+	noAllOf := impltest.ReadsSchema("no allOf", func(s *jsonvalue.Value) {
+		diagnose.WalkSchemas(s, func(s *jsonvalue.Value) {
+			for i, m := range s.Members {
+				if m.Key == "allOf" {
+					s.Members[i].Key = "x-allOf"
+				}
+			}
+		})
+	})
+	allOf := [2]string{`{"type":"object","properties":{"p":{"allOf":[{"type":["array","string"]},{"type":["array","null"]}]}}}`, `{"p":"[1]"}`}
+	anyOf := [2]string{`{"type":"object","properties":{"p":{"type":["array","string"],"anyOf":[{"type":"array"},{"type":"null"}]}}}`, `{"p":"[1]"}`}
+	union := [2]string{`{"type":"object","properties":{"p":{"allOf":[{"type":["object","array"]},{"type":"object"}]}}}`, `{"p":"[]"}`}
+	rcs := explainAll(t, added, allOf, anyOf)
+	if len(rcs) != 1 || rcs[0].Class != "decode-missed/types-added" || rcs[0].Count() != 2 || !strings.Contains(rcs[0].Title, "a string one of them admits keeps the value a string") {
+		t.Fatalf("types added up: %v %q; want one decode-missed/types-added of both", classes(rcs), rcs[0].Title)
+	}
+	rcs = explainAll(t, added, allOf, anyOf, union)
+	if len(rcs) != 1 || rcs[0].Class != "types-added" || rcs[0].Count() != 3 || !strings.Contains(rcs[0].Title, "substituted") || !strings.Contains(rcs[0].Title, "keeps the value a string") {
+		t.Errorf("types added up, both ways: %v %q; want one types-added of all three, naming both ways", classes(rcs), rcs[0].Title)
+	}
+	if rcs := explainAll(t, noAllOf, allOf); len(rcs) != 1 || rcs[0].Class != "decode-missed/keyword" {
+		t.Errorf("no allOf: %v; want one decode-missed/keyword", classes(rcs))
+	}
+}
+
+// TestRefOtherThanPointer: an implementation that follows `$ref` only as
+// a `#/` pointer from the document root follows the plainest `$ref`; its
+// miss under `"$ref": "#"` is a `$ref` other than that pointer, not
+// "`$ref` not followed" (qwen-code's resolveRef). One that follows no
+// `$ref` stays "`$ref` not followed".
+func TestRefOtherThanPointer(t *testing.T) {
+	refs := func(keep func(string) bool) impl.Impl {
+		return impltest.ReadsSchema("refs", func(s *jsonvalue.Value) {
+			diagnose.WalkSchemas(s, func(s *jsonvalue.Value) {
+				for i, m := range s.Members {
+					if m.Key == "$ref" && !keep(m.Value.Str) {
+						s.Members[i].Key = "x-ref"
+					}
+				}
+			})
+		})
+	}
+	c := [2]string{`{"type":"object","properties":{"p":{"$ref":"#"}}}`, `{"p":"{}"}`}
+	rcs := explainAll(t, refs(func(r string) bool { return strings.HasPrefix(r, "#/") }), c)
+	if len(rcs) != 1 || rcs[0].Class != "decode-missed/keyword" || !strings.Contains(rcs[0].Title, "`$ref` other than a plain `#/` pointer") {
+		t.Errorf("pointers only: %v %q; want `$ref` other than a pointer", classes(rcs), rcs[0].Title)
+	}
+	rcs = explainAll(t, refs(func(string) bool { return false }), c)
+	if len(rcs) != 1 || rcs[0].Title != diagnose.KeywordTitle([]string{"$ref"}) {
+		t.Errorf("no $ref: %v %q; want `$ref` not followed", classes(rcs), rcs[0].Title)
+	}
+}
+
+// TestPlainMissBehindKeyword: an implementation that decodes no string
+// element of a real array under `items` misses it behind `anyOf` too:
+// the plain miss (qwen-code's array of arrays), not `anyOf` then `items`
+// not followed.
+func TestPlainMissBehindKeyword(t *testing.T) {
+	noElements := impl.Func("no elements", func(ctx context.Context, c impl.Case) impl.Result {
+		r := impl.Reference.Normalize(ctx, c)
+		in, err1 := jsonvalue.Parse(c.Args)
+		out, err2 := jsonvalue.Parse(r.Output)
+		if !r.Answered() || err1 != nil || err2 != nil {
+			return r
+		}
+		for i, m := range in.Members {
+			for j, e := range m.Value.Elems {
+				if e.Kind == jsonvalue.String && m.Value.Kind == jsonvalue.Array && i < len(out.Members) && j < len(out.Members[i].Value.Elems) {
+					out.Members[i].Value.Elems[j] = e
+				}
+			}
+		}
+		return impl.OK(out.Append(nil))
+	})
+	rcs := explainAll(t, noElements,
+		[2]string{`{"type":"object","properties":{"p":{"anyOf":[{"type":"array","items":{"type":"array"}}]}}}`, `{"p":["[1]"]}`},
+		[2]string{`{"type":"object","properties":{"q":{"type":"array","items":{"type":"array"}}}}`, `{"q":["[1]"]}`})
+	if len(rcs) != 1 || rcs[0].Class != "decode-missed" || rcs[0].Count() != 2 {
+		t.Errorf("%v; want one decode-missed of both", classes(rcs))
+	}
+}
