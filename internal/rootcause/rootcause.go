@@ -1661,12 +1661,14 @@ func routePrefix(c impl.Case, where string, route []string) ([]jsonvalue.Kind, b
 // has no plainest form of, another shape, or a route that does not begin
 // with an object at the root.
 func plainestRoute(prefix []jsonvalue.Kind, route []string, shape string) (impl.Case, bool) {
+	// Not empty: a program that gives `{}` as `[]` (PHP's arrays) misses
+	// no declaration on `{"a":0}`.
 	var text string
 	switch shape {
 	case "array":
-		text = `"[]"`
+		text = `"[0]"`
 	case "object":
-		text = `"{}"`
+		text = `"{\"a\":0}"`
 	default:
 		return impl.Case{}, false
 	}

@@ -2303,3 +2303,40 @@ func TestPlainMissBehindKeyword(t *testing.T) {
 		t.Errorf("%v; want one decode-missed of both", classes(rcs))
 	}
 }
+
+// TestPlainestNotEmpty: the plainest case a keyword's miss is held to is
+// not an empty container: the PHP example, which does not follow `$ref`
+// and gives `{}` as `[]`, had every keyword miss put down to a plain miss
+// of `{"":"{}"}` under a plain `"type":"object"`, where what it gets
+// wrong is the empty object.
+func TestPlainestNotEmpty(t *testing.T) {
+	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
+	noRef := impltest.ReadsSchema("no-ref", func(s *jsonvalue.Value) {
+		var drop func(v *jsonvalue.Value, depth int)
+		drop = func(v *jsonvalue.Value, depth int) {
+			if depth > 50 {
+				return
+			}
+			v.Members = slices.DeleteFunc(v.Members, func(m jsonvalue.Member) bool { return m.Key == "$ref" })
+			for _, m := range v.Members {
+				drop(m.Value, depth+1)
+			}
+			for _, e := range v.Elems {
+				drop(e, depth+1)
+			}
+		}
+		drop(s, 0)
+	})
+	php := impl.Func("php", func(ctx context.Context, c impl.Case) impl.Result {
+		r := noRef.Normalize(ctx, c)
+		if r.Answered() {
+			r.Output = bytes.ReplaceAll(r.Output, []byte(`{}`), []byte(`[]`))
+		}
+		return r
+	})
+	rcs := rootcause.Explain(context.Background(), rootcause.Config{Impl: php, Want: want}, []rootcause.Finding{
+		marked(php, "ref", `{"type":"object","properties":{"p":{"$ref":"#/$defs/o"}},"$defs":{"o":{"type":"object"}}}`, `{"p":"{\"k\":1}"}`)})
+	if len(rcs) != 1 || rcs[0].Class != "decode-missed/keyword" {
+		t.Errorf("root causes %+v, want one decode-missed/keyword", rcs)
+	}
+}
