@@ -1498,7 +1498,7 @@ const (
 
 // unionTitle is the title of a union that keeps a branch's repair only
 // where that one branch takes the whole value.
-const unionTitle = "A union (`anyOf`/`oneOf`) keeps a repair only where one branch takes the whole value: elements that need different branches stay strings"
+const unionTitle = "A union (`anyOf`/`oneOf`) keeps a repair only where one branch takes the whole repaired value: an element no branch takes as it is (a plain string, or one only another branch takes) leaves the others strings"
 
 // ofPlainest tells a keyword not followed from a miss behind a keyword
 // the implementation follows: a decode missed behind the route d.Detail
@@ -1546,12 +1546,21 @@ func ofPlainest(ctx context.Context, cfg Config, c impl.Case, d diagnose.Diagnos
 		return d
 	}
 	if !same(p) {
+		// Missed there too: the keywords are not the cause when the same
+		// place, declared with plain nesting alone (`properties`, `items`
+		// on the way) or without the combinators and `$ref`, is missed as
+		// well (an implementation that reads only the top level misses
+		// everything below it, behind a keyword or not).
 		plain := slices.DeleteFunc(slices.Clone(route), func(st string) bool {
 			return st == "$ref" || st == "allOf" || st == "anyOf" || st == "oneOf"
 		})
-		if len(plain) < len(route) {
-			if q, ok := plainestRoute(prefix, plain, d.Shape); ok && !same(q) {
+		for _, r := range [][]string{nesting(route), plain} {
+			if r == nil || slices.Equal(r, route) {
+				continue
+			}
+			if q, ok := plainestRoute(prefix, r, d.Shape); ok && !same(q) {
 				d.Class, d.Detail, d.Title, d.Clause = "decode-missed", "", diagnose.MissedTitle(d.Shape, ""), "rule/2"
+				break
 			}
 		}
 		return d
@@ -1570,6 +1579,26 @@ func ofPlainest(ctx context.Context, cfg Config, c impl.Case, d diagnose.Diagnos
 		return refOther(d, route)
 	}
 	return d
+}
+
+// nesting is route with each step down made plain (`properties` for a
+// member, `items` for an element) and the steps that stay in place
+// (combinators, `$ref`) left out: the same place, declared the plainest
+// way; nil when a step has no plain form.
+func nesting(route []string) []string {
+	out := []string{}
+	for _, st := range route {
+		switch st {
+		case "properties", "additionalProperties", "patternProperties":
+			out = append(out, "properties")
+		case "items", "prefixItems":
+			out = append(out, "items")
+		case "allOf", "anyOf", "oneOf", "$ref":
+		default:
+			return nil
+		}
+	}
+	return out
 }
 
 // refOther is d, a decode missed behind route, with the route's `$ref`

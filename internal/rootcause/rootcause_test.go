@@ -2176,7 +2176,7 @@ func TestUnionWholeValue(t *testing.T) {
 	})
 	c := [2]string{`{"type":"object","properties":{"p":{"anyOf":[{"type":"array","items":{"type":"array"}},{"type":"array","items":{"type":"object"}}]}}}`, `{"p":["[1]","{}"]}`}
 	rcs := explainAll(t, whole, c)
-	if len(rcs) != 1 || rcs[0].Class != "decode-missed/union" || !strings.Contains(rcs[0].Title, "one branch takes the whole value") {
+	if len(rcs) != 1 || rcs[0].Class != "decode-missed/union" || !strings.Contains(rcs[0].Title, "one branch takes the whole repaired value") {
 		t.Errorf("whole branch: %v, %q; want one decode-missed/union", classes(rcs), rcs[0].Title)
 	}
 	if rcs := explainAll(t, noAnyOf, c); len(rcs) != 1 || rcs[0].Class != "decode-missed/keyword" || !strings.Contains(rcs[0].Title, "`anyOf`") {
@@ -2338,5 +2338,35 @@ func TestPlainestNotEmpty(t *testing.T) {
 		marked(php, "ref", `{"type":"object","properties":{"p":{"$ref":"#/$defs/o"}},"$defs":{"o":{"type":"object"}}}`, `{"p":"{\"k\":1}"}`)})
 	if len(rcs) != 1 || rcs[0].Class != "decode-missed/keyword" {
 		t.Errorf("root causes %+v, want one decode-missed/keyword", rcs)
+	}
+}
+
+// TestNestedKeywordMissIsNested: an implementation that reads only the
+// plain `type` of each top-level property (the Node.js example) misses
+// every declaration below the top, behind a keyword or not: a miss of an
+// element behind `prefixItems` is the nested miss, since plain `items`
+// there is missed too (the examples' keyword root cause listed
+// `prefixItems` and `items` as a list).
+func TestNestedKeywordMissIsNested(t *testing.T) {
+	literal := impltest.ReadsSchema("literal", func(s *jsonvalue.Value) {
+		props := s.Member("properties")
+		s.Members = nil
+		if props == nil || props.Kind != jsonvalue.Object {
+			return
+		}
+		for i := range props.Members {
+			p := props.Members[i].Value
+			if p.Kind != jsonvalue.Object {
+				continue
+			}
+			p.Members = slices.DeleteFunc(p.Members, func(m jsonvalue.Member) bool { return m.Key != "type" || m.Value.Kind != jsonvalue.String })
+		}
+		s.Members = []jsonvalue.Member{{Key: "properties", Value: props}}
+	})
+	rcs := explainAll(t, literal,
+		[2]string{`{"type":"object","properties":{"p":{"type":"array","prefixItems":[{"type":"array"}]}}}`, `{"p":["[1]"]}`},
+		[2]string{`{"type":"object","properties":{"q":{"type":"array","items":{"type":"array"}}}}`, `{"q":["[1]"]}`})
+	if len(rcs) != 1 || rcs[0].Class != "decode-missed" || rcs[0].Count() != 2 {
+		t.Errorf("%v; want one decode-missed of both", classes(rcs))
 	}
 }
