@@ -1532,6 +1532,12 @@ func ofPlainest(ctx context.Context, cfg Config, c impl.Case, d diagnose.Diagnos
 	}
 	p, ok := plainestRoute(prefix, route, d.Shape)
 	if !ok {
+		// No plainest form of the route (`items` as a list): the place
+		// declared with plain nesting, missed too, is the plain miss.
+		if q, ok := plainestRoute(prefix, nesting(route), d.Shape); ok && !slices.Equal(nesting(route), route) && !same(q) {
+			d.Class, d.Detail, d.Title, d.Clause = "decode-missed", "", diagnose.MissedTitle(d.Shape, ""), "rule/2"
+			return d
+		}
 		// A route with a step of no plainest form ($dynamicRef), through
 		// `$ref`s none of which is a plain `#/` pointer, of an
 		// implementation that follows the plain pointer: the `$ref`s'
@@ -1591,7 +1597,7 @@ func nesting(route []string) []string {
 		switch st {
 		case "properties", "additionalProperties", "patternProperties":
 			out = append(out, "properties")
-		case "items", "prefixItems":
+		case "items", "prefixItems", "items[]", "additionalItems":
 			out = append(out, "items")
 		case "allOf", "anyOf", "oneOf", "$ref":
 		default:
