@@ -1016,9 +1016,42 @@ func minimized(ctx context.Context, cfg Config, batch func(context.Context, []im
 	c.Schema, c.Args = schema, args
 	want, got := cfg.Want(c), cfg.Impl.Normalize(ctx, c)
 	if md := probed(ctx, cfg, c, want, got); keeps(d.Class, md.Class) {
+		if !cut {
+			if sent, ok := oneFault(ctx, cfg, c, want, got, md); ok {
+				// Minimized again from the text sent decoded: it has
+				// fewer strings on the way, so this ends.
+				g := f
+				g.Case, g.Want, g.Got = sent, cfg.Want(sent), cfg.Impl.Normalize(ctx, sent)
+				return minimized(ctx, cfg, batch, g, d)
+			}
+		}
 		return c, want, got, md, cut
 	}
 	return f.Case, f.Want, f.Got, d, cut // a flaky implementation: the case found stands
+}
+
+// oneFault is c, minimized, of class md as probed, with the text on the
+// way sent decoded, when c shows two faults at once: a miss inside text
+// the rule decodes (decode-missed/in-decoded as classified) that the
+// implementation makes in the text sent decoded as well, which probed
+// puts down to that miss. The counterexample of that miss is then the
+// case sent decoded, minimized (qwen-code's array of arrays was shown by
+// `{"":"[\"[]\"]"}`, which shows that its decoded text is not walked
+// too, rather than by `{"":["[]"]}`). It reports false otherwise.
+func oneFault(ctx context.Context, cfg Config, c impl.Case, want, got impl.Result, md diagnose.Diagnosis) (impl.Case, bool) {
+	d := classify(c, want, got)
+	if d.Class != diagnose.InDecoded.Class || md.Class == d.Class {
+		return c, false
+	}
+	sent, ok := decodedOnTheWay(c, d.Where)
+	if !ok {
+		return c, false
+	}
+	w, g := cfg.Want(sent), cfg.Impl.Normalize(ctx, sent)
+	if !impl.Compare(g, w).Violation() || !keeps(md.Class, probed(ctx, cfg, sent, w, g).Class) {
+		return c, false
+	}
+	return sent, true
 }
 
 // keeps reports whether a minimizing step from a case of class from to

@@ -2340,3 +2340,49 @@ func TestPlainestNotEmpty(t *testing.T) {
 		t.Errorf("root causes %+v, want one decode-missed/keyword", rcs)
 	}
 }
+
+// TestTwoFaultsNotShown: a stringified array whose element is a
+// stringified array, under `items: {type: array}`, shows two faults of
+// qwen-code at once: the decoded text is not walked, and a string element
+// of an array of arrays is not decoded even in a real array. Its finding
+// is the second's (sent decoded, the miss stays), and the counterexample
+// is the one fault alone, a real array: RC1 was shown by
+// `{"":"[\"[]\"]"}`.
+func TestTwoFaultsNotShown(t *testing.T) {
+	twoFaults := impl.Func("two faults", func(ctx context.Context, c impl.Case) impl.Result {
+		r := impl.Reference.Normalize(ctx, c)
+		in, err1 := jsonvalue.Parse(c.Args)
+		out, err2 := jsonvalue.Parse(r.Output)
+		if !r.Answered() || err1 != nil || err2 != nil || len(in.Members) != len(out.Members) {
+			return r
+		}
+		for i, m := range in.Members {
+			o := out.Members[i].Value
+			switch {
+			case m.Value.Kind == jsonvalue.String && (o.Kind == jsonvalue.Array || o.Kind == jsonvalue.Object):
+				// Decoded, and not walked.
+				if p, err := jsonvalue.Parse([]byte(m.Value.Str)); err == nil {
+					*o = *p
+				}
+			case m.Value.Kind == jsonvalue.Array && o.Kind == jsonvalue.Array && len(o.Elems) == len(m.Value.Elems):
+				// String elements stay as sent.
+				for j, e := range m.Value.Elems {
+					if e.Kind == jsonvalue.String {
+						o.Elems[j] = e
+					}
+				}
+			}
+		}
+		return impl.OK(out.Append(nil))
+	})
+	schema := `{"type":"object","properties":{"l":{"type":"array","items":{"type":"array"}}}}`
+	for _, args := range []string{`{"l":"[\"[1]\",\"[2]\"]"}`, `{"l":"[\"[[1]]\"]"}`} {
+		rcs := explainAll(t, twoFaults, [2]string{schema, args})
+		if len(rcs) != 1 || rcs[0].Class != "decode-missed" {
+			t.Fatalf("%s: %v; want one decode-missed", args, classes(rcs))
+		}
+		if got, want := string(rcs[0].Case.Args), `{"":["[]"]}`; got != want {
+			t.Errorf("%s: counterexample %s, want %s (the element's miss alone)", args, got, want)
+		}
+	}
+}
