@@ -1529,6 +1529,14 @@ const (
 	typesAddedBoth  = "The types of `type` and of the branches of `allOf`, `anyOf`, `oneOf` are added up where the rule intersects them (`allOf` read as a union): a shape one `allOf` branch declares and another excludes is substituted, and a string one of them admits keeps the value a string"
 )
 
+// The class and title of a decode missed that reversing `allOf`'s
+// branches cures: the branches' order, which the rule does not read,
+// decides what is declared.
+const (
+	allOfFirstClass = "decode-missed/allOf-first"
+	allOfFirstTitle = "Of the `allOf` branches that declare one member, only the first is read: what a later branch declares there is not followed (the branches' order decides)"
+)
+
 // unionTitle is the title of a union that keeps a branch's repair only
 // where that one branch takes the whole value.
 const unionTitle = "A union (`anyOf`/`oneOf`) keeps a repair only where one branch takes the whole value: elements that need different branches stay strings"
@@ -1549,7 +1557,10 @@ const unionTitle = "A union (`anyOf`/`oneOf`) keeps a repair only where one bran
 // implementation decodes (typesAddedClass: qwen-code's getAcceptedTypes
 // adds up the types of every branch); a `$ref` followed as a plain `#/`
 // pointer and missed in another form (the route's `$ref` becomes
-// diagnose.RefOther). d is returned as it is otherwise.
+// diagnose.RefOther); `allOf` branches read in order, which reversing
+// them cures (allOfFirstClass: qwen-code's getEffectiveProperties takes
+// the first branch's declaration of a member). d is returned as it is
+// otherwise.
 func ofPlainest(ctx context.Context, cfg Config, c impl.Case, d diagnose.Diagnosis) diagnose.Diagnosis {
 	if cfg.Impl == nil || cfg.Want == nil || cfg.Keep != nil && !cfg.Keep() {
 		return d
@@ -1598,6 +1609,12 @@ func ofPlainest(ctx context.Context, cfg Config, c impl.Case, d diagnose.Diagnos
 	if t, ok := withoutStringInLists(c); ok && same(t) {
 		d.Class, d.Detail, d.Title, d.Clause = typesAddedClass, "", typesAddedTitle, "reading/4"
 		return d
+	}
+	if slices.Contains(route, "allOf") {
+		if t, ok := reversedAllOf(c); ok && same(t) {
+			d.Class, d.Detail, d.Title, d.Clause = allOfFirstClass, "", allOfFirstTitle, "reading/4"
+			return d
+		}
 	}
 	if slices.Contains(route, "$ref") {
 		return refOther(d, route)
@@ -1788,6 +1805,24 @@ func cutElements(c impl.Case, where string) []impl.Case {
 		out = append(out, t)
 	}
 	return out
+}
+
+// reversedAllOf is c with the branches of every `allOf` of its schema
+// in reverse order, and whether one has two branches or more.
+func reversedAllOf(c impl.Case) (impl.Case, bool) {
+	schema, err := jsonvalue.Parse(c.Schema)
+	if err != nil {
+		return c, false
+	}
+	found := false
+	diagnose.WalkSchemas(schema, func(s *jsonvalue.Value) {
+		if a := s.Member("allOf"); a != nil && a.Kind == jsonvalue.Array && len(a.Elems) > 1 {
+			slices.Reverse(a.Elems)
+			found = true
+		}
+	})
+	c.Schema = schema.Append(nil)
+	return c, found
 }
 
 // withoutStringInLists is c with "string" taken out of every `type` list

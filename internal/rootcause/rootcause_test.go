@@ -2386,3 +2386,30 @@ func TestTwoFaultsNotShown(t *testing.T) {
 		}
 	}
 }
+
+// TestAllOfFirstBranch: an implementation that takes, of the `allOf`
+// branches that declare one member, the first branch's declaration
+// (qwen-code's getEffectiveProperties) follows `allOf` then `properties`
+// in their plainest case, and decodes once the branches are reversed:
+// the order of the branches is what it misses, not the keywords (its
+// miss under `[{"":{}},{"":{"type":"array"}}]` was titled "`allOf` then
+// `properties` … are not followed").
+func TestAllOfFirstBranch(t *testing.T) {
+	first := impltest.ReadsSchema("first branch", func(s *jsonvalue.Value) {
+		diagnose.WalkSchemas(s, func(s *jsonvalue.Value) {
+			seen := map[string]bool{}
+			for _, b := range elems(s.Member("allOf")) {
+				for _, m := range members(b.Member("properties")) {
+					if seen[m.Key] {
+						*m.Value = jsonvalue.Value{Kind: jsonvalue.Object}
+					}
+					seen[m.Key] = true
+				}
+			}
+		})
+	})
+	rcs := explainAll(t, first, [2]string{`{"type":"object","properties":{"p":{"allOf":[{"type":"object","properties":{"x":{"type":["array","string"]}}},{"type":"object","properties":{"x":{"type":["array","null"]}}}]}}}`, `{"p":{"x":"[1]"}}`})
+	if len(rcs) != 1 || rcs[0].Class != "decode-missed/allOf-first" || !strings.Contains(rcs[0].Title, "first") {
+		t.Errorf("%v %q; want one decode-missed/allOf-first", classes(rcs), rcs[0].Title)
+	}
+}
