@@ -1115,7 +1115,11 @@ func withTypes(c impl.Case) (impl.Case, bool) {
 // without it, is decoded-keyword-ignored (ignoredKeyword).
 // A value converted inside text the rule decodes that is converted the
 // same way once that text is sent decoded is coerced, not
-// coerced-in-decoded (coercedWhenSent).
+// coerced-in-decoded (coercedWhenSent). A plain decode missed that taking
+// out the string a type list or an `anyOf` branch admits cures is
+// decode-missed/types-added (stringAdmitted); one that taking out a
+// `$ref` with a `type` beside it cures, decode-missed/$ref-sibling
+// (typeBesideRefDropped).
 func probed(ctx context.Context, cfg Config, c impl.Case, want, got impl.Result) diagnose.Diagnosis {
 	d := classify(c, want, got)
 	if d.Class == diagnose.InDecoded.Class {
@@ -1157,6 +1161,10 @@ func probed(ctx context.Context, cfg Config, c impl.Case, want, got impl.Result)
 		d.Class, d.Detail, d.Title = "decode-missed/long", "", "A stringified array or object past a length is not decoded (the same shape, short, is)"
 	case d.Class == "decode-missed" && untyped(ctx, cfg, c):
 		d.Class, d.Detail, d.Title = untypedClass, "", untypedTitle
+	case d.Class == "decode-missed" && typeBesideRefDropped(ctx, cfg, c):
+		d.Class, d.Detail, d.Title, d.Clause = refSiblingClass, "", refSiblingTitle, "reading/4"
+	case d.Class == "decode-missed" && stringAdmitted(ctx, cfg, c):
+		d.Class, d.Detail, d.Title, d.Clause = typesAddedClass, "", typesAddedTitle, "reading/4"
 	case blindClasses[d.Class] && blind(ctx, cfg, c, got):
 		d.Class, d.Title, d.Clause, d.Detail = "decoded-undeclared", blindTitle, "rule/2", ""
 	case d.Class == "decoded-undeclared":
@@ -1541,6 +1549,55 @@ const (
 // where that one branch takes the whole value.
 const unionTitle = "A union (`anyOf`/`oneOf`) keeps a repair only where one branch takes the whole value: elements that need different branches stay strings"
 
+// The class and title of a decode missed where a `type` beside `$ref`
+// is dropped.
+const (
+	refSiblingClass = "decode-missed/$ref-sibling"
+	refSiblingTitle = "A `type` beside `$ref` is dropped, where 2020-12 applies both: what `$ref` leads to is read in the schema's place"
+)
+
+// typeBesideRefDropped reports whether a plain decode missed on c, whose
+// schema has a `type` beside a `$ref`, is cured by taking out each such
+// `$ref`: the `type` beside it is what the implementation does not read
+// (qwen-code's resolvePropSchema puts the target in the schema's place).
+// No request when the schema has no `type` beside a `$ref`.
+func typeBesideRefDropped(ctx context.Context, cfg Config, c impl.Case) bool {
+	if cfg.Impl == nil || cfg.Want == nil {
+		return false
+	}
+	schema, err := jsonvalue.Parse(c.Schema)
+	if err != nil {
+		return false
+	}
+	found := false
+	diagnose.WalkSchemas(schema, func(s *jsonvalue.Value) {
+		if s.Member("$ref") != nil && s.Member("type") != nil {
+			s.Members = slices.DeleteFunc(s.Members, func(m jsonvalue.Member) bool { return m.Key == "$ref" })
+			found = true
+		}
+	})
+	if !found {
+		return false
+	}
+	t := c
+	t.Schema = schema.Append(nil)
+	return impl.Compare(cfg.Impl.Normalize(ctx, t), cfg.Want(t)).Same()
+}
+
+// stringAdmitted reports whether a plain decode missed on c is cured by
+// taking out the string a `type` list or an `anyOf` branch admits
+// beside the declared shape (withoutStringInLists), which the rule
+// intersects away: the types added up (qwen-code's getAcceptedTypes adds
+// an `anyOf`'s string branch to a `"type": "array"` beside it). No
+// request when the schema admits no such string.
+func stringAdmitted(ctx context.Context, cfg Config, c impl.Case) bool {
+	t, ok := withoutStringInLists(c)
+	if !ok || cfg.Impl == nil || cfg.Want == nil {
+		return false
+	}
+	return impl.Compare(cfg.Impl.Normalize(ctx, t), cfg.Want(t)).Same()
+}
+
 // ofPlainest tells a keyword not followed from a miss behind a keyword
 // the implementation follows: a decode missed behind the route d.Detail
 // is put down to the route only when the implementation misses the
@@ -1826,14 +1883,36 @@ func reversedAllOf(c impl.Case) (impl.Case, bool) {
 }
 
 // withoutStringInLists is c with "string" taken out of every `type` list
-// of its schema that names another type too, and whether there was one.
+// of its schema that names another type too, and the branches of an
+// `anyOf` or `oneOf` of two branches or more that admit only a string
+// taken out, and whether there was one: what the schema admits besides
+// the string, which the rule intersects with the types beside it.
 func withoutStringInLists(c impl.Case) (impl.Case, bool) {
 	schema, err := jsonvalue.Parse(c.Schema)
 	if err != nil {
 		return c, false
 	}
 	found := false
+	onlyString := func(b *jsonvalue.Value) bool {
+		t := b.Member("type")
+		switch {
+		case t == nil:
+			return false
+		case t.Kind == jsonvalue.String:
+			return t.Str == "string"
+		}
+		return t.Kind == jsonvalue.Array && len(t.Elems) > 0 && !slices.ContainsFunc(t.Elems, func(e *jsonvalue.Value) bool { return e.Kind != jsonvalue.String || e.Str != "string" })
+	}
 	diagnose.WalkSchemas(schema, func(s *jsonvalue.Value) {
+		for _, kw := range []string{"anyOf", "oneOf"} {
+			if u := s.Member(kw); u != nil && u.Kind == jsonvalue.Array && len(u.Elems) > 1 {
+				n := len(u.Elems)
+				if kept := slices.DeleteFunc(slices.Clone(u.Elems), onlyString); len(kept) > 0 {
+					u.Elems = kept
+					found = found || len(kept) < n
+				}
+			}
+		}
 		t := s.Member("type")
 		if t == nil || t.Kind != jsonvalue.Array || len(t.Elems) < 2 {
 			return

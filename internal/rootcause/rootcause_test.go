@@ -2242,6 +2242,13 @@ func TestTypesAddedUp(t *testing.T) {
 	if len(rcs) != 1 || rcs[0].Class != "types-added" || rcs[0].Count() != 3 || !strings.Contains(rcs[0].Title, "substituted") || !strings.Contains(rcs[0].Title, "keeps the value a string") {
 		t.Errorf("types added up, both ways: %v %q; want one types-added of all three, naming both ways", classes(rcs), rcs[0].Title)
 	}
+	// A plain `type` beside an `anyOf` with a string branch: the string
+	// the branch admits keeps it, not a plain miss (qwen-code's
+	// b032793bda16264c was put with its array of arrays).
+	anyOfString := [2]string{`{"type":"object","properties":{"p":{"type":"array","anyOf":[{"type":"string"},{"type":"array"}]}}}`, `{"p":"[1]"}`}
+	if rcs := explainAll(t, added, anyOfString); len(rcs) != 1 || rcs[0].Class != "decode-missed/types-added" {
+		t.Errorf("a string branch beside a type: %v; want one decode-missed/types-added", classes(rcs))
+	}
 	if rcs := explainAll(t, noAllOf, allOf); len(rcs) != 1 || rcs[0].Class != "decode-missed/keyword" {
 		t.Errorf("no allOf: %v; want one decode-missed/keyword", classes(rcs))
 	}
@@ -2411,5 +2418,24 @@ func TestAllOfFirstBranch(t *testing.T) {
 	rcs := explainAll(t, first, [2]string{`{"type":"object","properties":{"p":{"allOf":[{"type":"object","properties":{"x":{"type":["array","string"]}}},{"type":"object","properties":{"x":{"type":["array","null"]}}}]}}}`, `{"p":{"x":"[1]"}}`})
 	if len(rcs) != 1 || rcs[0].Class != "decode-missed/allOf-first" || !strings.Contains(rcs[0].Title, "first") {
 		t.Errorf("%v %q; want one decode-missed/allOf-first", classes(rcs), rcs[0].Title)
+	}
+}
+
+// TestTypeBesideRefDropped: an implementation that reads what `$ref`
+// leads to in the schema's place drops a `type` beside it, which 2020-12
+// applies too: a miss the schema without the `$ref` does not make is
+// that, though the target's type list admits a string (qwen-code's
+// resolvePropSchema; 92970b620252bd10 was put with its array of arrays).
+func TestTypeBesideRefDropped(t *testing.T) {
+	dropped := impltest.ReadsSchema("type beside $ref dropped", func(s *jsonvalue.Value) {
+		diagnose.WalkSchemas(s, func(s *jsonvalue.Value) {
+			if s.Member("$ref") != nil {
+				s.Members = slices.DeleteFunc(s.Members, func(m jsonvalue.Member) bool { return m.Key == "type" })
+			}
+		})
+	})
+	rcs := explainAll(t, dropped, [2]string{`{"type":"object","$defs":{"sa":{"type":["string","array"]}},"properties":{"p":{"$ref":"#/$defs/sa","type":"array"}}}`, `{"p":"[1]"}`})
+	if len(rcs) != 1 || rcs[0].Class != "decode-missed/$ref-sibling" {
+		t.Errorf("%v; want one decode-missed/$ref-sibling", classes(rcs))
 	}
 }
