@@ -130,3 +130,12 @@ test('rule/2: the types of type and anyOf are added, not intersected: a string t
   assert.deepEqual(validate(object({ p: { type: 'array', anyOf: [{ type: 'string' }, {}] } }), { p: '[]' }).args, { p: '[]' });
   assert.deepEqual(validate(object({ p: { allOf: [{ type: ['array', 'string'] }, { type: ['array'] }] } }), { p: '[]' }).args, { p: '[]' });
 });
+
+test('reading/4: of the allOf branches that declare one member, the first is read (getEffectiveProperties)', () => {
+  // A member a later branch declares too keeps the first branch's
+  // declaration; the branches reversed, the array is decoded.
+  const first = { allOf: [object({ p: {} }), object({ p: { type: 'array' } })] };
+  assert.deepEqual(validate(first, { p: '[]' }).args, { p: '[]' }); // the rule: { p: [] }
+  const reversed = { allOf: [object({ p: { type: 'array' } }), object({ p: {} })] };
+  assert.deepEqual(validate(reversed, { p: '[]' }).args, { p: [] });
+});

@@ -1016,9 +1016,42 @@ func minimized(ctx context.Context, cfg Config, batch func(context.Context, []im
 	c.Schema, c.Args = schema, args
 	want, got := cfg.Want(c), cfg.Impl.Normalize(ctx, c)
 	if md := probed(ctx, cfg, c, want, got); keeps(d.Class, md.Class) {
+		if !cut {
+			if sent, ok := oneFault(ctx, cfg, c, want, got, md); ok {
+				// Minimized again from the text sent decoded: it has
+				// fewer strings on the way, so this ends.
+				g := f
+				g.Case, g.Want, g.Got = sent, cfg.Want(sent), cfg.Impl.Normalize(ctx, sent)
+				return minimized(ctx, cfg, batch, g, d)
+			}
+		}
 		return c, want, got, md, cut
 	}
 	return f.Case, f.Want, f.Got, d, cut // a flaky implementation: the case found stands
+}
+
+// oneFault is c, minimized, of class md as probed, with the text on the
+// way sent decoded, when c shows two faults at once: a miss inside text
+// the rule decodes (decode-missed/in-decoded as classified) that the
+// implementation makes in the text sent decoded as well, which probed
+// puts down to that miss. The counterexample of that miss is then the
+// case sent decoded, minimized (qwen-code's array of arrays was shown by
+// `{"":"[\"[]\"]"}`, which shows that its decoded text is not walked
+// too, rather than by `{"":["[]"]}`). It reports false otherwise.
+func oneFault(ctx context.Context, cfg Config, c impl.Case, want, got impl.Result, md diagnose.Diagnosis) (impl.Case, bool) {
+	d := classify(c, want, got)
+	if d.Class != diagnose.InDecoded.Class || md.Class == d.Class {
+		return c, false
+	}
+	sent, ok := decodedOnTheWay(c, d.Where)
+	if !ok {
+		return c, false
+	}
+	w, g := cfg.Want(sent), cfg.Impl.Normalize(ctx, sent)
+	if !impl.Compare(g, w).Violation() || !keeps(md.Class, probed(ctx, cfg, sent, w, g).Class) {
+		return c, false
+	}
+	return sent, true
 }
 
 // keeps reports whether a minimizing step from a case of class from to
@@ -1082,7 +1115,11 @@ func withTypes(c impl.Case) (impl.Case, bool) {
 // without it, is decoded-keyword-ignored (ignoredKeyword).
 // A value converted inside text the rule decodes that is converted the
 // same way once that text is sent decoded is coerced, not
-// coerced-in-decoded (coercedWhenSent).
+// coerced-in-decoded (coercedWhenSent). A plain decode missed that taking
+// out the string a type list or an `anyOf` branch admits cures is
+// decode-missed/types-added (stringAdmitted); one that taking out a
+// `$ref` with a `type` beside it cures, decode-missed/$ref-sibling
+// (typeBesideRefDropped).
 func probed(ctx context.Context, cfg Config, c impl.Case, want, got impl.Result) diagnose.Diagnosis {
 	d := classify(c, want, got)
 	if d.Class == diagnose.InDecoded.Class {
@@ -1124,6 +1161,10 @@ func probed(ctx context.Context, cfg Config, c impl.Case, want, got impl.Result)
 		d.Class, d.Detail, d.Title = "decode-missed/long", "", "A stringified array or object past a length is not decoded (the same shape, short, is)"
 	case d.Class == "decode-missed" && untyped(ctx, cfg, c):
 		d.Class, d.Detail, d.Title = untypedClass, "", untypedTitle
+	case d.Class == "decode-missed" && typeBesideRefDropped(ctx, cfg, c):
+		d.Class, d.Detail, d.Title, d.Clause = refSiblingClass, "", refSiblingTitle, "reading/4"
+	case d.Class == "decode-missed" && stringAdmitted(ctx, cfg, c):
+		d.Class, d.Detail, d.Title, d.Clause = typesAddedClass, "", typesAddedTitle, "reading/4"
 	case blindClasses[d.Class] && blind(ctx, cfg, c, got):
 		d.Class, d.Title, d.Clause, d.Detail = "decoded-undeclared", blindTitle, "rule/2", ""
 	case d.Class == "decoded-undeclared":
@@ -1496,9 +1537,66 @@ const (
 	typesAddedBoth  = "The types of `type` and of the branches of `allOf`, `anyOf`, `oneOf` are added up where the rule intersects them (`allOf` read as a union): a shape one `allOf` branch declares and another excludes is substituted, and a string one of them admits keeps the value a string"
 )
 
+// The class and title of a decode missed that reversing `allOf`'s
+// branches cures: the branches' order, which the rule does not read,
+// decides what is declared.
+const (
+	allOfFirstClass = "decode-missed/allOf-first"
+	allOfFirstTitle = "Of the `allOf` branches that declare one member, only the first is read: what a later branch declares there is not followed (the branches' order decides)"
+)
+
 // unionTitle is the title of a union that keeps a branch's repair only
 // where that one branch takes the whole value.
 const unionTitle = "A union (`anyOf`/`oneOf`) keeps a repair only where one branch takes the whole repaired value: an element no branch takes as it is (a plain string, or one only another branch takes) leaves the others strings"
+
+// The class and title of a decode missed where a `type` beside `$ref`
+// is dropped.
+const (
+	refSiblingClass = "decode-missed/$ref-sibling"
+	refSiblingTitle = "A `type` beside `$ref` is dropped, where 2020-12 applies both: what `$ref` leads to is read in the schema's place"
+)
+
+// typeBesideRefDropped reports whether a plain decode missed on c, whose
+// schema has a `type` beside a `$ref`, is cured by taking out each such
+// `$ref`: the `type` beside it is what the implementation does not read
+// (qwen-code's resolvePropSchema puts the target in the schema's place).
+// No request when the schema has no `type` beside a `$ref`.
+func typeBesideRefDropped(ctx context.Context, cfg Config, c impl.Case) bool {
+	if cfg.Impl == nil || cfg.Want == nil {
+		return false
+	}
+	schema, err := jsonvalue.Parse(c.Schema)
+	if err != nil {
+		return false
+	}
+	found := false
+	diagnose.WalkSchemas(schema, func(s *jsonvalue.Value) {
+		if s.Member("$ref") != nil && s.Member("type") != nil {
+			s.Members = slices.DeleteFunc(s.Members, func(m jsonvalue.Member) bool { return m.Key == "$ref" })
+			found = true
+		}
+	})
+	if !found {
+		return false
+	}
+	t := c
+	t.Schema = schema.Append(nil)
+	return impl.Compare(cfg.Impl.Normalize(ctx, t), cfg.Want(t)).Same()
+}
+
+// stringAdmitted reports whether a plain decode missed on c is cured by
+// taking out the string a `type` list or an `anyOf` branch admits
+// beside the declared shape (withoutStringInLists), which the rule
+// intersects away: the types added up (qwen-code's getAcceptedTypes adds
+// an `anyOf`'s string branch to a `"type": "array"` beside it). No
+// request when the schema admits no such string.
+func stringAdmitted(ctx context.Context, cfg Config, c impl.Case) bool {
+	t, ok := withoutStringInLists(c)
+	if !ok || cfg.Impl == nil || cfg.Want == nil {
+		return false
+	}
+	return impl.Compare(cfg.Impl.Normalize(ctx, t), cfg.Want(t)).Same()
+}
 
 // ofPlainest tells a keyword not followed from a miss behind a keyword
 // the implementation follows: a decode missed behind the route d.Detail
@@ -1516,7 +1614,10 @@ const unionTitle = "A union (`anyOf`/`oneOf`) keeps a repair only where one bran
 // implementation decodes (typesAddedClass: qwen-code's getAcceptedTypes
 // adds up the types of every branch); a `$ref` followed as a plain `#/`
 // pointer and missed in another form (the route's `$ref` becomes
-// diagnose.RefOther). d is returned as it is otherwise.
+// diagnose.RefOther); `allOf` branches read in order, which reversing
+// them cures (allOfFirstClass: qwen-code's getEffectiveProperties takes
+// the first branch's declaration of a member). d is returned as it is
+// otherwise.
 func ofPlainest(ctx context.Context, cfg Config, c impl.Case, d diagnose.Diagnosis) diagnose.Diagnosis {
 	if cfg.Impl == nil || cfg.Want == nil || cfg.Keep != nil && !cfg.Keep() {
 		return d
@@ -1580,6 +1681,12 @@ func ofPlainest(ctx context.Context, cfg Config, c impl.Case, d diagnose.Diagnos
 	if t, ok := withoutStringInLists(c); ok && same(t) {
 		d.Class, d.Detail, d.Title, d.Clause = typesAddedClass, "", typesAddedTitle, "reading/4"
 		return d
+	}
+	if slices.Contains(route, "allOf") {
+		if t, ok := reversedAllOf(c); ok && same(t) {
+			d.Class, d.Detail, d.Title, d.Clause = allOfFirstClass, "", allOfFirstTitle, "reading/4"
+			return d
+		}
 	}
 	if slices.Contains(route, "$ref") {
 		return refOther(d, route)
@@ -1792,15 +1899,55 @@ func cutElements(c impl.Case, where string) []impl.Case {
 	return out
 }
 
-// withoutStringInLists is c with "string" taken out of every `type` list
-// of its schema that names another type too, and whether there was one.
-func withoutStringInLists(c impl.Case) (impl.Case, bool) {
+// reversedAllOf is c with the branches of every `allOf` of its schema
+// in reverse order, and whether one has two branches or more.
+func reversedAllOf(c impl.Case) (impl.Case, bool) {
 	schema, err := jsonvalue.Parse(c.Schema)
 	if err != nil {
 		return c, false
 	}
 	found := false
 	diagnose.WalkSchemas(schema, func(s *jsonvalue.Value) {
+		if a := s.Member("allOf"); a != nil && a.Kind == jsonvalue.Array && len(a.Elems) > 1 {
+			slices.Reverse(a.Elems)
+			found = true
+		}
+	})
+	c.Schema = schema.Append(nil)
+	return c, found
+}
+
+// withoutStringInLists is c with "string" taken out of every `type` list
+// of its schema that names another type too, and the branches of an
+// `anyOf` or `oneOf` of two branches or more that admit only a string
+// taken out, and whether there was one: what the schema admits besides
+// the string, which the rule intersects with the types beside it.
+func withoutStringInLists(c impl.Case) (impl.Case, bool) {
+	schema, err := jsonvalue.Parse(c.Schema)
+	if err != nil {
+		return c, false
+	}
+	found := false
+	onlyString := func(b *jsonvalue.Value) bool {
+		t := b.Member("type")
+		switch {
+		case t == nil:
+			return false
+		case t.Kind == jsonvalue.String:
+			return t.Str == "string"
+		}
+		return t.Kind == jsonvalue.Array && len(t.Elems) > 0 && !slices.ContainsFunc(t.Elems, func(e *jsonvalue.Value) bool { return e.Kind != jsonvalue.String || e.Str != "string" })
+	}
+	diagnose.WalkSchemas(schema, func(s *jsonvalue.Value) {
+		for _, kw := range []string{"anyOf", "oneOf"} {
+			if u := s.Member(kw); u != nil && u.Kind == jsonvalue.Array && len(u.Elems) > 1 {
+				n := len(u.Elems)
+				if kept := slices.DeleteFunc(slices.Clone(u.Elems), onlyString); len(kept) > 0 {
+					u.Elems = kept
+					found = found || len(kept) < n
+				}
+			}
+		}
 		t := s.Member("type")
 		if t == nil || t.Kind != jsonvalue.Array || len(t.Elems) < 2 {
 			return

@@ -2242,6 +2242,13 @@ func TestTypesAddedUp(t *testing.T) {
 	if len(rcs) != 1 || rcs[0].Class != "types-added" || rcs[0].Count() != 3 || !strings.Contains(rcs[0].Title, "substituted") || !strings.Contains(rcs[0].Title, "keeps the value a string") {
 		t.Errorf("types added up, both ways: %v %q; want one types-added of all three, naming both ways", classes(rcs), rcs[0].Title)
 	}
+	// A plain `type` beside an `anyOf` with a string branch: the string
+	// the branch admits keeps it, not a plain miss (qwen-code's
+	// b032793bda16264c was put with its array of arrays).
+	anyOfString := [2]string{`{"type":"object","properties":{"p":{"type":"array","anyOf":[{"type":"string"},{"type":"array"}]}}}`, `{"p":"[1]"}`}
+	if rcs := explainAll(t, added, anyOfString); len(rcs) != 1 || rcs[0].Class != "decode-missed/types-added" {
+		t.Errorf("a string branch beside a type: %v; want one decode-missed/types-added", classes(rcs))
+	}
 	if rcs := explainAll(t, noAllOf, allOf); len(rcs) != 1 || rcs[0].Class != "decode-missed/keyword" {
 		t.Errorf("no allOf: %v; want one decode-missed/keyword", classes(rcs))
 	}
@@ -2369,5 +2376,97 @@ func TestNestedKeywordMissIsNested(t *testing.T) {
 		[2]string{`{"type":"object","properties":{"q":{"type":"array","items":{"type":"array"}}}}`, `{"q":["[1]"]}`})
 	if len(rcs) != 1 || rcs[0].Class != "decode-missed" || rcs[0].Count() != 3 {
 		t.Errorf("%v; want one decode-missed of the three", classes(rcs))
+	}
+}
+
+// TestTwoFaultsNotShown: a stringified array whose element is a
+// stringified array, under `items: {type: array}`, shows two faults of
+// qwen-code at once: the decoded text is not walked, and a string element
+// of an array of arrays is not decoded even in a real array. Its finding
+// is the second's (sent decoded, the miss stays), and the counterexample
+// is the one fault alone, a real array: RC1 was shown by
+// `{"":"[\"[]\"]"}`.
+func TestTwoFaultsNotShown(t *testing.T) {
+	twoFaults := impl.Func("two faults", func(ctx context.Context, c impl.Case) impl.Result {
+		r := impl.Reference.Normalize(ctx, c)
+		in, err1 := jsonvalue.Parse(c.Args)
+		out, err2 := jsonvalue.Parse(r.Output)
+		if !r.Answered() || err1 != nil || err2 != nil || len(in.Members) != len(out.Members) {
+			return r
+		}
+		for i, m := range in.Members {
+			o := out.Members[i].Value
+			switch {
+			case m.Value.Kind == jsonvalue.String && (o.Kind == jsonvalue.Array || o.Kind == jsonvalue.Object):
+				// Decoded, and not walked.
+				if p, err := jsonvalue.Parse([]byte(m.Value.Str)); err == nil {
+					*o = *p
+				}
+			case m.Value.Kind == jsonvalue.Array && o.Kind == jsonvalue.Array && len(o.Elems) == len(m.Value.Elems):
+				// String elements stay as sent.
+				for j, e := range m.Value.Elems {
+					if e.Kind == jsonvalue.String {
+						o.Elems[j] = e
+					}
+				}
+			}
+		}
+		return impl.OK(out.Append(nil))
+	})
+	schema := `{"type":"object","properties":{"l":{"type":"array","items":{"type":"array"}}}}`
+	for _, args := range []string{`{"l":"[\"[1]\",\"[2]\"]"}`, `{"l":"[\"[[1]]\"]"}`} {
+		rcs := explainAll(t, twoFaults, [2]string{schema, args})
+		if len(rcs) != 1 || rcs[0].Class != "decode-missed" {
+			t.Fatalf("%s: %v; want one decode-missed", args, classes(rcs))
+		}
+		if got, want := string(rcs[0].Case.Args), `{"":["[]"]}`; got != want {
+			t.Errorf("%s: counterexample %s, want %s (the element's miss alone)", args, got, want)
+		}
+	}
+}
+
+// TestAllOfFirstBranch: an implementation that takes, of the `allOf`
+// branches that declare one member, the first branch's declaration
+// (qwen-code's getEffectiveProperties) follows `allOf` then `properties`
+// in their plainest case, and decodes once the branches are reversed:
+// the order of the branches is what it misses, not the keywords (its
+// miss under `[{"":{}},{"":{"type":"array"}}]` was titled "`allOf` then
+// `properties` … are not followed").
+func TestAllOfFirstBranch(t *testing.T) {
+	first := impltest.ReadsSchema("first branch", func(s *jsonvalue.Value) {
+		diagnose.WalkSchemas(s, func(s *jsonvalue.Value) {
+			seen := map[string]bool{}
+			for _, b := range elems(s.Member("allOf")) {
+				for _, m := range members(b.Member("properties")) {
+					if seen[m.Key] {
+						*m.Value = jsonvalue.Value{Kind: jsonvalue.Object}
+					}
+					seen[m.Key] = true
+				}
+			}
+		})
+	})
+	rcs := explainAll(t, first, [2]string{`{"type":"object","properties":{"p":{"allOf":[{"type":"object","properties":{"x":{"type":["array","string"]}}},{"type":"object","properties":{"x":{"type":["array","null"]}}}]}}}`, `{"p":{"x":"[1]"}}`})
+	if len(rcs) != 1 || rcs[0].Class != "decode-missed/allOf-first" || !strings.Contains(rcs[0].Title, "first") {
+		t.Errorf("%v %q; want one decode-missed/allOf-first", classes(rcs), rcs[0].Title)
+	}
+}
+
+// TestTypeBesideRefDropped: an implementation that reads what `$ref`
+// leads to in the schema's place drops a `type` beside it, which 2020-12
+// applies too: a miss the schema without the `$ref` does not make is
+// that, though the target's type list admits a string (qwen-code's
+// resolvePropSchema; 92970b620252bd10 was put with its array of arrays).
+func TestTypeBesideRefDropped(t *testing.T) {
+	dropped := impltest.ReadsSchema("type beside $ref dropped", func(s *jsonvalue.Value) {
+		diagnose.WalkSchemas(s, func(s *jsonvalue.Value) {
+			if s.Member("$ref") != nil {
+				s.Members = slices.DeleteFunc(s.Members, func(m jsonvalue.Member) bool { return m.Key == "type" })
+			}
+		})
+	})
+	rcs := explainAll(t, dropped, [2]string{`{"type":"object","$defs":{"sa":{"type":["string","array"]}},"properties":{"p":{"$ref":"#/$defs/sa","type":"array"}}}`, `{"p":"[1]"}`})
+	if len(rcs) != 1 || rcs[0].Class != "decode-missed/$ref-sibling" {
+		t.Errorf("%v; want one decode-missed/$ref-sibling", classes(rcs))
 	}
 }
