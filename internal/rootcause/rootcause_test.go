@@ -380,20 +380,11 @@ func TestCoercedTitle(t *testing.T) {
 		r := impl.Reference.Normalize(ctx, c)
 		return impl.OK([]byte(strings.NewReplacer(`"true"`, `true`, `"5"`, `5`).Replace(string(r.Output))))
 	})
-	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
 	findings := []rootcause.Finding{
 		marked(coercer, "b", `{"properties":{"b":{"type":"boolean"}}}`, `{"b":"true"}`),
 		marked(coercer, "n", `{"properties":{"n":{"type":"integer"}}}`, `{"n":"5"}`),
 	}
-	var titles []string
-	for range 2 {
-		rcs := rootcause.Explain(context.Background(), rootcause.Config{Impl: coercer, Want: want}, findings)
-		if len(rcs) != 1 || rcs[0].Class != "coerced" || rcs[0].Count() != 2 {
-			t.Fatalf("root causes %+v, want one coerced of both", rcs)
-		}
-		titles = append(titles, rcs[0].Title)
-		slices.Reverse(findings)
-	}
+	titles := titlesBothOrders(t, coercer, "coerced", findings)
 	if titles[0] != titles[1] || !strings.HasSuffix(titles[0], "(string to boolean, string to number)") {
 		t.Errorf("titles %q: want one, naming both conversions in one order", titles)
 	}
@@ -1445,20 +1436,11 @@ func TestWrongShapeBothWays(t *testing.T) {
 		out, _ := json.Marshal(args)
 		return impl.OK(out)
 	})
-	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
 	findings := []rootcause.Finding{
 		marked(anyShape, "obj", `{"properties":{"o":{"type":"object"}}}`, `{"o":"[1]"}`),
 		marked(anyShape, "arr", `{"properties":{"a":{"type":"array"}}}`, `{"a":"{}"}`),
 	}
-	var titles []string
-	for range 2 {
-		rcs := rootcause.Explain(context.Background(), rootcause.Config{Impl: anyShape, Want: want}, findings)
-		if len(rcs) != 1 || rcs[0].Class != "wrong-shape" || rcs[0].Count() != 2 {
-			t.Fatalf("root causes %+v, want one wrong-shape of both", rcs)
-		}
-		titles = append(titles, rcs[0].Title)
-		slices.Reverse(findings)
-	}
+	titles := titlesBothOrders(t, anyShape, "wrong-shape", findings)
 	if titles[0] != titles[1] || !strings.HasSuffix(titles[0], "(array where object is declared; object where array is declared)") {
 		t.Errorf("titles %q: want one, naming both ways in one order", titles)
 	}
@@ -2469,4 +2451,24 @@ func TestTypeBesideRefDropped(t *testing.T) {
 	if len(rcs) != 1 || rcs[0].Class != "decode-missed/$ref-sibling" {
 		t.Errorf("%v; want one decode-missed/$ref-sibling", classes(rcs))
 	}
+}
+
+// titlesBothOrders explains findings on im, in their order and reversed,
+// and returns the title of the one root cause of class each time gives;
+// t fails unless each time gives one root cause of that class holding
+// them all.
+func titlesBothOrders(t *testing.T, im impl.Impl, class string, findings []rootcause.Finding) []string {
+	t.Helper()
+	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
+	var titles []string
+	for range 2 {
+		rcs := rootcause.Explain(context.Background(), rootcause.Config{Impl: im, Want: want}, findings)
+		if len(rcs) != 1 || rcs[0].Class != class || rcs[0].Count() != len(findings) {
+			t.Fatalf("root causes %+v, want one %s of all", rcs, class)
+		}
+		titles = append(titles, rcs[0].Title)
+		findings = slices.Clone(findings)
+		slices.Reverse(findings)
+	}
+	return titles
 }
