@@ -653,11 +653,21 @@ func jsSpace(r rune) bool {
 // withoutLoneSurrogates returns s with each lone surrogate (three bytes
 // of WTF-8) written as its JSON escape, and whether it had one.
 func withoutLoneSurrogates(s string) (string, bool) {
+	return replaceSurrogates(s, func(r rune) string { return fmt.Sprintf(`\u%04X`, r) })
+}
+
+// replaceSurrogates is the WTF-8 string s with each lone surrogate it
+// holds (three bytes, 0xED 0xA0-0xBF ..) replaced by with(it), and whether
+// it held one.
+func replaceSurrogates(s string, with func(r rune) string) (string, bool) {
+	if strings.IndexByte(s, 0xED) < 0 {
+		return s, false
+	}
 	var b strings.Builder
 	found := false
 	for i := 0; i < len(s); i++ {
 		if s[i] == 0xED && i+2 < len(s) && s[i+1] >= 0xA0 && s[i+1] <= 0xBF {
-			fmt.Fprintf(&b, `\u%04X`, rune(s[i]&0x0F)<<12|rune(s[i+1]&0x3F)<<6|rune(s[i+2]&0x3F))
+			b.WriteString(with(rune(s[i]&0x0F)<<12 | rune(s[i+1]&0x3F)<<6 | rune(s[i+2]&0x3F)))
 			i += 2
 			found = true
 			continue
@@ -678,20 +688,9 @@ func WithoutLoneSurrogateEscapes(text string) (string, bool) {
 	}
 	found := false
 	fix := func(s string) string {
-		if strings.IndexByte(s, 0xED) < 0 {
-			return s
-		}
-		var b strings.Builder
-		for i := 0; i < len(s); i++ {
-			if s[i] == 0xED && i+2 < len(s) && s[i+1] >= 0xA0 && s[i+1] <= 0xBF {
-				b.WriteRune(utf8.RuneError)
-				i += 2
-				found = true
-				continue
-			}
-			b.WriteByte(s[i])
-		}
-		return b.String()
+		fixed, ok := replaceSurrogates(s, func(rune) string { return string(utf8.RuneError) })
+		found = found || ok
+		return fixed
 	}
 	var walk func(v *jsonvalue.Value, depth int)
 	walk = func(v *jsonvalue.Value, depth int) {
