@@ -38,7 +38,9 @@ type Candidate struct{ Schema, Args []byte }
 //     properties or items;
 //   - replace a subschema by {}, by one branch of its anyOf, oneOf or
 //     allOf; replace its one-element type list by the type name
-//     (["array"] by "array"), or inline the local $ref it holds;
+//     (["array"] by "array"), its prefixItems list of one schema, with
+//     no items beside it, by items of that schema, or inline the local
+//     $ref it holds;
 //   - shorten a key of the arguments (to "", or by chunks), the schema's
 //     properties and required following, and a pattern of the schema's
 //     patternProperties;
@@ -672,6 +674,21 @@ func (m *minimizer) subschemas() bool {
 			if mb.Key == "type" && mb.Value.Kind == jsonvalue.Array && len(mb.Value.Elems) == 1 && mb.Value.Elems[0].Kind == jsonvalue.String {
 				out = append(out, func() cand { return cand{patch: &patch{n: n.kids[i], text: mb.Value.Elems[0].Append(nil)}} })
 			}
+		}
+		// A prefixItems list of one schema, with no items beside it,
+		// declares the element in the words of one draft: items says it
+		// in every draft's (a failure about prefixItems keeps the list).
+		if p := v.Member("prefixItems"); p != nil && p.Kind == jsonvalue.Array && len(p.Elems) == 1 && v.Member("items") == nil {
+			out = append(out, replace(func() *jsonvalue.Value {
+				nv := &jsonvalue.Value{Kind: jsonvalue.Object}
+				for _, mb := range v.Members {
+					if mb.Key == "prefixItems" {
+						mb = jsonvalue.Member{Key: "items", Value: clone(p.Elems[0])}
+					}
+					nv.Members = append(nv.Members, mb)
+				}
+				return nv
+			}))
 		}
 		if ref := v.Member("$ref"); ref != nil && ref.Kind == jsonvalue.String {
 			// A target that holds a $ref itself is not inlined: through a

@@ -50,6 +50,26 @@ func lost(schema, args []byte, c string) bool {
 	return r.Answered() && strings.Contains(string(r.Output), c) && !strings.Contains(string(args), c)
 }
 
+// decodedInside says whether the reference repairs what a decoded string
+// holds: the first member's value, text of an array, decodes to an array
+// whose first element is a container.
+func decodedInside(schema, args []byte) bool {
+	r := impl.Reference.Normalize(context.Background(), impl.Case{Schema: schema, Args: args})
+	if !r.Answered() {
+		return false
+	}
+	in, err := jsonvalue.Parse(args)
+	if err != nil || in.Kind != jsonvalue.Object || len(in.Members) == 0 || in.Members[0].Value.Kind != jsonvalue.String {
+		return false
+	}
+	v, err := jsonvalue.Parse(r.Output)
+	if err != nil || v.Kind != jsonvalue.Object || len(v.Members) == 0 {
+		return false
+	}
+	a := v.Members[0].Value
+	return a.Kind == jsonvalue.Array && len(a.Elems) > 0 && (a.Elems[0].Kind == jsonvalue.Object || a.Elems[0].Kind == jsonvalue.Array)
+}
+
 func TestMinimizeSteps(t *testing.T) {
 	tests := []struct {
 		name                 string
@@ -117,6 +137,14 @@ func TestMinimizeSteps(t *testing.T) {
 			// under ["array"].
 			func(s, a []byte) bool { return decodes(s, a) && strings.Contains(string(s), `"type":[`) },
 			`{"properties":{"":{"type":["array"]}}}`, `{"":"[]"}`},
+		{"a prefixItems list of one schema becomes items", `{"properties":{"p":{"type":"array","prefixItems":[{"type":"object","title":"t"}]}}}`, `{"p":"[\"{}\"]"}`,
+			// An implementation that does not repair what a decoded string
+			// holds, whatever declares the element: items says it in the
+			// words every draft knows, prefixItems only 2020-12.
+			decodedInside, `{"properties":{"":{"type":"array","items":{"type":"object"}}}}`, `{"":"[\"{}\"]"}`},
+		{"a prefixItems list the failure needs stays", `{"properties":{"p":{"type":"array","prefixItems":[{"type":"object"}]}}}`, `{"p":"[\"{}\"]"}`,
+			func(s, a []byte) bool { return decodedInside(s, a) && strings.Contains(string(s), `"prefixItems"`) },
+			`{"properties":{"":{"type":"array","prefixItems":[{"type":"object"}]}}}`, `{"":"[\"{}\"]"}`},
 		{"decode a legacy name without its ';', twice", `{}`, `{"p":"&ampamp#1"}`,
 			// An implementation that loses the U+0001 a reference stands
 			// for; chunks alone cannot reach &#1.

@@ -80,15 +80,30 @@ func ofDecoded(ctx context.Context, cfg Config, c impl.Case, d diagnose.Diagnosi
 	if explicit, ok := withDraft(sent); ok {
 		tries = append(tries, explicit)
 	}
-	for _, t := range tries {
+	for i, t := range tries {
 		if impl.Compare(cfg.Impl.Normalize(ctx, t), cfg.Want(t)).Same() {
 			in := diagnose.InDecoded
 			in.Where = d.Where
+			if i > 0 {
+				// Cured only with the draft named: the case shows the
+				// draft's miss too (withDraftToo).
+				in.Detail = withDraftToo
+			}
 			return in
 		}
 	}
 	return d
 }
+
+// withDraftToo is the detail of a miss in decoded text whose case shows a
+// second fault, a keyword followed only under `"$schema"` 2020-12
+// (qwen-code's `prefixItems`): a root cause is shown by a case without it
+// where one is counted (secondFault).
+const withDraftToo = "with-draft-too"
+
+// secondFault reports whether d, the diagnosis of a counterexample, says
+// that its case shows a second fault besides d's class.
+func secondFault(d diagnose.Diagnosis) bool { return d.Detail == withDraftToo }
 
 // decodedOnTheWay is c with each string on the way to where, short of
 // the value there, put in as the JSON it holds: the text the rule decodes

@@ -336,8 +336,11 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 		// A failure charged by elimination (a buffering program can have
 		// it wrong) shows its root cause only where no failure charged for
 		// certain does: a counterexample is one that fails when replayed.
+		// Of the rest, one that shows a second fault only where none
+		// shows the class alone.
 		deduced := errors.Is(got.Failure, impl.ErrDeduced)
-		if !o.counted && (!shown[k] || shownDeduced[k] && !deduced || shownDeduced[k] == deduced && shows(d.Class, c, rc.Case)) {
+		if !o.counted && (!shown[k] || cmp.Or(cmpBool(deduced, shownDeduced[k]), cmpBool(secondFault(d), secondFault(rc.Diagnosis))) < 0 ||
+			deduced == shownDeduced[k] && secondFault(d) == secondFault(rc.Diagnosis) && shows(d.Class, c, rc.Case)) {
 			rc.Diagnosis, rc.Case, rc.Want, rc.Got, rc.Cut = d, c, want, got, cut
 			shown[k], shownDeduced[k] = true, deduced
 		}
@@ -669,6 +672,17 @@ func hasTypeList(schema []byte, least int, names []string) bool {
 // blindTitle is the title of a string decoded as JSON whatever the
 // schema declares there.
 const blindTitle = "A string is decoded as JSON whatever the schema declares there, even under the empty schema `{}`"
+
+// cmpBool orders false before true.
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
+}
 
 func size(c impl.Case) int { return len(c.Schema) + len(c.Args) }
 

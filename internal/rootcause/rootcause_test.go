@@ -2472,3 +2472,57 @@ func titlesBothOrders(t *testing.T, im impl.Impl, class string, findings []rootc
 	}
 	return titles
 }
+
+// TestInDecodedShownByOneFault: an implementation that does not walk what
+// it decodes, and reads a schema without `$schema` by draft 7 (no
+// `prefixItems`, as qwen-code's Ajv), misses `{}` in `"[\"{}\"]"` under
+// `prefixItems` for both reasons; sent decoded with `"$schema"` 2020-12
+// it does not, so the finding is counted as a miss in decoded text. The
+// root cause is shown by the case that shows that miss alone, the
+// stringified object, though it is longer: fixing the one bug makes its
+// counterexample pass.
+func TestInDecodedShownByOneFault(t *testing.T) {
+	var noPrefix func(v *jsonvalue.Value)
+	noPrefix = func(v *jsonvalue.Value) {
+		v.Members = slices.DeleteFunc(v.Members, func(m jsonvalue.Member) bool { return m.Key == "prefixItems" })
+		for _, m := range v.Members {
+			noPrefix(m.Value)
+		}
+		for _, e := range v.Elems {
+			noPrefix(e)
+		}
+	}
+	draft7Shallow := impl.Func("draft 7, shallow", func(ctx context.Context, c impl.Case) impl.Result {
+		if s, err := jsonvalue.Parse(c.Schema); err == nil && s.Kind == jsonvalue.Object && s.Member("$schema") == nil {
+			noPrefix(s)
+			c.Schema = s.Append(nil)
+		}
+		r := impl.Reference.Normalize(ctx, c)
+		in, err1 := jsonvalue.Parse(c.Args)
+		out, err2 := jsonvalue.Parse(r.Output)
+		if !r.Answered() || err1 != nil || err2 != nil || in.Kind != jsonvalue.Object {
+			return r
+		}
+		for i, m := range in.Members {
+			if o := out.Members[i].Value; m.Value.Kind == jsonvalue.String && (o.Kind == jsonvalue.Object || o.Kind == jsonvalue.Array) {
+				if v, err := jsonvalue.Parse([]byte(m.Value.Str)); err == nil {
+					out.Members[i].Value = v
+				}
+			}
+		}
+		return impl.OK(out.Append(nil))
+	})
+	object := [2]string{`{"properties":{"p":{"type":"object","properties":{"ids":{"type":"array"}}}}}`, `{"p":"{\"ids\":\"[1]\"}"}`}
+	rcs := explainAll(t, draft7Shallow,
+		[2]string{`{"properties":{"p":{"type":"array","prefixItems":[{"type":"object"}]}}}`, `{"p":"[\"{}\"]"}`},
+		object)
+	if len(rcs) != 1 || rcs[0].Class != diagnose.InDecoded.Class || rcs[0].Count() != 2 {
+		for _, rc := range rcs {
+			t.Logf("%s (%d): %s %s", rc.Class, rc.Count(), rc.Case.Schema, rc.Case.Args)
+		}
+		t.Fatalf("%d root causes, want one %s of both findings", len(rcs), diagnose.InDecoded.Class)
+	}
+	if c := rcs[0].Case; bytes.Contains(c.Schema, []byte("prefixItems")) || !bytes.Contains(c.Args, []byte(`{\"`)) {
+		t.Errorf("counterexample %s %s: want the stringified object's, which shows the one fault", c.Schema, c.Args)
+	}
+}
