@@ -49,6 +49,39 @@ func ofDraft(ctx context.Context, cfg Config, c impl.Case, d diagnose.Diagnosis)
 	return d
 }
 
+// olderDraftClass is the class of a finding of any kind (a declaration
+// beside `$ref` ignored, a `$ref` to an `$anchor` unresolved, an error)
+// in a schema without `$schema` that the implementation repairs as the
+// rule says once the schema says `"$schema"` 2020-12: it reads such a
+// schema by an older draft, one bug whatever it shows (ofOlderDraft).
+// The keywords' misses of the same kind (decode-missed/draft) are folded
+// into it where both are found.
+const olderDraftClass = "older-draft"
+
+const olderDraftTitle = "A schema without `$schema` is read by an older draft than 2020-12: with `\"$schema\": \"https://json-schema.org/draft/2020-12/schema\"` added, each of these cases gets the rule's answer"
+
+// ofOlderDraft is d, the class of a finding answered (an output or an
+// error) on its minimized case c, as olderDraftClass where the
+// implementation gives what the rule does on c with `"$schema"` 2020-12
+// added, and the rule gives the same on both (a keyword's miss is
+// ofDraft's). It sends one request, where c's schema is an object
+// without `$schema`.
+func ofOlderDraft(ctx context.Context, cfg Config, c impl.Case, got impl.Result, d diagnose.Diagnosis) diagnose.Diagnosis {
+	if cfg.Impl == nil || cfg.Want == nil || cfg.Keep != nil && !cfg.Keep() || got.Failed() ||
+		d.Class == "decode-missed/draft" || d.Class == olderDraftClass || strings.HasPrefix(d.Class, "artefact/") {
+		return d
+	}
+	explicit, ok := withDraft(c)
+	if !ok {
+		return d
+	}
+	want := cfg.Want(explicit)
+	if !impl.Compare(want, cfg.Want(c)).Same() || !impl.Compare(cfg.Impl.Normalize(ctx, explicit), want).Same() {
+		return d
+	}
+	return diagnose.Diagnosis{Class: olderDraftClass, Title: olderDraftTitle, Clause: "reading/4", Where: d.Where}
+}
+
 // withDraft is c with `"$schema"` 2020-12 added to its schema, and
 // whether the schema had none to add it to.
 func withDraft(c impl.Case) (impl.Case, bool) {

@@ -209,9 +209,12 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 	// left undecoded. It runs before a sample is compared, so that the
 	// findings counted without minimizing take the settled class.
 	settle := func(is []int) {
-		is = slices.DeleteFunc(slices.Clone(is), func(i int) bool { return outcomes[i].d.Class != "decode-missed/keyword" })
 		each(is, func(ctx context.Context, i int) {
 			o := &outcomes[i]
+			if o.d.Class != "decode-missed/keyword" {
+				o.d = ofOlderDraft(ctx, cfg, o.c, o.got, o.d)
+				return
+			}
 			if o.d = ofDraft(ctx, cfg, o.c, o.d); o.d.Class == "decode-missed/keyword" {
 				o.d = ofUntyped(ctx, cfg, o.c, o.d)
 			}
@@ -255,7 +258,9 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 		// A keyword's miss is told apart only once minimized (settle
 		// looks at where the minimal case misses): the findings of such a
 		// class may settle differently, so each is minimized.
-		agree := k.class != "decode-missed/keyword"
+		// So is a class whose sample reads as an older draft's: each
+		// finding is one only if its own case says so.
+		agree := k.class != "decode-missed/keyword" && (first.Class != olderDraftClass || k.class == olderDraftClass)
 		for _, i := range g[1:Sample] {
 			agree = agree && outcomes[i].d.Class == first.Class && outcomes[i].d.Detail == first.Detail
 		}
@@ -482,6 +487,9 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 	// An answer where the rule rejects, that shows another bug too: the
 	// missing error's.
 	fold("no-error/and-more", "no-error")
+	// The keywords followed only under `"$schema"` 2020-12 are the older
+	// draft's too, where other findings show it.
+	fold("decode-missed/draft", olderDraftClass)
 	out := make([]RootCause, 0, len(order))
 	for _, k := range order {
 		rc := *byClass[k]

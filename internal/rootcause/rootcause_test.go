@@ -23,6 +23,7 @@ import (
 	"github.com/toolnorm/toolnorm/internal/impltest"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 	"github.com/toolnorm/toolnorm/internal/rootcause"
+	"github.com/toolnorm/toolnorm/normalize"
 )
 
 // buggy is an entity-only decoder with three bugs of its own, behind an
@@ -2524,5 +2525,42 @@ func TestInDecodedShownByOneFault(t *testing.T) {
 	}
 	if c := rcs[0].Case; bytes.Contains(c.Schema, []byte("prefixItems")) || !bytes.Contains(c.Args, []byte(`{\"`)) {
 		t.Errorf("counterexample %s %s: want the stringified object's, which shows the one fault", c.Schema, c.Args)
+	}
+}
+
+// TestOlderDraftOneRootCause: an implementation that reads a schema
+// without `$schema` by draft 7 or draft 4 (the reference, so read) has one
+// bug, whatever it shows: a declaration beside `$ref` ignored, a `$ref`
+// to an `$anchor` or an embedded `$id` it cannot resolve, a `$dynamicRef`
+// route not followed. Each case is repaired as the rule says once its
+// schema says `"$schema"` 2020-12: one root cause, named so, not four
+// (an error "under a schema with `$ref`" sent a maintainer the wrong way).
+func TestOlderDraftOneRootCause(t *testing.T) {
+	cases := [][2]string{
+		{`{"type":"object","$defs":{"base":{"type":"object","properties":{"ids":{"type":"array"}}}},"properties":{"p":{"$ref":"#/$defs/base","properties":{"extra":{"type":"array"}}}}}`, `{"p":"{\"ids\":\"[1]\",\"extra\":\"[2]\"}"}`},
+		{`{"type":"object","properties":{"a":{"$ref":"https://example.com/inner"}},"$defs":{"x":{"type":"string"},"inner":{"$id":"https://example.com/inner","$ref":"#/$defs/x","$defs":{"x":{"type":"array"}}}}}`, `{"a":"[1]"}`},
+		{`{"type":"object","$defs":{"l":{"$anchor":"list","type":"array"}},"properties":{"a":{"$ref":"#list"}}}`, `{"a":"[1]"}`},
+		{`{"type":"object","$defs":{"sa":{"type":["string","array"]}},"properties":{"p":{"$ref":"#/$defs/sa","type":"array"}}}`, `{"p":"[1]"}`},
+		{`{"$id":"https://example.com/tool","type":"object","properties":{"rows":{"$ref":"list"}},"$defs":{"row":{"$dynamicAnchor":"item","type":"string"},"list":{"$id":"list","type":"array","items":{"$dynamicRef":"#item"},"$defs":{"default":{"$anchor":"item","type":"array"}}}}}`, `{"rows":["[1]"]}`},
+	}
+	for _, draft := range []normalize.Draft{normalize.Draft7, normalize.Draft4} {
+		im := impl.ReferenceWith(normalize.WithDraft(draft))
+		var found [][2]string
+		for _, c := range cases {
+			ic := impl.Case{Schema: []byte(c[0]), Args: []byte(c[1])}
+			if impl.Compare(im.Normalize(context.Background(), ic), impl.Reference.Normalize(context.Background(), ic)).Violation() {
+				found = append(found, c)
+			}
+		}
+		if len(found) < 4 {
+			t.Fatalf("draft %v: %d findings of %d cases: the test's cases no longer show an older draft", draft, len(found), len(cases))
+		}
+		rcs := explainAll(t, im, found...)
+		if len(rcs) != 1 || rcs[0].Count() != len(found) || !strings.Contains(rcs[0].Title, "read by an older draft") {
+			for _, rc := range rcs {
+				t.Logf("%s (%d): %s", rc.Class, rc.Count(), rc.Title)
+			}
+			t.Errorf("draft %v: %d root causes, want one of all %d findings, titled by the draft", draft, len(rcs), len(found))
+		}
 	}
 }
