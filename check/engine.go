@@ -169,6 +169,7 @@ func Run(ctx context.Context, cfg Config) *Report {
 	if l, ok := cfg.Impl.(logged); ok {
 		e.r.Events, e.r.Restarts = reportEvents(l.Events()), l.Restarts()
 		withStderr(e.r.RootCauses, e.r.Events)
+		withMinimizing(e.r.RootCauses, e.r.Events)
 	}
 	e.r.Seconds = time.Since(e.start).Seconds()
 	e.r.Stopped = e.stopped

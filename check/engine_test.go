@@ -14,7 +14,9 @@ import (
 	"time"
 
 	"github.com/toolnorm/toolnorm/corpus"
+	"github.com/toolnorm/toolnorm/harness"
 	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/internal/diagnose"
 	"github.com/toolnorm/toolnorm/internal/impltest"
 	"github.com/toolnorm/toolnorm/normalize"
 	"github.com/toolnorm/toolnorm/properties"
@@ -437,6 +439,44 @@ func TestCountsAddUp(t *testing.T) {
 	}
 	if failed[FuzzingID] != r.Fuzz.Failures || r.Fuzz.Failures == 0 {
 		t.Errorf("fuzzing: %d failed cases under root causes, %d failures of the program", failed[FuzzingID], r.Fuzz.Failures)
+	}
+}
+
+// TestMinimizingFailuresUnderRootCauses: the failures of the program met
+// while minimizing are counted by the root cause of their class, so that
+// what the root causes count and the failures listed apart add up to the
+// failures of the program ("187 failures … are under their root causes"
+// had 185 counted under them, the Python example at seed 2026).
+func TestMinimizingFailuresUnderRootCauses(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		events []harness.Event
+		rcs    []RootCause
+		want   []int
+	}{
+		{"two while minimizing", []harness.Event{{Kind: "crash"}, {Kind: "crash"}, {Kind: "crash"}, {Kind: "crash"}},
+			[]RootCause{{Clause: "failure", Class: "failure/crash", Vectors: []string{"a"}, FailedCases: 1}}, []int{2}},
+		{"none left", []harness.Event{{Kind: "crash"}, {Kind: "crash"}},
+			[]RootCause{{Clause: "failure", Class: "failure/crash", Vectors: []string{"a"}, FailedCases: 1}}, []int{0}},
+		{"answered when sent again: no root cause's", []harness.Event{{Kind: "crash"}, {Kind: "crash", Answered: true}},
+			[]RootCause{{Clause: "failure", Class: "failure/crash", Vectors: []string{"a"}}}, []int{0}},
+		{"by class", []harness.Event{{Kind: "crash"}, {Kind: "timeout"}, {Kind: "timeout"}},
+			[]RootCause{{Clause: "failure", Class: "failure/crash"}, {Clause: "failure", Class: "failure/timeout", FailedCases: 1}, {Clause: "rule/2", Class: "decode-missed", Vectors: []string{"b"}}}, []int{1, 1, 0}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, ev := range tt.events {
+				if c := diagnose.EventClass(ev.Kind, ev.Detail); !strings.HasPrefix(c, "failure/") {
+					t.Fatalf("event %+v is of class %q: the test's classes are wrong", ev, c)
+				}
+			}
+			rcs := slices.Clone(tt.rcs)
+			withMinimizing(rcs, tt.events)
+			for i, rc := range rcs {
+				if rc.FailedMinimizing != tt.want[i] {
+					t.Errorf("root cause %d (%s): %d failed while minimizing, want %d", i, rc.Class, rc.FailedMinimizing, tt.want[i])
+				}
+			}
+		})
 	}
 }
 

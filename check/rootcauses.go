@@ -54,6 +54,11 @@ type RootCause struct {
 	// order, then fuzzing.
 	FailedCases int        `json:"failed_cases,omitempty"`
 	FailedIn    []FailedIn `json:"failed_in,omitempty"`
+	// FailedMinimizing counts the failures of the program of its class
+	// met while the check minimized and explained its findings (cases
+	// counted in no phase: the report's failures "while minimizing
+	// findings", in part or all).
+	FailedMinimizing int `json:"failed_minimizing,omitempty"`
 	// Stderr is, for a failure of the program, the end of what the
 	// adapter wrote to standard error at the first failure of the root
 	// cause's class that left some (a crash's traceback).
@@ -87,6 +92,24 @@ func withStderr(rcs []RootCause, evs []harness.Event) {
 				rcs[i].Stderr = ev.Stderr
 				break
 			}
+		}
+	}
+}
+
+// withMinimizing counts, for each root cause of a failure of the
+// program, the failures of its class met while minimizing: the events
+// of its class (causeOf) past its failing vectors and failed cases, each
+// of which is one event.
+func withMinimizing(rcs []RootCause, evs []harness.Event) {
+	n := make([]int, len(rcs))
+	for _, ev := range evs {
+		if i := causeOf(rcs, ev); i >= 0 {
+			n[i]++
+		}
+	}
+	for i := range rcs {
+		if rcs[i].Clause == "failure" {
+			rcs[i].FailedMinimizing = max(n[i]-len(rcs[i].Vectors)-rcs[i].FailedCases, 0)
 		}
 	}
 }

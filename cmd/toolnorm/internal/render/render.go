@@ -498,6 +498,9 @@ func shownBy(rc check.RootCause) string {
 	if rc.FailedCases > 0 {
 		parts = append(parts, plural(rc.FailedCases, "failed case")+" of "+failedWhere(rc))
 	}
+	if rc.FailedMinimizing > 0 {
+		parts = append(parts, fmt.Sprintf("%d while minimizing findings", rc.FailedMinimizing))
+	}
 	return strings.Join(parts, ", ")
 }
 
