@@ -13,6 +13,7 @@ import (
 	"github.com/toolnorm/toolnorm/check"
 	"github.com/toolnorm/toolnorm/impl"
 	"github.com/toolnorm/toolnorm/internal/display"
+	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 	"github.com/toolnorm/toolnorm/normalize"
 )
 
@@ -98,10 +99,6 @@ func runNormalize(cmd *cobra.Command, o *normalizeOptions, _ []string) error {
 	if err != nil {
 		return fileError(o.schemaFile, err)
 	}
-	s, err := normalize.Compile(schema, normalize.WithProfile(p), normalize.WithMaxPasses(o.maxPasses), normalize.WithMaxDepth(o.maxDepth), normalize.WithRepairs(which), normalize.WithDepth(depth), resolve[0], resolve[1])
-	if err != nil {
-		return fileError(o.schemaFile, err)
-	}
 	name := o.argsFile
 	var args []byte
 	if o.argsFile == "" || o.argsFile == "-" {
@@ -114,7 +111,23 @@ func runNormalize(cmd *cobra.Command, o *normalizeOptions, _ []string) error {
 		return fileError(name, err)
 	}
 	if o.f.command != "" {
+		// The case goes to the adapter as it is, a schema the rule
+		// rejects too: what it answers is what a report replays. Only
+		// text that is not JSON, which no request line can carry, is
+		// refused here, naming its file.
+		for _, f := range []struct {
+			name string
+			text []byte
+		}{{o.schemaFile, schema}, {name, args}} {
+			if _, err := jsonvalue.Parse(f.text); err != nil {
+				return fmt.Errorf("%s: not JSON: %v", f.name, err)
+			}
+		}
 		return normalizeWith(cmd, &o.f, schema, args, o.explain)
+	}
+	s, err := normalize.Compile(schema, normalize.WithProfile(p), normalize.WithMaxPasses(o.maxPasses), normalize.WithMaxDepth(o.maxDepth), normalize.WithRepairs(which), normalize.WithDepth(depth), resolve[0], resolve[1])
+	if err != nil {
+		return fileError(o.schemaFile, err)
 	}
 	out, repairs, err := s.NormalizeReport(args)
 	if err != nil {
