@@ -250,7 +250,7 @@ func TestTitleNamesTheCase(t *testing.T) {
 		{"NaN in a string", `{"type":"object","properties":{"p":{"type":"array"}}}`, `{"p":"[NaN]"}`, impl.Fail(impl.ErrProtocol, `the answer is not a JSON object: "{\"id\": …, \"arguments\": {\"p\": [NaN]}}"`), "failure/protocol/non-finite", "word-in-string", []string{"(`NaN` or `Infinity` in a string read as a number)"}},
 		{"-Infinity in a string", `{"properties":{"p":{"type":"object"}}}`, `{"p":"{\"a\":-Infinity}"}`, impl.Fail(impl.ErrProtocol, `not a JSON object: "{\"arguments\": {\"p\": {\"a\": -Infinity}}}"`), "failure/protocol/non-finite", "word-in-string", []string{"(`NaN` or `Infinity` in a string read as a number)"}},
 		{"NaN from nothing in the arguments", `{}`, `{"":1}`, impl.Fail(impl.ErrProtocol, `not a JSON object: "{\"arguments\": {\"\": NaN}}"`), "failure/protocol/non-finite", "", []string{"which JSON does not have"}},
-		{"an error for a long reference", `{}`, `{"":"&#` + strings.Repeat("9", 5000) + `;"}`, impl.Reject(impl.ErrUnspecified, "ValueError: Exceeds the limit (4300 digits)"), "error-for-valid-input/long-reference", "", []string{"1,000 digits", "U+FFFD"}},
+		{"an error for a long reference", `{}`, `{"":"&#` + strings.Repeat("9", 5000) + `;"}`, impl.Reject(impl.ErrUnspecified, "ValueError: Exceeds the limit (4300 digits)"), "error-for-valid-input/long-reference", "", []string{"of 5,000 digits", "U+FFFD"}},
 		// Input the rule rejects, answered: by the kind of error expected.
 		{"not an object answered", `{}`, `[]`, out(`[]`), "no-error", "not-object", []string{"(arguments not an object)"}},
 		{"broken schema answered", `{"anyOf":[]}`, `{}`, out(`{}`), "no-error", "invalid-schema", []string{"(a broken schema)"}},
