@@ -317,9 +317,10 @@ func probed(ctx context.Context, cfg Config, c impl.Case, want, got impl.Result)
 		// class of its own, so that the missing error's counterexample
 		// answers what the arguments repaired under `{}` are.
 		d.Class, d.Title = "no-error/and-more", d.Title+", and the answer is not even the arguments repaired under `{}`"
-	case d.Class == "undecoded/named-two-code-points" && !decodesHTML5Names(ctx, cfg, c.Options):
+	case (d.Class == "undecoded/named-two-code-points" || d.Class == "undecoded/named-case-variant") && !decodesHTML5Names(ctx, cfg, c.Options):
 		// A table without HTML5's names (PHP's, HTML 4.01's) has none of
-		// those that stand for two code points either: it is the table.
+		// those that stand for two code points either, nor the case
+		// variants HTML5 added (`&AMP;`): it is the table.
 		d.Class, d.Title = "undecoded/named-not-in-table", "A named reference missing from the implementation's table is not decoded (HTML has 2,125 names)"
 	case d.Class == "decode-missed" && long(ctx, cfg, c, d.Where):
 		d.Class, d.Detail, d.Title = "decode-missed/long", "", "A stringified array or object past a length is not decoded (the same shape, short, is)"

@@ -2564,3 +2564,35 @@ func TestOlderDraftOneRootCause(t *testing.T) {
 		}
 	}
 }
+
+// TestCaseVariantOfAnOldTable: `&AMP;` is a name HTML5 added (HTML 4.01
+// has `&amp;` only): not decoded by an implementation with HTML 4.01's
+// table, it is missing from that table like `&Afr;` (PHP's
+// html_entity_decode without ENT_HTML5), one root cause with them; one
+// that decodes HTML5's names and not the case variants has a bug of its
+// own.
+func TestCaseVariantOfAnOldTable(t *testing.T) {
+	want := func(c impl.Case) impl.Result { return impl.Reference.Normalize(context.Background(), c) }
+	leaves := func(name string, refs ...string) impl.Impl {
+		return impl.Func(name, func(ctx context.Context, c impl.Case) impl.Result {
+			for _, ref := range refs {
+				if bytes.Contains(c.Args, []byte(ref)) {
+					return impl.OK(c.Args)
+				}
+			}
+			return impl.Reference.Normalize(ctx, c)
+		})
+	}
+	for _, tt := range []struct {
+		im    impl.Impl
+		class string
+	}{
+		{leaves("html4", "&AMP;", "&Afr;"), "undecoded/named-not-in-table"},
+		{leaves("lower-case only", "&AMP;"), "undecoded/named-case-variant"},
+	} {
+		rcs := rootcause.Explain(context.Background(), rootcause.Config{Impl: tt.im, Want: want}, []rootcause.Finding{marked(tt.im, "amp", `{}`, `{"a":"x&AMP;"}`)})
+		if len(rcs) != 1 || rcs[0].Class != tt.class {
+			t.Errorf("%s: root causes %+v, want one %s", tt.im.Name(), rcs, tt.class)
+		}
+	}
+}
