@@ -785,6 +785,17 @@ func Ignored(kw string) Diagnosis {
 	return Diagnosis{Class: IgnoredClass, Detail: kw, Title: IgnoredTitle([]string{kw}), Clause: "reading/4"}
 }
 
+// KeywordBothWaysTitle is the title of decodes missed behind the keywords
+// kws (KeywordTitle) where the keywords ignored, a subset (IgnoredTitle),
+// show from the other side too: one bug seen both ways.
+func KeywordBothWaysTitle(kws, ignored []string) string {
+	keep := " keep it a string"
+	if len(ignored) == 1 {
+		keep = " keeps it a string"
+	}
+	return KeywordTitle(kws) + ", and a string is decoded as JSON where only " + routes(ignored) + keep
+}
+
 // IgnoredTitle is the title of strings decoded where only the keywords
 // kws, not followed, keep them strings (class decoded-keyword-ignored).
 func IgnoredTitle(kws []string) string {
@@ -834,10 +845,13 @@ func Routes(ds []string) []string {
 // DraftTitle is the title of the decodes missed behind the keywords kws
 // that the implementation makes under `"$schema"` 2020-12 and misses in a
 // schema without `$schema` (class decode-missed/draft): it reads such a
-// schema by an older draft, where 2020-12 is the default.
+// schema by an older draft, where 2020-12 is the default. It says what
+// the cases show, not that the keywords are never followed without
+// `$schema` (qwen-code follows `prefixItems` when Ajv rejects the
+// arguments for another reason).
 func DraftTitle(kws []string) string {
-	return "A schema without `$schema` is read by an older draft than 2020-12: declarations through " + routes(kws) +
-		" are followed only under `\"$schema\": \"https://json-schema.org/draft/2020-12/schema\"`"
+	return "A schema without `$schema` is read by an older draft than 2020-12: a stringified array or object declared through " + routes(kws) +
+		" stays a string, where it is decoded once the schema says `\"$schema\": \"https://json-schema.org/draft/2020-12/schema\"`"
 }
 
 // anyBranch reports whether a branch of anyOf or oneOf among rs admits

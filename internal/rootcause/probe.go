@@ -992,3 +992,48 @@ func withoutStringInLists(c impl.Case) (impl.Case, bool) {
 		return found || len(t.Elems) < n
 	})
 }
+
+// conversionCases are a value of each scalar type, as a top-level
+// parameter declared of each other scalar type: a case for each
+// conversion a coercing implementation may make.
+var conversionCases = []struct{ typ, value string }{
+	{"string", "true"}, {"string", "1"}, {"string", "null"},
+	{"boolean", `"true"`}, {"boolean", "1"}, {"boolean", "null"},
+	{"number", `"1"`}, {"number", "true"}, {"number", "null"},
+	{"null", `""`}, {"null", "false"}, {"null", "0"},
+}
+
+// conversions are the conversions between scalar types the
+// implementation makes (coerced details: "number to string"), each probed
+// on a top-level parameter under options o, where the rule leaves the
+// value as it is: a root cause of values converted names them all, not
+// only those its findings happened to show (openclaw's listed 9 to 11 of
+// its 12, by seed). It sends a request for each, one at a time.
+func conversions(ctx context.Context, cfg Config, o impl.Options) []string {
+	if cfg.Impl == nil || cfg.Want == nil {
+		return nil
+	}
+	var out []string
+	for _, cc := range conversionCases {
+		if cfg.Keep != nil && !cfg.Keep() {
+			return out
+		}
+		c := impl.Case{Schema: []byte(`{"type":"object","properties":{"p":{"type":"` + cc.typ + `"}}}`), Args: []byte(`{"p":` + cc.value + `}`), Options: o}
+		if w := cfg.Want(c); !w.Answered() || !bytes.Equal(w.Output, c.Args) {
+			continue // the rule changes it: no conversion to tell
+		}
+		got := cfg.Impl.Normalize(ctx, c)
+		if !got.Answered() {
+			continue
+		}
+		v, err := jsonvalue.Parse(got.Output)
+		if err != nil || v.Kind != jsonvalue.Object || len(v.Members) != 1 || v.Members[0].Key != "p" {
+			continue
+		}
+		from, _ := jsonvalue.Parse(c.Args)
+		if v.Members[0].Value.Kind.String() == cc.typ {
+			out = append(out, from.Members[0].Value.Kind.String()+" to "+cc.typ)
+		}
+	}
+	return out
+}

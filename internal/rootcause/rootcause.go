@@ -405,6 +405,16 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 		plain.Title = "A `type` list is read as one of its types: a shape it names stays a string (`[\"array\",\"object\"]` read as `object`), a string it admits is decoded (`[\"string\",\"array\"]` read as `array`)"
 		order = slices.DeleteFunc(order, func(k string) bool { return k == "decoded-declared-string" })
 	}
+	// A keyword not followed misses what it declares, and decodes what
+	// only it keeps a string (`additionalProperties` applied to a key a
+	// `patternProperties` pattern matches): one bug seen both ways, where
+	// every keyword ignored is a step of a route the misses name.
+	var bothWays []string
+	if kw, ig := byClass["decode-missed/keyword"], byClass[diagnose.IgnoredClass]; kw != nil && ig != nil && stepsOf(details["decode-missed/keyword"], details[diagnose.IgnoredClass]) {
+		absorb(kw, ig)
+		bothWays = details[diagnose.IgnoredClass]
+		order = slices.DeleteFunc(order, func(k string) bool { return k == diagnose.IgnoredClass })
+	}
 	// Types added up across `allOf` branches substitute a shape one
 	// branch excludes, and keep a string one branch admits: one reading,
 	// seen from both sides (qwen-code's getAcceptedTypes).
@@ -500,6 +510,9 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 		case len(ds) > 0 && k == "decode-missed/keyword":
 			ds = diagnose.Routes(ds)
 			rc.Title = diagnose.KeywordTitle(ds)
+			if len(bothWays) > 0 {
+				rc.Title = diagnose.KeywordBothWaysTitle(ds, diagnose.OrderDetails(slices.Clone(bothWays)))
+			}
 			rc.Detail = strings.Join(ds, ", ")
 		case len(ds) > 0 && k == diagnose.IgnoredClass:
 			rc.Title = diagnose.IgnoredTitle(ds)
@@ -560,6 +573,14 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 			rc.Title = diagnose.SchemaErrorTitle(ds)
 			rc.Detail = strings.Join(ds, ", ")
 		case len(ds) > 0 && (k == "coerced" || k == "coerced-in-decoded"):
+			if k == "coerced" {
+				for _, conv := range conversions(ctx, cfg, rc.Case.Options) {
+					if !slices.Contains(ds, conv) {
+						ds = append(ds, conv)
+					}
+				}
+				ds = diagnose.OrderDetails(ds)
+			}
 			rc.Title = diagnose.CoercedTitle(k, ds)
 			rc.Detail = strings.Join(ds, ", ")
 		case k == "no-error" || k == "failure/protocol/non-finite":
@@ -614,6 +635,17 @@ const (
 	untypedClass = "decode-missed/untyped"
 	untypedTitle = "Nothing is decoded where the schema leaves a level's `type` unsaid (`\"type\": \"object\"` at the root, `\"type\": \"array\"` above `items`)"
 )
+
+// stepsOf reports whether each keyword of kws is a step of one of routes
+// ("patternProperties", "$ref/patternProperties").
+func stepsOf(routes, kws []string) bool {
+	for _, kw := range kws {
+		if !slices.ContainsFunc(routes, func(r string) bool { return slices.Contains(strings.Split(r, "/"), kw) }) {
+			return false
+		}
+	}
+	return len(kws) > 0
+}
 
 // absorb adds the findings of b to a.
 func absorb(a, b *RootCause) {

@@ -2596,3 +2596,71 @@ func TestCaseVariantOfAnOldTable(t *testing.T) {
 		}
 	}
 }
+
+// TestIgnoredKeywordBothWays: an implementation that does not follow
+// `patternProperties` misses a stringified array a pattern declares, and
+// decodes a string a pattern keeps a string where `additionalProperties`
+// declares array: one bug seen from both sides (qwen-code, openclaw), one
+// root cause whose title says both, as for a `type` list read as one of
+// its types.
+func TestIgnoredKeywordBothWays(t *testing.T) {
+	noPatterns := impltest.ReadsSchema("no patternProperties", func(s *jsonvalue.Value) {
+		diagnose.WalkSchemas(s, func(s *jsonvalue.Value) {
+			s.Members = slices.DeleteFunc(s.Members, func(m jsonvalue.Member) bool { return m.Key == "patternProperties" })
+		})
+	})
+	rcs := explainAll(t, noPatterns,
+		[2]string{`{"type":"object","patternProperties":{"^a_":{"type":"array"}}}`, `{"a_x":"[1]"}`},
+		[2]string{`{"type":"object","patternProperties":{"^s_":{"type":"string"}},"additionalProperties":{"type":"array"}}`, `{"s_x":"[1]"}`})
+	if len(rcs) != 1 || rcs[0].Count() != 2 || !strings.Contains(rcs[0].Title, "stays a string") || !strings.Contains(rcs[0].Title, "where only `patternProperties` keep") {
+		for _, rc := range rcs {
+			t.Logf("%s (%d): %s", rc.Class, rc.Count(), rc.Title)
+		}
+		t.Fatalf("%d root causes, want one of both findings, titled with both sides", len(rcs))
+	}
+}
+
+// TestCoercedTitleProbed: a root cause of values converted names every
+// conversion the implementation makes between the scalar types, probed,
+// not only those its findings happened to show: openclaw's listed 9, 10
+// or 11 of its 12 by seed.
+func TestCoercedTitleProbed(t *testing.T) {
+	// converter converts a top-level parameter to the scalar type its
+	// schema declares, from any other scalar type.
+	converter := impl.Func("converter", func(ctx context.Context, c impl.Case) impl.Result {
+		s, err1 := jsonvalue.Parse(c.Schema)
+		a, err2 := jsonvalue.Parse(c.Args)
+		if err1 != nil || err2 != nil || a.Kind != jsonvalue.Object {
+			return impl.Reference.Normalize(ctx, c)
+		}
+		props := s.Member("properties")
+		for i, m := range a.Members {
+			var typ *jsonvalue.Value
+			if props != nil && props.Member(m.Key) != nil {
+				typ = props.Member(m.Key).Member("type")
+			}
+			if typ == nil || typ.Kind != jsonvalue.String || m.Value.Kind == jsonvalue.Array || m.Value.Kind == jsonvalue.Object {
+				continue
+			}
+			switch typ.Str {
+			case "string":
+				a.Members[i].Value = &jsonvalue.Value{Kind: jsonvalue.String, Str: string(m.Value.Append(nil))}
+			case "boolean":
+				a.Members[i].Value = &jsonvalue.Value{Kind: jsonvalue.Bool, Bool: true}
+			case "number":
+				a.Members[i].Value = &jsonvalue.Value{Kind: jsonvalue.Number, Number: "1"}
+			case "null":
+				a.Members[i].Value = &jsonvalue.Value{Kind: jsonvalue.Null}
+			}
+		}
+		return impl.OK(a.Append(nil))
+	})
+	rcs := explainAll(t, converter, [2]string{`{"properties":{"p":{"type":"string"}}}`, `{"p":5}`})
+	const all = "(boolean to null, boolean to number, boolean to string, null to boolean, null to number, null to string, number to boolean, number to null, number to string, string to boolean, string to null, string to number)"
+	if len(rcs) != 1 || rcs[0].Class != "coerced" || !strings.HasSuffix(rcs[0].Title, all) {
+		for _, rc := range rcs {
+			t.Logf("%s: %s", rc.Class, rc.Title)
+		}
+		t.Fatalf("want one coerced root cause whose title ends %s", all)
+	}
+}
