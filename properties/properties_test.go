@@ -197,6 +197,7 @@ func TestMinimizedDropsWhatIsNotNeeded(t *testing.T) {
 			}
 		}
 	})
+	nothing := impl.Func("nothing", func(_ context.Context, c impl.Case) impl.Result { return impl.OK(c.Args) })
 	str := `{"allOf":[{"type":["string","array"]},{"type":["string","object"]}]}`
 	shape := `{"allOf":[{"type":["object","array"]},{"type":"object"}]}`
 	for _, tt := range []struct {
@@ -210,6 +211,11 @@ func TestMinimizedDropsWhatIsNotNeeded(t *testing.T) {
 		// is not: a branch alone declares what the string is.
 		{union, "wrong-shape-passes", shape, `[1]`, `{"properties":{"p":{"allOf":[{"type":"array"},{"type":"object"}]}}}`},
 		{blind, "wrong-shape-passes", shape, `[1]`, `{"properties":{"p":{"type":"object"}}}`},
+		// shape-match-decoded too: a program that decodes nothing misses
+		// `[1]` under a plain `array` as under the drawn type list (the
+		// examples' counterexample kept `["array","null"]`, a second bug
+		// of theirs).
+		{nothing, "shape-match-decoded", `{"type":["array","null"]}`, `[1]`, `{"properties":{"p":{"type":"array"}}}`},
 	} {
 		p, _ := ByID(tt.id)
 		c := Case{Case: impl.Case{Schema: []byte(`{"type":"object","properties":{"p":` + tt.decl + `}}`), Args: []byte(`{"p":"` + tt.s + `"}`)},
