@@ -96,6 +96,12 @@ func TestLintFindsMalformedVectors(t *testing.T) {
 		{"both-forms", func(v *Vector) { s := `{}`; v.ArgumentsRaw = &s }, "more than one of arguments, arguments_raw and arguments_base64"},
 		{"error-and-expected", func(v *Vector) { v.Error = ErrNotObject }, "not both"},
 		{"lossy-number", func(v *Vector) { v.Expected = []byte(`{"a":12345678901234567890}`) }, "use expected_raw"},
+		// Nested past what jq 1.6 reads (256 levels) with a report's
+		// five around it: embedded, the report that carries it would not
+		// parse there.
+		{"deep", func(v *Vector) {
+			v.Arguments = []byte(`{"a":` + strings.Repeat("[", 250) + strings.Repeat("]", 250) + `}`)
+		}, "use arguments_raw"},
 		{"bad-tag", func(v *Vector) { v.Tags = []string{"Bad Tag"} }, "tag"},
 	}
 	for _, tt := range tests {

@@ -138,8 +138,11 @@ func setText(embedded *json.RawMessage, raw, b64 **string, b []byte) {
 }
 
 // portableDepth is how deeply embedded values may nest: Python's json
-// reader recurses, and fails past about a thousand levels.
-const portableDepth = 500
+// reader recurses, and fails past about a thousand levels; PHP's
+// json_decode stops at 512 by default, and jq 1.6 (Debian 12's, Ubuntu
+// 22.04's) at 256, which a check report's vectors, five levels into the
+// report, must stay under too.
+const portableDepth = 200
 
 // portable reports whether a generic JSON reader (Python's json, JSON.parse,
 // PHP's json_decode) reads v without loss: no duplicate keys, no lone

@@ -106,6 +106,14 @@ test('reading/4: a schema whose $ref leads back to itself makes every call fail 
   fails({ $defs: { a: { $ref: '#/$defs/a' } }, properties: { '': { $ref: '#/$defs/a' } } }); // toolnorm's counterexample
 });
 
+test('reading/8: a validation issue at a member named toString or constructor makes validateToolInput throw (buildFormattedErrors)', () => {
+  // The rule passes both strings through; the tool gets an exception.
+  for (const key of ['toString', 'constructor']) {
+    assert.throws(() => validateToolInput(held(object({ [key]: { type: 'number' } })), { [key]: 'x' }, 't'), /Cannot read properties of undefined \(reading 'push'\)/, key);
+  }
+  assert.match(validate(object({ k: { type: 'number' } }), { k: 'x' }).error, /- k: must be number/);
+});
+
 // ---- The same functions on the schema converted to Zod by convertSchemaToZod
 // (modes coerce-zod, validate-zod; not what 1.71.0 does for a JSON Schema tool).
 

@@ -139,3 +139,15 @@ test('reading/4: of the allOf branches that declare one member, the first is rea
   const reversed = { allOf: [object({ p: { type: 'array' } }), object({ p: {} })] };
   assert.deepEqual(validate(reversed, { p: '[]' }).args, { p: [] });
 });
+
+test('rule/2: a parameter named constructor or prototype is never decoded (DANGEROUS_PROP_KEYS)', () => {
+  const schema = object({ constructor: { type: 'array' }, prototype: { type: 'object' }, p: { type: 'array' } });
+  assert.deepEqual(validate(schema, { constructor: '[1]', prototype: '{}', p: '[1]' }).args, { constructor: '[1]', prototype: '{}', p: [1] }); // the rule: all three decoded
+});
+
+test('reading/4: under a $schema Ajv does not know (draft-06, 2019-09) nothing is repaired', () => {
+  for (const $schema of ['http://json-schema.org/draft-06/schema#', 'https://json-schema.org/draft/2019-09/schema']) {
+    assert.deepEqual(validate({ $schema, ...object({ p: { type: 'array' } }) }, { p: '[1]' }).args, { p: '[1]' }); // the rule: { p: [1] }
+  }
+  assert.deepEqual(validate(object({ p: { type: 'array' } }), { p: '[1]' }).args, { p: [1] });
+});

@@ -252,6 +252,12 @@ func schemaName(schema []byte) string {
 // details; a value that names no draft is given as written): those its
 // findings show, so that the title does not say every `$schema` errs.
 func SchemaErrorTitle(names []string) string {
+	return "An error for arguments the rule repairs or passes through, under a schema whose `$schema` is " + schemaList(names)
+}
+
+// schemaList writes `$schema` names for a title: drafts by name, other
+// values as code, the last after "or".
+func schemaList(names []string) string {
 	q := make([]string, len(names))
 	for i, n := range names {
 		q[i] = n
@@ -263,7 +269,19 @@ func SchemaErrorTitle(names []string) string {
 	if len(q) > 1 {
 		list = strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
 	}
-	return "An error for arguments the rule repairs or passes through, under a schema whose `$schema` is " + list
+	return list
+}
+
+// SchemaName names the `$schema` of schema as the classes of a
+// `$schema` do: the draft it names ("draft-06"), else its value; "" when
+// there is none.
+func SchemaName(schema []byte) string { return schemaName(schema) }
+
+// MissedSchemaTitle is the title of decodes missed under a schema whose
+// `$schema` is one of names, made once `$schema` is taken out (class
+// decode-missed/$schema): the implementation does not read those drafts.
+func MissedSchemaTitle(names []string) string {
+	return "Nothing is decoded under a schema whose `$schema` is " + schemaList(names) + ", which declares there what 2020-12 does: without `$schema` the same case is repaired"
 }
 
 // stackExhausted matches what JavaScript engines, Python and the JVM say

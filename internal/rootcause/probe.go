@@ -322,6 +322,15 @@ func probed(ctx context.Context, cfg Config, c impl.Case, want, got impl.Result)
 		// those that stand for two code points either, nor the case
 		// variants HTML5 added (`&AMP;`): it is the table.
 		d.Class, d.Title = "undecoded/named-not-in-table", "A named reference missing from the implementation's table is not decoded (HTML has 2,125 names)"
+	case d.Class == "decode-missed" && missedUnderSchema(ctx, cfg, c):
+		name := diagnose.SchemaName(c.Schema)
+		d.Class, d.Detail, d.Title, d.Clause = "decode-missed/$schema", name, diagnose.MissedSchemaTitle([]string{name}), "reading/4"
+	case (d.Class == "decode-missed" || d.Class == "error-for-valid-input") && prototypeKey(ctx, cfg, c, got):
+		if d.Class == "decode-missed" {
+			d.Class, d.Detail, d.Title = "decode-missed/prototype-key", "", protoMissedTitle
+		} else {
+			d.Class, d.Detail, d.Title = "error-for-valid-input/prototype-key", "", protoErrorTitle
+		}
 	case d.Class == "decode-missed" && long(ctx, cfg, c, d.Where):
 		d.Class, d.Detail, d.Title = "decode-missed/long", "", "A stringified array or object past a length is not decoded (the same shape, short, is)"
 	case d.Class == "decode-missed" && untyped(ctx, cfg, c):
@@ -398,8 +407,12 @@ func errorKeyword(ctx context.Context, cfg Config, c impl.Case, want, got impl.R
 			continue
 		}
 		r := cfg.Impl.Normalize(ctx, without)
-		if r.Failure != nil || r.Error != "" && diagnose.ErrorShape(r.Detail) == shape {
-			continue // the same error without it (or no answer to tell)
+		if r.Failure != nil && r.Kind() != impl.KindNotSendable || r.Error != "" && diagnose.ErrorShape(r.Detail) == shape {
+			// The same error without it, or no answer to tell. An
+			// "unsupported" answer is one: the error is gone (mastra's
+			// adapter says so of a validation error, once Ajv knows the
+			// draft).
+			continue
 		}
 		return diagnose.ErrorUnder(dc, kw)
 	}
@@ -1036,4 +1049,117 @@ func conversions(ctx context.Context, cfg Config, o impl.Options) []string {
 		}
 	}
 	return out
+}
+
+// protoNames are the member names a JavaScript object has from
+// `Object.prototype` (`__proto__` aside: member-dropped/__proto__), and
+// `prototype`, a function's: a program that reads members through a
+// plain object, or guards against these, trips on them (qwen-code
+// decodes no parameter named `constructor` or `prototype`; mastra's
+// validation error list throws for a `toString`).
+var protoNames = map[string]bool{
+	"constructor": true, "hasOwnProperty": true, "isPrototypeOf": true, "propertyIsEnumerable": true,
+	"toLocaleString": true, "toString": true, "valueOf": true, "prototype": true,
+	"__defineGetter__": true, "__defineSetter__": true, "__lookupGetter__": true, "__lookupSetter__": true,
+}
+
+// Titles of the classes of a prototypeKey cure.
+const (
+	protoMissedTitle = "A stringified array or object is not decoded where the member's name is one JavaScript objects have (`constructor`, `toString` and the other names of `Object.prototype`, or `prototype`); under any other name it is"
+	protoErrorTitle  = "An error for arguments with a member whose name JavaScript objects have (`constructor`, `toString` and the other names of `Object.prototype`, or `prototype`); with the member renamed, none"
+)
+
+// missedUnderSchema reports whether the decode missed on c, whose schema
+// names a `$schema`, is made once `$schema` is taken out: the
+// implementation does not read the draft it names (qwen-code's Ajv knows
+// draft-07 and 2020-12, and skips validation and repair under another).
+func missedUnderSchema(ctx context.Context, cfg Config, c impl.Case) bool {
+	if diagnose.SchemaName(c.Schema) == "" {
+		return false
+	}
+	without, ok := withoutKeyword(c, "$schema")
+	return ok && impl.Compare(cfg.Impl.Normalize(ctx, without), cfg.Want(without)).Same()
+}
+
+// prototypeKey reports whether c, on which the implementation gives got,
+// holds members named by protoNames (in the arguments, or declared in
+// the schema's `properties`) and renaming each, in both, cures it: the
+// implementation gives the rule's answer, or, for an error, no longer
+// that error (an answer "unsupported" included: mastra's adapter says so
+// of the validation error it then gives). The names are the cause.
+func prototypeKey(ctx context.Context, cfg Config, c impl.Case, got impl.Result) bool {
+	args, err1 := jsonvalue.Parse(c.Args)
+	schema, err2 := jsonvalue.Parse(c.Schema)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	used := map[string]bool{}
+	var keys func(v *jsonvalue.Value, depth int)
+	keys = func(v *jsonvalue.Value, depth int) {
+		if depth > 200 {
+			return
+		}
+		for _, m := range v.Members {
+			used[m.Key] = true
+			keys(m.Value, depth+1)
+		}
+		for _, e := range v.Elems {
+			keys(e, depth+1)
+		}
+	}
+	keys(args, 0)
+	keys(schema, 0)
+	to := map[string]string{}
+	for k := range used {
+		if protoNames[k] {
+			n := len(to)
+			for used["k"+strconv.Itoa(n)] {
+				n++
+			}
+			to[k] = "k" + strconv.Itoa(n)
+			used[to[k]] = true
+		}
+	}
+	if len(to) == 0 {
+		return false
+	}
+	var rename func(v *jsonvalue.Value, depth int)
+	rename = func(v *jsonvalue.Value, depth int) {
+		if depth > 200 {
+			return
+		}
+		for i, m := range v.Members {
+			if n, ok := to[m.Key]; ok {
+				v.Members[i].Key = n
+			}
+			rename(m.Value, depth+1)
+		}
+		for _, e := range v.Elems {
+			rename(e, depth+1)
+		}
+	}
+	rename(args, 0)
+	diagnose.WalkSchemas(schema, func(s *jsonvalue.Value) {
+		if p := s.Member("properties"); p != nil && p.Kind == jsonvalue.Object {
+			for i, m := range p.Members {
+				if n, ok := to[m.Key]; ok {
+					p.Members[i].Key = n
+				}
+			}
+		}
+		if r := s.Member("required"); r != nil {
+			for _, e := range r.Elems {
+				if n, ok := to[e.Str]; ok && e.Kind == jsonvalue.String {
+					e.Str = n
+				}
+			}
+		}
+	})
+	renamed := c
+	renamed.Args, renamed.Schema = args.Append(nil), schema.Append(nil)
+	r := cfg.Impl.Normalize(ctx, renamed)
+	if got.Error != "" {
+		return r.Kind() == impl.KindNotSendable || r.Failure == nil && (r.Error == "" || diagnose.ErrorShape(r.Detail) != diagnose.ErrorShape(got.Detail))
+	}
+	return impl.Compare(r, cfg.Want(renamed)).Same()
 }

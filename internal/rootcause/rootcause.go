@@ -567,6 +567,9 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 			// Both ways: what holds for every finding names them both.
 			rc.Title = diagnose.WrongShapeTitle(ds)
 			rc.Detail = strings.Join(ds, ", ")
+		case len(ds) > 0 && k == "decode-missed/$schema":
+			rc.Title = diagnose.MissedSchemaTitle(ds)
+			rc.Detail = strings.Join(ds, ", ")
 		case len(ds) > 0 && k == "error-for-valid-input/$schema":
 			// The `$schema` values its findings show: an implementation
 			// that errs under some drafts, not every one.
@@ -781,7 +784,7 @@ func minimized(ctx context.Context, cfg Config, batch func(context.Context, []im
 			return false
 		}
 		want, got := cfg.Want(c), cfg.Impl.Normalize(ctx, c)
-		if impl.Compare(got, want).Violation() && keeps(d.Class, probed(ctx, cfg, c, want, got).Class) {
+		if impl.Compare(got, want).Violation() && keeps(d, probed(ctx, cfg, c, want, got)) {
 			unsaid = n // MinimizeCut keeps the candidate that fails
 			return true
 		}
@@ -815,7 +818,7 @@ func minimized(ctx context.Context, cfg Config, batch func(context.Context, []im
 				if cfg.Keep != nil && !cfg.Keep() {
 					return -1
 				}
-				if impl.Compare(p.got, p.want).Violation() && keeps(d.Class, probed(ctx, cfg, cases[j], p.want, p.got).Class) {
+				if impl.Compare(p.got, p.want).Violation() && keeps(d, probed(ctx, cfg, cases[j], p.want, p.got)) {
 					unsaid = ns[j]
 					return at[j]
 				}
@@ -829,7 +832,7 @@ func minimized(ctx context.Context, cfg Config, batch func(context.Context, []im
 	c := f.Case
 	c.Schema, c.Args = schema, args
 	want, got := cfg.Want(c), cfg.Impl.Normalize(ctx, c)
-	if md := probed(ctx, cfg, c, want, got); keeps(d.Class, md.Class) {
+	if md := probed(ctx, cfg, c, want, got); keeps(d, md) {
 		if !cut {
 			if sent, ok := oneFault(ctx, cfg, c, want, got, md); ok {
 				// Minimized again from the text sent decoded: it has
@@ -862,21 +865,33 @@ func oneFault(ctx context.Context, cfg Config, c impl.Case, want, got impl.Resul
 		return c, false
 	}
 	w, g := cfg.Want(sent), cfg.Impl.Normalize(ctx, sent)
-	if !impl.Compare(g, w).Violation() || !keeps(md.Class, probed(ctx, cfg, sent, w, g).Class) {
+	if !impl.Compare(g, w).Violation() || !keeps(md, probed(ctx, cfg, sent, w, g)) {
 		return c, false
 	}
 	return sent, true
 }
 
-// keeps reports whether a minimizing step from a case of class from to
-// one of class to keeps the case's class: the same class, or a plain
+// keeps reports whether a minimizing step from a case diagnosed from to
+// one diagnosed to keeps the case's class (and, for the classes of
+// detailKept, its detail): the same class, or a plain
 // decode missed that no probe explained on the case found becoming one
 // the untyped probe explains once the noise is gone (a refined class, a
 // length limit, is never given up for it). minimized sees to it that
 // the type left unsaid is one the case found left unsaid too.
-func keeps(from, to string) bool {
-	return to == from || from == "decode-missed" && to == untypedClass
+func keeps(from, to diagnose.Diagnosis) bool {
+	if detailKept[from.Class] && to.Class == from.Class && to.Detail != from.Detail {
+		return false
+	}
+	return to.Class == from.Class || from.Class == "decode-missed" && to.Class == untypedClass
 }
+
+// detailKept are the classes whose detail says what a case shows (the
+// loss of a lossy reading, the conversion of a coercion): a minimizing
+// step keeps it, so that the titles, which list the details of the
+// cases minimized, list what the findings show (`{"b":"","1":""}`, keys
+// moved first, shortened to `{"":"","":""}`, duplicates collapsed, named
+// no key order).
+var detailKept = map[string]bool{"decoded-json-lossy": true, "artefact/lossy-json": true, "coerced": true, "coerced-in-decoded": true}
 
 // unsaidTypes is how many types c's schema leaves unsaid that the
 // untyped probe would add (addTypes): on subschemas on the way to an

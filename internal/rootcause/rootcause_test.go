@@ -2664,3 +2664,137 @@ func TestCoercedTitleProbed(t *testing.T) {
 		t.Fatalf("want one coerced root cause whose title ends %s", all)
 	}
 }
+
+// TestErrorUnderSchemaCuredIntoUnsupported: mastra's validate mode errs
+// under a `$schema` Ajv does not know, and without `$schema` its adapter
+// answers "unsupported" (its validation error): the error is gone once
+// `$schema` is, so it is `$schema`'s, named by its drafts, not an error
+// of no keyword (draft-06 and 2019-09 were put with a `toString` key's
+// error, "An error for arguments the rule repairs or passes through").
+func TestErrorUnderSchemaCuredIntoUnsupported(t *testing.T) {
+	validator := impl.Func("validator", func(ctx context.Context, c impl.Case) impl.Result {
+		if bytes.Contains(c.Schema, []byte(`"$schema"`)) && !bytes.Contains(c.Schema, []byte("2020-12")) {
+			return impl.Reject(impl.ErrUnspecified, `no schema with key or ref "x"`)
+		}
+		if bytes.Contains(c.Args, []byte(`"[`)) {
+			return impl.Fail(impl.ErrNotSendable, "unsupported: p: must be array")
+		}
+		return impl.Reference.Normalize(ctx, c)
+	})
+	rcs := explainAll(t, validator,
+		[2]string{`{"$schema":"http://json-schema.org/draft-06/schema#","type":"object","properties":{"p":{"type":"array"}}}`, `{"p":"[1]"}`},
+		[2]string{`{"$schema":"https://json-schema.org/draft/2019-09/schema","type":"object","properties":{"p":{"type":"array"}}}`, `{"p":"[1]"}`})
+	if len(rcs) != 1 || rcs[0].Class != "error-for-valid-input/$schema" || !strings.HasSuffix(rcs[0].Title, "draft-06 or 2019-09") {
+		for _, rc := range rcs {
+			t.Logf("%s (%d): %s", rc.Class, rc.Count(), rc.Title)
+		}
+		t.Fatal("want one error-for-valid-input/$schema naming draft-06 and 2019-09")
+	}
+}
+
+// TestPrototypeKeys: a JavaScript implementation that reads members
+// through a plain object trips on the names `Object.prototype` has
+// (qwen-code decodes no parameter named `constructor` or `prototype`;
+// mastra's error list throws for a `toString`): a root cause of its own,
+// named so, not a plain miss "where the schema declares array" (it
+// decodes every other name) nor an error of no cause.
+func TestPrototypeKeys(t *testing.T) {
+	dangerous := []string{`"constructor"`, `"prototype"`, `"toString"`}
+	skips := impl.Func("skips", func(ctx context.Context, c impl.Case) impl.Result {
+		for _, k := range dangerous {
+			if bytes.Contains(c.Args, []byte(k)) {
+				return impl.OK(c.Args)
+			}
+		}
+		return impl.Reference.Normalize(ctx, c)
+	})
+	throws := impl.Func("throws", func(ctx context.Context, c impl.Case) impl.Result {
+		for _, k := range dangerous {
+			if bytes.Contains(c.Schema, []byte(k)) {
+				return impl.Reject(impl.ErrUnspecified, "Cannot read properties of undefined (reading 'push')")
+			}
+		}
+		return impl.Reference.Normalize(ctx, c)
+	})
+	for _, tt := range []struct {
+		im    impl.Impl
+		class string
+	}{
+		{skips, "decode-missed/prototype-key"},
+		{throws, "error-for-valid-input/prototype-key"},
+	} {
+		rcs := explainAll(t, tt.im, [2]string{`{"type":"object","properties":{"constructor":{"type":"array"},"prototype":{"type":"object"}}}`, `{"constructor":"[1]","prototype":"{}"}`})
+		if len(rcs) != 1 || rcs[0].Class != tt.class || !strings.Contains(rcs[0].Title, "Object.prototype") {
+			for _, rc := range rcs {
+				t.Logf("%s (%d): %s (%s %s)", rc.Class, rc.Count(), rc.Title, rc.Case.Schema, rc.Case.Args)
+			}
+			t.Errorf("%s: want one %s, titled with Object.prototype", tt.im.Name(), tt.class)
+		}
+	}
+}
+
+// TestMissedUnderSchemaDraft: qwen-code's Ajv does not know draft-06 or
+// 2019-09, and then neither validates nor repairs: nothing is decoded
+// under such a `$schema`, where without it the same case is. One root
+// cause named by the drafts, not a plain miss beside its miss under
+// `items` (whose counterexample showed another bug).
+func TestMissedUnderSchemaDraft(t *testing.T) {
+	unknownDraft := impl.Func("unknown draft", func(ctx context.Context, c impl.Case) impl.Result {
+		if bytes.Contains(c.Schema, []byte(`"$schema"`)) && !bytes.Contains(c.Schema, []byte("2020-12")) {
+			return impl.OK(c.Args)
+		}
+		return impl.Reference.Normalize(ctx, c)
+	})
+	rcs := explainAll(t, unknownDraft,
+		[2]string{`{"$schema":"http://json-schema.org/draft-06/schema#","type":"object","properties":{"p":{"type":"array"}}}`, `{"p":"[1]"}`},
+		[2]string{`{"$schema":"https://json-schema.org/draft/2019-09/schema","type":"object","properties":{"p":{"type":"array"}}}`, `{"p":"[1]"}`})
+	if len(rcs) != 1 || rcs[0].Class != "decode-missed/$schema" || !strings.Contains(rcs[0].Title, "draft-06 or 2019-09") {
+		for _, rc := range rcs {
+			t.Logf("%s (%d): %s", rc.Class, rc.Count(), rc.Title)
+		}
+		t.Fatal("want one decode-missed/$schema naming draft-06 and 2019-09")
+	}
+}
+
+// TestLossyDetailKept: JSON.parse moves integer-like keys first inside
+// decoded text; minimizing `{"b":"","1":""}` may shorten both keys to ""
+// and make the loss duplicates collapsed, the same class: the title then
+// named no key order, though the finding shows only that (the Node.js
+// example). A minimization keeps the loss its case shows.
+func TestLossyDetailKept(t *testing.T) {
+	jsParse := impltest.Edited("JSON.parse", func(v *jsonvalue.Value) {
+		var walk func(v *jsonvalue.Value)
+		walk = func(v *jsonvalue.Value) {
+			if v.Kind == jsonvalue.Object {
+				// Integer-like keys first, duplicates collapsed to the last.
+				var ints, rest []jsonvalue.Member
+				for _, m := range v.Members {
+					list := &rest
+					if n, err := strconv.Atoi(m.Key); err == nil && n >= 0 && strconv.Itoa(n) == m.Key {
+						list = &ints
+					}
+					if i := slices.IndexFunc(*list, func(x jsonvalue.Member) bool { return x.Key == m.Key }); i >= 0 {
+						(*list)[i].Value = m.Value
+						continue
+					}
+					*list = append(*list, m)
+				}
+				v.Members = append(ints, rest...)
+			}
+			for _, m := range v.Members {
+				walk(m.Value)
+			}
+			for _, e := range v.Elems {
+				walk(e)
+			}
+		}
+		walk(v)
+	})
+	rcs := explainAll(t, jsParse, [2]string{`{"type":"object","properties":{"p":{"type":"object"}}}`, `{"p":"{\"b\":\"\",\"1\":\"\"}"}`})
+	if len(rcs) != 1 || rcs[0].Class != "decoded-json-lossy" || !strings.Contains(rcs[0].Title, "integer-like keys moved first") {
+		for _, rc := range rcs {
+			t.Logf("%s (%d): %s (%s %s)", rc.Class, rc.Count(), rc.Title, rc.Case.Schema, rc.Case.Args)
+		}
+		t.Fatal("want one decoded-json-lossy titled with the keys moved")
+	}
+}
