@@ -155,6 +155,11 @@ func MissedTitle(shape, detail string) string {
 // top-level parameters are decoded.
 const BelowTop = " below the top level"
 
+// InElements ends the title of decode misses that are all of elements of
+// an array (declared through `items`), where a program may decode below
+// the top level through `properties` (qwen-code).
+const InElements = " for the elements of an array (`items`)"
+
 // InTypeList ends the title of a decode missed under a `type` list.
 const InTypeList = " in a `type` list"
 

@@ -288,6 +288,7 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 	blindSeen := map[string]bool{}
 	undetailed := map[string]bool{} // a class with a finding of no detail
 	top := map[string]bool{}        // a decode-missed class with a miss at the top level
+	elems := map[string]bool{}      // one whose misses are all of array elements
 	var order []string
 	shown := map[string]bool{}        // a class's counterexample is one minimized
 	shownDeduced := map[string]bool{} // and a failure charged by elimination
@@ -330,6 +331,12 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 				where = own.Where
 			}
 			top[k] = top[k] || strings.Count(where, "/") <= 1
+			c := c
+			if o.counted {
+				c = f.Case
+			}
+			_, seen := elems[k]
+			elems[k] = (!seen || elems[k]) && element(c, where)
 		}
 		blindSeen[k] = blindSeen[k] || d.Title == blindTitle || probes[i].Title == blindTitle
 		rc := byClass[k]
@@ -535,7 +542,10 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 				shape = "array or object"
 			}
 			rc.Title = diagnose.MissedTitle(shape, rc.Detail)
-			if !top[k] {
+			switch {
+			case !top[k] && elems[k]:
+				rc.Title += diagnose.InElements
+			case !top[k]:
 				rc.Title += diagnose.BelowTop
 			}
 		case k == typeListKey && rc.Class == "decode-missed":
@@ -715,6 +725,27 @@ func hasTypeList(schema []byte, least int, names []string) bool {
 // blindTitle is the title of a string decoded as JSON whatever the
 // schema declares there.
 const blindTitle = "A string is decoded as JSON whatever the schema declares there, even under the empty schema `{}`"
+
+// element reports whether where, in c's arguments (the strings on the
+// way read as the JSON they hold), is an element of an array.
+func element(c impl.Case, where string) bool {
+	toks := jsonvalue.PointerTokens(where)
+	if len(toks) == 0 {
+		return false
+	}
+	sent, _ := decodedOnTheWay(c, where)
+	args, err := jsonvalue.Parse(sent.Args)
+	if err != nil {
+		return false
+	}
+	v := args
+	for _, tok := range toks[:len(toks)-1] {
+		if v = v.Step(tok); v == nil {
+			return false
+		}
+	}
+	return v.Kind == jsonvalue.Array
+}
 
 // cmpBool orders false before true.
 func cmpBool(a, b bool) int {

@@ -2798,3 +2798,26 @@ func TestLossyDetailKept(t *testing.T) {
 		t.Fatal("want one decoded-json-lossy titled with the keys moved")
 	}
 }
+
+// TestMissedInElements: qwen-code decodes a stringified array below the
+// top level through `properties`, and misses one that is an element of an
+// array (`items` declaring array): a title "below the top level" was
+// false of it. Misses that are all of elements say so.
+func TestMissedInElements(t *testing.T) {
+	noElements := impltest.ReadsSchema("no array elements", func(s *jsonvalue.Value) {
+		diagnose.WalkSchemas(s, func(s *jsonvalue.Value) {
+			if it := s.Member("items"); it != nil && it.Kind == jsonvalue.Object {
+				it.Members = slices.DeleteFunc(it.Members, func(m jsonvalue.Member) bool { return m.Key == "type" })
+			}
+		})
+	})
+	rcs := explainAll(t, noElements,
+		[2]string{`{"type":"object","properties":{"rows":{"type":"array","items":{"type":"array"}}}}`, `{"rows":["[1]","[2]"]}`},
+		[2]string{`{"type":"object","properties":{"t":{"type":"object","properties":{"rows":{"type":"array","items":{"type":"array"}}}}}}`, `{"t":{"rows":["[1]"]}}`})
+	if len(rcs) != 1 || !strings.HasSuffix(rcs[0].Title, diagnose.InElements) {
+		for _, rc := range rcs {
+			t.Logf("%s (%d): %s", rc.Class, rc.Count(), rc.Title)
+		}
+		t.Fatal("want one root cause titled as a miss in an array's elements")
+	}
+}
