@@ -154,7 +154,7 @@ func undecoded(ref string, two bool) Diagnosis {
 	lower := strings.ToLower(body)
 	switch {
 	case !semi:
-		d.Class, d.Title = "undecoded/named-no-semicolon", "A legacy named reference without its `;` is not decoded (`&amp` is `&`, `&copy` is `©`)"
+		d.Class, d.Title = "undecoded/named-no-semicolon", NoSemicolonTitle
 	case basic[body]:
 		d.Class, d.Title, d.Clause = "undecoded/named-basic", "Character references are not decoded (`"+ref+"` stays as it is)", "rule/4"
 	case two:
@@ -297,3 +297,7 @@ func misdecoded(src, got string, mode entity.Profile) (ref string, j int, h stri
 	}
 	return "", 0, ""
 }
+
+// NoSemicolonTitle is the title of a legacy named reference without its
+// `;` not decoded (class undecoded/named-no-semicolon).
+const NoSemicolonTitle = "A legacy named reference without its `;` is not decoded (`&amp` is `&`, `&copy` is `©`)"

@@ -11,9 +11,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/toolnorm/toolnorm/impl"
 	"github.com/toolnorm/toolnorm/internal/diagnose"
+	"github.com/toolnorm/toolnorm/internal/entity"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 )
 
@@ -208,6 +210,9 @@ func ofUntyped(ctx context.Context, cfg Config, c impl.Case, d diagnose.Diagnosi
 		}
 	}
 	d.Class, d.Title, d.Detail, d.Clause = untypedClass, untypedTitle, "", "rule/2"
+	if kws := untypedOnlyUnder(ctx, cfg, c); len(kws) > 0 {
+		d.Detail, d.Title = strings.Join(kws, " "), untypedKeywordTitle(kws)
+	}
 	return d
 }
 
@@ -322,6 +327,10 @@ func probed(ctx context.Context, cfg Config, c impl.Case, want, got impl.Result)
 		// those that stand for two code points either, nor the case
 		// variants HTML5 added (`&AMP;`): it is the table.
 		d.Class, d.Title = "undecoded/named-not-in-table", "A named reference missing from the implementation's table is not decoded (HTML has 2,125 names)"
+	case d.Class == "misdecoded" && semicolonMissed(ctx, cfg, c, d.Where):
+		// `&not&#105;n;` read as "∉": `&not` was left, and the next pass
+		// read `&notin;`.
+		d.Class, d.Detail, d.Title = "undecoded/named-no-semicolon", "", diagnose.NoSemicolonTitle
 	case d.Class == "decode-missed" && missedUnderSchema(ctx, cfg, c):
 		name := diagnose.SchemaName(c.Schema)
 		d.Class, d.Detail, d.Title, d.Clause = "decode-missed/$schema", name, diagnose.MissedSchemaTitle([]string{name}), "reading/4"
@@ -335,6 +344,9 @@ func probed(ctx context.Context, cfg Config, c impl.Case, want, got impl.Result)
 		d.Class, d.Detail, d.Title = "decode-missed/long", "", "A stringified array or object past a length is not decoded (the same shape, short, is)"
 	case d.Class == "decode-missed" && untyped(ctx, cfg, c):
 		d.Class, d.Detail, d.Title = untypedClass, "", untypedTitle
+		if kws := untypedOnlyUnder(ctx, cfg, c); len(kws) > 0 {
+			d.Detail, d.Title = strings.Join(kws, " "), untypedKeywordTitle(kws)
+		}
 	case d.Class == "decode-missed" && typeBesideRefDropped(ctx, cfg, c):
 		d.Class, d.Detail, d.Title, d.Clause = refSiblingClass, "", refSiblingTitle, "reading/4"
 	case d.Class == "decode-missed" && stringAdmitted(ctx, cfg, c):
@@ -1162,4 +1174,79 @@ func prototypeKey(ctx context.Context, cfg Config, c impl.Case, got impl.Result)
 		return r.Kind() == impl.KindNotSendable || r.Failure == nil && (r.Error == "" || diagnose.ErrorShape(r.Detail) != diagnose.ErrorShape(got.Detail))
 	}
 	return impl.Compare(r, cfg.Want(renamed)).Same()
+}
+
+// memberKeywords are the keywords other than `properties` and `items` that
+// declare what a level holds, from which a program may or may not infer
+// the level's type.
+var memberKeywords = []string{"patternProperties", "additionalProperties", "prefixItems", "additionalItems"}
+
+// untypedOnlyUnder names the keywords of memberKeywords in c's schema,
+// where c is an untyped miss (untyped), when the implementation decodes
+// below an untyped root that `properties` declares: the type it infers
+// from `properties` it does not infer from those (ai-sdk-tool-parser's
+// getSchemaType reads `properties` and `additionalProperties`, not
+// `patternProperties`). None otherwise: nothing is decoded untyped.
+func untypedOnlyUnder(ctx context.Context, cfg Config, c impl.Case) []string {
+	plain := impl.Case{Schema: []byte(`{"properties":{"p":{"type":"array"}}}`), Args: []byte(`{"p":"[1]"}`), Options: c.Options}
+	if !impl.Compare(cfg.Impl.Normalize(ctx, plain), cfg.Want(plain)).Same() {
+		return nil
+	}
+	var kws []string
+	for _, kw := range diagnose.Keywords(c.Schema) {
+		if slices.Contains(memberKeywords, kw) {
+			kws = append(kws, kw)
+		}
+	}
+	return kws
+}
+
+// untypedKeywordTitle is the title of untyped misses under the keywords
+// kws, by an implementation that decodes under an untyped `properties`.
+func untypedKeywordTitle(kws []string) string {
+	q := make([]string, len(kws))
+	for i, k := range kws {
+		q[i] = "`" + k + "`"
+	}
+	return "Nothing is decoded where a level's `type` is unsaid and " + strings.Join(q, ", ") + " declare what it holds: the type inferred from `properties` is not inferred from them"
+}
+
+// semicolonMissed reports whether the string at where in c's arguments
+// holds a legacy named reference without its `;` (`&not` before `&`) and
+// the implementation gives the rule's answer once each such reference is
+// sent decoded: text it misdecodes because it left the reference, and a
+// later pass read it with what followed (`&notin;`).
+func semicolonMissed(ctx context.Context, cfg Config, c impl.Case, where string) bool {
+	args, err := jsonvalue.Parse(c.Args)
+	if err != nil {
+		return false
+	}
+	v := args.Resolve("#" + where)
+	if v == nil || v.Kind != jsonvalue.String {
+		return false
+	}
+	b := []byte(v.Str)
+	var out []byte
+	changed := false
+	for i := 0; i < len(b); i++ {
+		if b[i] == '&' && i+1 < len(b) && b[i+1] != '#' {
+			if r1, r2, n := entity.Decide(b[i:], entity.Text); n > 0 && b[i+n-1] != ';' {
+				out = utf8.AppendRune(out, r1)
+				if r2 != 0 {
+					out = utf8.AppendRune(out, r2)
+				}
+				i += n - 1
+				changed = true
+				continue
+			}
+		}
+		out = append(out, b[i])
+	}
+	if !changed {
+		return false
+	}
+	v.Str = string(out)
+	sent := c
+	sent.Args = args.Append(nil)
+	return impl.Compare(cfg.Impl.Normalize(ctx, sent), cfg.Want(sent)).Same()
 }

@@ -577,6 +577,21 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 			// Both ways: what holds for every finding names them both.
 			rc.Title = diagnose.WrongShapeTitle(ds)
 			rc.Detail = strings.Join(ds, ", ")
+		case k == untypedClass && rc.Class == k:
+			// The keywords of every finding, where each names some.
+			rc.Title, rc.Detail = untypedTitle, ""
+			if !undetailed[k] {
+				var kws []string
+				for _, d := range ds {
+					for _, kw := range strings.Fields(d) {
+						if !slices.Contains(kws, kw) {
+							kws = append(kws, kw)
+						}
+					}
+				}
+				slices.SortStableFunc(kws, func(a, b string) int { return slices.Index(memberKeywords, a) - slices.Index(memberKeywords, b) })
+				rc.Title, rc.Detail = untypedKeywordTitle(kws), strings.Join(kws, " ")
+			}
 		case len(ds) > 0 && k == "decode-missed/$schema":
 			rc.Title = diagnose.MissedSchemaTitle(ds)
 			rc.Detail = strings.Join(ds, ", ")

@@ -17,9 +17,11 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+	"unicode/utf8"
 
 	"github.com/toolnorm/toolnorm/impl"
 	"github.com/toolnorm/toolnorm/internal/diagnose"
+	"github.com/toolnorm/toolnorm/internal/entity"
 	"github.com/toolnorm/toolnorm/internal/impltest"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 	"github.com/toolnorm/toolnorm/internal/rootcause"
@@ -2819,5 +2821,96 @@ func TestMissedInElements(t *testing.T) {
 			t.Logf("%s (%d): %s", rc.Class, rc.Count(), rc.Title)
 		}
 		t.Fatal("want one root cause titled as a miss in an array's elements")
+	}
+}
+
+// TestUntypedUnderKeyword: ai-sdk-tool-parser infers an object from
+// `properties` where a level's `type` is unsaid, and not from
+// `patternProperties`: "Nothing is decoded where the schema leaves a
+// level's `type` unsaid" was false of it. Where an untyped level with
+// `properties` is decoded, the title names the keyword that is not.
+func TestUntypedUnderKeyword(t *testing.T) {
+	// infers reads an untyped schema with properties as an object, and
+	// any other untyped schema as nothing.
+	infers := impltest.ReadsSchema("infers from properties", func(s *jsonvalue.Value) {
+		if s.Member("type") == nil && s.Member("properties") == nil {
+			s.Members = nil
+		}
+	})
+	rcs := explainAll(t, infers, [2]string{`{"patternProperties":{"^p":{"type":"array"}}}`, `{"p1":"[1]"}`})
+	if len(rcs) != 1 || !strings.Contains(rcs[0].Title, "`patternProperties`") || !strings.Contains(rcs[0].Title, "unsaid") {
+		for _, rc := range rcs {
+			t.Logf("%s (%d): %s (%s %s)", rc.Class, rc.Count(), rc.Title, rc.Case.Schema, rc.Case.Args)
+		}
+		t.Fatal("want one root cause of an untyped level, naming patternProperties")
+	}
+	// One that infers nothing keeps the title that says so.
+	nothing := impltest.ReadsSchema("infers nothing", func(s *jsonvalue.Value) {
+		if s.Member("type") == nil {
+			s.Members = nil
+		}
+	})
+	rcs = explainAll(t, nothing, [2]string{`{"patternProperties":{"^p":{"type":"array"}}}`, `{"p1":"[1]"}`})
+	if len(rcs) != 1 || strings.Contains(rcs[0].Title, "`patternProperties`") || !strings.Contains(rcs[0].Title, "unsaid") {
+		for _, rc := range rcs {
+			t.Logf("%s (%d): %s", rc.Class, rc.Count(), rc.Title)
+		}
+		t.Fatal("want one root cause of an untyped level, titled for every keyword")
+	}
+}
+
+// TestMisdecodedByASemicolonMissed: PHP leaves `&not` (no `;`) as it is,
+// decodes `&#105;` to `i`, and the next pass reads `&notin;` as "∉":
+// "decoded to other text than HTML gives" was true of the text, but the
+// bug is the legacy name without its `;`, sent decoded the case passes.
+func TestMisdecodedByASemicolonMissed(t *testing.T) {
+	// strict decodes every reference but a named one without its `;`,
+	// pass after pass.
+	strict := impl.Func("strict", func(_ context.Context, c impl.Case) impl.Result {
+		v, err := jsonvalue.Parse(c.Args)
+		if err != nil {
+			return impl.Reject(impl.ErrInvalidJSON, err.Error())
+		}
+		var walk func(v *jsonvalue.Value)
+		walk = func(v *jsonvalue.Value) {
+			if v.Kind == jsonvalue.String {
+				for s := []byte(v.Str); ; {
+					var out []byte
+					for i := 0; i < len(s); i++ {
+						if s[i] == '&' {
+							if r1, r2, n := entity.Decide(s[i:], entity.Text); n > 0 && (s[i+n-1] == ';' || s[i+1] == '#') {
+								out = utf8.AppendRune(out, r1)
+								if r2 != 0 {
+									out = utf8.AppendRune(out, r2)
+								}
+								i += n - 1
+								continue
+							}
+						}
+						out = append(out, s[i])
+					}
+					if bytes.Equal(out, s) {
+						break
+					}
+					s = out
+					v.Str = string(s)
+				}
+			}
+			for _, m := range v.Members {
+				walk(m.Value)
+			}
+			for _, e := range v.Elems {
+				walk(e)
+			}
+		}
+		walk(v)
+		return impl.OK(v.Append(nil))
+	})
+	rcs := explainAll(t, strict, [2]string{`{}`, `{"p":"&not&#105;n;"}`})
+	if len(rcs) != 1 || rcs[0].Class != "undecoded/named-no-semicolon" {
+		for _, rc := range rcs {
+			t.Logf("%s (%d): %s (%s)", rc.Class, rc.Count(), rc.Title, rc.Case.Args)
+		}
+		t.Fatal("want one undecoded/named-no-semicolon")
 	}
 }
