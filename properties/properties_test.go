@@ -289,3 +289,23 @@ func TestPlaceNamed(t *testing.T) {
 		}
 	}
 }
+
+// TestStringParamShrinksToJSON: a shrunk case of string-param-not-decoded
+// keeps JSON text at its focus: ai-sdk-tool-parser's counterexample ""
+// (made into `[]`, a second bug: text that is not JSON made an array)
+// showed two bugs where "[]" shows the one the property speaks of.
+func TestStringParamShrinksToJSON(t *testing.T) {
+	anything := impl.Func("anything an array", func(_ context.Context, c impl.Case) impl.Result {
+		return impl.OK([]byte(`{"p":[]}`))
+	})
+	p, _ := ByID("string-param-not-decoded")
+	c := Case{Case: impl.Case{Schema: []byte(`{"type":"object","properties":{"p":{"type":"string"}}}`), Args: []byte(`{"p":"[1,2]"}`)},
+		Focus: []any{"p"}, Decl: `{"type":"string"}`}
+	if p.Judge(context.Background(), anything, c, nil).Message == "" {
+		t.Fatal("the drawn case does not break the property")
+	}
+	v := p.Violation(context.Background(), anything, c, 0, 0)
+	if got := string(v.Vector.ArgumentsText()); got != `{"p":"[]"}` {
+		t.Errorf("minimal arguments %s, want {\"p\":\"[]\"}: JSON text kept at the focus", got)
+	}
+}

@@ -796,6 +796,11 @@ func holdsString(id string) func(r *runner, c Case) string {
 			}
 		} else if c.shrunk && !diagnose.DeclaresString(c.Schema, c.Args, pointer(c.Focus)) {
 			panic(moot{})
+		} else if c.shrunk && !parsesAsJSON(s) && !parsesAsJSON(fixpoint(s, c.Options)) {
+			// What was drawn is JSON text: shrunk to text that is not
+			// (""), a program that makes an array of it shows another
+			// bug than the decoding the property speaks of.
+			panic(moot{})
 		}
 		if c.shrunk && referenceAt(r, c) != jsonvalue.String {
 			panic(moot{}) // the shrunk schema no longer means what was drawn
@@ -869,6 +874,12 @@ func runFocus(r *runner, c Case) (v *jsonvalue.Value, res impl.Result, msg strin
 		return nil, res, msg
 	}
 	return at(out, c.Focus), res, ""
+}
+
+// parsesAsJSON reports whether s is JSON text.
+func parsesAsJSON(s string) bool {
+	_, err := jsonvalue.Parse([]byte(s))
+	return err == nil
 }
 
 func parsesAs(s string, kind jsonvalue.Kind) bool {

@@ -937,7 +937,9 @@ func innerJSON(s string) []string {
 		// A string literal: what it holds, shrunk as a string of the
 		// arguments is, quoted again. Chunks of its text cannot take an
 		// escape (\n, \") whole where it stands at an odd place.
-		var out []string
+		// And what it holds, unquoted: a literal around text is a
+		// second thing a failure may need, or not.
+		out := []string{inner.Str}
 		for _, t := range append(innerJSON(inner.Str), shorterText(inner.Str)...) {
 			out = append(out, string(jsonraw.AppendQuote(nil, []byte(t))))
 		}

@@ -145,6 +145,20 @@ func TestMinimizeSteps(t *testing.T) {
 		{"a prefixItems list the failure needs stays", `{"properties":{"p":{"type":"array","prefixItems":[{"type":"object"}]}}}`, `{"p":"[\"{}\"]"}`,
 			func(s, a []byte) bool { return decodedInside(s, a) && strings.Contains(string(s), `"prefixItems"`) },
 			`{"properties":{"":{"type":"array","prefixItems":[{"type":"object"}]}}}`, `{"":"[\"{}\"]"}`},
+		{"unwrap a JSON string literal inside a string", `{}`, `{"p":"\"[]\""}`,
+			// An implementation that decodes "[]" wherever it finds it, a
+			// quoted literal peeled first: the literal is a second bug
+			// (notion's wrong-shape-passes was shown by "\"[]\"").
+			func(_, a []byte) bool {
+				v, err := jsonvalue.Parse(a)
+				if err != nil || len(v.Members) != 1 {
+					return false
+				}
+				for v = v.Members[0].Value; v != nil && v.Kind == jsonvalue.String; {
+					v, _ = jsonvalue.Parse([]byte(v.Str))
+				}
+				return v != nil && v.Kind == jsonvalue.Array
+			}, `{}`, `{"":"[]"}`},
 		{"decode a legacy name without its ';', twice", `{}`, `{"p":"&ampamp#1"}`,
 			// An implementation that loses the U+0001 a reference stands
 			// for; chunks alone cannot reach &#1.
