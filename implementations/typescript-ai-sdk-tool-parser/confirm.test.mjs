@@ -115,3 +115,9 @@ test('reading/4: under draft-07, a type beside $ref is read, where $ref makes it
     { $schema: 'http://json-schema.org/draft-07/schema#', definitions: { any: {} } });
   assert.deepEqual(coerce({ p: '[]' }, schema), { p: [] }); // the rule: "[]"
 });
+
+test('rule/2: no object is inferred from patternProperties where the root says no type (getSchemaType)', () => {
+  // properties alone is read as an object, patternProperties alone is not.
+  assert.deepEqual(coerce({ p1: '[1]' }, { patternProperties: { '^p': { type: 'array' } } }), { p1: '[1]' }); // the rule: { p1: [1] }
+  assert.deepEqual(coerce({ p1: '[1]' }, { properties: { p1: { type: 'array' } } }), { p1: [1] });
+});
