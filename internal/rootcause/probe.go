@@ -353,6 +353,12 @@ func probed(ctx context.Context, cfg Config, c impl.Case, want, got impl.Result)
 		d.Class, d.Detail, d.Title, d.Clause = typesAddedClass, "", typesAddedTitle, "reading/4"
 	case blindClasses[d.Class] && blind(ctx, cfg, c, got):
 		d.Class, d.Title, d.Clause, d.Detail = "decoded-undeclared", blindTitle, "rule/2", ""
+	case d.Class == "made-from-not-json/undeclared":
+		// Made where the program infers a type (`""` under `{"items":{}}`
+		// becomes `[]`): the inference's, where it has a root cause.
+		if kws := inferredFrom(ctx, cfg, c, d.Where); len(kws) > 0 {
+			d.Class, d.Detail = madeWhereInferred, strings.Join(kws, " ")
+		}
 	case d.Class == "decoded-undeclared":
 		if kws := inferredFrom(ctx, cfg, c, d.Where); len(kws) > 0 {
 			d.Class, d.Title, d.Clause, d.Detail = inferredClass, inferredTitle(kws), "reading/4", strings.Join(kws, " ")
@@ -1250,3 +1256,8 @@ func semicolonMissed(ctx context.Context, cfg Config, c impl.Case, where string)
 	sent.Args = args.Append(nil)
 	return impl.Compare(cfg.Impl.Normalize(ctx, sent), cfg.Want(sent)).Same()
 }
+
+// madeWhereInferred is the class of text that is not JSON made into a
+// container where the program infers the type from keywords of elements
+// or members (two faults: folded into the inference's root cause).
+const madeWhereInferred = "made-from-not-json/inferred"

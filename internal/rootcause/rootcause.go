@@ -464,6 +464,7 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 	// with `string` is decoded as `"[]"` is), not a third bug.
 	if byClass["made-from-not-json"] != nil {
 		fold("made-from-not-json/undeclared", "decoded-undeclared")
+		fold(madeWhereInferred, inferredClass, "decoded-undeclared")
 		fold("made-from-not-json/declared-string", "decoded-declared-string", "type-list-as-one", "decoded-undeclared")
 	}
 	// JSON text decoded where the rule keeps the string and read lossily:

@@ -2914,3 +2914,64 @@ func TestMisdecodedByASemicolonMissed(t *testing.T) {
 		t.Fatal("want one undecoded/named-no-semicolon")
 	}
 }
+
+// TestNotJSONMadeWhereInferred: ai-sdk-tool-parser infers an array from
+// `items` where no type is said, and makes text that is not JSON into an
+// array: `""` under `{"items":{}}` becomes `[]`, two faults at once. It is
+// counted with the inference's root cause, not with a blind decoding's,
+// which the program does not do (`""` under `{}` stays).
+func TestNotJSONMadeWhereInferred(t *testing.T) {
+	coercer := impl.Func("coercer", func(ctx context.Context, c impl.Case) impl.Result {
+		s, err1 := jsonvalue.Parse(c.Schema)
+		a, err2 := jsonvalue.Parse(c.Args)
+		if err1 != nil || err2 != nil || a.Kind != jsonvalue.Object {
+			return impl.Reference.Normalize(ctx, c)
+		}
+		props := s.Member("properties")
+		for i, m := range a.Members {
+			var p *jsonvalue.Value
+			if props != nil {
+				p = props.Member(m.Key)
+			}
+			if m.Value.Kind != jsonvalue.String {
+				continue
+			}
+			if p == nil {
+				// No schema: JSON text decoded blind, other text kept.
+				if v, err := jsonvalue.Parse([]byte(m.Value.Str)); err == nil && (v.Kind == jsonvalue.Array || v.Kind == jsonvalue.Object) {
+					a.Members[i].Value = v
+				}
+				continue
+			}
+			typ := p.Member("type")
+			if !(typ != nil && typ.Kind == jsonvalue.String && typ.Str == "array" || typ == nil && p.Member("items") != nil) {
+				continue
+			}
+			if v, err := jsonvalue.Parse([]byte(m.Value.Str)); err == nil && v.Kind == jsonvalue.Array {
+				a.Members[i].Value = v
+				continue
+			}
+			arr := &jsonvalue.Value{Kind: jsonvalue.Array}
+			if m.Value.Str != "" {
+				arr.Elems = []*jsonvalue.Value{{Kind: jsonvalue.String, Str: m.Value.Str}}
+			}
+			a.Members[i].Value = arr
+		}
+		return impl.OK(a.Append(nil))
+	})
+	rcs := explainAll(t, coercer,
+		[2]string{`{"properties":{}}`, `{"q":"[1]","r":"[2]","s":"[3]"}`},
+		[2]string{`{"properties":{"p":{"items":{}}}}`, `{"p":"[1]"}`},
+		[2]string{`{"properties":{"p":{"type":"array"}}}`, `{"p":"x"}`},
+		[2]string{`{"properties":{"p":{"items":{}}}}`, `{"p":""}`})
+	got := map[string][]string{}
+	for _, rc := range rcs {
+		got[rc.Class] = rc.Vectors
+	}
+	if !slices.Equal(got["decoded-undeclared/inferred"], []string{"1", "3"}) || !slices.Equal(got["made-from-not-json"], []string{"2"}) || len(rcs) != 3 {
+		for _, rc := range rcs {
+			t.Logf("%s %v: %s", rc.Class, rc.Vectors, rc.Title)
+		}
+		t.Fatal("want the blind decoding of 0, the inference's root cause of 1 and 3, made-from-not-json of 2")
+	}
+}
