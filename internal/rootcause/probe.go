@@ -1261,3 +1261,53 @@ func semicolonMissed(ctx context.Context, cfg Config, c impl.Case, where string)
 // container where the program infers the type from keywords of elements
 // or members (two faults: folded into the inference's root cause).
 const madeWhereInferred = "made-from-not-json/inferred"
+
+// keywordProbes declare array through one keyword for a top-level
+// parameter p, where the plain declaration is plainProbe.
+var keywordProbes = []struct{ kw, schema string }{
+	{"$ref", `{"type":"object","properties":{"p":{"$ref":"#/$defs/a"}},"$defs":{"a":{"type":"array"}}}`},
+	{"patternProperties", `{"type":"object","patternProperties":{"^p$":{"type":"array"}}}`},
+	{"additionalProperties", `{"type":"object","additionalProperties":{"type":"array"}}`},
+	{"allOf", `{"type":"object","properties":{"p":{"allOf":[{"type":"array"}]}}}`},
+	{"anyOf", `{"type":"object","properties":{"p":{"anyOf":[{"type":"array"},{"type":"null"}]}}}`},
+	{"oneOf", `{"type":"object","properties":{"p":{"oneOf":[{"type":"array"},{"type":"null"}]}}}`},
+}
+
+const plainProbe = `{"type":"object","properties":{"p":{"type":"array"}}}`
+
+// keywordsMissed names the keywords of keywordProbes the implementation
+// does not follow, probed under options o: where it decodes "[1]" under a
+// plain `type`, it keeps it a string under the keyword, and does under
+// `"$schema"` 2020-12 too (else it is the draft's). A keyword root cause's
+// title names them all, not only those its findings happened to show
+// (n8n-mcp's left out `oneOf`), the same at every seed. None when the
+// plain declaration is missed: the keywords say nothing then.
+func keywordsMissed(ctx context.Context, cfg Config, o impl.Options) []string {
+	if cfg.Impl == nil || cfg.Want == nil {
+		return nil
+	}
+	args := []byte(`{"p":"[1]"}`)
+	missed := func(schema []byte) bool {
+		c := impl.Case{Schema: schema, Args: args, Options: o}
+		got := cfg.Impl.Normalize(ctx, c)
+		return got.Answered() && bytes.Equal(valueAt(got.Output, "/p"), []byte(`"[1]"`)) && !impl.Compare(got, cfg.Want(c)).Same()
+	}
+	if cfg.Keep != nil && !cfg.Keep() || missed([]byte(plainProbe)) {
+		return nil
+	}
+	var out []string
+	for _, kp := range keywordProbes {
+		if cfg.Keep != nil && !cfg.Keep() {
+			break
+		}
+		c := impl.Case{Schema: []byte(kp.schema), Args: args, Options: o}
+		if !missed(c.Schema) {
+			continue
+		}
+		if explicit, ok := withDraft(c); ok && !missed(explicit.Schema) {
+			continue // followed under 2020-12: the draft's
+		}
+		out = append(out, kp.kw)
+	}
+	return out
+}

@@ -516,7 +516,12 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 		ds := diagnose.OrderDetails(slices.Clone(details[k]))
 		switch {
 		case len(ds) > 0 && k == "decode-missed/keyword":
-			ds = diagnose.Routes(ds)
+			for _, kw := range keywordsMissed(ctx, cfg, rc.Case.Options) {
+				if !slices.Contains(ds, kw) {
+					ds = append(ds, kw)
+				}
+			}
+			ds = diagnose.Routes(diagnose.OrderDetails(ds))
 			rc.Title = diagnose.KeywordTitle(ds)
 			if len(bothWays) > 0 {
 				rc.Title = diagnose.KeywordBothWaysTitle(ds, diagnose.OrderDetails(slices.Clone(bothWays)))

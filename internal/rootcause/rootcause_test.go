@@ -2975,3 +2975,22 @@ func TestNotJSONMadeWhereInferred(t *testing.T) {
 		t.Fatal("want the blind decoding of 0, the inference's root cause of 1 and 3, made-from-not-json of 2")
 	}
 }
+
+// TestKeywordTitleProbed: a root cause of keywords not followed names
+// every keyword of a plain declaration the implementation misses, probed
+// at the top level, not only those its findings happened to show (n8n's
+// title left out `oneOf`, which it does not follow either).
+func TestKeywordTitleProbed(t *testing.T) {
+	noCombinators := impltest.ReadsSchema("no combinators", func(s *jsonvalue.Value) {
+		diagnose.WalkSchemas(s, func(s *jsonvalue.Value) {
+			s.Members = slices.DeleteFunc(s.Members, func(m jsonvalue.Member) bool { return m.Key == "anyOf" || m.Key == "oneOf" })
+		})
+	})
+	rcs := explainAll(t, noCombinators, [2]string{`{"type":"object","properties":{"p":{"anyOf":[{"type":"array"}]}}}`, `{"p":"[1]"}`})
+	if len(rcs) != 1 || rcs[0].Class != "decode-missed/keyword" || !strings.Contains(rcs[0].Title, "`anyOf`, `oneOf`") {
+		for _, rc := range rcs {
+			t.Logf("%s: %s", rc.Class, rc.Title)
+		}
+		t.Fatal("want one keyword root cause naming anyOf and oneOf")
+	}
+}
