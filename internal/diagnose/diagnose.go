@@ -408,10 +408,10 @@ func errorTrigger(c Case) (Diagnosis, bool) {
 	case err != nil:
 		return d, false
 	case depth(in) >= DeepArgs:
-		d.Class, d.Title = "error-for-valid-input/depth", fmt.Sprintf("An error for arguments nested %d levels deep, which the rule repairs (its limit is 1,000 by default)", depth(in))
+		d.Class, d.Title = "error-for-valid-input/depth", fmt.Sprintf("An error for arguments nested %d levels deep or more, which the rule repairs (its limit is 1,000 by default)", depth(in))
 	case hasHugeNumber(in):
 		d.Class, d.Title = "error-for-valid-input/number-range", "An error for a number past float64's range (`1e400`), which the rule passes through as written"
-	case loneSurrogateEscape.Match(c.Args):
+	case hasLoneSurrogate(in):
 		d.Class, d.Title = "error-for-valid-input/lone-surrogate", "An error for a string with a lone surrogate escape (`\\ud800`), which the rule passes through"
 	case longestReference(in) > LongDigits:
 		// The digits of the case's longest: a minimized case has as many
@@ -419,17 +419,37 @@ func errorTrigger(c Case) (Diagnosis, bool) {
 		// int() takes 4,300), where "over 1,000" told its maintainer
 		// nothing true.
 		d.Class, d.Clause = "error-for-valid-input/long-reference", "reading/1"
-		d.Title = "An error for a numeric character reference of " + grouped(longestReference(in)) + " digits, which HTML decodes (leading zeros count for nothing, a value past U+10FFFF is U+FFFD)"
+		d.Title = "An error for a numeric character reference of " + grouped(longestReference(in)) + " digits or more, which HTML decodes (leading zeros count for nothing, a value past U+10FFFF is U+FFFD)"
 	default:
 		return d, false
 	}
 	return d, true
 }
 
-// loneSurrogateEscape matches a \u escape of a surrogate that no escape
-// of the other half goes with (a high one not followed by a low one, a low
-// one not after a high one).
-var loneSurrogateEscape = regexp.MustCompile(`(?i)\\u(d[89ab][0-9a-f]{2})(?:[^\\]|\\[^u]|\\u(?:[0-9a-c]|d[0-7]|d[89ab]|[ef])|$)|(?:^|[^0-9a-f]{6}|[^\\][^u][0-9a-f]{4}|\\u(?:[0-9a-c]|d[0-7]|d[c-f]|[ef])[0-9a-f]{2})\\u(d[c-f][0-9a-f]{2})`)
+// hasLoneSurrogate reports whether a string or a key of v holds a
+// surrogate no other half goes with: as parsed (WTF-8), the three bytes
+// ED A0..BF xx, which an escape pair never leaves. (A pattern over the
+// JSON text missed `\udfff` at the start of a string, and took `\\u`,
+// an escaped backslash, for an escape.)
+func hasLoneSurrogate(v *jsonvalue.Value) bool {
+	lone := func(s string) bool {
+		for i := 0; i+1 < len(s); i++ {
+			if s[i] == 0xED && s[i+1] >= 0xA0 && s[i+1] <= 0xBF {
+				return true
+			}
+		}
+		return false
+	}
+	if v.Kind == jsonvalue.String {
+		return lone(v.Str)
+	}
+	for _, m := range v.Members {
+		if lone(m.Key) || hasLoneSurrogate(m.Value) {
+			return true
+		}
+	}
+	return slices.ContainsFunc(v.Elems, hasLoneSurrogate)
+}
 
 // LongDigits is the number of digits from which an error for a numeric
 // character reference is put down to its length: far more than a value

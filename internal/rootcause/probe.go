@@ -16,6 +16,7 @@ import (
 	"github.com/toolnorm/toolnorm/impl"
 	"github.com/toolnorm/toolnorm/internal/diagnose"
 	"github.com/toolnorm/toolnorm/internal/entity"
+	"github.com/toolnorm/toolnorm/internal/jsonraw"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 )
 
@@ -336,9 +337,9 @@ func probed(ctx context.Context, cfg Config, c impl.Case, want, got impl.Result)
 		d.Class, d.Detail, d.Title, d.Clause = "decode-missed/$schema", name, diagnose.MissedSchemaTitle([]string{name}), "reading/4"
 	case (d.Class == "decode-missed" || d.Class == "error-for-valid-input") && prototypeKey(ctx, cfg, c, got):
 		if d.Class == "decode-missed" {
-			d.Class, d.Detail, d.Title = "decode-missed/prototype-key", "", protoMissedTitle
+			d.Class, d.Detail, d.Title = "decode-missed/prototype-key", "", protoMissedTitle(protoOrder[:2])
 		} else {
-			d.Class, d.Detail, d.Title = "error-for-valid-input/prototype-key", "", protoErrorTitle
+			d.Class, d.Detail, d.Title = "error-for-valid-input/prototype-key", "", protoErrorTitle(protoOrder[:3])
 		}
 	case d.Class == "decode-missed" && long(ctx, cfg, c, d.Where):
 		d.Class, d.Detail, d.Title = "decode-missed/long", "", "A stringified array or object past a length is not decoded (the same shape, short, is)"
@@ -563,17 +564,24 @@ func decodesHTML5Names(ctx context.Context, cfg Config, o impl.Options) bool {
 	return impl.Compare(cfg.Impl.Normalize(ctx, c), cfg.Want(c)).Same()
 }
 
+// stringAt parses c's arguments and finds the string at where in them,
+// for a probe to edit and send: false when there is none.
+func stringAt(c impl.Case, where string) (args, v *jsonvalue.Value, ok bool) {
+	args, err := jsonvalue.Parse(c.Args)
+	if err != nil {
+		return nil, nil, false
+	}
+	v = args.Resolve("#" + where)
+	return args, v, v != nil && v.Kind == jsonvalue.String
+}
+
 // surrogateMiss reports whether a decode missed at where, on c, is made
 // by a lone surrogate escape in the text there (`\ud800`, which JSON's
 // grammar allows and PHP's json_decode refuses): the same text with each
 // lone surrogate written as another character is decoded.
 func surrogateMiss(ctx context.Context, cfg Config, c impl.Case, where string) bool {
-	args, err := jsonvalue.Parse(c.Args)
-	if err != nil {
-		return false
-	}
-	v := args.Resolve("#" + where)
-	if v == nil || v.Kind != jsonvalue.String {
+	args, v, ok := stringAt(c, where)
+	if !ok {
 		return false
 	}
 	fixed, ok := diagnose.WithoutLoneSurrogateEscapes(v.Str)
@@ -1081,11 +1089,64 @@ var protoNames = map[string]bool{
 	"__defineGetter__": true, "__defineSetter__": true, "__lookupGetter__": true, "__lookupSetter__": true,
 }
 
-// Titles of the classes of a prototypeKey cure.
-const (
-	protoMissedTitle = "A stringified array or object is not decoded where the member's name is one JavaScript objects have (`constructor`, `toString` and the other names of `Object.prototype`, or `prototype`); under any other name it is"
-	protoErrorTitle  = "An error for arguments with a member whose name JavaScript objects have (`constructor`, `toString` and the other names of `Object.prototype`, or `prototype`); with the member renamed, none"
-)
+// protoOrder is the order protoNames are named in, in a title.
+var protoOrder = []string{"constructor", "prototype", "toString", "valueOf", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable",
+	"toLocaleString", "__defineGetter__", "__defineSetter__", "__lookupGetter__", "__lookupSetter__"}
+
+// protoList writes names for a title: "`constructor` or `prototype`".
+func protoList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = "`" + n + "`"
+	}
+	if len(q) > 1 {
+		return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
+	}
+	return strings.Join(q, "")
+}
+
+// protoMissedTitle and protoErrorTitle are the titles of the classes of
+// a prototypeKey cure, for the names the program trips on.
+func protoMissedTitle(names []string) string {
+	return "A stringified array or object is not decoded where the member is named " + protoList(names) + " (a name JavaScript objects have); under any other name it is"
+}
+
+func protoErrorTitle(names []string) string {
+	return "An error for arguments with a member named " + protoList(names) + " (a name JavaScript objects have), which the rule repairs or passes through; renamed, there is none"
+}
+
+// protoTripped names the names of protoNames the program trips on, each
+// probed as a top-level parameter (the missing error: `"[1]"` declared
+// array and kept a string; the error: `"x"` declared number, an error
+// that `"k"` does not get): a title names those, not every name
+// JavaScript objects have (qwen-code skips `constructor` and `prototype`,
+// not `toString`). It sends two requests for each name at most.
+func protoTripped(ctx context.Context, cfg Config, o impl.Options, errors bool) []string {
+	var out []string
+	for _, name := range protoOrder {
+		if cfg.Keep != nil && !cfg.Keep() {
+			break
+		}
+		key := string(jsonraw.AppendQuote(nil, []byte(name)))
+		if !errors {
+			c := impl.Case{Schema: []byte(`{"type":"object","properties":{` + key + `:{"type":"array"}}}`), Args: []byte(`{` + key + `:"[1]"}`), Options: o}
+			if got := cfg.Impl.Normalize(ctx, c); got.Answered() && !impl.Compare(got, cfg.Want(c)).Same() {
+				out = append(out, name)
+			}
+			continue
+		}
+		c := impl.Case{Schema: []byte(`{"type":"object","properties":{` + key + `:{"type":"number"}}}`), Args: []byte(`{` + key + `:"x"}`), Options: o}
+		got := cfg.Impl.Normalize(ctx, c)
+		if got.Error == "" {
+			continue
+		}
+		k := impl.Case{Schema: []byte(`{"type":"object","properties":{"k":{"type":"number"}}}`), Args: []byte(`{"k":"x"}`), Options: o}
+		if r := cfg.Impl.Normalize(ctx, k); r.Kind() == impl.KindNotSendable || r.Failure == nil && (r.Error == "" || diagnose.ErrorShape(r.Detail) != diagnose.ErrorShape(got.Detail)) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
 
 // missedUnderSchema reports whether the decode missed on c, whose schema
 // names a `$schema`, is made once `$schema` is taken out: the
@@ -1223,12 +1284,8 @@ func untypedKeywordTitle(kws []string) string {
 // sent decoded: text it misdecodes because it left the reference, and a
 // later pass read it with what followed (`&notin;`).
 func semicolonMissed(ctx context.Context, cfg Config, c impl.Case, where string) bool {
-	args, err := jsonvalue.Parse(c.Args)
-	if err != nil {
-		return false
-	}
-	v := args.Resolve("#" + where)
-	if v == nil || v.Kind != jsonvalue.String {
+	args, v, ok := stringAt(c, where)
+	if !ok {
 		return false
 	}
 	b := []byte(v.Str)

@@ -562,15 +562,7 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 			rc.Title, rc.Detail = diagnose.MissedTitle(shape, "type-list"), "type-list"
 		case len(ds) > 0 && k == inferredClass:
 			// The keywords of each finding, in one title.
-			var kws []string
-			for _, d := range ds {
-				for _, kw := range strings.Fields(d) {
-					if !slices.Contains(kws, kw) {
-						kws = append(kws, kw)
-					}
-				}
-			}
-			slices.SortStableFunc(kws, func(a, b string) int { return slices.Index(shapeKeywords, a) - slices.Index(shapeKeywords, b) })
+			kws := keywordsOf(ds, shapeKeywords)
 			rc.Title, rc.Detail = inferredTitle(kws), strings.Join(kws, " ")
 		case k == "decoded-undeclared" && blindSeen[k]:
 			// Some decoded under a schema that declares the other shape,
@@ -587,16 +579,18 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 			// The keywords of every finding, where each names some.
 			rc.Title, rc.Detail = untypedTitle, ""
 			if !undetailed[k] {
-				var kws []string
-				for _, d := range ds {
-					for _, kw := range strings.Fields(d) {
-						if !slices.Contains(kws, kw) {
-							kws = append(kws, kw)
-						}
-					}
-				}
-				slices.SortStableFunc(kws, func(a, b string) int { return slices.Index(memberKeywords, a) - slices.Index(memberKeywords, b) })
+				kws := keywordsOf(ds, memberKeywords)
 				rc.Title, rc.Detail = untypedKeywordTitle(kws), strings.Join(kws, " ")
+			}
+		case k == "decode-missed/prototype-key" || k == "error-for-valid-input/prototype-key":
+			// The names the program trips on, probed: not every name
+			// JavaScript objects have.
+			errs := k == "error-for-valid-input/prototype-key"
+			if names := protoTripped(ctx, cfg, rc.Case.Options, errs); len(names) > 0 {
+				rc.Title, rc.Detail = protoMissedTitle(names), strings.Join(names, " ")
+				if errs {
+					rc.Title = protoErrorTitle(names)
+				}
 			}
 		case len(ds) > 0 && k == "decode-missed/$schema":
 			rc.Title = diagnose.MissedSchemaTitle(ds)
@@ -766,6 +760,21 @@ func element(c impl.Case, where string) bool {
 		}
 	}
 	return v.Kind == jsonvalue.Array
+}
+
+// keywordsOf gathers the keywords of details ds (each keywords cut by
+// spaces), each once, in the order of order.
+func keywordsOf(ds, order []string) []string {
+	var kws []string
+	for _, d := range ds {
+		for _, kw := range strings.Fields(d) {
+			if !slices.Contains(kws, kw) {
+				kws = append(kws, kw)
+			}
+		}
+	}
+	slices.SortStableFunc(kws, func(a, b string) int { return slices.Index(order, a) - slices.Index(order, b) })
+	return kws
 }
 
 // cmpBool orders false before true.

@@ -2699,7 +2699,8 @@ func TestErrorUnderSchemaCuredIntoUnsupported(t *testing.T) {
 // (qwen-code decodes no parameter named `constructor` or `prototype`;
 // mastra's error list throws for a `toString`): a root cause of its own,
 // named so, not a plain miss "where the schema declares array" (it
-// decodes every other name) nor an error of no cause.
+// decodes every other name) nor an error of no cause; the title names
+// the names it trips on (qwen-code's are not `toString`).
 func TestPrototypeKeys(t *testing.T) {
 	dangerous := []string{`"constructor"`, `"prototype"`, `"toString"`}
 	skips := impl.Func("skips", func(ctx context.Context, c impl.Case) impl.Result {
@@ -2726,11 +2727,12 @@ func TestPrototypeKeys(t *testing.T) {
 		{throws, "error-for-valid-input/prototype-key"},
 	} {
 		rcs := explainAll(t, tt.im, [2]string{`{"type":"object","properties":{"constructor":{"type":"array"},"prototype":{"type":"object"}}}`, `{"constructor":"[1]","prototype":"{}"}`})
-		if len(rcs) != 1 || rcs[0].Class != tt.class || !strings.Contains(rcs[0].Title, "Object.prototype") {
+		// The names it trips on, probed: not every name objects have.
+		if len(rcs) != 1 || rcs[0].Class != tt.class || !strings.Contains(rcs[0].Title, "`constructor`, `prototype` or `toString`") || strings.Contains(rcs[0].Title, "valueOf") {
 			for _, rc := range rcs {
 				t.Logf("%s (%d): %s (%s %s)", rc.Class, rc.Count(), rc.Title, rc.Case.Schema, rc.Case.Args)
 			}
-			t.Errorf("%s: want one %s, titled with Object.prototype", tt.im.Name(), tt.class)
+			t.Errorf("%s: want one %s, naming constructor, prototype and toString only", tt.im.Name(), tt.class)
 		}
 	}
 }
