@@ -121,3 +121,13 @@ test('rule/2: no object is inferred from patternProperties where the root says n
   assert.deepEqual(coerce({ p1: '[1]' }, { patternProperties: { '^p': { type: 'array' } } }), { p1: '[1]' }); // the rule: { p1: [1] }
   assert.deepEqual(coerce({ p1: '[1]' }, { properties: { p1: { type: 'array' } } }), { p1: [1] });
 });
+
+test('rule/3: an object is unwrapped to its one member where a scalar is declared, and made an array where an array is', () => {
+  // coerceObjectToPrimitive, coerceObjectToArray.
+  assert.deepEqual(coerce({ p: { k: 'v' } }, object({ p: { type: 'string' } })), { p: 'v' }); // the rule: { k: 'v' }
+  assert.deepEqual(coerce({ p: { item: 'x' } }, object({ p: { type: 'array' } })), { p: ['x'] }); // the rule: { item: 'x' }
+});
+
+test('rule/3: a quoted string is unquoted to match an enum (coerceStringByEnumWhitespace)', () => {
+  assert.deepEqual(coerce({ p: '"a"' }, object({ p: { type: 'string', enum: ['a'] } })), { p: 'a' }); // the rule: '"a"'
+});

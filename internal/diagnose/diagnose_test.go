@@ -92,6 +92,8 @@ func TestClassify(t *testing.T) {
 		{"past the bound", `{}`, `{"a":"&amp;amp;"}`, false, 1, out(`{"a":"&"}`), "past-pass-bound", "rule/4", "/a", false},
 		{"text without references", `{}`, `{"a":" x "}`, false, 0, out(`{"a":"x"}`), "text-trimmed", "rule/5", "/a", false},
 		{"text changed", `{}`, `{"a":"x"}`, false, 0, out(`{"a":"y"}`), "text-changed", "rule/5", "/a", false},
+		// ai-sdk-tool-parser's coerceStringByEnumWhitespace.
+		{"a string literal unquoted", `{"properties":{"a":{"type":"string","enum":["x"]}}}`, `{"a":"\"x\""}`, false, 0, out(`{"a":"x"}`), "string-literal-unquoted", "rule/3", "/a", false},
 		// The JSON repair.
 		{"string declared, type list", `{"properties":{"p":{"type":["string","array"]}}}`, `{"p":"[1]"}`, false, 0, out(`{"p":[1]}`), "decoded-declared-string", "rule/3", "/p", false},
 		{"string declared, anyOf", `{"properties":{"p":{"anyOf":[{"type":"object"},{"type":"string"}]}}}`, `{"p":"{}"}`, false, 0, out(`{"p":{}}`), "decoded-declared-string", "rule/3", "/p", false},

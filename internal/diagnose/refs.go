@@ -51,6 +51,9 @@ func (d *differ) text(in *jsonvalue.Value, want, got string, path []step) Diagno
 		}
 		return wronglyDecoded(ref, h, got[j:], want, j, r2 != 0)
 	}
+	if lit, err := jsonvalue.Parse([]byte(strings.TrimSpace(want))); err == nil && lit.Kind == jsonvalue.String && lit.Str == got {
+		return Diagnosis{Class: "string-literal-unquoted", Title: "A JSON string literal is unquoted, where the rule leaves the string as sent (`\"\\\"a\\\"\"` gives `\"a\"`)", Clause: "rule/3"}
+	}
 	if strings.TrimSpace(want) == got || strings.TrimSpace(got) == strings.TrimSpace(want) {
 		return Diagnosis{Class: "text-trimmed", Title: "Whitespace around a string is trimmed", Clause: "rule/5"}
 	}

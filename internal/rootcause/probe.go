@@ -1275,6 +1275,9 @@ func untypedKeywordTitle(kws []string) string {
 	for i, k := range kws {
 		q[i] = "`" + k + "`"
 	}
+	if len(q) == 1 {
+		return "Nothing is decoded where a level's `type` is unsaid and " + q[0] + " declares what it holds: the type inferred from `properties` is not inferred from it"
+	}
 	return "Nothing is decoded where a level's `type` is unsaid and " + strings.Join(q, ", ") + " declare what it holds: the type inferred from `properties` is not inferred from them"
 }
 
