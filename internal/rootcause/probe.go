@@ -1112,7 +1112,7 @@ func protoMissedTitle(names []string) string {
 }
 
 func protoErrorTitle(names []string) string {
-	return "An error for arguments with a member named " + protoList(names) + " (a name JavaScript objects have), which the rule repairs or passes through; renamed, there is none"
+	return "An error where the schema's `properties` or the arguments name a member " + protoList(names) + " (a name JavaScript objects have), which the rule repairs or passes through; renamed, there is none"
 }
 
 // protoTripped names the names of protoNames the program trips on, each
@@ -1370,4 +1370,15 @@ func keywordsMissed(ctx context.Context, cfg Config, o impl.Options) []string {
 		out = append(out, kp.kw)
 	}
 	return out
+}
+
+// nullKept reports whether the implementation keeps a `null` member the
+// schema admits (under `{}`), probed under options o: then its dropping
+// a `null` is where the schema does not admit it (mastra's validate mode).
+func nullKept(ctx context.Context, cfg Config, o impl.Options) bool {
+	if cfg.Impl == nil || cfg.Want == nil || cfg.Keep != nil && !cfg.Keep() {
+		return false
+	}
+	c := impl.Case{Schema: []byte(`{"type":"object","properties":{"a":{}}}`), Args: []byte(`{"a":null}`), Options: o}
+	return impl.Compare(cfg.Impl.Normalize(ctx, c), cfg.Want(c)).Same()
 }

@@ -582,6 +582,8 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 				kws := keywordsOf(ds, memberKeywords)
 				rc.Title, rc.Detail = untypedKeywordTitle(kws), strings.Join(kws, " ")
 			}
+		case k == "member-dropped/null" && nullKept(ctx, cfg, rc.Case.Options):
+			rc.Title = "A member whose value is `null`, where the schema does not admit null, is dropped, key and all"
 		case k == "decode-missed/prototype-key" || k == "error-for-valid-input/prototype-key":
 			// The names the program trips on, probed: not every name
 			// JavaScript objects have.

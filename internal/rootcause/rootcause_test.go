@@ -2996,3 +2996,28 @@ func TestKeywordTitleProbed(t *testing.T) {
 		t.Fatal("want one keyword root cause naming anyOf and oneOf")
 	}
 }
+
+// TestNullDroppedWhereNotAdmitted: mastra's validate mode drops a `null`
+// the schema does not admit, and keeps one it admits: "A member whose
+// value is `null` is dropped" was broader than the bug.
+func TestNullDroppedWhereNotAdmitted(t *testing.T) {
+	strip := impl.Func("strip", func(ctx context.Context, c impl.Case) impl.Result {
+		s, err1 := jsonvalue.Parse(c.Schema)
+		a, err2 := jsonvalue.Parse(c.Args)
+		if err1 != nil || err2 != nil || a.Kind != jsonvalue.Object {
+			return impl.Reference.Normalize(ctx, c)
+		}
+		a.Members = slices.DeleteFunc(a.Members, func(m jsonvalue.Member) bool {
+			p := s.Member("properties").Member(m.Key)
+			return m.Value.Kind == jsonvalue.Null && p != nil && p.Member("type") != nil && p.Member("type").Str != "null"
+		})
+		return impl.OK(a.Append(nil))
+	})
+	rcs := explainAll(t, strip, [2]string{`{"properties":{"a":{"type":"string"}}}`, `{"a":null}`})
+	if len(rcs) != 1 || rcs[0].Class != "member-dropped/null" || !strings.Contains(rcs[0].Title, "does not admit") {
+		for _, rc := range rcs {
+			t.Logf("%s: %s", rc.Class, rc.Title)
+		}
+		t.Fatal("want one member-dropped/null saying where the schema does not admit null")
+	}
+}

@@ -26,7 +26,13 @@ the normalized arguments on standard output.
 
 Bad input (invalid JSON, arguments that are not an object, a broken schema)
 exits with status 1 and one line on standard error:
-  toolnorm: FILE: WHAT at WHERE`,
+  toolnorm: FILE: WHAT at WHERE
+
+With --impl the case goes to the implementation as it is, a schema or
+arguments the rule rejects too (only text that is not JSON is refused):
+what it answers is printed, exit status 0, or its error, exit status 1.
+With --explain too, it says how that differs from the reference, and a
+difference is exit status 1.`,
 	Example: `  toolnorm normalize --schema examples/basic/schema.json --args examples/basic/args.json
   echo '{"title":"Ember &amp;amp; Oak"}' | toolnorm normalize --schema schema.json --explain`,
 	Args:  cobra.NoArgs,
