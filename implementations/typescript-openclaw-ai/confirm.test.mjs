@@ -121,3 +121,10 @@ test('validateToolArguments: a $ref cycle overflows the stack', () => {
 test('rule/4: character references are left as they are (the package does the JSON repair only)', () => {
   assert.deepEqual(coerce({ t: 'Ember &amp;amp; Oak' }, object({ t: { type: 'string' } })), { t: 'Ember &amp;amp; Oak' });
 });
+
+test('reading/8: a declared parameter named after an inherited method, not sent, is made up from it and fails to clone (key in value)', () => {
+  // The rule: {} stays {}.
+  assert.throws(() => validate(object({ toString: { type: 'string' } }), {}), /could not be cloned/);
+  assert.throws(() => validate(object({ constructor: { type: 'string' } }), {}), /could not be cloned/);
+  assert.deepEqual(validate(object({ toStrinX: { type: 'string' } }), {}), {});
+});

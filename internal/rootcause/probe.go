@@ -336,10 +336,11 @@ func probed(ctx context.Context, cfg Config, c impl.Case, want, got impl.Result)
 		name := diagnose.SchemaName(c.Schema)
 		d.Class, d.Detail, d.Title, d.Clause = "decode-missed/$schema", name, diagnose.MissedSchemaTitle([]string{name}), "reading/4"
 	case (d.Class == "decode-missed" || d.Class == "error-for-valid-input") && prototypeKey(ctx, cfg, c, got):
+		names := protoNamesIn(c)
 		if d.Class == "decode-missed" {
-			d.Class, d.Detail, d.Title = "decode-missed/prototype-key", "", protoMissedTitle(protoOrder[:2])
+			d.Class, d.Detail, d.Title = "decode-missed/prototype-key", "", protoMissedTitle(names)
 		} else {
-			d.Class, d.Detail, d.Title = "error-for-valid-input/prototype-key", "", protoErrorTitle(protoOrder[:3])
+			d.Class, d.Detail, d.Title = "error-for-valid-input/prototype-key", "", protoErrorTitle(names)
 		}
 	case d.Class == "decode-missed" && long(ctx, cfg, c, d.Where):
 		d.Class, d.Detail, d.Title = "decode-missed/long", "", "A stringified array or object past a length is not decoded (the same shape, short, is)"
@@ -1116,11 +1117,12 @@ func protoErrorTitle(names []string) string {
 }
 
 // protoTripped names the names of protoNames the program trips on, each
-// probed as a top-level parameter (the missing error: `"[1]"` declared
-// array and kept a string; the error: `"x"` declared number, an error
-// that `"k"` does not get): a title names those, not every name
-// JavaScript objects have (qwen-code skips `constructor` and `prototype`,
-// not `toString`). It sends two requests for each name at most.
+// probed as a top-level parameter (a miss: `"[1]"` declared array and
+// kept a string; an error: `"x"` declared number, or a declared string
+// not sent, an error that the name `k` does not get): a title names
+// those, not every name JavaScript objects have (qwen-code skips
+// `constructor` and `prototype`, not `toString`). It sends up to four
+// requests for each name.
 func protoTripped(ctx context.Context, cfg Config, o impl.Options, errors bool) []string {
 	var out []string
 	for _, name := range protoOrder {
@@ -1135,13 +1137,35 @@ func protoTripped(ctx context.Context, cfg Config, o impl.Options, errors bool) 
 			}
 			continue
 		}
-		c := impl.Case{Schema: []byte(`{"type":"object","properties":{` + key + `:{"type":"number"}}}`), Args: []byte(`{` + key + `:"x"}`), Options: o}
-		got := cfg.Impl.Normalize(ctx, c)
-		if got.Error == "" {
-			continue
+		for _, p := range []struct{ typ, args string }{{"number", `:"x"}`}, {"string", ""}} {
+			args := `{}`
+			if p.args != "" {
+				args = `{` + key + p.args
+			}
+			c := impl.Case{Schema: []byte(`{"type":"object","properties":{` + key + `:{"type":"` + p.typ + `"}}}`), Args: []byte(args), Options: o}
+			got := cfg.Impl.Normalize(ctx, c)
+			if got.Error == "" {
+				continue
+			}
+			k := impl.Case{Schema: bytes.ReplaceAll(c.Schema, []byte(key), []byte(`"k"`)), Args: bytes.ReplaceAll(c.Args, []byte(key), []byte(`"k"`)), Options: o}
+			// The same error but for the name it gives is no cure
+			// ("prototype: must be number", "k: must be number").
+			if r := cfg.Impl.Normalize(ctx, k); r.Kind() == impl.KindNotSendable || r.Failure == nil && (r.Error == "" || diagnose.ErrorShape(r.Detail) != diagnose.ErrorShape(strings.ReplaceAll(got.Detail, name, "k"))) {
+				out = append(out, name)
+				break
+			}
 		}
-		k := impl.Case{Schema: []byte(`{"type":"object","properties":{"k":{"type":"number"}}}`), Args: []byte(`{"k":"x"}`), Options: o}
-		if r := cfg.Impl.Normalize(ctx, k); r.Kind() == impl.KindNotSendable || r.Failure == nil && (r.Error == "" || diagnose.ErrorShape(r.Detail) != diagnose.ErrorShape(got.Detail)) {
+	}
+	return out
+}
+
+// protoNamesIn names the names of protoNames c's arguments or its
+// schema's `properties` hold, in protoOrder.
+func protoNamesIn(c impl.Case) []string {
+	var out []string
+	for _, name := range protoOrder {
+		key := jsonraw.AppendQuote(nil, []byte(name))
+		if bytes.Contains(c.Args, key) || bytes.Contains(c.Schema, key) {
 			out = append(out, name)
 		}
 	}
@@ -1238,7 +1262,13 @@ func prototypeKey(ctx context.Context, cfg Config, c impl.Case, got impl.Result)
 	renamed.Args, renamed.Schema = args.Append(nil), schema.Append(nil)
 	r := cfg.Impl.Normalize(ctx, renamed)
 	if got.Error != "" {
-		return r.Kind() == impl.KindNotSendable || r.Failure == nil && (r.Error == "" || diagnose.ErrorShape(r.Detail) != diagnose.ErrorShape(got.Detail))
+		// The error as the renamed case would say it: one that only
+		// names the member is the same error.
+		detail := got.Detail
+		for from, to := range to {
+			detail = strings.ReplaceAll(detail, from, to)
+		}
+		return r.Kind() == impl.KindNotSendable || r.Failure == nil && (r.Error == "" || diagnose.ErrorShape(r.Detail) != diagnose.ErrorShape(detail))
 	}
 	return impl.Compare(r, cfg.Want(renamed)).Same()
 }
