@@ -864,6 +864,13 @@ func routePrefix(c impl.Case, where string, route []string) ([]jsonvalue.Kind, b
 	var kinds []jsonvalue.Kind
 	v := args
 	for _, tok := range toks[:n] {
+		if v.Kind == jsonvalue.String {
+			// Text the rule decodes on the way: the container it holds
+			// (its place declared plainly is a container there too).
+			if v, err = jsonvalue.Parse([]byte(v.Str)); err != nil {
+				return nil, false
+			}
+		}
 		if v.Kind != jsonvalue.Object && v.Kind != jsonvalue.Array {
 			return nil, false
 		}

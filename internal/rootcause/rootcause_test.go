@@ -3021,3 +3021,20 @@ func TestNullDroppedWhereNotAdmitted(t *testing.T) {
 		t.Fatal("want one member-dropped/null saying where the schema does not admit null")
 	}
 }
+
+// TestKeywordInDecodedTextPlainMiss: the Node.js example reads the types
+// of top-level properties only; a miss behind `patternProperties` inside
+// a decoded stringified object is its miss below the top level, as the
+// same place declared with `properties` is missed too (the way to it
+// runs through the decoded string, which the plainest case used to stop
+// at: the finding was put down to `patternProperties`).
+func TestKeywordInDecodedTextPlainMiss(t *testing.T) {
+	rcs := explainAll(t, topLevelOnly,
+		[2]string{`{"properties":{"":{"type":"object","properties":{"k":{"patternProperties":{"":{"type":"array"}}}}}}}`, `{"":"{\"k\":{\"\":\"[]\"}}"}`})
+	if len(rcs) != 1 || rcs[0].Class != "decode-missed" {
+		for _, rc := range rcs {
+			t.Logf("%s: %s (%s %s)", rc.Class, rc.Title, rc.Case.Schema, rc.Case.Args)
+		}
+		t.Fatal("want one plain decode-missed")
+	}
+}
