@@ -576,7 +576,22 @@ func dropAt(root *jsonvalue.Value, n *node) *jsonvalue.Value {
 	return root
 }
 
-func (m *minimizer) dropArgs() bool   { return m.each(true, dropGen) }
+func (m *minimizer) dropArgs() bool {
+	return m.each(true, func(root *jsonvalue.Value, n *node, schema *jsonvalue.Value) []lazy {
+		if inChain(n) {
+			// Cut from the chain's top (chainCuts): dropped here, each
+			// level is a try of its own.
+			return nil
+		}
+		return append(chainCuts(root, n, schema), dropGen(root, n, schema)...)
+	})
+}
+
+// inChain reports whether n is two levels or more into a chain of single
+// containers.
+func inChain(n *node) bool {
+	return n.up != nil && n.up.up != nil && n.up.up.parent != nil && onlyChild(n.parent) == n.v && onlyChild(n.up.parent) == n.parent
+}
 func (m *minimizer) dropSchema() bool { return m.each(false, dropGen) }
 
 // liftArgs replaces a container of the arguments by one of its members or
@@ -612,6 +627,50 @@ func (m *minimizer) liftArgs() bool {
 		}
 		return out
 	})
+}
+
+// chainCuts lifts, for a node of the arguments at the top of a chain of
+// single containers (nesting hundreds deep), the container half the
+// chain down, a quarter and so on: a case that fails from some depth is
+// cut to it in tens of tries, where dropping the innermost element cut
+// one level a try (the Python example's depth error cost its check 980
+// requests of 600 levels).
+func chainCuts(root *jsonvalue.Value, n *node, _ *jsonvalue.Value) []lazy {
+	// From the top of a chain only: cuts made lower down give the same
+	// texts, or one a level, which is what they are to avoid.
+	if n.parent == nil || n.up.parent != nil && onlyChild(n.parent) == n.v {
+		return nil
+	}
+	var chain []*jsonvalue.Value
+	for last := n.v; len(chain) < 1<<16; {
+		next := onlyChild(last)
+		if next == nil {
+			break
+		}
+		chain, last = append(chain, next), next
+	}
+	var out []lazy
+	for k := len(chain) / 2; k >= 1; k /= 2 {
+		d := chain[k-1]
+		out = append(out, func() cand { return cand{patch: &patch{n: n, text: d.Append(nil)}} })
+	}
+	return out
+}
+
+// onlyChild is v's one member or element when v has exactly one and it
+// is a container, else nil.
+func onlyChild(v *jsonvalue.Value) *jsonvalue.Value {
+	var c *jsonvalue.Value
+	switch {
+	case len(v.Elems) == 1 && len(v.Members) == 0:
+		c = v.Elems[0]
+	case len(v.Members) == 1 && len(v.Elems) == 0:
+		c = v.Members[0].Value
+	}
+	if c == nil || c.Kind != jsonvalue.Object && c.Kind != jsonvalue.Array {
+		return nil
+	}
+	return c
 }
 
 // follow returns the schema with the subschema that declares the value at

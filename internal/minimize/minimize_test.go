@@ -159,6 +159,10 @@ func TestMinimizeSteps(t *testing.T) {
 				}
 				return v != nil && v.Kind == jsonvalue.Array
 			}, `{}`, `{"":"[]"}`},
+		{"lift a deep chain of containers many levels at once", `{}`, `{"p":` + strings.Repeat("[", 600) + strings.Repeat("]", 600) + `}`,
+			// An implementation that errs from 500 levels deep (the Python
+			// example's recursion): one level a step took ~100 round trips.
+			func(_, a []byte) bool { return strings.Count(string(a), "[") >= 499 }, `{}`, `{"":` + strings.Repeat("[", 499) + strings.Repeat("]", 499) + `}`},
 		{"decode a legacy name without its ';', twice", `{}`, `{"p":"&ampamp#1"}`,
 			// An implementation that loses the U+0001 a reference stands
 			// for; chunks alone cannot reach &#1.
@@ -260,5 +264,23 @@ func TestMinimizeNumbersSettle(t *testing.T) {
 	_, a, cut := minimize.MinimizeCut(context.Background(), []byte(`{}`), []byte(`{"b":1,"0":2}`), func(_, a []byte) bool { n++; return strings.Contains(string(a), `"0":`) })
 	if string(a) != `{"0":0}` || cut || n > 20 {
 		t.Errorf("MinimizeCut = %s, cut %v, after %d tries", a, cut, n)
+	}
+}
+
+// TestDeepChainFewTries: a case nested 600 levels deep that fails from
+// 499 levels is minimized in tens of tries, not one a level: lifting a
+// chain of single containers tries half of it, a quarter, and so on (the
+// Python example's depth error cost its check 980 requests of 600
+// levels).
+func TestDeepChainFewTries(t *testing.T) {
+	args := `{"p":` + strings.Repeat("[", 600) + strings.Repeat("]", 600) + `}`
+	calls := 0
+	_, a, _ := minimize.MinimizeCut(context.Background(), []byte(`{}`), []byte(args), func(_, a []byte) bool {
+		calls++
+		return strings.Count(string(a), "[") >= 499
+	})
+	t.Logf("%d tries", calls)
+	if strings.Count(string(a), "[") != 499 || calls > 120 {
+		t.Errorf("%d levels after %d tries; want 499 in at most 120", strings.Count(string(a), "["), calls)
 	}
 }
