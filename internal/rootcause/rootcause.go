@@ -331,12 +331,12 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 				where = own.Where
 			}
 			top[k] = top[k] || strings.Count(where, "/") <= 1
-			c := c
+			at := c // the case where is a place of
 			if o.counted {
-				c = f.Case
+				at = f.Case
 			}
 			_, seen := elems[k]
-			elems[k] = (!seen || elems[k]) && element(c, where)
+			elems[k] = (!seen || elems[k]) && element(at, where)
 		}
 		blindSeen[k] = blindSeen[k] || d.Title == blindTitle || probes[i].Title == blindTitle
 		rc := byClass[k]
