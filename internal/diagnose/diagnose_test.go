@@ -67,6 +67,9 @@ func TestClassify(t *testing.T) {
 		{"noncharacter decoded to nothing", `{}`, `{"a":"x&#xFFFF;"}`, false, 0, out(`{"a":"x"}`), "misdecoded/to-nothing", "reading/1", "/a", false},
 		{"decoded to other text", `{}`, `{"a":"&lt;"}`, false, 0, out(`{"a":"("}`), "misdecoded", "reading/1", "/a", false},
 		{"control character not decoded", `{}`, `{"":"&#1;"}`, false, 0, out(`{"":"&#1;"}`), "undecoded/numeric-control", "reading/1", "/", false},
+		// Apart from controls: PHP leaves controls and decodes noncharacters,
+		// and a title naming both was false of it.
+		{"noncharacter not decoded", `{}`, `{"":"&#xFFFE;"}`, false, 0, out(`{"":"&#xFFFE;"}`), "undecoded/numeric-noncharacter", "reading/1", "/", false},
 		{"error for 1e400 in a string decoded", `{"properties":{"":{"type":"array"}}}`, `{"":"[1e400]"}`, false, 0, impl.Reject(impl.ErrUnspecified, "json_encode: Inf and NaN cannot be JSON encoded"), "error-for-valid-input/number-range", "reading/8", "", false},
 		{"a name missing from the table", `{}`, `{"":"&apos;"}`, false, 0, out(`{"":"&apos;"}`), "undecoded/named-not-in-table", "reading/1", "/", false},
 		{"not in the table", `{}`, `{"a":"a&hellip;"}`, false, 0, out(`{"a":"a&hellip;"}`), "undecoded/named-not-in-table", "reading/1", "/a", false},

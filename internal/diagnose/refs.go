@@ -130,8 +130,10 @@ func undecoded(ref string, two bool) Diagnosis {
 		switch {
 		case v == 0:
 			d.Class, d.Title = "undecoded/numeric-null", "The numeric reference to 0 is not decoded to U+FFFD"
-		case v < 0x80 && unicode.IsControl(rune(v)) && !strings.ContainsRune("\t\n\f\r", rune(v)) || v <= 0x10FFFF && noncharacter(rune(v)):
-			d.Class, d.Title = "undecoded/numeric-control", "A reference to a control character or noncharacter is not decoded (`"+ref+"` is that character in HTML)"
+		case v < 0x80 && unicode.IsControl(rune(v)) && !strings.ContainsRune("\t\n\f\r", rune(v)):
+			d.Class, d.Title = "undecoded/numeric-control", "A reference to a control character is not decoded (`"+ref+"` is that character in HTML)"
+		case v <= 0x10FFFF && noncharacter(rune(v)):
+			d.Class, d.Title = "undecoded/numeric-noncharacter", "A reference to a noncharacter is not decoded (`"+ref+"` is that character in HTML)"
 		case v >= 0x80 && v <= 0x9F:
 			d.Class, d.Title = "undecoded/numeric-windows-1252", "Numeric references in the windows-1252 range (`&#128;` to `&#159;`) are not decoded as HTML does"
 		case v >= 0xD800 && v <= 0xDFFF:
@@ -249,7 +251,8 @@ func wronglyDecoded(ref, h, rest, want string, j int, two bool) Diagnosis {
 // HTML replaces or maps, in their order, each with what its members show.
 var SpecialNumeric = []struct{ Class, What string }{
 	{"undecoded/numeric-null", "`&#0;` (U+FFFD)"},
-	{"undecoded/numeric-control", "controls and noncharacters (`&#1;` is U+0001)"},
+	{"undecoded/numeric-control", "controls (`&#1;` is U+0001)"},
+	{"undecoded/numeric-noncharacter", "noncharacters (`&#xFFFE;` is U+FFFE)"},
 	{"undecoded/numeric-windows-1252", "the windows-1252 range (`&#128;` is €)"},
 	{"undecoded/numeric-surrogate", "surrogates (`&#xD800;` is U+FFFD)"},
 	{"undecoded/numeric-out-of-range", "code points past U+10FFFF (U+FFFD)"},

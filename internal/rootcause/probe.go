@@ -1048,6 +1048,9 @@ var conversionCases = []struct{ typ, value string }{
 	{"boolean", `"true"`}, {"boolean", "1"}, {"boolean", "null"},
 	{"number", `"1"`}, {"number", "true"}, {"number", "null"},
 	{"null", `""`}, {"null", "false"}, {"null", "0"},
+	// An object where a scalar or an array is declared (ai-sdk-tool-parser
+	// takes its one member's value, or makes an array of its values).
+	{"string", `{"k":"v"}`}, {"number", `{"k":1}`}, {"boolean", `{"k":true}`}, {"null", `{"k":null}`}, {"array", `{"k":"x"}`},
 }
 
 // conversions are the conversions between scalar types the
@@ -1120,7 +1123,7 @@ func protoMissedTitle(names []string) string {
 }
 
 func protoErrorTitle(names []string) string {
-	return "An error where the schema's `properties` or the arguments name a member " + protoList(names) + " (a name JavaScript objects have), which the rule repairs or passes through; renamed, there is none"
+	return "An error where the schema's `properties` declare a member named " + protoList(names) + " (a name JavaScript objects have), which the rule repairs or passes through; renamed, there is none"
 }
 
 // protoTripped names the names of protoNames the program trips on, each
@@ -1417,5 +1420,29 @@ func nullKept(ctx context.Context, cfg Config, o impl.Options) bool {
 		return false
 	}
 	c := impl.Case{Schema: []byte(`{"type":"object","properties":{"a":{}}}`), Args: []byte(`{"a":null}`), Options: o}
+	return impl.Compare(cfg.Impl.Normalize(ctx, c), cfg.Want(c)).Same()
+}
+
+// blindScalars reports whether the implementation decodes a string of a
+// scalar's JSON (`"1"`) under `{}`, probed under options o: a blind
+// decoding's title says "a string" then, else "a stringified array or
+// object" (notion-mcp-server keeps `"1"` and `"true"`).
+func blindScalars(ctx context.Context, cfg Config, o impl.Options) bool {
+	if cfg.Impl == nil || cfg.Want == nil || cfg.Keep != nil && !cfg.Keep() {
+		return true
+	}
+	c := impl.Case{Schema: []byte(`{"type":"object"}`), Args: []byte(`{"p":"1","q":"true"}`), Options: o}
+	return !impl.Compare(cfg.Impl.Normalize(ctx, c), cfg.Want(c)).Same()
+}
+
+// plainCycleAnswered reports whether the implementation answers, as the
+// rule does, a schema whose `$ref` leads straight back to itself, probed
+// under options o: its error under a cycle is then one through a
+// combinator (qwen-code's through `allOf`).
+func plainCycleAnswered(ctx context.Context, cfg Config, o impl.Options) bool {
+	if cfg.Impl == nil || cfg.Want == nil || cfg.Keep != nil && !cfg.Keep() {
+		return false
+	}
+	c := impl.Case{Schema: []byte(`{"type":"object","$defs":{"a":{"$ref":"#/$defs/a"}},"properties":{"p":{"$ref":"#/$defs/a"}}}`), Args: []byte(`{"p":"[1]"}`), Options: o}
 	return impl.Compare(cfg.Impl.Normalize(ctx, c), cfg.Want(c)).Same()
 }

@@ -568,6 +568,13 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 			// Some decoded under a schema that declares the other shape,
 			// or a string: the title that holds for all.
 			rc.Title, rc.Detail = blindTitle, ""
+			if !blindScalars(ctx, cfg, rc.Case.Options) {
+				rc.Title = blindContainersTitle
+			}
+		case k == "error-for-valid-input/$ref-cycle" && plainCycleAnswered(ctx, cfg, rc.Case.Options):
+			if via := combinatorsOf(rc.Case.Schema); len(via) > 0 {
+				rc.Title = "An error for arguments under a schema whose `$ref` leads back to itself through " + strings.Join(via, ", ") + " (a recursive schema, which the rule reads as any other); a `$ref` that leads straight back is answered"
+			}
 		case len(ds) > 0 && k == "object-as-array":
 			rc.Title = diagnose.AsArrayTitle(ds)
 			rc.Detail = strings.Join(ds, ", ")
@@ -742,6 +749,22 @@ func hasTypeList(schema []byte, least int, names []string) bool {
 // blindTitle is the title of a string decoded as JSON whatever the
 // schema declares there.
 const blindTitle = "A string is decoded as JSON whatever the schema declares there, even under the empty schema `{}`"
+
+// blindContainersTitle is blindTitle for an implementation that keeps a
+// scalar's JSON text (`"1"`) and decodes an array's or an object's.
+const blindContainersTitle = "A stringified array or object is decoded as JSON whatever the schema declares there, even under the empty schema `{}`"
+
+// combinatorsOf names, as code, the combinators (`allOf`, `anyOf`,
+// `oneOf`) that schema text holds, in that order.
+func combinatorsOf(schema []byte) []string {
+	var out []string
+	for _, kw := range []string{"allOf", "anyOf", "oneOf"} {
+		if bytes.Contains(schema, []byte(`"`+kw+`"`)) {
+			out = append(out, "`"+kw+"`")
+		}
+	}
+	return out
+}
 
 // element reports whether where, in c's arguments (the strings on the
 // way read as the JSON they hold), is an element of an array.

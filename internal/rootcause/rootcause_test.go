@@ -3010,3 +3010,38 @@ func leaves(name string, refs ...string) impl.Impl {
 		return impl.Reference.Normalize(ctx, c)
 	})
 }
+
+// TestProbedTitlesNarrow: titles probed to say no more than the program
+// does. notion-mcp-server decodes array and object text whatever the
+// schema says and keeps `"1"`; qwen-code errs under a `$ref` cycle through
+// `allOf` and answers one that leads straight back; ai-sdk-tool-parser
+// converts an object to a number, not only to a string.
+func TestProbedTitlesNarrow(t *testing.T) {
+	containers := impltest.Edited("containers", func(v *jsonvalue.Value) {
+		for _, m := range v.Members {
+			if p, err := jsonvalue.Parse([]byte(m.Value.Str)); m.Value.Kind == jsonvalue.String && err == nil && (p.Kind == jsonvalue.Array || p.Kind == jsonvalue.Object) {
+				*m.Value = *p
+			}
+		}
+	})
+	rcs := explainAll(t, containers, [2]string{`{"properties":{"p":{"type":"string"}},"type":"object"}`, `{"p":"[1]"}`}, [2]string{`{}`, `{"q":"{}"}`})
+	if len(rcs) != 1 || rcs[0].Title != "A stringified array or object is decoded as JSON whatever the schema declares there, even under the empty schema `{}`" {
+		for _, rc := range rcs {
+			t.Logf("%s: %s", rc.Class, rc.Title)
+		}
+		t.Error("containers: want the blind title narrowed to arrays and objects")
+	}
+	allOfCycle := impl.Func("allOf cycle", func(ctx context.Context, c impl.Case) impl.Result {
+		if bytes.Contains(c.Schema, []byte(`"allOf":[{"$ref"`)) {
+			return impl.Reject(impl.ErrUnspecified, "Maximum call stack size exceeded")
+		}
+		return impl.Reference.Normalize(ctx, c)
+	})
+	rcs = explainAll(t, allOfCycle, [2]string{`{"$defs":{"a":{"allOf":[{"$ref":"#/$defs/a"}]}},"properties":{"":{"$ref":"#/$defs/a"}}}`, `{"":""}`})
+	if len(rcs) != 1 || !strings.Contains(rcs[0].Title, "through `allOf`") {
+		for _, rc := range rcs {
+			t.Logf("%s: %s", rc.Class, rc.Title)
+		}
+		t.Error("allOf cycle: want the cycle's title to name allOf")
+	}
+}
