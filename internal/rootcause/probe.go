@@ -1090,18 +1090,11 @@ func conversions(ctx context.Context, cfg Config, o impl.Options) []string {
 
 // protoNames are the member names a JavaScript object has from
 // `Object.prototype` (`__proto__` aside: member-dropped/__proto__), and
-// `prototype`, a function's: a program that reads members through a
-// plain object, or guards against these, trips on them (qwen-code
-// decodes no parameter named `constructor` or `prototype`; mastra's
-// validation error list throws for a `toString`).
-var protoNames = map[string]bool{
-	"constructor": true, "hasOwnProperty": true, "isPrototypeOf": true, "propertyIsEnumerable": true,
-	"toLocaleString": true, "toString": true, "valueOf": true, "prototype": true,
-	"__defineGetter__": true, "__defineSetter__": true, "__lookupGetter__": true, "__lookupSetter__": true,
-}
-
-// protoOrder is the order protoNames are named in, in a title.
-var protoOrder = []string{"constructor", "prototype", "toString", "valueOf", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable",
+// `prototype`, a function's, in the order a title names them: a program
+// that reads members through a plain object, or guards against these,
+// trips on them (qwen-code decodes no parameter named `constructor` or
+// `prototype`; mastra's validation error list throws for a `toString`).
+var protoNames = []string{"constructor", "prototype", "toString", "valueOf", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable",
 	"toLocaleString", "__defineGetter__", "__defineSetter__", "__lookupGetter__", "__lookupSetter__"}
 
 // protoList writes names for a title: "`constructor` or `prototype`".
@@ -1135,7 +1128,7 @@ func protoErrorTitle(names []string) string {
 // requests for each name.
 func protoTripped(ctx context.Context, cfg Config, o impl.Options, errors bool) []string {
 	var out []string
-	for _, name := range protoOrder {
+	for _, name := range protoNames {
 		if cfg.Keep != nil && !cfg.Keep() {
 			break
 		}
@@ -1170,10 +1163,10 @@ func protoTripped(ctx context.Context, cfg Config, o impl.Options, errors bool) 
 }
 
 // protoNamesIn names the names of protoNames c's arguments or its
-// schema's `properties` hold, in protoOrder.
+// schema's `properties` hold, in protoNames.
 func protoNamesIn(c impl.Case) []string {
 	var out []string
-	for _, name := range protoOrder {
+	for _, name := range protoNames {
 		key := jsonraw.AppendQuote(nil, []byte(name))
 		if bytes.Contains(c.Args, key) || bytes.Contains(c.Schema, key) {
 			out = append(out, name)
@@ -1224,7 +1217,7 @@ func prototypeKey(ctx context.Context, cfg Config, c impl.Case, got impl.Result)
 	keys(schema, 0)
 	to := map[string]string{}
 	for k := range used {
-		if protoNames[k] {
+		if slices.Contains(protoNames, k) {
 			n := len(to)
 			for used["k"+strconv.Itoa(n)] {
 				n++
