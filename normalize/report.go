@@ -26,7 +26,9 @@ func (k RepairKind) String() string {
 type Repair struct {
 	// Pointer is the JSON Pointer of the value repaired. Keys never
 	// change, so it names the same place in the arguments and the result.
-	Pointer string
+	// The repairs of a call share the steps of their pointers: reading
+	// one (Pointer.String) spells it out.
+	Pointer Pointer
 	Kind    RepairKind
 	// Shape is "array" or "object" for JSONDecoded.
 	Shape string
@@ -39,7 +41,7 @@ type Repair struct {
 }
 
 func (r Repair) String() string {
-	at := r.Pointer
+	at := r.Pointer.String()
 	if at == "" {
 		at = "(root)"
 	}
