@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/toolnorm/toolnorm/internal/display"
 	"github.com/toolnorm/toolnorm/internal/entity"
@@ -56,18 +55,22 @@ func (s *Schema) NormalizeReportContext(ctx context.Context, args []byte) ([]byt
 }
 
 func (s *Schema) normalize(ctx context.Context, args []byte, report bool) (out []byte, repairs []Repair, err error) {
+	out, repairs, _, err = s.normalizeWork(ctx, args, report)
+	return out, repairs, err
+}
+
+// normalizeWork is normalize that also says how much work it did, in the
+// units of checkEvery: what the tests bound.
+func (s *Schema) normalizeWork(ctx context.Context, args []byte, report bool) (out []byte, repairs []Repair, work int64, err error) {
 	w := &walker{cfg: &s.cfg, report: report, args: args, nextAmp: -1, patternSteps: patternSteps}
 	if ctx != nil && ctx.Done() != nil {
 		if err := ctx.Err(); err != nil {
-			return nil, nil, &Error{Offset: 0, Err: err}
+			return nil, nil, 0, &Error{Offset: 0, Err: err}
 		}
 		w.ctx, w.nextCheck = ctx, checkEvery
 	}
 	out, repairs, err = w.walk(args, s.root)
-	if w.counted != nil {
-		*w.counted = w.work
-	}
-	return out, repairs, err
+	return out, repairs, w.work, err
 }
 
 // checkEvery is how many units of work (values walked, positions
@@ -98,9 +101,9 @@ func (w *walker) walk(args []byte, root *node) (out []byte, repairs []Repair, er
 		return nil, nil, &Error{Offset: i, Err: fmt.Errorf("%w, not %s", ErrNotObject, kindAt(args[i]))}
 	}
 	if w.out == nil {
-		return args[:len(args):len(args)], w.repairs, nil
+		return args[:len(args):len(args)], w.repairs.list(), nil
 	}
-	return append(w.out, args[w.prev:]...), w.repairs, nil
+	return append(w.out, args[w.prev:]...), w.repairs.list(), nil
 }
 
 func kindAt(c byte) string {
@@ -127,7 +130,7 @@ func kindAt(c byte) string {
 type walker struct {
 	cfg     *config
 	report  bool
-	repairs []Repair
+	repairs repairList
 	depth   int
 	args    []byte // the arguments
 	nextAmp int    // see textOnly
@@ -140,7 +143,6 @@ type walker struct {
 	ctx       context.Context
 	nextCheck int64
 	stopped   bool        // ctx was done: the error goes up as it is
-	counted   *int64      // for tests: where to leave work at the end
 	pos       *positions  // the lookups shared between members (walker.child)
 	paths     []*pathStep // the Pointer steps of the path, by depth (see path)
 
@@ -211,16 +213,6 @@ func (w *walker) next(depth int) {
 	if depth < len(w.paths) {
 		w.paths[depth] = nil
 	}
-}
-
-// addRepair adds r to the report, doubling its room when full: append
-// grows a long slice by a quarter at a time, which allocates five times
-// its final size along the way.
-func (w *walker) addRepair(r Repair) {
-	if len(w.repairs) == cap(w.repairs) {
-		w.repairs = slices.Grow(w.repairs, max(len(w.repairs), 8))
-	}
-	w.repairs = append(w.repairs, r)
 }
 
 // pointerTo returns the Pointer of a repair at at. An element's needs no
@@ -525,7 +517,7 @@ func (w *walker) str(b []byte, i, end int, flags jsonraw.Flags, n *node, at *ste
 		return end, nil
 	}
 	if w.report {
-		w.addRepair(Repair{Pointer: w.pointerTo(at), Kind: EntitiesDecoded, Passes: res.Passes, Fixpoint: res.Fixpoint})
+		w.repairs.add(Repair{Pointer: w.pointerTo(at), Kind: EntitiesDecoded, Passes: res.Passes, Fixpoint: res.Fixpoint})
 	}
 	if shapes != 0 {
 		// The decoded text may be walked as JSON in turn: it keeps its
@@ -610,9 +602,9 @@ func (w *walker) decodeJSON(v []byte, n *node, shapes typeSet, off int, at *step
 	if shape&shapes == 0 {
 		return false, nil
 	}
-	mark, outMark, prev := len(w.repairs), len(w.out), w.prev
+	mark, outMark, prev := w.repairs.len(), len(w.out), w.prev
 	if w.report {
-		w.addRepair(Repair{Pointer: w.pointerTo(at), Kind: JSONDecoded, Shape: shapeName(shape), Fixpoint: true})
+		w.repairs.add(Repair{Pointer: w.pointerTo(at), Kind: JSONDecoded, Shape: shapeName(shape), Fixpoint: true})
 	}
 	w.prev = lo
 	nextAmp := w.nextAmp
@@ -623,7 +615,8 @@ func (w *walker) decodeJSON(v []byte, n *node, shapes typeSet, off int, at *step
 		err = &Error{Err: ErrSyntax}
 	}
 	if err != nil {
-		w.repairs, w.out, w.prev = w.repairs[:mark], w.out[:outMark], prev
+		w.repairs.truncate(mark)
+		w.out, w.prev = w.out[:outMark], prev
 		// Stopped by the context, an error wherever it is. Too deep to
 		// parse here: an error if the text is JSON (it would be decoded,
 		// and nest past the limit), none if it is not.

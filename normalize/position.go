@@ -164,10 +164,19 @@ func (p *positions) child(n *node, vt typeSet, sel selector) *node {
 		}
 	}
 	// A key seen again is not matched again: repeated keys (an array of
-	// objects) are the common case, and each is kept once.
+	// objects) are the common case. Each is kept once, and at most
+	// maxKeysKept of them: a map of every distinct key grows slower to
+	// read, and as large as the arguments.
+	if len(cl.byKey) >= maxKeysKept {
+		clear(cl.byKey)
+	}
 	cl.byKey[string(sel.key)] = got
 	return got
 }
+
+// maxKeysKept bounds the keys a closure with patterns keeps the results of
+// (walker.child).
+const maxKeysKept = 1 << 12
 
 // positions is what one call learned of the children of the positions
 // that are not simple (see walker.child).
