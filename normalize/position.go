@@ -142,16 +142,18 @@ func (p *positions) child(n *node, vt typeSet, sel selector) *node {
 		}
 		return cl.rest
 	}
-	// The patterns the key matches: each distinct one once.
+	// The patterns the key matches: each distinct one once, and only
+	// those it may match (prefilter).
 	m := cl.matched[:0]
-	for i := range cl.pats {
-		if i%8 == 0 {
-			m = append(m, 0)
-		}
+	for range (len(cl.pats) + 7) / 8 {
+		m = append(m, 0)
+	}
+	cl.filter.candidates(sel.key, func(i int) {
+		p.work++
 		if cl.pats[i].match(sel.key, sel.budget) {
 			m[i/8] |= 1 << (i % 8)
 		}
-	}
+	})
 	cl.matched = m
 	var got *node
 	if named {
@@ -205,6 +207,7 @@ type closure struct {
 	props    map[string]struct{} // the properties named in the closure
 	pats     []*pattern          // its patterns, one per source
 	index    map[string]int      // a pattern's source: its index in pats
+	filter   *prefilter          // of pats
 	prefix   int                 // its longest prefixItems or items array
 
 	byKey   map[string]*node
@@ -241,6 +244,11 @@ func (cl *closure) gather() {
 		cl.props = map[string]struct{}{}
 		cl.byMatch = map[string]*node{}
 	}
+	defer func() {
+		if len(cl.pats) > 0 {
+			cl.filter = newPrefilter(cl.pats)
+		}
+	}()
 	seen := map[*node]bool{}
 	stack := []*node{cl.n}
 	for len(stack) > 0 {

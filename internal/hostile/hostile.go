@@ -145,9 +145,10 @@ func WideApplicators(size int) Case {
 const ManyPatternsCount = 200
 
 // ManyPatterns is an object schema of ManyPatternsCount patternProperties
-// (regular patterns, each anchored on a prefix of its own), under
-// arguments of distinct keys, each with a value to repair: most keys match
-// no pattern, one in eight matches one.
+// (regular patterns: seven in eight anchored on a prefix of their own,
+// "^x12_[a-z]+$", the others on a suffix, "_y15[0-9]*$"), under arguments
+// of distinct keys, each with a value to repair: most keys match no
+// pattern, one in eight matches one.
 func ManyPatterns(size int) Case {
 	size = max(size, MinSize)
 	var s strings.Builder
@@ -156,7 +157,11 @@ func ManyPatterns(size int) Case {
 		if i > 0 {
 			s.WriteByte(',')
 		}
-		s.WriteString(`"^x` + strconv.Itoa(i) + `_[a-z]+$":{"type":"array"}`)
+		if i%8 == 7 {
+			s.WriteString(`"_y` + strconv.Itoa(i) + `[0-9]*$":{"type":"array"}`)
+		} else {
+			s.WriteString(`"^x` + strconv.Itoa(i) + `_[a-z]+$":{"type":"array"}`)
+		}
 	}
 	s.WriteString(`}}`)
 	var b strings.Builder
@@ -165,7 +170,7 @@ func ManyPatterns(size int) Case {
 	for i := 0; ; i++ {
 		var m string
 		if i%8 == 0 {
-			m = `"x` + strconv.Itoa(i/8%ManyPatternsCount) + `_k` + letters(i) + `":"[1]"`
+			m = `"x` + strconv.Itoa(i/8%ManyPatternsCount/8*8) + `_k` + letters(i) + `":"[1]"`
 		} else {
 			m = `"k` + strconv.Itoa(i) + `":"&amp;"`
 		}

@@ -3,7 +3,10 @@ package hostile
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -35,6 +38,32 @@ func TestShapes(t *testing.T) {
 					t.Error("not the same bytes twice")
 				}
 			})
+		}
+	}
+}
+
+var (
+	dump     = flag.String("hostile.dump", "", "write each shape to `DIR` as NAME.schema.json and NAME.args.json")
+	dumpSize = flag.Int("hostile.size", 1<<20, "the size of the shapes -hostile.dump writes")
+)
+
+// TestDump writes the shapes to the directory -hostile.dump names, at
+// -hostile.size bytes, for measuring a command on them:
+//
+//	go test ./internal/hostile -run TestDump -args -hostile.dump /tmp/h -hostile.size 1048576
+func TestDump(t *testing.T) {
+	if *dump == "" {
+		t.Skip("no -hostile.dump")
+	}
+	if err := os.MkdirAll(*dump, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	for _, sh := range Shapes() {
+		c := sh.Build(*dumpSize)
+		for suffix, b := range map[string][]byte{".schema.json": c.Schema, ".args.json": c.Args} {
+			if err := os.WriteFile(filepath.Join(*dump, sh.Name+suffix), b, 0o666); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 }

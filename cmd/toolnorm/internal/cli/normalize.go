@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -188,7 +189,18 @@ func explainRepairs(w io.Writer, repairs []normalize.Repair) {
 		var at strings.Builder
 		for tok := range r.Pointer.Tokens() {
 			at.WriteByte('/')
-			at.WriteString(display.Clip(display.Text(tokenEscaper.Replace(tok)), maxTokenShown))
+			// Cut before escaping, which reads the whole token.
+			cut := len(tok)
+			if cut > maxTokenShown {
+				cut = maxTokenShown
+				for cut > 0 && !utf8.RuneStart(tok[cut]) {
+					cut--
+				}
+			}
+			at.WriteString(display.Text(tokenEscaper.Replace(tok[:cut])))
+			if cut < len(tok) {
+				fmt.Fprintf(&at, "... (%d more bytes)", len(tok)-cut)
+			}
 		}
 		shown := display.Pointer(at.String(), 16)
 		if shown == "" {
