@@ -42,8 +42,8 @@ func (s *Schema) NormalizeContext(ctx context.Context, args []byte) ([]byte, err
 
 // NormalizeReport is [Schema.Normalize] that also lists every repair made,
 // in document order. The repairs share the steps of their pointers (see
-// [Pointer]), so that the report too costs memory linear in args: about
-// 50 bytes a repair, and each repair takes at least 6 bytes of args.
+// [Pointer]), so that the report too costs memory linear in args: a
+// Repair is 56 bytes, and each takes at least 6 bytes of args.
 func (s *Schema) NormalizeReport(args []byte) ([]byte, []Repair, error) {
 	return s.normalize(nil, args, true)
 }

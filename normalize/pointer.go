@@ -18,7 +18,8 @@ import (
 // bytes above 40,000 repaired strings would be 4 GB of pointers.
 //
 // Pointers are immutable and safe for concurrent use. They do not compare
-// with ==: compare their String values.
+// with ==, for the same pointer may be made of different steps: Equal
+// compares them (and github.com/google/go-cmp uses it).
 type Pointer struct {
 	_    [0]func() // no ==: two equal pointers need not share their steps
 	last *pathStep
@@ -123,6 +124,14 @@ func (p Pointer) String() string {
 		b.Write(strconv.AppendInt(num[:0], int64(p.elem-1), 10))
 	}
 	return b.String()
+}
+
+// Equal reports whether p and q are the same pointer.
+func (p Pointer) Equal(q Pointer) bool {
+	if p.last == q.last && p.elem == q.elem {
+		return true
+	}
+	return p.String() == q.String()
 }
 
 // MarshalText returns the pointer's text, as String does, so that it is

@@ -26,6 +26,13 @@ func TestPointer(t *testing.T) {
 		if got := slices.Collect(tc.p.Tokens()); !slices.Equal(got, tc.tokens) {
 			t.Errorf("%s: Tokens() = %q, want %q", tc.want, got, tc.tokens)
 		}
+		var same Pointer
+		for tok := range tc.p.Tokens() {
+			same = same.AppendToken(tok)
+		}
+		if !tc.p.Equal(same) || !same.Equal(tc.p) || tc.p.Equal(same.AppendToken("x")) {
+			t.Errorf("%s: Equal is not the same text", tc.want)
+		}
 		if b, err := json.Marshal(tc.p); err != nil || string(b) != `"`+tc.want+`"` {
 			t.Errorf("%s: json.Marshal = %s, %v", tc.want, b, err)
 		}
