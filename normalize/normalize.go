@@ -60,7 +60,10 @@ func (s *Schema) normalize(ctx context.Context, args []byte, report bool) (out [
 }
 
 // normalizeWork is normalize that also says how much work it did, in the
-// units of checkEvery: what the tests bound.
+// units of checkEvery but for the patterns tried on keys: the values
+// walked and the schema positions visited, what the tests bound. (Keys
+// are tried against the patterns that may match them, once per distinct
+// key: see walker.child and prefilter.)
 func (s *Schema) normalizeWork(ctx context.Context, args []byte, report bool) (out []byte, repairs []Repair, work int64, err error) {
 	w := &walker{cfg: &s.cfg, report: report, args: args, nextAmp: -1, patternSteps: patternSteps}
 	if ctx != nil && ctx.Done() != nil {
@@ -70,11 +73,11 @@ func (s *Schema) normalizeWork(ctx context.Context, args []byte, report bool) (o
 		w.ctx, w.nextCheck = ctx, checkEvery
 	}
 	out, repairs, err = w.walk(args, s.root)
-	return out, repairs, w.work, err
+	return out, repairs, w.work - w.tries, err
 }
 
 // checkEvery is how many units of work (values walked, positions
-// visited) the walk does between two looks at its context.
+// visited, patterns tried) the walk does between two looks at its context.
 const checkEvery = 4096
 
 // walk normalizes args at the schema root.
@@ -140,6 +143,7 @@ type walker struct {
 	// The work done (values walked, positions visited, see checkEvery),
 	// and where the walk next looks at its context, when it has one.
 	work      int64
+	tries     int64 // of work, the patterns tried on keys
 	ctx       context.Context
 	nextCheck int64
 	stopped   bool        // ctx was done: the error goes up as it is

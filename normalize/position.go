@@ -98,8 +98,9 @@ func (w *walker) child(n *node, vt typeSet, sel selector) *node {
 		w.pos = &positions{closures: map[closureKey]*closure{}}
 	}
 	got := w.pos.child(n, vt, sel)
-	w.work += w.pos.work
-	w.pos.work = 0
+	w.work += w.pos.work + w.pos.tries
+	w.tries += w.pos.tries
+	w.pos.work, w.pos.tries = 0, 0
 	return got
 }
 
@@ -149,7 +150,7 @@ func (p *positions) child(n *node, vt typeSet, sel selector) *node {
 		m = append(m, 0)
 	}
 	cl.filter.candidates(sel.key, func(i int) {
-		p.work++
+		p.tries++
 		if cl.pats[i].match(sel.key, sel.budget) {
 			m[i/8] |= 1 << (i % 8)
 		}
@@ -188,7 +189,9 @@ type positions struct {
 	interned map[string]*node
 	ids      map[*node]uint32
 	scratch  []byte
-	work     int64 // work done since the walk last took it: one per position visited
+	// Work done since the walk last took it: one per position visited,
+	// and one per pattern tried on a key.
+	work, tries int64
 }
 
 type closureKey struct {
