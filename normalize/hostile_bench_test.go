@@ -29,7 +29,9 @@ var elsewhere = map[string]string{
 var hostileSizes = []int{64 << 10, 256 << 10, 1 << 20, 4 << 20}
 
 // BenchmarkHostile runs each hostile shape of issue 34 at 64 KB to 4 MB,
-// and reports its time and allocation per byte of input (ns/B, B/B):
+// and reports its time and allocation per byte of input (ns/B, B/B), and
+// the CPU time per byte of the process, garbage collection included, which
+// other work on the machine slows less than the clock (cpu-ns/B):
 // through Normalize and NormalizeReport for the shapes that grow the
 // arguments (the schema compiled once), through Compile and Normalize for
 // those that grow the schema.
@@ -61,6 +63,7 @@ func BenchmarkHostile(b *testing.B) {
 					b.ReportAllocs()
 					var before, after runtime.MemStats
 					runtime.ReadMemStats(&before)
+					cpu := cpuTime()
 					for b.Loop() {
 						var err error
 						switch api {
@@ -78,8 +81,12 @@ func BenchmarkHostile(b *testing.B) {
 							b.Fatal(err)
 						}
 					}
+					cpu = cpuTime() - cpu
 					runtime.ReadMemStats(&after)
 					b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(in), "ns/B")
+					if cpu > 0 {
+						b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N)/float64(in), "cpu-ns/B")
+					}
 					b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(b.N)/float64(in), "B/B")
 				})
 			}
