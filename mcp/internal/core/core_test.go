@@ -210,7 +210,7 @@ func TestNormalizeBounded(t *testing.T) {
 		name     string
 		onRepair bool
 		limit    float64 // bytes allocated per byte of arguments
-	}{{"without OnRepair", false, 3}, {"with LogRepairs", true, 16}} {
+	}{{"without OnRepair", false, 3}, {"with LogRepairs", true, 24}} {
 		var log bytes.Buffer
 		cfg := &Config{}
 		if tc.onRepair {
