@@ -254,9 +254,10 @@ func TestCompileContextStopsWithinCheckEvery(t *testing.T) {
 }
 
 // BenchmarkCompileHostile compiles each shape at 64 KB, 256 KB, 1 MB and
-// 4 MB, and reports the time and the bytes allocated per byte of schema
-// (ns/B, B/B): constant from one size to the next where the cost is
-// linear (docs/performance.md, "Bounded on every input: compile").
+// 4 MB, and reports the time, the bytes allocated and the steps counted
+// per byte of schema (ns/B, B/B, steps/B): constant from one size to the
+// next where the cost is linear (docs/performance.md, "Bounded on every
+// input: compile").
 func BenchmarkCompileHostile(b *testing.B) {
 	for _, s := range compileShapes {
 		for _, size := range shapeSizes {
@@ -266,8 +267,10 @@ func BenchmarkCompileHostile(b *testing.B) {
 				b.ReportAllocs()
 				var before, after runtime.MemStats
 				runtime.ReadMemStats(&before)
+				var steps int64
 				for b.Loop() {
-					_, err := Compile(schema)
+					var err error
+					_, steps, err = compileCounted(context.Background(), schema, nil)
 					if err != nil && s.outcome == compiles || err == nil && s.outcome == refused {
 						b.Fatalf("%v, want %v", err, s.outcome)
 					}
@@ -276,6 +279,7 @@ func BenchmarkCompileHostile(b *testing.B) {
 				per := float64(b.N) * float64(len(schema))
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/per, "ns/B")
 				b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/per, "B/B")
+				b.ReportMetric(float64(steps)/float64(len(schema)), "steps/B")
 			})
 		}
 	}
