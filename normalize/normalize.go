@@ -76,10 +76,6 @@ func (s *Schema) normalizeWork(ctx context.Context, args []byte, report bool) (o
 	return out, repairs, w.work - w.tries, err
 }
 
-// checkEvery is how many units of work (values walked, positions
-// visited, patterns tried) the walk does between two looks at its context.
-const checkEvery = 4096
-
 // walk normalizes args at the schema root.
 func (w *walker) walk(args []byte, root *node) (out []byte, repairs []Repair, err error) {
 	defer func() {
