@@ -178,13 +178,18 @@ func Run(ctx context.Context, cfg Config) *Report {
 	if o, ok := impl.OptionsOf(cfg.Impl); ok && o.Repairs != normalize.AllRepairs {
 		e.r.NotImplemented = o.Repairs.Missing()
 	}
-	switch {
+	switch in := e.r.Incomplete; {
 	case e.r.Violations() > 0 || e.r.Failures() > 0 || e.r.NotImplemented != "":
 		e.r.Verdict = Fail
-	case e.r.Incomplete != nil:
+	case in != nil && in.RanShort():
 		e.r.Verdict = Incomplete
 	case e.r.Judged() == 0:
+		// All ran, and nothing was judged: every vector skipped, every
+		// case answered unsupported.
 		e.r.Verdict = NothingChecked
+	case in != nil:
+		// Judged too little of what ran.
+		e.r.Verdict = Incomplete
 	default:
 		e.r.Verdict = Pass
 	}
@@ -363,7 +368,10 @@ func (e *run) replay() CorpusResult {
 				res.count(v, OutcomeNotRun, display.Text(got.Detail))
 				continue
 			case impl.KindNotSendable:
+				// It applies, and was not judged: it counts against
+				// MinJudged.
 				res.count(v, OutcomeSkipped, "not judged: "+display.Clip(display.Text(got.Detail), 300))
+				res.Unsupported++
 				continue
 			}
 			if e.giveUp(got) {
@@ -796,25 +804,55 @@ func (e *run) full() int {
 	return roundSize
 }
 
-// incomplete says what the check did not run, when it is short of
-// complete: the corpus that applies not all replayed, or a property that
-// applies and did not break, or fuzzing, short of a full round.
+// incomplete says what the check did not run, or did not judge, when it
+// is short of complete: the corpus that applies not all replayed, or a
+// property that applies and did not break, or fuzzing, short of a full
+// round; or a part of the check that judged under MinJudged of what it
+// ran (coverage).
 func (e *run) incomplete() *Shortfall {
-	in := &Shortfall{Vectors: e.r.Corpus.NotRun, Round: e.full(), InFlight: e.inFlight}
+	in := &Shortfall{Vectors: e.r.Corpus.NotRun, Round: e.full(), InFlight: e.inFlight, Judged: coverage(e.r)}
 	for _, p := range e.r.Properties {
 		if p.Status != StatusNotApplicable && p.Violation == nil && p.Cases < in.Round {
 			in.Properties = append(in.Properties, p.ID)
 		}
 	}
 	in.Fuzzing = e.r.Fuzz.Cases < in.Round
-	if in.Vectors == 0 && len(in.Properties) == 0 && !in.Fuzzing {
+	if !in.RanShort() && len(in.Judged) == 0 {
 		return nil
 	}
 	in.Checks = max(e.r.Checks, in.Round)
+	if !in.RanShort() {
+		return in // it ran all it drew: no budget would judge more
+	}
 	if b := e.budgetNeeded(); b > 0 {
 		in.Budget = b.String()
 	}
 	return in
+}
+
+// coverage lists the parts of r that judged under MinJudged of what they
+// ran: the corpus (of the vectors that apply and were replayed), each
+// property that applies and did not break (of its cases), and fuzzing
+// (of its cases). A part that ran nothing is not listed: what it did not
+// run is said apart.
+func coverage(r *Report) []Coverage {
+	var out []Coverage
+	add := func(cv Coverage) {
+		if cv.Ran > 0 && !judgedEnough(cv.Judged, cv.Ran) {
+			out = append(out, cv)
+		}
+	}
+	c := r.Corpus
+	add(Coverage{Part: "corpus", Ran: c.Passed + c.Failed + c.Errors + c.Unsupported, Judged: c.Passed + c.Failed, Unsupported: c.Unsupported, Failures: c.Errors})
+	for _, p := range r.Properties {
+		if p.Status == StatusNotApplicable || p.Violation != nil {
+			continue // a property broken is a FAIL whatever else ran
+		}
+		add(Coverage{Part: p.ID, Ran: p.Cases, Judged: p.Checks, Unsupported: p.Unsent, Failures: p.Failures, Moot: p.Moot})
+	}
+	f := r.Fuzz
+	add(Coverage{Part: FuzzingID, Ran: f.Cases, Judged: f.Agreed() + f.Differed, Unsupported: f.Unsupported, Failures: f.Failures})
+	return out
 }
 
 // budgetNeeded estimates, from this run's speed, the smallest budget that

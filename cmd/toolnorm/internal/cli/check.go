@@ -173,10 +173,12 @@ properties and the fuzzer at once; the report is the same whatever N is.
 Exit status (docs/verdicts.md): 0 PASS, the check complete with no
 violation and no failure of the program; 1 FAIL, violations or failures of
 the program; 3 INCOMPLETE, nothing found but the budget cut the check short
-(the report says what did not run and what would run it); 2 usage error, an
+(the report says what did not run and what would run it), or a part of it
+judged under 90% of what it ran (an adapter that answers unsupported to
+most requests: the report says which part and why); 2 usage error, an
 implementation that cannot be started, or nothing checked; 130 interrupted
-(SIGINT or SIGTERM: the report of what ran is printed, and the adapter's
-process group is killed).`,
+(SIGINT, SIGTERM or SIGHUP: the report of what ran is printed, and the
+adapter's process group is killed).`,
 	Example: `  toolnorm check
   toolnorm check --impl 'python3 examples/python/adapter.py' --budget 1m
   toolnorm check --impl 'python3 examples/python/adapter.py' --seed 7 --checks 500

@@ -80,9 +80,9 @@ type RunDetails struct {
 	Stopped      string // why it stopped early, with the request in flight ("" when it did not)
 	RepeatLabel  string // "repeat exactly" or "run in full"
 	Repeat       string
-	Counts       []string // the corpus, the properties, fuzzing, each in a line
-	Incomplete   string   // what did not run ("" when complete)
-	ToRunItAll   string
+	Counts       []string        // the corpus, the properties, fuzzing, each in a line
+	Incomplete   string          // what did not run, or was judged too little ("" when complete)
+	Remedies     []string        // what would make it complete: "to run it all: ...", "to judge enough: ..."
 	FailureCount string          // "61 (corpus 5, properties 56), 0 restarts" ("" for none)
 	Failures     []FailureDetail // the corpus vectors failed on, then what the harness saw
 	More         int             // failures not shown
