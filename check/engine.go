@@ -159,7 +159,7 @@ func Run(ctx context.Context, cfg Config) *Report {
 			return Run(ctx, cfg)
 		}
 		e.stopMu.Lock()
-		e.stopped = givenUp + display.Clip(display.Text("its runs gave up on requests, and it could not be started again to be sent them as one run: "+err.Error()), 500)
+		e.stopped = givenUp + display.ClipText("its runs gave up on requests, and it could not be started again to be sent them as one run: "+err.Error(), 500)
 		e.stopMu.Unlock()
 	}
 
@@ -266,7 +266,7 @@ func (e *run) giveUp(res impl.Result) bool {
 		defer e.stopMu.Unlock()
 		if e.stopped == "" {
 			// The detail can hold the adapter's raw stderr: one line, cut.
-			e.stopped = givenUp + display.Clip(display.Text(res.Detail), 500)
+			e.stopped = givenUp + display.ClipText(res.Detail, 500)
 		}
 		e.gaveUp = true
 		e.cancel() // a minimization under way keeps what it has
@@ -362,15 +362,23 @@ func (e *run) replay() CorpusResult {
 		e.ledger.add(phaseCorpus, results)
 		for i, got := range results {
 			v, c := vs[lo+i], cs[lo+i]
+			if e.ctx.Err() != nil && got.Kind() != impl.KindNotRun {
+				// Judging a batch of large answers takes time too: past
+				// the hard deadline (or an interrupt) the rest of it is
+				// not judged.
+				e.over(time.Time{}) // records why
+				res.count(v, OutcomeNotRun, "the check stopped before it was judged: "+e.why())
+				continue
+			}
 			switch got.Kind() {
 			case impl.KindNotRun:
 				e.noteInFlight(got, "vector "+VectorFailure{File: e.file(v), ID: v.ID}.Label())
-				res.count(v, OutcomeNotRun, display.Text(got.Detail))
+				res.count(v, OutcomeNotRun, display.ClipText(got.Detail, 300))
 				continue
 			case impl.KindNotSendable:
 				// It applies, and was not judged: it counts against
 				// MinJudged.
-				res.count(v, OutcomeSkipped, "not judged: "+display.Clip(display.Text(got.Detail), 300))
+				res.count(v, OutcomeSkipped, "not judged: "+display.ClipText(got.Detail, 300))
 				res.Unsupported++
 				continue
 			}
@@ -383,8 +391,8 @@ func (e *run) replay() CorpusResult {
 			// Shown only for a vector that did not pass: most do.
 			vf := func() VectorFailure {
 				return VectorFailure{File: v.File, ID: v.ID, Description: v.Description, Clause: v.Clause, Message: o.Msg, Command: e.command(v, ""),
-					Schema: display.Clip(display.JSON(c.Schema), MaxShown), Arguments: display.Clip(display.JSON(c.Args), MaxShown),
-					Options: strings.Join(c.Options.Choices(), ", "), Want: display.Clip(v.Want().String(), MaxShown), Got: display.Clip(got.String(), MaxShown)}
+					Schema: display.ClipJSON(c.Schema, MaxShown), Arguments: display.ClipJSON(c.Args, MaxShown),
+					Options: strings.Join(c.Options.Choices(), ", "), Want: v.Want().Show(MaxShown), Got: got.Show(MaxShown)}
 			}
 			adapted := !c.Options.Same(v.Options)
 			switch {

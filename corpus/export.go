@@ -251,7 +251,7 @@ func Import(dir string, existing []*Vector, sources []Source, ref Impl) (files [
 	for _, s := range sources {
 		v := s.Vector
 		if v == nil {
-			name := display.Clip(display.Text(filepath.Base(s.Name)), 120)
+			name := display.ClipText(filepath.Base(s.Name), 120)
 			v = New("Imported fuzz input "+name, "found", "imported", []string{"imported"}, s.Input.Schema, s.Input.Args, s.Input.Options(), ref)
 		} else {
 			v.File = ""

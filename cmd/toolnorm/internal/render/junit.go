@@ -96,7 +96,7 @@ func classname(kind, clause string) string {
 }
 
 // junitMessage is a message for an attribute: one line, cut.
-func junitMessage(s string) string { return display.Clip(display.Text(s), 500) }
+func junitMessage(s string) string { return display.ClipText(s, 500) }
 
 func writeReportJUnit(r *check.Report, w io.Writer) error {
 	stamp := ""

@@ -175,11 +175,11 @@ func findingIssue(f check.Finding) Issue {
 		is.What = "bucket " + f.Bucket
 	}
 	if v := f.Vector; v != nil {
-		is.Case = []Field{{"schema", display.Clip(display.JSON(v.SchemaText()), check.MaxShown)}, {"arguments", display.Clip(display.JSON(v.ArgumentsText()), check.MaxShown)}}
+		is.Case = []Field{{"schema", display.ClipJSON(v.SchemaText(), check.MaxShown)}, {"arguments", display.ClipJSON(v.ArgumentsText(), check.MaxShown)}}
 		if c := v.Options.Choices(); len(c) > 0 {
 			is.Case = append(is.Case, Field{"options", strings.Join(c, ", ")})
 		}
-		is.Case = append(is.Case, Field{"reference", display.Clip(v.Want().String(), check.MaxShown)})
+		is.Case = append(is.Case, Field{"reference", v.Want().Show(check.MaxShown)})
 	}
 	return is
 }
@@ -307,7 +307,7 @@ func propertyCell(p check.PropResult, ok bool) Cell {
 	case p.Status == check.StatusNotApplicable:
 		return Cell{Status: NotRun, Summary: "not applicable"}
 	case p.Checks == 0:
-		return Cell{Status: NotRun, Summary: display.Clip(display.Text(orDash(p.Reason)), 120)}
+		return Cell{Status: NotRun, Summary: display.ClipText(orDash(p.Reason), 120)}
 	}
 	return Cell{Status: Holds, Summary: plural(p.Checks, "check")}
 }
