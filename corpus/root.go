@@ -314,6 +314,20 @@ func mkdirs(root *os.Root, dir string) error {
 	return nil
 }
 
+// mkdirsMade is mkdirs, and says which directories it made.
+func mkdirsMade(root *os.Root, dir string) (made []string, err error) {
+	p := ""
+	for seg := range strings.SplitSeq(dir, "/") {
+		p = path.Join(p, seg)
+		if _, err := root.Lstat(p); errors.Is(err, fs.ErrNotExist) {
+			if err := root.Mkdir(p, 0o755); err == nil {
+				made = append(made, p)
+			}
+		}
+	}
+	return made, mkdirs(root, dir)
+}
+
 // writeIn writes data to name (slash-separated, in root) through a
 // temporary file beside it, so that no reader sees half a file: with
 // replace, an existing file is replaced; without, writeIn fails with

@@ -92,11 +92,13 @@ func lessGC() {
 	}
 }
 
-// signalContext is the command's context, done on SIGINT or SIGTERM:
-// the command then stops, says what it did, and exits 130; the adapter's
-// process group is killed on the way out (its close is deferred).
+// signalContext is the command's context, done on SIGINT, SIGTERM or
+// SIGHUP (a terminal closed, a CI runner's job cancelled): the command
+// then stops, says what it did, and exits 130; the adapter's process
+// group is killed on the way out (its close is deferred). Until stop is
+// called the signals do not end the process.
 func signalContext(cmd *cobra.Command) (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	return signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 }
 
 // status shows one line of progress: redrawn in place on a terminal, a
@@ -235,7 +237,7 @@ func runCheck(cmd *cobra.Command, o *checkOptions, _ []string) error {
 		}
 		return err
 	}
-	// SIGINT or SIGTERM: stop, report what ran, exit 130. The
+	// SIGINT, SIGTERM or SIGHUP: stop, report what ran, exit 130. The
 	// adapter's process group is killed on the way out.
 	lessGC()
 	ctx, stop := signalContext(cmd)

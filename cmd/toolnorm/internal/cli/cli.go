@@ -19,8 +19,8 @@ const (
 	// budget cut it short of complete, or it judged too little of what it
 	// ran (docs/verdicts.md).
 	ExitIncomplete = 3
-	// ExitInterrupted is check's status when SIGINT or SIGTERM stopped it,
-	// as a shell gives for a command SIGINT killed.
+	// ExitInterrupted is check's status when SIGINT, SIGTERM or SIGHUP
+	// stopped it, as a shell gives for a command SIGINT killed.
 	ExitInterrupted = 130
 )
 

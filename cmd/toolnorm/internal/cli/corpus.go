@@ -556,7 +556,11 @@ var corpusImportCmd = &command[corpusImportOptions]{
              directory
   jsonl      vectors, one per line (from 'corpus export --format jsonl')
 All or nothing: if any case is malformed, contradicts another or (for jsonl)
-does not give its expected result on the reference, nothing is written.`,
+does not give its expected result on the reference, nothing is written. The
+files are written into a stage (DIR/.import-*) and moved into DIR/vectors/
+once all are there: SIGINT, SIGTERM or SIGHUP before then writes nothing
+(exit status 130), and one during the move, which takes milliseconds, waits
+for it to end.`,
 	Args:  cobra.MaximumNArgs(1),
 	Flags: corpusImportFlags,
 	Run:   runCorpusImport,
@@ -601,7 +605,16 @@ func runCorpusImport(cmd *cobra.Command, o *corpusImportOptions, args []string) 
 	if err != nil {
 		return corpusError(dir, err)
 	}
-	files, already, err := corpus.Import(dir, existing, sources, corpus.Reference)
+	// SIGINT, SIGTERM or SIGHUP: an import checked or written into its
+	// stage stops, and writes nothing; one moving its files into vectors/
+	// (milliseconds) ends first, the signal held until then.
+	ctx, stop := signalContext(cmd)
+	defer stop()
+	files, already, err := corpus.ImportContext(ctx, dir, existing, sources, corpus.Reference)
+	if err != nil && ctx.Err() != nil {
+		fmt.Fprintf(cmd.OutOrStdout(), "interrupted: nothing imported into %s\n", display.Text(dir))
+		return errInterrupted
+	}
 	if err != nil {
 		return corpusError("", err)
 	}
