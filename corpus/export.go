@@ -181,6 +181,7 @@ func readFiles(dir string, opts []ReadOption, read func(name string, data []byte
 	fsys := DirFS(dir, opts...)
 	var sources []Source
 	var errs []error
+	total := total{limit: newReadConfig(opts).maxCorpusSize}
 	err = fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		name := filepath.Join(dir, filepath.FromSlash(p))
 		switch {
@@ -191,14 +192,20 @@ func readFiles(dir string, opts []ReadOption, read func(name string, data []byte
 			return nil
 		}
 		data, err := fs.ReadFile(fsys, p)
-		if err == nil {
-			var s Source
-			if s, err = read(name, data); err == nil {
-				sources = append(sources, s)
-				return nil
-			}
+		if err != nil {
+			errs = append(errs, &FileError{name, bare(err)})
+			return nil
 		}
-		errs = append(errs, &FileError{name, bare(err)})
+		if err := total.add(p, len(data)); err != nil {
+			errs = append(errs, &FileError{dir, err})
+			return fs.SkipAll
+		}
+		s, err := read(name, data)
+		if err != nil {
+			errs = append(errs, &FileError{name, hideHardLinked(d, bare(err))})
+			return nil
+		}
+		sources = append(sources, s)
 		return nil
 	})
 	if err != nil {

@@ -316,7 +316,7 @@ func loadVectors(ctx context.Context, dir string) ([]*corpus.Vector, error) {
 		if !isDir(filepath.Join(dir, "vectors")) {
 			return nil, startError{fmt.Errorf("--corpus %s: not a corpus: no vectors/ directory", dir)}
 		}
-		fsys = corpus.DirFS(dir, readLimit())
+		fsys = corpus.DirFS(dir, readLimit()...)
 	} else {
 		dir = "(built in)"
 	}
@@ -369,7 +369,7 @@ func runFuzz(cmd *cobra.Command, o *fuzzOptions, _ []string) error {
 	if err := os.MkdirAll(filepath.Join(o.dir, "vectors"), 0o755); err != nil {
 		return err
 	}
-	existing, err := corpus.Load(corpus.DirFS(o.dir, readLimit()))
+	existing, err := corpus.Load(corpus.DirFS(o.dir, readLimit()...))
 	if err != nil {
 		return corpusError(o.dir, err)
 	}

@@ -60,18 +60,24 @@ func corpusDir(args []string, writable bool) (dir string, fsys fs.FS, err error)
 	if !isDir(filepath.Join(dir, "vectors")) {
 		return "", nil, fmt.Errorf("%s: not a corpus: no vectors/ directory", dir)
 	}
-	return dir, corpus.DirFS(dir, readLimit()), nil
+	return dir, corpus.DirFS(dir, readLimit()...), nil
 }
 
-// maxFileSize is the --max-file-size of the command running: corpus
-// readers read no file larger.
-var maxFileSize int64
+// maxFileSize and maxCorpusSize are the --max-file-size and
+// --max-corpus-size of the command running: corpus readers read no file
+// larger, and no more of a directory, all its files together.
+var maxFileSize, maxCorpusSize int64
 
+// maxFileSizeFlag adds --max-file-size and --max-corpus-size.
 func maxFileSizeFlag(fl *pflag.FlagSet) {
 	fl.Int64Var(&maxFileSize, "max-file-size", corpus.DefaultMaxFileSize, "read no corpus or import file larger than this many bytes")
+	fl.Int64Var(&maxCorpusSize, "max-corpus-size", corpus.DefaultMaxCorpusSize, "read no more than this many bytes of a corpus, or of an import directory, all its files together")
 }
 
-func readLimit() corpus.ReadOption { return corpus.MaxFileSize(maxFileSize) }
+// readLimit are the limits of what a corpus reader reads, as the flags say.
+func readLimit() []corpus.ReadOption {
+	return []corpus.ReadOption{corpus.MaxFileSize(maxFileSize), corpus.MaxCorpusSize(maxCorpusSize)}
+}
 
 func isDir(p string) bool {
 	st, err := os.Stat(p)
@@ -309,7 +315,7 @@ func replayVectors(cmd *cobra.Command, args []string) ([]*corpus.Vector, error) 
 		if isDir(a) {
 			return nil, usagef("%s is a directory: give one corpus directory, or vector files", a)
 		}
-		data, err := corpus.ReadFile(a, readLimit())
+		data, err := corpus.ReadFile(a, readLimit()...)
 		if err != nil {
 			return nil, fileError(a, err)
 		}
@@ -382,7 +388,7 @@ func runCorpusAdd(cmd *cobra.Command, o *corpusAddOptions, args []string) error 
 	if err != nil {
 		return fileError(o.argsFile, err)
 	}
-	existing, err := corpus.Load(corpus.DirFS(dir, readLimit()))
+	existing, err := corpus.Load(corpus.DirFS(dir, readLimit()...))
 	if err != nil {
 		return corpusError(dir, err)
 	}
@@ -595,13 +601,13 @@ func runCorpusImport(cmd *cobra.Command, o *corpusImportOptions, args []string) 
 	}
 	var sources []corpus.Source
 	for _, p := range o.from {
-		s, err := read(p, readLimit())
+		s, err := read(p, readLimit()...)
 		if err != nil {
 			return corpusError("", err)
 		}
 		sources = append(sources, s...)
 	}
-	existing, err := corpus.Load(corpus.DirFS(dir, readLimit()))
+	existing, err := corpus.Load(corpus.DirFS(dir, readLimit()...))
 	if err != nil {
 		return corpusError(dir, err)
 	}
