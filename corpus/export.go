@@ -279,17 +279,18 @@ func ImportContext(ctx context.Context, dir string, existing []*Vector, sources 
 		v := s.Vector
 		if v == nil {
 			name := display.ClipText(filepath.Base(s.Name), 120)
-			v = New("Imported fuzz input "+name, "found", "imported", []string{"imported"}, s.Input.Schema, s.Input.Args, s.Input.Options(), ref)
+			v = newVector(ctx, "Imported fuzz input "+name, "found", "imported", []string{"imported"}, s.Input.Schema, s.Input.Args, s.Input.Options(), ref)
 		} else {
 			v.File = ""
 			if p := Check(v); len(p) > 0 {
 				errs = append(errs, &FileError{s.Name, errors.New(p[0])})
 				continue
 			}
-			// TODO(#34): the reference's compile and normalize do not
-			// take ctx yet; once normalize.CompileContext and
-			// (*Schema).NormalizeContext exist, the reference (impl's)
-			// passes ctx to them and a hostile vector stops here too.
+			// TODO(#34, normalize.CompileContext and
+			// (*Schema).NormalizeContext): ref is given ctx, but the
+			// reference (impl.ReferenceWith) drops it: its compile and
+			// normalize cannot be stopped yet, so a hostile vector is
+			// checked to its end before an interrupt is seen.
 			if o := Judge(v, ref.Normalize(ctx, impl.Case{Schema: v.SchemaText(), Args: v.ArgumentsText(), Options: v.Options})); !o.Pass {
 				errs = append(errs, &FileError{s.Name, fmt.Errorf("%s does not give the expected result: %s", ref.Name(), o.Msg)})
 				continue
