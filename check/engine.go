@@ -56,6 +56,7 @@ type run struct {
 	// given up on (cancel).
 	ctx         context.Context
 	cancel      context.CancelFunc
+	stop        context.Context // done on an interrupt or at the hard deadline (not when given up on)
 	r           *Report
 	start       time.Time
 	deadline    time.Time // zero: no time limit
@@ -119,6 +120,7 @@ func Run(ctx context.Context, cfg Config) *Report {
 		defer cancel()
 	}
 	e.ctx, e.cancel = context.WithCancel(ctx)
+	e.stop = ctx
 	defer e.cancel()
 	e.ledger = newLedger(cfg, e.cancel)
 	if i, ok := cfg.Impl.(informed); ok {
@@ -294,6 +296,7 @@ func (e *run) progress(p Progress) {
 func Replay(ctx context.Context, cfg Config) CorpusResult {
 	e := &run{cfg: cfg, r: &Report{}}
 	e.ctx, e.cancel = context.WithCancel(ctx)
+	e.stop = ctx
 	defer e.cancel()
 	return e.replay()
 }
@@ -368,10 +371,11 @@ func (e *run) replay() CorpusResult {
 		e.ledger.add(phaseCorpus, results)
 		for i, got := range results {
 			v, c := vs[lo+i], cs[lo+i]
-			if e.ctx.Err() != nil && got.Kind() != impl.KindNotRun {
+			if e.stop.Err() != nil && got.Kind() != impl.KindNotRun {
 				// Judging a batch of large answers takes time too: past
 				// the hard deadline (or an interrupt) the rest of it is
-				// not judged.
+				// not judged. (An implementation given up on has the
+				// rest judged, up to what it was given up on.)
 				e.over(time.Time{}) // records why
 				res.count(v, OutcomeNotRun, "the check stopped before it was judged: "+e.why())
 				continue
