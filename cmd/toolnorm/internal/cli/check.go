@@ -366,6 +366,12 @@ func runFuzz(cmd *cobra.Command, o *fuzzOptions, _ []string) error {
 	if o.duration <= 0 {
 		return usagef("--duration must be positive")
 	}
+	// The signals are held from the start: one that comes while the
+	// corpus is read or the adapter starts stops the run as soon as it
+	// begins, and the adapter is stopped on the way out (closeImpl runs
+	// before stop).
+	ctx, stop := signalContext(cmd)
+	defer stop()
 	if err := os.MkdirAll(filepath.Join(o.dir, "vectors"), 0o755); err != nil {
 		return err
 	}
@@ -400,8 +406,6 @@ func runFuzz(cmd *cobra.Command, o *fuzzOptions, _ []string) error {
 			return nil
 		}}
 	lessGC()
-	ctx, stop := signalContext(cmd)
-	defer stop()
 	if o.seed == 0 {
 		o.seed = uint64(time.Now().UnixNano())
 	}

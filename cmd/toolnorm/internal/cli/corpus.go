@@ -240,6 +240,9 @@ func corpusReplayFlags(cmd *cobra.Command, o *corpusReplayOptions) {
 }
 
 func runCorpusReplay(cmd *cobra.Command, o *corpusReplayOptions, args []string) error {
+	// The signals are held from the start (see runFuzz).
+	ctx, stop := signalContext(cmd)
+	defer stop()
 	vectors, err := replayVectors(cmd, args)
 	if err != nil {
 		return err
@@ -268,8 +271,6 @@ func runCorpusReplay(cmd *cobra.Command, o *corpusReplayOptions, args []string) 
 		}
 		vectors = picked
 	}
-	ctx, stop := signalContext(cmd)
-	defer stop()
 	im, closeImpl, err := o.f.open()
 	if err != nil {
 		return err
@@ -599,6 +600,12 @@ func runCorpusImport(cmd *cobra.Command, o *corpusImportOptions, args []string) 
 	if err != nil {
 		return err
 	}
+	// SIGINT, SIGTERM or SIGHUP, from the start: an import reading its
+	// sources, checked or written into its stage stops, and writes
+	// nothing; one moving its files into vectors/ (milliseconds) ends
+	// first, the signal held until then.
+	ctx, stop := signalContext(cmd)
+	defer stop()
 	var sources []corpus.Source
 	for _, p := range o.from {
 		s, err := read(p, readLimit()...)
@@ -611,11 +618,6 @@ func runCorpusImport(cmd *cobra.Command, o *corpusImportOptions, args []string) 
 	if err != nil {
 		return corpusError(dir, err)
 	}
-	// SIGINT, SIGTERM or SIGHUP: an import checked or written into its
-	// stage stops, and writes nothing; one moving its files into vectors/
-	// (milliseconds) ends first, the signal held until then.
-	ctx, stop := signalContext(cmd)
-	defer stop()
 	files, already, err := corpus.ImportContext(ctx, dir, existing, sources, corpus.Reference)
 	if err != nil && ctx.Err() != nil {
 		fmt.Fprintf(cmd.OutOrStdout(), "interrupted: nothing imported into %s\n", display.Text(dir))
