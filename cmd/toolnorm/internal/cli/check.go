@@ -272,6 +272,13 @@ func runCheck(cmd *cobra.Command, o *checkOptions, _ []string) error {
 	if op.err == nil {
 		defer op.close()
 	}
+	if (err != nil || op.err != nil) && ctx.Err() != nil {
+		// A signal while the corpus was read or the adapter started:
+		// nothing ran, and the adapter is stopped on the way out.
+		fmt.Fprintln(cmd.ErrOrStderr(), "toolnorm: interrupted before the check began (reading the corpus, starting the adapter): nothing ran")
+		_ = cannotRun(errors.New("interrupted before the check began: nothing ran"))
+		return errInterrupted
+	}
 	if err != nil {
 		return cannotRun(err)
 	}
