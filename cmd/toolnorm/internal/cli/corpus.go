@@ -566,8 +566,8 @@ All or nothing: if any case is malformed, contradicts another or (for jsonl)
 does not give its expected result on the reference, nothing is written. The
 files are written into a stage (DIR/.import-*) and moved into DIR/vectors/
 once all are there: SIGINT, SIGTERM or SIGHUP before then writes nothing
-(exit status 130), and one during the move, which takes milliseconds, waits
-for it to end.`,
+(exit status 130), and one during the move, which writes no data (a link a
+file), waits for it to end.`,
 	Args:  cobra.MaximumNArgs(1),
 	Flags: corpusImportFlags,
 	Run:   runCorpusImport,
@@ -602,7 +602,7 @@ func runCorpusImport(cmd *cobra.Command, o *corpusImportOptions, args []string) 
 	}
 	// SIGINT, SIGTERM or SIGHUP, from the start: an import reading its
 	// sources, checked or written into its stage stops, and writes
-	// nothing; one moving its files into vectors/ (milliseconds) ends
+	// nothing; one moving its files into vectors/ (a link a file) ends
 	// first, the signal held until then.
 	ctx, stop := signalContext(cmd)
 	defer stop()
