@@ -91,6 +91,10 @@ var Reference Impl = ReferenceWith()
 // of a schema that names none), after each case's own.
 func ReferenceWith(extra ...normalize.Option) Impl {
 	c := &schemas{extra: extra}
+	// TODO(#34): pass ctx on to normalize.CompileContext and
+	// (*Schema).NormalizeContext once they exist, so that a check's budget
+	// and an interrupt stop the reference too (check's corpus replay and
+	// fuzzing give it their context; corpus import gives it the signals').
 	return Func("toolnorm reference", func(_ context.Context, cs Case) Result {
 		return reference(c, cs.Schema, cs.Args, cs.Options)
 	})

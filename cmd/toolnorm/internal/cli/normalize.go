@@ -13,7 +13,6 @@ import (
 
 	"github.com/toolnorm/toolnorm/check"
 	"github.com/toolnorm/toolnorm/impl"
-	"github.com/toolnorm/toolnorm/internal/display"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 	"github.com/toolnorm/toolnorm/normalize"
 )
@@ -249,9 +248,9 @@ func normalizeWith(cmd *cobra.Command, f *implFlags, schema, args []byte, explai
 			differs = true
 			why := d.Diff
 			if d.Failure != nil {
-				why = "it failed: " + display.Clip(display.Text(got.String()), check.MaxShown)
+				why = "it failed: " + got.Show(check.MaxShown)
 			}
-			fmt.Fprintf(cmd.ErrOrStderr(), "%s differs from the reference (%s); the reference gives: %s\n", im.Name(), why, display.Clip(want.String(), check.MaxShown))
+			fmt.Fprintf(cmd.ErrOrStderr(), "%s differs from the reference (%s); the reference gives: %s\n", im.Name(), why, want.Show(check.MaxShown))
 		} else {
 			fmt.Fprintf(cmd.ErrOrStderr(), "%s agrees with the reference\n", im.Name())
 		}
