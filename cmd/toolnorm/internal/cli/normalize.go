@@ -13,6 +13,7 @@ import (
 
 	"github.com/toolnorm/toolnorm/check"
 	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/internal/display"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 	"github.com/toolnorm/toolnorm/normalize"
 )
