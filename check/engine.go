@@ -315,12 +315,7 @@ func (e *run) applicable(res *CorpusResult) ([]*corpus.Vector, []impl.Case) {
 	for _, v := range e.cfg.Vectors {
 		o := v.Options
 		if configured && !o.Same(own) {
-			// TODO(#34, normalize.CompileContext and
-			// (*Schema).NormalizeContext): e.ctx (the budget, an
-			// interrupt) reaches the reference here and in the fuzzer's
-			// judge (fuzz.go), but the reference drops it
-			// (impl.ReferenceWith): a hostile vector's compile is not
-			// cut short until it passes ctx on to those two.
+			// e.ctx (the budget, an interrupt) stops the reference too.
 			if !impl.Compare(impl.Reference.Normalize(e.ctx, impl.Case{Schema: v.SchemaText(), Args: v.ArgumentsText(), Options: own}), v.Want()).Same() {
 				// It means something else under the declared options:
 				// because of a repair left out (then it needs that repair,

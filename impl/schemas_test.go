@@ -2,6 +2,7 @@ package impl
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -16,7 +17,7 @@ import (
 // cache gives.
 func TestReferenceCachesRightly(t *testing.T) {
 	uncached := func(schema, args []byte, o Options) Result {
-		return reference(&schemas{m: nil}, schema, args, o) // a new cache each time: always a miss
+		return reference(context.Background(), &schemas{m: nil}, schema, args, o) // a new cache each time: always a miss
 	}
 	long := `{"type":"object","description":"` + strings.Repeat("x", maxCachedSchema) + `"}`
 	steps := []struct{ schema, args string }{
@@ -34,7 +35,7 @@ func TestReferenceCachesRightly(t *testing.T) {
 	for round := range 2 {
 		for _, o := range options {
 			for _, s := range steps {
-				got := reference(c, []byte(s.schema), []byte(s.args), o)
+				got := reference(context.Background(), c, []byte(s.schema), []byte(s.args), o)
 				want := uncached([]byte(s.schema), []byte(s.args), o)
 				if got.String() != want.String() {
 					t.Errorf("round %d, %s, %.60s on %s: got %s, want %s", round, o, s.schema, s.args, got, want)
@@ -52,7 +53,7 @@ func TestReferenceCachesRightly(t *testing.T) {
 func TestReferenceCacheBounded(t *testing.T) {
 	c := &schemas{}
 	for i := range maxCached + 10 {
-		if _, err := c.compile(fmt.Appendf(nil, `{"description":"%d"}`, i), Options{}); err != nil {
+		if _, err := c.compile(context.Background(), fmt.Appendf(nil, `{"description":"%d"}`, i), Options{}); err != nil {
 			t.Fatal(err)
 		}
 	}
