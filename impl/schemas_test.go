@@ -83,3 +83,20 @@ func TestReferenceConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// The reference stops when its context is done: a case it did not run to
+// its end is a failure ErrNotRun, not an answer, and a compile it stopped
+// is not kept for the next case.
+func TestReferenceStops(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	c := &schemas{}
+	r := reference(ctx, c, []byte(`{"type":"object"}`), []byte(`{"a":"&amp;"}`), Options{})
+	if !errors.Is(r.Failure, ErrNotRun) {
+		t.Fatalf("with its context done: %v, want a failure ErrNotRun", r)
+	}
+	r = reference(context.Background(), c, []byte(`{"type":"object"}`), []byte(`{"a":"&amp;"}`), Options{})
+	if r.Failure != nil || string(r.Output) != `{"a":"&"}` {
+		t.Fatalf("after a stopped compile: %v, want the answer", r)
+	}
+}
