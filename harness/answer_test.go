@@ -1,6 +1,8 @@
 package harness
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"reflect"
@@ -45,7 +47,11 @@ func TestServeUnsupported(t *testing.T) {
 	cannot := impl.Func("cannot", func(ctx context.Context, c impl.Case) impl.Result {
 		return impl.Fail(impl.ErrNotSendable, "the library cannot carry 1e400")
 	})
-	_, answer := serveLine([]byte(`{"cmd":"normalize","id":4,"schema":{},"arguments":{"n":1e400}}`), cannot, Info{Name: "x"}, Declares{}, impl.Options{})
+	var b bytes.Buffer
+	w := bufio.NewWriter(&b)
+	serveLine(w, []byte(`{"cmd":"normalize","id":4,"schema":{},"arguments":{"n":1e400}}`), cannot, Info{Name: "x"}, Declares{}, impl.Options{})
+	w.Flush()
+	answer := b.Bytes()
 	if want := `{"id":4,"unsupported":"the library cannot carry 1e400"}` + "\n"; string(answer) != want {
 		t.Fatalf("answer %q, want %q", answer, want)
 	}
