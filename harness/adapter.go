@@ -911,7 +911,7 @@ func newProcess(cfg Config) *process {
 func startProcess(cfg Config) (*process, error) {
 	cmd := exec.Command("sh", "-c", cfg.Command)
 	cmd.Dir = cfg.Dir
-	setProcessGroup(cmd)
+	newSession(cmd)
 	// A program the adapter starts that leaves its process group (setsid,
 	// a daemon) outlives the kill and holds standard error open: Wait
 	// would wait for it, and each stop and restart with it.
