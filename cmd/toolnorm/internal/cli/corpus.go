@@ -264,7 +264,7 @@ func runCorpusReplay(cmd *cobra.Command, o *corpusReplayOptions, args []string) 
 	}
 	ctx, stop := signalContext(cmd)
 	defer stop()
-	im, closeImpl, err := o.f.open()
+	im, closeImpl, err := o.f.open(ctx, cmd.ErrOrStderr())
 	if err != nil {
 		return err
 	}
@@ -396,7 +396,7 @@ func runCorpusAdd(cmd *cobra.Command, o *corpusAddOptions, args []string) error 
 	} else {
 		// A failing case: shrink it while the implementation still
 		// fails it the same way.
-		im, closeImpl, err := o.f.open()
+		im, closeImpl, err := o.f.open(cmd.Context(), cmd.ErrOrStderr())
 		if err != nil {
 			return err
 		}
