@@ -1091,10 +1091,14 @@ func (p *process) stop() {
 		p.kill()
 		return
 	}
+	// Written from a goroutine, and with a deadline where pipes take
+	// one: a full pipe holds up neither Close nor the kill.
 	deadline := time.Now().Add(stopDelay)
 	p.stdin.SetWriteDeadline(deadline)
-	p.stdin.Write([]byte(`{"cmd":"stop"}` + "\n"))
-	p.stdin.Close()
+	go func() {
+		p.stdin.Write([]byte(`{"cmd":"stop"}` + "\n"))
+		p.stdin.Close()
+	}()
 	timer := time.NewTimer(time.Until(deadline))
 	defer timer.Stop()
 	select {
