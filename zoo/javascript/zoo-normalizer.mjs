@@ -186,7 +186,7 @@ function all(parts) {
 
 function some(branches) {
   if (branches.length === 0 || branches.includes(NOTHING)) return NOTHING;
-  if (branches.length === 1) return branches[0];
+  // One branch too: below, it contributes only where it admits the value.
   return {
     types: new Set(branches.flatMap((b) => [...b.types])),
     prop: (k, top) => some(branches.filter((b) => b.types.has('object')).map((b) => b.prop(k, top))),

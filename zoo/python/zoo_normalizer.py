@@ -514,7 +514,7 @@ def conjunction(parts):
 def alternatives(branches):
     if not branches or any(b is NOTHING for b in branches):
         return NOTHING
-    return branches[0] if len(branches) == 1 else Some(branches)
+    return Some(branches)  # one branch too: below, it contributes only where it admits the value
 
 
 class Leaf:
@@ -1088,6 +1088,8 @@ class Normalizer:
             sys.setrecursionlimit(limit)
 
     def normalize(self, schema, arguments):
+        if self.bug("py-json-none"):
+            schema = True  # an entity sanitizer: the schema is never read
         doc = Document(schema, self)
         if not isinstance(arguments, dict):
             raise ValueError(f"arguments must be an object, not {kind(arguments)}")
