@@ -184,14 +184,22 @@ function all(parts) {
   };
 }
 
+// some is anyOf or oneOf: alternatives, their types a union; below, only the
+// branches that admit the value contribute (one branch too).
 function some(branches) {
-  if (branches.length === 0 || branches.includes(NOTHING)) return NOTHING;
-  // One branch too: below, it contributes only where it admits the value.
+  if (branches.includes(NOTHING)) return NOTHING;
   return {
     types: new Set(branches.flatMap((b) => [...b.types])),
-    prop: (k, top) => some(branches.filter((b) => b.types.has('object')).map((b) => b.prop(k, top))),
-    item: (i) => some(branches.filter((b) => b.types.has('array')).map((b) => b.item(i))),
+    prop: (k, top) => union(branches.filter((b) => b.types.has('object')).map((b) => b.prop(k, top))),
+    item: (i) => union(branches.filter((b) => b.types.has('array')).map((b) => b.item(i))),
   };
+}
+
+// union is what the admitted branches declare at a position below them:
+// alternatives again, but one is just itself.
+function union(children) {
+  if (children.length === 0 || children.includes(NOTHING)) return NOTHING;
+  return children.length === 1 ? children[0] : some(children);
 }
 
 class Document {

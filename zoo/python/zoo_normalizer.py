@@ -475,10 +475,10 @@ class Some:
         self.types = types
 
     def prop(self, key, top=False):
-        return alternatives([b.prop(key, top) for b in self.branches if "object" in b.types])
+        return union([b.prop(key, top) for b in self.branches if "object" in b.types])
 
     def item(self, index):
-        return alternatives([b.item(index) for b in self.branches if "array" in b.types])
+        return union([b.item(index) for b in self.branches if "array" in b.types])
 
     def limits(self):
         return ()
@@ -512,9 +512,17 @@ def conjunction(parts):
 
 
 def alternatives(branches):
-    if not branches or any(b is NOTHING for b in branches):
+    """anyOf, oneOf: one branch too contributes below only where it admits the value."""
+    if any(b is NOTHING for b in branches):
         return NOTHING
-    return Some(branches)  # one branch too: below, it contributes only where it admits the value
+    return Some(branches)
+
+
+def union(children):
+    """What the admitted branches declare at a position below them: one is just itself."""
+    if not children or any(c is NOTHING for c in children):
+        return NOTHING
+    return children[0] if len(children) == 1 else Some(children)
 
 
 class Leaf:
