@@ -37,9 +37,9 @@ var layers = [][]string{
 	// init writes the kits and the corpus into an implementer's repository.
 	{"cmd/toolnorm/internal/render", "cmd/toolnorm/internal/faults", "cmd/toolnorm/internal/initcmd"},
 	{"cmd/toolnorm/internal/cli"},
-	// The commands, and the bug zoo's scorer, which reads reports as JSON
-	// and imports nothing of the module.
-	{"cmd/toolnorm", "implementations", "zoo/score"},
+	// The commands; the bug zoo's scorer, which reads reports as JSON and
+	// imports nothing of the module, and its differential test's reference.
+	{"cmd/toolnorm", "implementations", "zoo/score", "zoo/difftest"},
 }
 
 // forbidden are imports the layers would allow but the design does not,
