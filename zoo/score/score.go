@@ -207,8 +207,13 @@ func (sc *Score) markdown(sw []Switch) string {
 		fmt.Fprintf(&b, "- causes beyond one per switch on, whatever they name: %.2f per switch (%d)\n", float64(sc.Excess)/float64(sc.Instances), sc.Excess)
 	}
 	fmt.Fprintf(&b, "- stability: %s (%d of %d switches checked alone at several seeds kept the same titles)\n", percent(sc.Stable, sc.Stable+sc.Unstable), sc.Stable, sc.Stable+sc.Unstable)
-	if len(sc.Failed) > 0 {
-		fmt.Fprintf(&b, "- runs without a report (not scored): %s\n", strings.Join(sc.Failed, ", "))
+	if n := len(sc.Failed); n > 0 {
+		shown := sc.Failed[:min(n, 10)]
+		more := ""
+		if n > len(shown) {
+			more = fmt.Sprintf(" and %d more", n-len(shown))
+		}
+		fmt.Fprintf(&b, "- runs without a report (not scored): %d: %s%s\n", n, strings.Join(shown, ", "), more)
 	}
 	return b.String()
 }
