@@ -589,7 +589,7 @@ export function createNormalizer(switches = []) {
     if (bug('js-json-top-level-only') && depth !== 2) return null;
     if (bug('js-json-schema-blind')) return (v) => v !== null && typeof v === 'object';
     const { types } = node;
-    if (types.has('string') && !(bug('js-type-includes-array') && types !== ALL)) return null;
+    if (types.has('string') && !(bug('js-type-includes-array') && types.size < ALL.size)) return null;
     if (!types.has('array') && !types.has('object')) return null;
     return (v) => (types.has('array') && Array.isArray(v))
       || (types.has('object') && (bug('js-typeof-object') ? typeof v === 'object' && v !== null : isObject(v)));
