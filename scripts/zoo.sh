@@ -6,13 +6,15 @@
 # duplicates, and the stability of the titles of each switch alone.
 #
 #   scripts/zoo.sh [--quick] [--n N] [--seed S] [--checks C] [--stability K]
-#                  [--out DIR] [--toolnorm BIN]
+#                  [--singles] [--out DIR] [--toolnorm BIN]
 #
 #   --quick        10 combinations, a switch alone at 2 seeds (a few minutes)
 #   --n N          combinations to draw (default 200)
 #   --seed S       seed of the drawing (default 1)
 #   --checks C     check's --checks (default 1024)
 #   --stability K  seeds a switch alone is checked at (default 5)
+#   --singles      every switch alone, at K seeds from S, instead of
+#                  combinations: what the report says of each bug on its own
 #   --out DIR      where the plan, the reports and score.md go (default: a new
 #                  temporary directory); a report already there is not run
 #                  again, so an interrupted score goes on where it stopped
@@ -27,6 +29,7 @@ n=200
 seed=1
 checks=1024
 stability=5
+draw_args=()
 out=
 toolnorm=
 while [ $# -gt 0 ]; do
@@ -38,7 +41,8 @@ while [ $# -gt 0 ]; do
     --stability) stability=$2; shift ;;
     --out) out=$2; shift ;;
     --toolnorm) toolnorm=$2; shift ;;
-    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
+    --singles) draw_args+=(--singles) ;;
+    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
     *) echo "zoo.sh: unknown argument $1 (--help says which there are)" >&2; exit 2 ;;
   esac
   shift
@@ -57,9 +61,9 @@ if [ ! -d zoo/javascript/node_modules/entities ]; then
   scripts/npm-pinned.sh zoo/javascript
 fi
 
-"$bin/score" draw --n "$n" --seed "$seed" --stability "$stability" > "$out/plan.tsv"
+"$bin/score" draw --n "$n" --seed "$seed" --stability "$stability" "${draw_args[@]}" > "$out/plan.tsv"
 total=$(wc -l < "$out/plan.tsv")
-echo "zoo.sh: $n combinations, $total checks; reports in $out" >&2
+echo "zoo.sh: $total checks; reports in $out" >&2
 
 done_runs=0
 while IFS=$'\t' read -r name lang run_seed switches; do

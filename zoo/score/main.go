@@ -6,12 +6,13 @@
 // duplicates (root causes beyond one per switch) and stability (the same
 // titles at every seed for a switch alone).
 //
-//	score draw [--switches zoo/switches.json] [--n 200] [--seed 1] [--stability 5]
+//	score draw [--switches zoo/switches.json] [--n 200] [--seed 1] [--stability 5] [--singles]
 //	score score --plan PLAN --runs DIR [--switches zoo/switches.json]
 //	score switches [--switches zoo/switches.json]
 //
 // draw prints the plan, a run a line (name, language, seed, switches, tab
-// separated); score reads DIR/NAME.json for each run of the plan and prints
+// separated); with --singles, every switch alone at --stability seeds from
+// --seed instead of drawn combinations; score reads DIR/NAME.json for each run of the plan and prints
 // the per-switch table in Markdown, then the totals; switches prints the
 // table of the switches and their deviations.
 //
@@ -44,6 +45,7 @@ func run(args []string) error {
 	n := fl.Int("n", 200, "draw: how many combinations")
 	seed := fl.Uint64("seed", 1, "draw: the seed of the drawing")
 	stability := fl.Int("stability", 5, "draw: seeds a switch alone is checked at")
+	alone := fl.Bool("singles", false, "draw: every switch alone instead of combinations")
 	plan := fl.String("plan", "", "score: the plan draw printed")
 	runs := fl.String("runs", "", "score: the directory of the reports")
 	if err := fl.Parse(args[1:]); err != nil {
@@ -55,6 +57,10 @@ func run(args []string) error {
 	}
 	switch args[0] {
 	case "draw":
+		if *alone {
+			fmt.Print(formatPlan(singles(sw, *seed, *stability)))
+			break
+		}
 		if *n < 1 {
 			return errors.New("draw: --n must be at least 1")
 		}

@@ -139,3 +139,16 @@ func TestReadReportPrefersTheID(t *testing.T) {
 		t.Error("a document without a verdict read as a report")
 	}
 }
+
+func TestSingles(t *testing.T) {
+	runs := singles(testSwitches, 3, 2)
+	if len(runs) != 2*len(testSwitches) {
+		t.Fatalf("%d runs, want %d", len(runs), 2*len(testSwitches))
+	}
+	for i, r := range runs {
+		s := testSwitches[i/2]
+		if len(r.Switches) != 1 || r.Switches[0] != s.ID || r.Lang != s.Lang || r.Seed != uint64(3+i%2) {
+			t.Errorf("run %d: %+v", i, r)
+		}
+	}
+}

@@ -114,6 +114,18 @@ func draw(sw []Switch, n int, seed uint64, stability int) []Run {
 	return runs
 }
 
+// singles plans every switch alone, at seeds seed to seed+k-1: what the
+// report says of each bug on its own.
+func singles(sw []Switch, seed uint64, k int) []Run {
+	var runs []Run
+	for c, s := range sw {
+		for i := range max(k, 1) {
+			runs = append(runs, Run{Combo: c, Lang: s.Lang, Seed: seed + uint64(i), Switches: []string{s.ID}})
+		}
+	}
+	return runs
+}
+
 // formatPlan writes runs one a line: name, language, seed, switches.
 func formatPlan(runs []Run) string {
 	var b strings.Builder
