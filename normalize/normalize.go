@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/toolnorm/toolnorm/internal/display"
 	"github.com/toolnorm/toolnorm/internal/entity"
 	"github.com/toolnorm/toolnorm/internal/jsonraw"
 )
@@ -41,7 +40,7 @@ func (s *Schema) normalize(args []byte, report bool) (out []byte, repairs []Repa
 		case nil:
 		case patternSpent:
 			out, repairs = nil, nil
-			err = &Error{Offset: w.prev, Err: fmt.Errorf("%w: the pattern %q on the key %q: the call's %d backtracking steps are spent", ErrPattern, r.pattern, display.Clip(r.key, 100), patternSteps)}
+			err = &Error{Offset: w.prev, Err: r.error()}
 		default:
 			panic(r)
 		}

@@ -1,9 +1,11 @@
 package normalize
 
 import (
+	"errors"
 	"fmt"
 	"sync"
 
+	"github.com/toolnorm/toolnorm/internal/display"
 	"github.com/toolnorm/toolnorm/internal/ecma"
 )
 
@@ -75,17 +77,30 @@ type compiledPattern struct {
 }
 
 // match reports whether the pattern matches the key (unquoted), spending
-// from budget. When the budget is spent it panics with a patternSpent,
-// which the walk turns into an error.
+// from budget. When the budget is spent, or the match holds more than
+// internal/ecma's bound, it panics with a patternSpent, which the walk
+// turns into an error.
 func (p *pattern) match(key []byte, budget *int64) bool {
 	ok, err := p.re.Match(string(key), budget)
 	if err != nil {
-		panic(patternSpent{pattern: p.re.String(), key: string(key)})
+		panic(patternSpent{pattern: p.re.String(), key: string(key), err: err})
 	}
 	return ok
 }
 
-// patternSpent is a match that spent the call's budget.
+// patternSpent is a match that spent the call's budget (ecma.ErrBudget)
+// or held too much at once (ecma.ErrDepth).
 type patternSpent struct {
 	pattern, key string
+	err          error
+}
+
+// error is the walk's error for it: an ErrPattern naming the pattern and
+// the key, both clipped.
+func (p patternSpent) error() error {
+	why := fmt.Sprintf("the call's %d backtracking steps are spent", patternSteps)
+	if errors.Is(p.err, ecma.ErrDepth) {
+		why = fmt.Sprintf("the backtracking match holds more than %d choice points at once", ecma.MaxDepth)
+	}
+	return fmt.Errorf("%w: the pattern %q on the key %q: %s", ErrPattern, display.Clip(p.pattern, 100), display.Clip(p.key, 100), why)
 }

@@ -1,7 +1,11 @@
 package normalize
 
 import (
+	"errors"
 	"fmt"
+	"os"
+	"os/exec"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"testing"
@@ -101,5 +105,45 @@ func BenchmarkCompilePatterns(b *testing.B) {
 		if _, err := Compile(schema); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestPatternStack: a long key under a pattern matched by backtracking is
+// an ErrPattern naming the pattern and the key, clipped, never a crash
+// (issue 34 item 2: the matcher recursed once per character, and 192 KB
+// under this pattern were a fatal stack overflow, in `toolnorm normalize`
+// and in every command that replays a corpus vector). The child process
+// may not grow a goroutine's stack past 64 MB.
+func TestPatternStack(t *testing.T) {
+	if os.Getenv("NORMALIZE_STACK_CHILD") == "1" {
+		debug.SetMaxStack(64 << 20)
+		s, err := Compile([]byte(`{"type":"object","patternProperties":{"^(?=a)((((?:b|c|(a)))))*$":{"type":"array"}}}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []int{192 << 10, 1 << 20} {
+			out, err := s.Normalize([]byte(`{"` + strings.Repeat("a", n) + `":"[1]"}`))
+			msg := fmt.Sprint(err)
+			if !errors.Is(err, ErrPattern) || out != nil || len(msg) > 400 ||
+				!strings.Contains(msg, `the pattern "^(?=a)((((?:b|c|(a)))))*$" on the key "aaaaaaaaaa`) {
+				t.Errorf("a key of %d a's: %s, %v; want ErrPattern naming the pattern and the key, clipped", n, out, err)
+			}
+		}
+		return
+	}
+	if testing.Short() {
+		t.Skip("matches keys of up to 1 MB")
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestPatternStack$", "-test.v")
+	cmd.Env = append(os.Environ(), "NORMALIZE_STACK_CHILD=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		text := string(out)
+		if i := strings.Index(text, "fatal error"); i >= 0 {
+			text = text[i:min(len(text), i+400)]
+		} else if len(text) > 2000 {
+			text = text[len(text)-2000:]
+		}
+		t.Fatalf("the child ended with %v:\n%s", err, text)
 	}
 }

@@ -1,6 +1,7 @@
 package ecma
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -56,6 +57,58 @@ func BenchmarkCompile(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+		})
+	}
+}
+
+// BenchmarkHostile matches each hostile pattern on keys of 64 KB to 4 MB
+// with normalize's budget of 10,000,000 steps, and reports the time per
+// byte of key: flat or falling with the size, as every match ends within
+// the budget (and stack) whatever the key.
+func BenchmarkHostile(b *testing.B) {
+	for _, h := range hostile {
+		re, err := Compile(h.pattern)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, n := range []int{64 << 10, 256 << 10, 1 << 20, 4 << 20} {
+			key := h.key(n)
+			b.Run(fmt.Sprintf("%s/%dKB", h.name, n>>10), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					budget := int64(testBudget)
+					re.Match(key, &budget)
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/byte")
+			})
+		}
+	}
+}
+
+// BenchmarkStepCost measures what a step of a backtracking match costs,
+// in time: each match runs until its budget is spent.
+func BenchmarkStepCost(b *testing.B) {
+	for _, c := range []struct{ name, pattern, key string }{
+		{"backtrack/exponential", `^(?=a)(a+)+$`, as(40) + "!"},
+		{"backtrack/alt-star", `(?=.)(?:a|b)*$`, abs(2000) + "!"},
+		{"backtrack/lookbehind", `(?<=^(?:a|b)*)c$`, abs(2000)},
+		{"backtrack/nested-groups", `^(?=a)((((?:b|c|(a)))))*!`, as(2000)},
+		{"backtrack/deep", `^(?=a)((((?:b|c|(a)))))*!`, as(40000)},
+		{"backtrack/set-star", `(?=a)[a-z]*!`, as(4000)},
+		{"backtrack/backref", `(?=(a*))\1b`, as(4000)},
+	} {
+		re, err := Compile(c.pattern)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(c.name, func(b *testing.B) {
+			var steps int64
+			for b.Loop() {
+				budget := int64(1_000_000)
+				re.Match(c.key, &budget)
+				steps += 1_000_000 - budget
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(steps), "ns/step")
 		})
 	}
 }

@@ -7,7 +7,8 @@ import (
 
 // FuzzPattern: Compile never panics; a match never panics nor spends more
 // than its budget (it stops with ErrBudget instead), and where a pattern
-// is translated to Go's regexp, the backtracking matcher agrees with it.
+// is translated to Go's regexp, the backtracking matcher agrees with it,
+// as it does with the matcher before issue 34 (refBacktrack).
 func FuzzPattern(f *testing.F) {
 	for _, c := range cases {
 		in := ""
@@ -31,7 +32,7 @@ func FuzzPattern(f *testing.F) {
 		left := int64(budget)
 		caps, err := re.backtrack(s, &left)
 		if err != nil {
-			if !errors.Is(err, ErrBudget) || left >= 0 {
+			if !(errors.Is(err, ErrBudget) && left < 0 || errors.Is(err, ErrDepth) && left >= 0) {
 				t.Fatalf("/%s/u on %q: %v with %d steps left", pattern, s, err, left)
 			}
 			return
@@ -39,13 +40,17 @@ func FuzzPattern(f *testing.F) {
 		if left < 0 {
 			t.Fatalf("/%s/u on %q: %d steps over the budget, and no ErrBudget", pattern, s, -left)
 		}
-		if caps != nil && (caps[0] < 0 || caps[0] > caps[1] || caps[1] > len([]rune(s))) {
+		if caps != nil && (caps[0] < 0 || caps[0] > caps[1] || caps[1] > len(s)) {
 			t.Fatalf("/%s/u on %q: match %v", pattern, s, caps)
 		}
 		if re.re2 != nil {
 			if got := re.re2.MatchString(s); got != (caps != nil) {
 				t.Fatalf("/%s/u on %q: translation %q says %v, backtracking %v", pattern, s, re.re2, got, caps != nil)
 			}
+		}
+		ref := int64(budget)
+		if want, err := refBacktrack(re, s, &ref); err == nil && describeRunes(s, want) != describe(s, caps) {
+			t.Fatalf("/%s/u on %q: %s; before issue 34, %s", pattern, s, describe(s, caps), describeRunes(s, want))
 		}
 	})
 }

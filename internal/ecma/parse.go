@@ -6,7 +6,8 @@
 // A pattern with no lookaround and no backreference is regular: it is
 // translated to Go's regexp (RE2) syntax with ECMA-262's meaning of every
 // construct, and matched in linear time at no cost to the budget. Any
-// other pattern is matched by a backtracking matcher that counts steps.
+// other pattern is matched by a backtracking matcher with explicit
+// stacks, that counts its steps and bounds what it holds ([MaxDepth]).
 package ecma
 
 import (
@@ -33,6 +34,7 @@ const (
 )
 
 type node struct {
+	id       int32 // its index in Regexp.nodes
 	kind     kind
 	set      ranges
 	subs     []*node
@@ -118,6 +120,30 @@ func parse(src string) (n *node, ncap int, err error) {
 	}
 	markCaptures(n)
 	return n, p.ncap, nil
+}
+
+// number gives each node under n its id, its index in the slice it
+// returns.
+func number(n *node) []*node {
+	var count func(*node) int
+	count = func(n *node) int {
+		c := 1
+		for _, s := range n.subs {
+			c += count(s)
+		}
+		return c
+	}
+	nodes := make([]*node, 0, count(n))
+	var walk func(*node)
+	walk = func(n *node) {
+		n.id = int32(len(nodes))
+		nodes = append(nodes, n)
+		for _, s := range n.subs {
+			walk(s)
+		}
+	}
+	walk(n)
+	return nodes
 }
 
 func slicesIndex(s []string, v string) int {
