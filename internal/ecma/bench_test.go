@@ -85,8 +85,12 @@ func BenchmarkHostile(b *testing.B) {
 	}
 }
 
-// BenchmarkStepCost measures what a step of a backtracking match costs,
-// in time: each match runs until its budget is spent.
+// BenchmarkStepCost measures what a step costs, in time, in each engine:
+// a backtracking match run until its budget is spent, and a regular
+// match by Go's regexp, its time divided by the steps it is charged
+// (regularCost). InstBytesPerStep is chosen so that the worst regular
+// shape costs about what a backtracking step does: the budget bounds
+// the time of either.
 func BenchmarkStepCost(b *testing.B) {
 	for _, c := range []struct{ name, pattern, key string }{
 		{"backtrack/exponential", `^(?=a)(a+)+$`, as(40) + "!"},
@@ -96,6 +100,12 @@ func BenchmarkStepCost(b *testing.B) {
 		{"backtrack/deep", `^(?=a)((((?:b|c|(a)))))*!`, as(40000)},
 		{"backtrack/set-star", `(?=a)[a-z]*!`, as(4000)},
 		{"backtrack/backref", `(?=(a*))\1b`, as(4000)},
+		{"regular/counted", `[a-z]{1000}$`, as(64 << 10)},
+		{"regular/alt-star", `(?:a|b|c|d|e|f|g|h)*x`, as(64 << 10)},
+		{"regular/class-counted", `[\p{L}\d]{50}!`, as(64 << 10)},
+		{"regular/onepass", `^[a-z]+$`, as(64 << 10)},
+		{"regular/short", `^[0-9a-f]{8}-[0-9a-f]{4}$`, "123e4567-e89b"},
+		{"regular/literal", `_json$`, "payload_json"},
 	} {
 		re, err := Compile(c.pattern)
 		if err != nil {
@@ -104,6 +114,11 @@ func BenchmarkStepCost(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			var steps int64
 			for b.Loop() {
+				if re.re2 != nil {
+					re.re2.MatchString(c.key)
+					steps += re.regularCost(len(c.key))
+					continue
+				}
 				budget := int64(1_000_000)
 				re.Match(c.key, &budget)
 				steps += 1_000_000 - budget

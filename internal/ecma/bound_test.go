@@ -3,8 +3,10 @@ package ecma
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
+	"regexp/syntax"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -33,6 +35,11 @@ var hostile = []struct {
 	{"backref-long", `^(a+)\1$`, as},
 	{"backref-every-start", `(?=(a*))\1b`, as},
 	{"set-star", `^(?!x)[a-z]*$`, as},
+	// Item 6: a regular pattern, translated to Go's regexp, cost nothing
+	// (1 MB under [a-z]{1000}$: 7.8 s).
+	{"regular-counted", `[a-z]{1000}$`, as},
+	{"regular-star", `^[a-z]+$`, as},
+	{"regular-alt", `(?:a|b|c|d|e|f|g|h)*x`, as},
 }
 
 func as(n int) string { return strings.Repeat("a", n) }
@@ -82,6 +89,41 @@ func TestHostileStack(t *testing.T) {
 	t.Logf("%s", out)
 }
 
+// TestRegularCharged: a regular pattern, matched by Go's regexp, pays
+// from the budget in proportion to its work (the key's length times the
+// size of its program); one that would cost more than is left is refused
+// with ErrBudget before it runs.
+func TestRegularCharged(t *testing.T) {
+	re, err := Compile(`[a-z]{1000}$`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if re.re2 == nil {
+		t.Fatal("[a-z]{1000}$ is not translated to Go's regexp")
+	}
+	budget := int64(testBudget)
+	ok, err := re.Match(as(64), &budget)
+	if ok || err != nil || budget >= testBudget {
+		t.Errorf("on 64 a's: %v, %v, %d steps left of %d: want no match, some steps spent", ok, err, budget, testBudget)
+	}
+	budget = testBudget
+	ok, err = re.Match(as(1<<20), &budget)
+	if ok || !errors.Is(err, ErrBudget) || budget >= 0 {
+		t.Errorf("on 1 MB of a's: %v, %v, %d steps left; want ErrBudget", ok, err, budget)
+	}
+	// Twice the key, twice the cost.
+	cost := func(n int) int64 {
+		budget := int64(testBudget)
+		if _, err := re.Match(as(n), &budget); err != nil {
+			t.Fatal(err)
+		}
+		return testBudget - budget
+	}
+	if c1, c2 := cost(1000), cost(2000); c2 < 2*c1-c1/100 || c2 > 2*c1+c1/100 {
+		t.Errorf("1,000 bytes cost %d steps, 2,000 bytes %d: want twice as many", c1, c2)
+	}
+}
+
 // TestHostileBounded matches each hostile pattern on a key of 1 MB with
 // normalize's budget: each ends within it, or with ErrBudget or ErrDepth,
 // having held at most MaxDepth, and allocated at most maxMatchBytes: a
@@ -129,4 +171,52 @@ func allocated(f func()) uint64 {
 	f()
 	runtime.ReadMemStats(&after)
 	return after.TotalAlloc - before.TotalAlloc
+}
+
+// TestProgSize: the cost of a regular match per byte, progSize, is at
+// least the size of the program Go's regexp makes of the translation, on
+// the generated patterns of TestDifferentialNode (the seed and count of
+// -ecma.seed and -ecma.n), and the hostile and ordinary ones; and not
+// more than 4 times it on the ordinary ones.
+func TestProgSize(t *testing.T) {
+	var patterns []string
+	for _, h := range hostile {
+		patterns = append(patterns, h.pattern)
+	}
+	for _, o := range ordinary {
+		patterns = append(patterns, o.pattern)
+	}
+	g := &gen{r: rand.New(rand.NewPCG(*diffSeed, 35))}
+	for range 4 * *diffCount {
+		patterns = append(patterns, g.pattern())
+	}
+	checked := 0
+	for i, p := range patterns {
+		re, err := Compile(p)
+		if err != nil || re.re2 == nil {
+			continue
+		}
+		checked++
+		insts := goProgSize(t, re.re2.String())
+		if re.insts < insts {
+			t.Errorf("/%s/u: progSize %d, Go's program has %d instructions", p, re.insts, insts)
+		}
+		if i >= len(hostile) && i < len(hostile)+len(ordinary) && re.insts > 4*insts {
+			t.Errorf("/%s/u: progSize %d, more than 4 times Go's %d", p, re.insts, insts)
+		}
+	}
+	t.Logf("%d patterns translated", checked)
+}
+
+// goProgSize is the number of instructions regexp.Compile makes of expr.
+func goProgSize(t *testing.T, expr string) int {
+	parsed, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := syntax.Compile(parsed.Simplify())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(prog.Inst)
 }

@@ -5,9 +5,11 @@
 //
 // A pattern with no lookaround and no backreference is regular: it is
 // translated to Go's regexp (RE2) syntax with ECMA-262's meaning of every
-// construct, and matched in linear time at no cost to the budget. Any
-// other pattern is matched by a backtracking matcher with explicit
-// stacks, that counts its steps and bounds what it holds ([MaxDepth]).
+// construct, and matched in time linear in the input, paid from the
+// budget in proportion (its program's size per byte). Any other pattern
+// is matched by a backtracking matcher with explicit stacks, that counts
+// its steps and bounds what it holds ([MaxDepth]). Either way a match's
+// time and memory are bounded by its budget, whatever the input.
 package ecma
 
 import (
