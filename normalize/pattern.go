@@ -57,7 +57,10 @@ func compilePattern(s string) (*ecma.Regexp, error) {
 func compilePatternOnce(s string) (*ecma.Regexp, error) {
 	re, err := ecma.Compile(s)
 	if se, ok := err.(*ecma.SyntaxError); ok {
-		return nil, fmt.Errorf("pattern %q is not an ECMA-262 regular expression (u flag): %s at byte %d", s, se.Msg, se.Offset)
+		if se.Limit {
+			return nil, fmt.Errorf("pattern %q is beyond toolnorm's limits: %s at byte %d", display.Clip(s, 100), se.Msg, se.Offset)
+		}
+		return nil, fmt.Errorf("pattern %q is not an ECMA-262 regular expression (u flag): %s at byte %d", display.Clip(s, 100), se.Msg, se.Offset)
 	}
 	return re, nil
 }

@@ -127,3 +127,21 @@ func BenchmarkStepCost(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCompileHostile compiles each hostile pattern at 8 KB to
+// MaxPatternBytes, and reports the time per byte of pattern; past the
+// limit, or its ranges', Compile refuses at once.
+func BenchmarkCompileHostile(b *testing.B) {
+	for _, h := range hostilePatterns {
+		for _, n := range []int{8 << 10, 16 << 10, MaxPatternBytes, 1 << 20} {
+			p := h.pattern(n)
+			b.Run(fmt.Sprintf("%s/%dKB", h.name, n>>10), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					Compile(p)
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(p)), "ns/byte")
+			})
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // hostile are the pattern and key shapes of issue 34 (items 2 and 6):
@@ -172,6 +173,85 @@ func allocated(f func()) uint64 {
 	runtime.ReadMemStats(&after)
 	return after.TotalAlloc - before.TotalAlloc
 }
+
+// hostilePatterns are patterns of issue 34 item 6 that cost their
+// compile: each made n bytes long.
+var hostilePatterns = []struct {
+	name    string
+	pattern func(n int) string
+}{
+	{"literal", func(n int) string { return as(n) }},
+	{"class", func(n int) string {
+		var b strings.Builder
+		b.WriteString("[")
+		for r := rune(0x100); b.Len()+utf8.RuneLen(r) < n; r++ {
+			b.WriteRune(r)
+		}
+		return b.String() + "]"
+	}},
+	{"property", func(n int) string { return strings.Repeat(`\p{Alpha}`, n/9) }},
+	{"negated-class", func(n int) string { return strings.Repeat(`[^\p{L}\d]`, n/10) }},
+	{"nesting", func(n int) string { return strings.Repeat("(", n/2) + strings.Repeat(")", n/2) }},
+	{"alternatives", func(n int) string { return strings.Repeat("a|", n/2) }},
+	{"groups", func(n int) string { return strings.Repeat("()", n/2) }},
+	{"stars", func(n int) string { return strings.Repeat("a*", n/2) }},
+	{"counted", func(n int) string { return strings.Repeat("a{1000}", n/7) }},
+	{"counted-nested", func(n int) string { return strings.Repeat("(", n/10) + "a" + strings.Repeat("){1000}", n/10) }},
+}
+
+// TestCompileLimits: compiling a pattern is bounded in time and memory.
+// One of 1 MB, nested 1,001 deep, or whose classes hold more than 65,536
+// ranges, is refused as beyond toolnorm's limits (ECMA-262 sets none;
+// 1 MB took 2 s and 550 MB, and 1 MB of \p{Alpha} ran out of 8 GB); one
+// within them allocates at most maxCompileBytes.
+func TestCompileLimits(t *testing.T) {
+	for _, c := range []struct {
+		name, pattern string
+		limit         bool
+	}{
+		{"longest", as(MaxPatternBytes), false},
+		{"longer", as(MaxPatternBytes + 1), true},
+		{"1 MB", as(1 << 20), true},
+		{"nested 1,000 deep", strings.Repeat("(?:", 1000) + "a" + strings.Repeat(")", 1000), false},
+		{"nested 1,001 deep", strings.Repeat("(", 1001) + "a" + strings.Repeat(")", 1001), true},
+		{"lookarounds nested 1,001 deep", strings.Repeat("(?=", 1001) + strings.Repeat(")", 1001), true},
+		{"80 properties", strings.Repeat(`\p{Alpha}`, 80), false},
+		{"200 properties", strings.Repeat(`\p{Alpha}`, 200), true},
+		{"a class of 200 properties", "[" + strings.Repeat(`\p{L}`, 200) + "]", true},
+		{"nested counts", `(a{1000}){1000}`, false},
+		{"invalid and long", "(" + as(1<<20), true},
+	} {
+		_, err := Compile(c.pattern)
+		var se *SyntaxError
+		switch {
+		case c.limit && (!errors.As(err, &se) || !se.Limit):
+			t.Errorf("%s: Compile = %v, want a SyntaxError beyond toolnorm's limits", c.name, err)
+		case c.limit && len(err.Error()) > 400:
+			t.Errorf("%s: an error of %d bytes", c.name, len(err.Error()))
+		case !c.limit && err != nil:
+			t.Errorf("%s: Compile = %v", c.name, err)
+		}
+	}
+	for _, h := range hostilePatterns {
+		for _, n := range []int{MaxPatternBytes, 1 << 20} {
+			p := h.pattern(n)
+			var err error
+			bytes := allocated(func() { _, err = Compile(p) })
+			var se *SyntaxError
+			if err != nil && !errors.As(err, &se) {
+				t.Errorf("%s of %d bytes: %v", h.name, len(p), err)
+			}
+			t.Logf("%s of %d bytes: %d bytes allocated, %v", h.name, len(p), bytes, err)
+			if bytes > maxCompileBytes {
+				t.Errorf("%s of %d bytes: compiling allocated %d bytes, more than %d", h.name, len(p), bytes, maxCompileBytes)
+			}
+		}
+	}
+}
+
+// maxCompileBytes bounds what compiling one pattern allocates (in
+// toolnorm, and in Go's regexp for its translation).
+const maxCompileBytes = 64 << 20
 
 // TestProgSize: the cost of a regular match per byte, progSize, is at
 // least the size of the program Go's regexp makes of the translation, on

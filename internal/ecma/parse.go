@@ -9,7 +9,8 @@
 // budget in proportion (its program's size per byte). Any other pattern
 // is matched by a backtracking matcher with explicit stacks, that counts
 // its steps and bounds what it holds ([MaxDepth]). Either way a match's
-// time and memory are bounded by its budget, whatever the input.
+// time and memory are bounded by its budget, whatever the input; and
+// compiling a pattern by its length ([MaxPatternBytes] at most).
 package ecma
 
 import (
@@ -67,35 +68,84 @@ func markCaptures(n *node) (lo, hi int) {
 	return lo, hi
 }
 
-// SyntaxError is a pattern ECMA-262 refuses (or one whose Unicode
-// property toolnorm does not know).
+// SyntaxError is a pattern ECMA-262 refuses, or one whose Unicode
+// property toolnorm does not know, or one past toolnorm's limits (Limit).
 type SyntaxError struct {
 	Pattern string
 	Offset  int // in bytes
 	Msg     string
+	// Limit: the pattern is beyond one of toolnorm's limits, which bound
+	// the time and memory of compiling a pattern (ECMA-262 sets none):
+	// its length (MaxPatternBytes), how deep its groups nest (1,000), how
+	// many character ranges its classes hold (65,536, as \p{L} has 650).
+	Limit bool
 }
 
 func (e *SyntaxError) Error() string {
-	return fmt.Sprintf("invalid regular expression /%s/u: %s (offset %d)", e.Pattern, e.Msg, e.Offset)
+	p := e.Pattern
+	if len(p) > 200 {
+		cut := 100
+		for cut > 0 && !utf8.RuneStart(p[cut]) {
+			cut--
+		}
+		p = fmt.Sprintf("%s...(%d bytes)", p[:cut], len(p))
+	}
+	if e.Limit {
+		return fmt.Sprintf("regular expression /%s/u is beyond toolnorm's limits: %s (offset %d)", p, e.Msg, e.Offset)
+	}
+	return fmt.Sprintf("invalid regular expression /%s/u: %s (offset %d)", p, e.Msg, e.Offset)
 }
 
+// MaxPatternBytes is the longest pattern Compile reads. Compiling one
+// costs up to a few hundred bytes of memory per byte, in toolnorm and in
+// Go's regexp (docs/performance.md, "Bounded on every input: patterns").
+const MaxPatternBytes = 32 << 10
+
+const (
+	maxNesting = 1000    // groups and lookarounds inside one another
+	maxRanges  = 1 << 16 // character ranges in the sets of a pattern
+)
+
 type parser struct {
-	src   string
-	i     int
-	ncap  int      // groups opened so far
-	total int      // groups in the whole pattern
-	names []string // group names, by index-1
-	refs  []*node  // \k<name> to resolve at the end, by name in set... (see namedRefs)
-	named []string
+	src    string
+	i      int
+	depth  int      // groups open
+	ranges int      // in the sets made so far
+	ncap   int      // groups opened so far
+	total  int      // groups in the whole pattern
+	names  []string // group names, by index-1
+	refs   []*node  // \k<name> to resolve at the end, by name in set... (see namedRefs)
+	named  []string
 }
 
 func (p *parser) fail(format string, args ...any) {
 	panic(&SyntaxError{Pattern: p.src, Offset: p.i, Msg: fmt.Sprintf(format, args...)})
 }
 
+// limit fails for one of toolnorm's limits.
+func (p *parser) limit(format string, args ...any) {
+	panic(&SyntaxError{Pattern: p.src, Offset: p.i, Msg: fmt.Sprintf(format, args...), Limit: true})
+}
+
+// count counts n more ranges in the pattern's sets.
+func (p *parser) count(n int) {
+	if p.ranges += n; p.ranges > maxRanges {
+		p.limit("its character classes hold more than %d ranges", maxRanges)
+	}
+}
+
+// setNode is a node for one character of set.
+func (p *parser) setNode(set ranges) *node {
+	p.count(len(set))
+	return &node{kind: kSet, set: set}
+}
+
 func parse(src string) (n *node, ncap int, err error) {
 	if !utf8.ValidString(src) {
 		return nil, 0, &SyntaxError{Pattern: src, Msg: "not valid UTF-8"}
+	}
+	if len(src) > MaxPatternBytes {
+		return nil, 0, &SyntaxError{Pattern: src, Msg: fmt.Sprintf("longer than %d bytes", MaxPatternBytes), Limit: true}
 	}
 	p := &parser{src: src}
 	p.total, p.names = countGroups(src)
@@ -239,9 +289,9 @@ func (p *parser) term() *node {
 		atom, quantifiable = p.group()
 	case '.':
 		p.i++
-		atom = &node{kind: kSet, set: dotSet}
+		atom = p.setNode(dotSet)
 	case '[':
-		atom = &node{kind: kSet, set: p.class()}
+		atom = &node{kind: kSet, set: p.class()} // counted as it is read
 	case '*', '+', '?':
 		p.fail("nothing to repeat")
 	case '{':
@@ -251,7 +301,7 @@ func (p *parser) term() *node {
 	default:
 		r, size := utf8.DecodeRuneInString(p.src[p.i:])
 		p.i += size
-		atom = &node{kind: kSet, set: single(r)}
+		atom = p.setNode(single(r))
 	}
 	if !p.more() {
 		return atom
@@ -329,6 +379,10 @@ func (p *parser) braces() (int, int, bool) {
 }
 
 func (p *parser) group() (*node, bool) {
+	if p.depth++; p.depth > maxNesting {
+		p.limit("groups nest more than %d deep", maxNesting)
+	}
+	defer func() { p.depth-- }()
 	rest := p.src[p.i:]
 	var n *node
 	quantifiable := true
@@ -426,7 +480,7 @@ func (p *parser) atomEscape() *node {
 		p.named = append(p.named, name)
 		return n
 	}
-	return &node{kind: kSet, set: p.escapeSet(false)}
+	return p.setNode(p.escapeSet(false))
 }
 
 // escapeSet reads a character escape or a class escape after the
@@ -590,17 +644,21 @@ func (p *parser) class() ranges {
 			if hi < lo {
 				p.fail("range out of order in character class")
 			}
+			p.count(1)
 			set = append(set, rng{lo, hi})
 			continue
 		}
 		if loSet != nil {
+			p.count(len(loSet))
 			set = append(set, loSet...)
 		} else {
+			p.count(1)
 			set = append(set, rng{lo, lo})
 		}
 	}
 	set = set.normalize()
 	if negate {
+		p.count(1) // the negation has one range more at most
 		return set.negate()
 	}
 	return set
