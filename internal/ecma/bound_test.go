@@ -1,11 +1,14 @@
 package ecma
 
 import (
+	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp/syntax"
 	"runtime"
 	"runtime/debug"
@@ -299,4 +302,34 @@ func goProgSize(t *testing.T, expr string) int {
 		t.Fatal(err)
 	}
 	return len(prog.Inst)
+}
+
+var hostileDir = flag.String("ecma.hostile", "", "write each hostile pattern and key, at 64 KB to 4 MB, as NAME-SIZE.schema.json and NAME-SIZE.args.json in this directory, for toolnorm normalize (docs/performance.md)")
+
+// TestHostileDump writes the hostile cases as files with -ecma.hostile:
+// a schema with the pattern in patternProperties, and arguments with the
+// key.
+func TestHostileDump(t *testing.T) {
+	if *hostileDir == "" {
+		t.Skip("no -ecma.hostile directory")
+	}
+	for _, h := range hostile {
+		schema, err := json.Marshal(map[string]any{"type": "object", "patternProperties": map[string]any{h.pattern: map[string]any{"type": "array"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []int{64 << 10, 256 << 10, 1 << 20, 4 << 20} {
+			args, err := json.Marshal(map[string]string{h.key(n): "[1]"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			base := filepath.Join(*hostileDir, fmt.Sprintf("%s-%d", h.name, n))
+			if err := os.WriteFile(base+".schema.json", schema, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(base+".args.json", args, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 }
