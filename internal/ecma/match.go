@@ -22,11 +22,11 @@ type Regexp struct {
 // Compile compiles a pattern as `new RegExp(src, "u")` would, or returns
 // a [*SyntaxError].
 func Compile(src string) (*Regexp, error) {
-	root, ncap, err := parse(src)
+	root, nodes, ncap, err := parse(src)
 	if err != nil {
 		return nil, err
 	}
-	re := &Regexp{src: src, root: root, nodes: number(root), ncap: ncap, anchored: anchored(root)}
+	re := &Regexp{src: src, root: root, nodes: nodes, ncap: ncap, anchored: anchored(root)}
 	if regular(root) {
 		re.re2, re.insts = compileRE2(root)
 	}

@@ -41,7 +41,8 @@ type node struct {
 	kind     kind
 	set      ranges
 	subs     []*node
-	cap      int // kGroup, kBackref
+	one      [1]*node // subs, when it is one
+	cap      int      // kGroup, kBackref
 	min, max int
 	greedy   bool
 	behind   bool // kLook
@@ -116,6 +117,7 @@ type parser struct {
 	names  []string // group names, by index-1
 	refs   []*node  // \k<name> to resolve at the end, by name in set... (see namedRefs)
 	named  []string
+	nodes  []*node // made so far, by id
 }
 
 func (p *parser) fail(format string, args ...any) {
@@ -137,17 +139,36 @@ func (p *parser) count(n int) {
 // setNode is a node for one character of set.
 func (p *parser) setNode(set ranges) *node {
 	p.count(len(set))
-	return &node{kind: kSet, set: set}
+	return p.node(node{kind: kSet, set: set})
 }
 
-func parse(src string) (n *node, ncap int, err error) {
+// node returns a new node like n, numbered: its id is its index in
+// p.nodes.
+func (p *parser) node(n node) *node {
+	m := &n
+	m.id = int32(len(p.nodes))
+	p.nodes = append(p.nodes, m)
+	return m
+}
+
+// node1 is node, for a node with the one sub s.
+func (p *parser) node1(n node, s *node) *node {
+	m := p.node(n)
+	m.one[0] = s
+	m.subs = m.one[:]
+	return m
+}
+
+// parse returns the tree of src, and its nodes by id.
+func parse(src string) (n *node, nodes []*node, ncap int, err error) {
 	if !utf8.ValidString(src) {
-		return nil, 0, &SyntaxError{Pattern: src, Msg: "not valid UTF-8"}
+		return nil, nil, 0, &SyntaxError{Pattern: src, Msg: "not valid UTF-8"}
 	}
 	if len(src) > MaxPatternBytes {
-		return nil, 0, &SyntaxError{Pattern: src, Msg: fmt.Sprintf("longer than %d bytes", MaxPatternBytes), Limit: true}
+		return nil, nil, 0, &SyntaxError{Pattern: src, Msg: fmt.Sprintf("longer than %d bytes", MaxPatternBytes), Limit: true}
 	}
-	p := &parser{src: src}
+	// A pattern of n bytes has about n+2 nodes.
+	p := &parser{src: src, nodes: make([]*node, 0, len(src)+2)}
 	p.total, p.names = countGroups(src)
 	defer func() {
 		if r := recover(); r != nil {
@@ -155,7 +176,7 @@ func parse(src string) (n *node, ncap int, err error) {
 			if !ok {
 				panic(r)
 			}
-			n, err = nil, se
+			n, nodes, err = nil, nil, se
 		}
 	}()
 	n = p.disjunction()
@@ -171,31 +192,7 @@ func parse(src string) (n *node, ncap int, err error) {
 		p.refs[i].cap = idx + 1
 	}
 	markCaptures(n)
-	return n, p.ncap, nil
-}
-
-// number gives each node under n its id, its index in the slice it
-// returns.
-func number(n *node) []*node {
-	var count func(*node) int
-	count = func(n *node) int {
-		c := 1
-		for _, s := range n.subs {
-			c += count(s)
-		}
-		return c
-	}
-	nodes := make([]*node, 0, count(n))
-	var walk func(*node)
-	walk = func(n *node) {
-		n.id = int32(len(nodes))
-		nodes = append(nodes, n)
-		for _, s := range n.subs {
-			walk(s)
-		}
-	}
-	walk(n)
-	return nodes
+	return n, p.nodes, p.ncap, nil
 }
 
 func slicesIndex(s []string, v string) int {
@@ -253,11 +250,11 @@ func (p *parser) disjunction() *node {
 	if len(alts) == 1 {
 		return alts[0]
 	}
-	return &node{kind: kAlt, subs: alts}
+	return p.node(node{kind: kAlt, subs: alts})
 }
 
 func (p *parser) alternative() *node {
-	seq := &node{kind: kSeq}
+	seq := p.node(node{kind: kSeq})
 	for p.more() && p.peek() != '|' && p.peek() != ')' {
 		seq.subs = append(seq.subs, p.term())
 	}
@@ -271,18 +268,18 @@ func (p *parser) term() *node {
 	switch c := p.peek(); c {
 	case '^':
 		p.i++
-		return &node{kind: kBOL}
+		return p.node(node{kind: kBOL})
 	case '$':
 		p.i++
-		return &node{kind: kEOL}
+		return p.node(node{kind: kEOL})
 	case '\\':
 		if strings.HasPrefix(p.src[p.i:], `\b`) {
 			p.i += 2
-			return &node{kind: kWordB}
+			return p.node(node{kind: kWordB})
 		}
 		if strings.HasPrefix(p.src[p.i:], `\B`) {
 			p.i += 2
-			return &node{kind: kNotWordB}
+			return p.node(node{kind: kNotWordB})
 		}
 		atom = p.atomEscape()
 	case '(':
@@ -291,7 +288,7 @@ func (p *parser) term() *node {
 		p.i++
 		atom = p.setNode(dotSet)
 	case '[':
-		atom = &node{kind: kSet, set: p.class()} // counted as it is read
+		atom = p.node(node{kind: kSet, set: p.class()}) // counted as it is read
 	case '*', '+', '?':
 		p.fail("nothing to repeat")
 	case '{':
@@ -335,7 +332,7 @@ func (p *parser) term() *node {
 		greedy = false
 		p.i++
 	}
-	return &node{kind: kRepeat, subs: []*node{atom}, min: min, max: max, greedy: greedy}
+	return p.node1(node{kind: kRepeat, min: min, max: max, greedy: greedy}, atom)
 }
 
 // braces reads {n}, {n,} or {n,m} at p.i.
@@ -389,14 +386,14 @@ func (p *parser) group() (*node, bool) {
 	switch {
 	case strings.HasPrefix(rest, "(?:"):
 		p.i += 3
-		n = &node{kind: kSeq, subs: []*node{p.disjunction()}}
+		n = p.node1(node{kind: kSeq}, p.disjunction())
 	case strings.HasPrefix(rest, "(?="), strings.HasPrefix(rest, "(?!"):
 		p.i += 3
-		n = &node{kind: kLook, negate: rest[2] == '!', subs: []*node{p.disjunction()}}
+		n = p.node1(node{kind: kLook, negate: rest[2] == '!'}, p.disjunction())
 		quantifiable = false
 	case strings.HasPrefix(rest, "(?<="), strings.HasPrefix(rest, "(?<!"):
 		p.i += 4
-		n = &node{kind: kLook, behind: true, negate: rest[3] == '!', subs: []*node{p.disjunction()}}
+		n = p.node1(node{kind: kLook, behind: true, negate: rest[3] == '!'}, p.disjunction())
 		quantifiable = false
 	case strings.HasPrefix(rest, "(?<"):
 		p.i += 3
@@ -413,7 +410,7 @@ func (p *parser) group() (*node, bool) {
 		p.i += end + 1
 		p.ncap++
 		idx := p.ncap
-		n = &node{kind: kGroup, cap: idx, subs: []*node{p.disjunction()}}
+		n = p.node1(node{kind: kGroup, cap: idx}, p.disjunction())
 	case strings.HasPrefix(rest, "(?"):
 		p.i++
 		p.fail("invalid group")
@@ -421,7 +418,7 @@ func (p *parser) group() (*node, bool) {
 		p.i++
 		p.ncap++
 		idx := p.ncap
-		n = &node{kind: kGroup, cap: idx, subs: []*node{p.disjunction()}}
+		n = p.node1(node{kind: kGroup, cap: idx}, p.disjunction())
 	}
 	if !p.more() || p.peek() != ')' {
 		p.fail("unterminated group")
@@ -463,7 +460,7 @@ func (p *parser) atomEscape() *node {
 			p.fail("invalid escape: no group %s", p.src[p.i:j])
 		}
 		p.i = j
-		return &node{kind: kBackref, cap: n}
+		return p.node(node{kind: kBackref, cap: n})
 	case c == 'k':
 		p.i++
 		if !p.more() || p.peek() != '<' {
@@ -475,7 +472,7 @@ func (p *parser) atomEscape() *node {
 		}
 		name := p.src[p.i+1 : p.i+end]
 		p.i += end + 1
-		n := &node{kind: kBackref}
+		n := p.node(node{kind: kBackref})
 		p.refs = append(p.refs, n)
 		p.named = append(p.named, name)
 		return n
