@@ -25,9 +25,10 @@ type pattern struct {
 // shared by every key and every pattern, the regular ones too (a step per
 // instruction of Go's program per byte of key): a count, not a clock, so
 // that whether a call ends in [ErrPattern] does not depend on the machine.
-// A step costs 10 to 100 ns, so the budget bounds a call's pattern work
-// to about a second at most (docs/performance.md, "Bounded on every
-// input: patterns"). A variable, so that a test can lower it.
+// A step costs up to 25 ns, 100 on a loaded machine, so the budget bounds
+// a call's pattern work to a fraction of a second, a second at most
+// (docs/performance.md, "Bounded on every input: patterns"). A variable,
+// so that a test can lower it.
 var patternSteps int64 = 10_000_000
 
 // compilePattern compiles a patternProperties pattern as ECMA-262 with the

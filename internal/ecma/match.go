@@ -118,9 +118,9 @@ var ErrBudget = errors.New("the budget of pattern steps is spent")
 // paid before it runs, and is refused when more than is left. Either way
 // *budget is what is left: below zero after ErrBudget.
 //
-// A step costs about the same time in either engine: 10 to 100 ns
-// (BenchmarkStepCost; docs/performance.md, "Bounded on every input:
-// patterns").
+// A step costs about the same time in either engine: up to 25 ns, 100 on
+// a loaded machine (BenchmarkStepCost; docs/performance.md, "Bounded on
+// every input: patterns").
 func (re *Regexp) Match(s string, budget *int64) (bool, error) {
 	if re.re2 != nil {
 		if cost := re.regularCost(len(s)); cost <= *budget {
