@@ -88,9 +88,9 @@ func BenchmarkHostile(b *testing.B) {
 // BenchmarkStepCost measures what a step costs, in time, in each engine:
 // a backtracking match run until its budget is spent, and a regular
 // match by Go's regexp, its time divided by the steps it is charged
-// (regularCost). InstBytesPerStep is chosen so that the worst regular
-// shape costs about what a backtracking step does: the budget bounds
-// the time of either.
+// (regularCost): a step per instruction per byte makes the worst regular
+// shape cost about what a backtracking step does, so that the budget
+// bounds the time of either.
 func BenchmarkStepCost(b *testing.B) {
 	for _, c := range []struct{ name, pattern, key string }{
 		{"backtrack/exponential", `^(?=a)(a+)+$`, as(40) + "!"},
