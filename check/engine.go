@@ -366,11 +366,14 @@ func (e *run) replay() CorpusResult {
 		e.ledger.add(phaseCorpus, results)
 		for i, got := range results {
 			v, c := vs[lo+i], cs[lo+i]
-			if e.stop.Err() != nil && got.Kind() != impl.KindNotRun {
+			if k := got.Kind(); e.stop.Err() != nil && k != impl.KindNotRun && k != impl.KindTimeout && k != impl.KindCrash && k != impl.KindProtocol {
 				// Judging a batch of large answers takes time too: past
 				// the hard deadline (or an interrupt) the rest of it is
 				// not judged. (An implementation given up on has the
-				// rest judged, up to what it was given up on.)
+				// rest judged, up to what it was given up on.) A failure
+				// of the program needs no judging: it is counted where it
+				// happened, never left to the report's failures "while
+				// minimizing findings", which would then count it.
 				e.over(time.Time{}) // records why
 				res.count(v, OutcomeNotRun, "the check stopped before it was judged: "+e.why())
 				continue

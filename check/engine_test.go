@@ -900,3 +900,28 @@ func TestCorpusBesideRounds(t *testing.T) {
 		})
 	}
 }
+
+// TestReplayFailurePastTheStop: a failure of the program in a batch that
+// came back after the check stopped (the budget, an interrupt) is counted
+// in the corpus, where it happened, and put on its vector; only answers
+// are left unjudged. (It was counted as not run, and so, as one of the
+// harness's events in no phase, among the failures "while minimizing
+// findings", when no finding was minimized.)
+func TestReplayFailurePastTheStop(t *testing.T) {
+	vs := vectors(t)[:3]
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	n := 0
+	im := impl.Func("fails, then stops the check", func(context.Context, impl.Case) impl.Result {
+		n++
+		if n == 1 {
+			return impl.OK([]byte(`{}`))
+		}
+		cancel() // the check stops while this batch is under way
+		return impl.Fail(impl.ErrProtocol, "the answer is not a JSON object")
+	})
+	got := Replay(ctx, Config{Impl: im, Vectors: vs})
+	if got.Errors != 1 || got.NotRun != 2 || len(got.ErrorList) != 1 || got.ErrorList[0].ID != vs[1].ID {
+		t.Errorf("errors %d (%v), not run %d; want the protocol error on %s, the other two not run", got.Errors, got.ErrorList, got.NotRun, vs[1].ID)
+	}
+}

@@ -35,6 +35,10 @@ func TestCompare(t *testing.T) {
 		// A failure is not compared, whatever was expected.
 		{impl.Fail(impl.ErrCrash, "exit status 3"), out([]byte(`{}`)), "", impl.ErrCrash},
 		{impl.Fail(impl.ErrTimeout, ""), rej(impl.ErrNotObject), "", impl.ErrTimeout},
+		// Nor is an answer with no expected result: the reference stopped
+		// with its check.
+		{out([]byte(`{}`)), impl.Fail(impl.ErrNotRun, "context canceled"), "", impl.ErrNotRun},
+		{rej(impl.ErrNotObject), impl.Fail(impl.ErrNotRun, ""), "", impl.ErrNotRun},
 	}
 	for _, tt := range tests {
 		c := impl.Compare(tt.got, tt.want)
