@@ -15,12 +15,12 @@ import (
 	"sync"
 	"time"
 
+	"github.com/toolnorm/toolnorm/check/internal/explain"
 	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/harness"
 	"github.com/toolnorm/toolnorm/impl"
 	"github.com/toolnorm/toolnorm/internal/coalesce"
 	"github.com/toolnorm/toolnorm/internal/display"
-	"github.com/toolnorm/toolnorm/internal/rootcause"
 	"github.com/toolnorm/toolnorm/normalize"
 	"github.com/toolnorm/toolnorm/properties"
 )
@@ -74,7 +74,7 @@ type run struct {
 	alongside  bool // the corpus is replayed beside the rounds: it shows no progress
 	// found are the vectors failed, for the root causes; foundVectors
 	// them by id.
-	found        []rootcause.Finding
+	found        []explain.Finding
 	foundVectors map[string]*corpus.Vector
 	// failed are the cases each property (by its index in
 	// properties.All) failed on, in the order they were judged: the root
@@ -433,7 +433,7 @@ func dealt(ctx context.Context, im impl.Impl, cases []impl.Case, jobs int) []imp
 
 // addFound records a vector failed, for the root causes.
 func (e *run) addFound(v *corpus.Vector, c impl.Case, got impl.Result) {
-	e.found = append(e.found, rootcause.Finding{Source: rootcause.Vector, ID: v.ID, Case: c, Want: v.Want(), Got: got, Clause: v.Clause})
+	e.found = append(e.found, explain.Finding{Source: explain.Vector, ID: v.ID, Case: c, Want: v.Want(), Got: got, Clause: v.Clause})
 	if e.foundVectors == nil {
 		e.foundVectors = map[string]*corpus.Vector{}
 	}

@@ -34,7 +34,7 @@ func Compare(got, want Result) Comparison {
 	switch {
 	case got.Failure != nil:
 		return Comparison{Failure: got.Failure}
-	case want.Error != "" && (got.Error == want.Error || got.Error == ErrUnspecified || want.Error == ErrUnspecified):
+	case want.Error != "" && got.Error != "" && (got.Error == want.Error || got.Error == ErrUnspecified || want.Error == ErrUnspecified):
 		return Comparison{}
 	case want.Error != "" && got.Error != "":
 		return Comparison{Diff: got.Error.phrase() + ", want " + want.Error.phrase()}

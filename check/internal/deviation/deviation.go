@@ -1,0 +1,181 @@
+package deviation
+
+import (
+	"context"
+	"reflect"
+
+	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/internal/jsonvalue"
+)
+
+// A Deviation is the reference normalizer with one change of behaviour
+// that real normalizers show.
+type Deviation struct {
+	// ID is stable and short ("entities-one-pass"): the id of the root
+	// cause it names, the same in every report.
+	ID string
+	// Title says the behaviour as an issue title would. Every claim in it
+	// holds of every case the deviation explains: what it names is what
+	// the change does.
+	Title string
+	// Clause is the clause of the rule ("rule/2" ... "rule/5") or the
+	// reading ("reading/1" ... "reading/8") the behaviour breaks.
+	Clause string
+	// Artefact is true for what lossy JSON plumbing does to the arguments
+	// (JSON.parse and JSON.stringify in an adapter): probably the
+	// adapter's, not the implementation's. Fix then says how to fix the
+	// adapter.
+	Artefact bool
+	// Witnesses are small cases on which the deviation differs from the
+	// reference; the first is the example of the title.
+	Witnesses []impl.Case
+
+	change change
+}
+
+// change is how a deviation changes the reference. Any of its parts may
+// be missing; those of two deviations compose (Apply).
+type change struct {
+	options  func(o *impl.Options)
+	schema   rewrite
+	model    func(m *model)
+	post     post
+	validate bool
+}
+
+// Impl is the reference with d, as an implementation.
+func (d *Deviation) Impl() impl.Impl {
+	return impl.Func("deviation "+d.ID, func(ctx context.Context, c impl.Case) impl.Result {
+		return Apply(ctx, c, d)
+	})
+}
+
+// Apply runs the reference with the deviations ds, all together, on c:
+// the options changed, the schema rewritten, the model's switches set and
+// the output rewritten, each in the order of ds. With none it is the
+// reference.
+//
+// Input the reference rejects (a broken schema, arguments that are not an
+// object, nesting past the limit) is rejected with every deviation: a
+// deviation changes how arguments are repaired, and may add an error
+// (a validator after the repair), never take one away. An implementation
+// that answers such input shows another bug, which no deviation names.
+func Apply(ctx context.Context, c impl.Case, ds ...*Deviation) impl.Result {
+	if ref := impl.Reference.Normalize(ctx, c); ref.Error != "" || ref.Failure != nil || len(ds) == 0 {
+		return ref
+	}
+	o := c.Options
+	var rws []rewrite
+	var m model
+	var posts []post
+	validate := false
+	for _, d := range ds {
+		if d.change.options != nil {
+			d.change.options(&o)
+		}
+		if d.change.schema != nil {
+			rws = append(rws, d.change.schema)
+		}
+		if d.change.model != nil {
+			d.change.model(&m)
+		}
+		if d.change.post != nil {
+			posts = append(posts, d.change.post)
+		}
+		validate = validate || d.change.validate
+	}
+	schema := rewritten(ctx, c.Schema, c.Args, o, rws)
+	k := impl.Case{Schema: schema, Args: c.Args, Options: o}
+	var out *jsonvalue.Value
+	var r impl.Result
+	if m.zero() {
+		r = impl.Reference.Normalize(ctx, k)
+	} else {
+		out, r = m.normalize(ctx, schema, k)
+	}
+	if r.Failure != nil || r.Error != "" || len(posts) == 0 && !validate {
+		return r
+	}
+	if out == nil {
+		var err error
+		if out, err = jsonvalue.Parse(r.Output); err != nil {
+			return r
+		}
+	}
+	args, err := jsonvalue.Parse(c.Args)
+	if err != nil {
+		return r
+	}
+	x := &stage{ctx: ctx, schema: schema, args: args, out: out, o: o}
+	for _, p := range posts {
+		if err := p(x); err != nil {
+			return impl.Result{Error: impl.ErrUnspecified, Detail: err.Error()}
+		}
+	}
+	if validate {
+		x.schema = c.Schema // the tool's own schema, as the implementation has it
+		if err := validates(x); err != nil {
+			return impl.Result{Error: impl.ErrUnspecified, Detail: err.Error()}
+		}
+	}
+	return impl.Result{Output: out.Append(nil)}
+}
+
+// rewritten is schema with the rewrites made, or schema as it is when it
+// does not parse, or when the rewrites break it (a $ref into a keyword left
+// out): then the reference's reading stands.
+func rewritten(ctx context.Context, schema, args []byte, o impl.Options, rws []rewrite) []byte {
+	if len(rws) == 0 {
+		return schema
+	}
+	doc, err := jsonvalue.Parse(schema)
+	if err != nil {
+		return schema
+	}
+	for _, rw := range rws {
+		rw(doc)
+	}
+	out := doc.Append(nil)
+	if r := impl.Reference.Normalize(ctx, impl.Case{Schema: out, Args: args, Options: o}); r.Error == impl.ErrInvalidSchema {
+		if r0 := impl.Reference.Normalize(ctx, impl.Case{Schema: schema, Args: args, Options: o}); r0.Error != impl.ErrInvalidSchema {
+			return schema
+		}
+	}
+	return out
+}
+
+// Compatible reports whether a and b change different things, so that
+// together they make both changes: two deviations that set the same part
+// of the model (where the JSON repair applies, how a reference is read)
+// or both change the options would undo one another, and are not made
+// together.
+func Compatible(a, b *Deviation) bool {
+	if a == b || a.change.options != nil && b.change.options != nil {
+		return a == b
+	}
+	if a.change.model == nil || b.change.model == nil {
+		return true
+	}
+	var ma, mb model
+	a.change.model(&ma)
+	b.change.model(&mb)
+	return !overlap(reflect.ValueOf(ma), reflect.ValueOf(mb))
+}
+
+// overlap reports whether two values of one struct type both set a field
+// (a field of a struct field, for those).
+func overlap(a, b reflect.Value) bool {
+	for i := range a.NumField() {
+		fa, fb := a.Field(i), b.Field(i)
+		if fa.Kind() == reflect.Struct {
+			if overlap(fa, fb) {
+				return true
+			}
+			continue
+		}
+		if !fa.IsZero() && !fb.IsZero() {
+			return true
+		}
+	}
+	return false
+}

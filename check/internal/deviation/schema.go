@@ -1,0 +1,205 @@
+package deviation
+
+import (
+	"slices"
+
+	"github.com/toolnorm/toolnorm/internal/jsonvalue"
+)
+
+// A rewrite changes the schema document before the normalizer reads it:
+// how a deviation leaves a keyword unread. It is called with the document's
+// root; most rewrites change every object in it (objects that are no
+// schema, such as enum values, too: the normalizer does not read those).
+type rewrite func(doc *jsonvalue.Value)
+
+// everySchema makes a rewrite of f applied to every object in a schema
+// position of the document, an object before what it holds: the values
+// of keywords, the members of properties, patternProperties, $defs,
+// definitions, dependentSchemas and dependencies (their names are no
+// keywords), the elements of an array (allOf, a list of items); never
+// inside const, enum, default or examples, which hold data. root is true
+// for the document's root. f may change the members of the object it is
+// given; what f leaves is walked.
+func everySchema(f func(obj *jsonvalue.Value, root bool)) rewrite {
+	return func(doc *jsonvalue.Value) {
+		var walk func(v *jsonvalue.Value, names bool, depth int)
+		walk = func(v *jsonvalue.Value, names bool, depth int) {
+			if depth > 1000 {
+				return
+			}
+			switch v.Kind {
+			case jsonvalue.Object:
+				if !names {
+					f(v, depth == 0)
+				}
+				for _, m := range v.Members {
+					switch {
+					case names:
+						walk(m.Value, false, depth+1)
+					case m.Key == "const" || m.Key == "enum" || m.Key == "default" || m.Key == "examples":
+					default:
+						walk(m.Value, namesSchemas[m.Key], depth+1)
+					}
+				}
+			case jsonvalue.Array:
+				for _, e := range v.Elems {
+					walk(e, false, depth+1)
+				}
+			}
+		}
+		walk(doc, false, 0)
+	}
+}
+
+// namesSchemas are the keywords whose value maps names to subschemas.
+var namesSchemas = map[string]bool{"properties": true, "patternProperties": true, "$defs": true, "definitions": true, "dependentSchemas": true, "dependencies": true}
+
+// dropMembers leaves out the members named key whose value is of one of
+// kinds (any kind when none is given).
+func dropMembers(key string, kinds ...jsonvalue.Kind) rewrite {
+	return everySchema(func(obj *jsonvalue.Value, _ bool) {
+		obj.Members = slices.DeleteFunc(obj.Members, func(m jsonvalue.Member) bool {
+			return m.Key == key && (len(kinds) == 0 || slices.Contains(kinds, m.Value.Kind))
+		})
+	})
+}
+
+// neutralize appends the branch true to every union named key. A union
+// with a branch that says nothing says nothing, about the type and about
+// children (docs/readings.md section 4): the keyword then contributes
+// nothing, as if it were not read, while its branches are still compiled
+// and $refs into them still resolve.
+func neutralize(key string) rewrite {
+	return everySchema(func(obj *jsonvalue.Value, _ bool) {
+		for _, m := range obj.Members {
+			if m.Key == key && m.Value.Kind == jsonvalue.Array {
+				m.Value.Elems = append(m.Value.Elems, &jsonvalue.Value{Kind: jsonvalue.Bool, Bool: true})
+			}
+		}
+	})
+}
+
+// dropStringType removes "string" from every type: "string" becomes [],
+// ["string","array"] becomes ["array"]. Whether string is admitted matters
+// to nothing but the JSON repair (a string value has no children), so
+// this changes nothing else.
+var dropStringType = everySchema(func(obj *jsonvalue.Value, _ bool) {
+	isString := func(v *jsonvalue.Value) bool { return v.Kind == jsonvalue.String && v.Str == "string" }
+	for _, m := range obj.Members {
+		if m.Key != "type" {
+			continue
+		}
+		switch {
+		case isString(m.Value):
+			*m.Value = jsonvalue.Value{Kind: jsonvalue.Array, Elems: []*jsonvalue.Value{}}
+		case m.Value.Kind == jsonvalue.Array:
+			m.Value.Elems = slices.DeleteFunc(m.Value.Elems, isString)
+		}
+	}
+})
+
+// dropTypeLists leaves out every type given as a list: only a type named
+// by a string is read.
+var dropTypeLists = dropMembers("type", jsonvalue.Array)
+
+// firstBranchOnly keeps the first branch of every allOf.
+var firstBranchOnly = everySchema(func(obj *jsonvalue.Value, _ bool) {
+	for _, m := range obj.Members {
+		if m.Key == "allOf" && m.Value.Kind == jsonvalue.Array && len(m.Value.Elems) > 1 {
+			m.Value.Elems = m.Value.Elems[:1]
+		}
+	}
+})
+
+// nestedProperties leaves out properties everywhere but in the root
+// schema.
+var nestedProperties = everySchema(func(obj *jsonvalue.Value, root bool) {
+	if !root {
+		obj.Members = slices.DeleteFunc(obj.Members, func(m jsonvalue.Member) bool {
+			return m.Key == "properties" && m.Value.Kind == jsonvalue.Object
+		})
+	}
+})
+
+// keptBesideRef are the keywords a schema that is a $ref keeps when its
+// other keywords are dropped: those that other references may lead
+// through.
+var keptBesideRef = []string{"$ref", "$defs", "definitions", "$id", "id", "$schema", "$anchor", "$dynamicAnchor"}
+
+// refSiblings drops what stands beside a $ref, as draft 7 and earlier
+// read it, whatever the draft.
+var refSiblings = everySchema(func(obj *jsonvalue.Value, _ bool) {
+	if obj.Member("$ref") == nil || obj.Member("$ref").Kind != jsonvalue.String {
+		return
+	}
+	obj.Members = slices.DeleteFunc(obj.Members, func(m jsonvalue.Member) bool { return !slices.Contains(keptBesideRef, m.Key) })
+})
+
+// noDrafts drops every $schema: each resource is read as 2020-12.
+var noDrafts = dropMembers("$schema", jsonvalue.String)
+
+// plainTypes keeps, in every object, only what a reader of plain types
+// reads: a type named by a string, properties, and items given as one
+// schema (and $defs, which only references would read).
+var plainTypes = everySchema(func(obj *jsonvalue.Value, _ bool) {
+	obj.Members = slices.DeleteFunc(obj.Members, func(m jsonvalue.Member) bool {
+		switch m.Key {
+		case "type":
+			return m.Value.Kind != jsonvalue.String
+		case "properties", "$defs", "definitions":
+			return false
+		case "items":
+			return m.Value.Kind != jsonvalue.Object && m.Value.Kind != jsonvalue.Bool
+		}
+		return true
+	})
+})
+
+// all is the rewrites one after the other.
+func all(rs ...rewrite) rewrite {
+	return func(doc *jsonvalue.Value) {
+		for _, r := range rs {
+			r(doc)
+		}
+	}
+}
+
+// refTypeOnly replaces every local $ref by the type of the schema it names
+// (through a chain of $refs): what a $ref names is read for its type
+// alone, not for what it declares below (items, properties).
+func refTypeOnly(doc *jsonvalue.Value) {
+	typeOf := func(ref string) *jsonvalue.Value {
+		for range 64 {
+			t := doc.Resolve(ref)
+			if t == nil || t.Kind != jsonvalue.Object {
+				return nil
+			}
+			if ty := t.Member("type"); ty != nil {
+				return ty
+			}
+			next := t.Member("$ref")
+			if next == nil || next.Kind != jsonvalue.String {
+				return nil
+			}
+			ref = next.Str
+		}
+		return nil
+	}
+	var found []*jsonvalue.Value
+	everySchema(func(obj *jsonvalue.Value, _ bool) {
+		if r := obj.Member("$ref"); r != nil && r.Kind == jsonvalue.String {
+			found = append(found, obj)
+		}
+	})(doc)
+	types := make([]*jsonvalue.Value, len(found))
+	for i, obj := range found {
+		types[i] = typeOf(obj.Member("$ref").Str)
+	}
+	for i, obj := range found {
+		obj.Members = slices.DeleteFunc(obj.Members, func(m jsonvalue.Member) bool { return m.Key == "$ref" })
+		if types[i] != nil && obj.Member("type") == nil {
+			t := *types[i]
+			obj.Members = append(obj.Members, jsonvalue.Member{Key: "type", Value: &t})
+		}
+	}
+}

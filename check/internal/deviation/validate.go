@@ -1,0 +1,70 @@
+package deviation
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/toolnorm/toolnorm/internal/ecma"
+)
+
+// validates rejects an output the schema does not admit, as an
+// implementation that runs a JSON Schema validator after its repair does
+// (ajv, jsonschema, Zod built from the schema): an error answer where the
+// repaired arguments break a constraint, such as a string left where an
+// array is declared. A schema the validator cannot compile changes
+// nothing (the implementation would fail on every call, which other
+// deviations do not explain either).
+func validates(x *stage) error {
+	schema, err := jsonschema.UnmarshalJSON(bytes.NewReader(x.schema))
+	if err != nil {
+		return nil
+	}
+	c := jsonschema.NewCompiler()
+	c.UseLoader(noLoader{})
+	c.UseRegexpEngine(ecmaEngine)
+	const loc = "https://toolnorm.invalid/schema.json"
+	if err := c.AddResource(loc, schema); err != nil {
+		return nil
+	}
+	s, err := c.Compile(loc)
+	if err != nil {
+		return nil
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(x.out.Append(nil)))
+	if err != nil {
+		return nil
+	}
+	if err := s.Validate(inst); err != nil {
+		return fmt.Errorf("the repaired arguments do not fit the schema: %v", err)
+	}
+	return nil
+}
+
+type noLoader struct{}
+
+func (noLoader) Load(url string) (any, error) {
+	return nil, errors.New("no document is loaded: " + url)
+}
+
+// ecmaEngine matches patterns as ECMA-262 with the u flag, as the
+// reference reads them (docs/readings.md section 4).
+func ecmaEngine(s string) (jsonschema.Regexp, error) {
+	re, err := ecma.Compile(s)
+	if err != nil {
+		return nil, err
+	}
+	return ecmaRegexp{re}, nil
+}
+
+type ecmaRegexp struct{ re *ecma.Regexp }
+
+func (r ecmaRegexp) String() string { return r.re.String() }
+
+func (r ecmaRegexp) MatchString(s string) bool {
+	budget := int64(1_000_000)
+	ok, _ := r.re.Match(s, &budget)
+	return ok
+}

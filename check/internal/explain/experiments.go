@@ -1,0 +1,153 @@
+package explain
+
+import (
+	"slices"
+
+	"github.com/toolnorm/toolnorm/check/internal/deviation"
+	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/internal/coalesce"
+)
+
+// A lab runs the experiments of one explanation: the witnesses of the
+// candidate deviations (small cases on which each differs from the
+// reference, the example of its title first), sent to the implementation
+// as one batch, under the options the findings declare.
+type lab struct {
+	s   *session
+	got map[string]impl.Result // the implementation's answers, by case
+	// witnesses are each deviation's witnesses that differ from the
+	// reference under the declared options, by deviation and options.
+	witnesses map[labKey][]impl.Case
+	suspects  []*deviation.Deviation // every candidate deviation
+}
+
+type labKey struct {
+	d *deviation.Deviation
+	o impl.Options
+}
+
+// declared is the part of a case's options that the implementation
+// declares (which repairs, at which depth): the witnesses take it on.
+func declared(o impl.Options) impl.Options {
+	return impl.Options{Repairs: o.Repairs, Depth: o.Depth}
+}
+
+// experiments is the third step. A deviation is kept as a finding's
+// explanation only if the implementation shows it on the example of its
+// title too (alone, or with another deviation that explains some
+// finding): a title claims its example. Where several candidates are left,
+// those kept are the ones whose predictions agree most often with what
+// the implementation answers on the witnesses of them all: a deviation
+// whose witness the implementation does not show loses to one whose
+// witness it does.
+func (s *session) experiments(fs []*finding) {
+	if !s.live() {
+		return
+	}
+	l := &lab{s: s, got: map[string]impl.Result{}, witnesses: map[labKey][]impl.Case{}}
+	var cases []impl.Case
+	for _, f := range fs {
+		for _, x := range f.cands {
+			for _, d := range x {
+				if !slices.Contains(l.suspects, d) {
+					l.suspects = append(l.suspects, d)
+				}
+				k := labKey{d, declared(f.Case.Options)}
+				if _, ok := l.witnesses[k]; !ok {
+					l.witnesses[k] = s.witnesses(d, k.o)
+					cases = append(cases, l.witnesses[k]...)
+				}
+			}
+		}
+	}
+	if len(cases) == 0 {
+		return
+	}
+	for i, r := range s.ask(s.ctx, cases) {
+		l.got[coalesce.Key(cases[i])] = r
+	}
+	for _, f := range fs {
+		o := declared(f.Case.Options)
+		f.cands = slices.DeleteFunc(f.cands, func(x explanation) bool { return !l.confirmed(x, o) })
+		if len(f.cands) > 1 {
+			f.cands = l.best(f.cands, o)
+		}
+	}
+}
+
+// witnesses are d's witnesses with the options o declares, those on which
+// d still differs from the reference.
+func (s *session) witnesses(d *deviation.Deviation, o impl.Options) []impl.Case {
+	var out []impl.Case
+	for _, w := range d.Witnesses {
+		w.Options.Repairs, w.Options.Depth = o.Repairs, o.Depth
+		if !impl.Compare(deviation.Apply(s.ctx, w, d), s.want(w)).Same() {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// confirmed reports whether the implementation shows each deviation of x
+// on its first witness: it answers as the deviation does, alone, or with
+// another suspect where the deviation still changes what that one alone
+// gives.
+func (l *lab) confirmed(x explanation, o impl.Options) bool {
+	for _, d := range x {
+		ws := l.witnesses[labKey{d, o}]
+		if len(ws) == 0 {
+			return false
+		}
+		w := ws[0]
+		got := l.got[coalesce.Key(w)]
+		if !(explanation{d}).explains(l.s.ctx, w, got) && !slices.ContainsFunc(l.suspects, func(e *deviation.Deviation) bool {
+			return e != d && deviation.Compatible(d, e) && pair(d, e).explains(l.s.ctx, w, got) &&
+				!(explanation{e}).explains(l.s.ctx, w, got)
+		}) {
+			return false
+		}
+	}
+	return true
+}
+
+// pair is the explanation of d and e together, in the catalogue's order.
+func pair(d, e *deviation.Deviation) explanation {
+	if index(e) < index(d) {
+		return explanation{e, d}
+	}
+	return explanation{d, e}
+}
+
+// best returns the candidates that agree with the implementation on the
+// most of the witnesses of them all.
+func (l *lab) best(cands []explanation, o impl.Options) []explanation {
+	var ws []impl.Case
+	seen := map[string]bool{}
+	for _, x := range cands {
+		for _, d := range x {
+			for _, w := range l.witnesses[labKey{d, o}] {
+				if k := coalesce.Key(w); !seen[k] {
+					seen[k] = true
+					ws = append(ws, w)
+				}
+			}
+		}
+	}
+	var best []explanation
+	top := -1
+	for _, x := range cands {
+		n := 0
+		for _, w := range ws {
+			if x.explains(l.s.ctx, w, l.got[coalesce.Key(w)]) {
+				n++
+			}
+		}
+		switch {
+		case n > top:
+			best, top = []explanation{x}, n
+		case n == top:
+			best = append(best, x)
+		}
+	}
+	return best
+}
