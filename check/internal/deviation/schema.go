@@ -203,3 +203,67 @@ func refTypeOnly(doc *jsonvalue.Value) {
 		}
 	}
 }
+
+// containerBranches leaves, in every anyOf and oneOf one of whose
+// branches declares array or object, only the branches that do: the
+// others, which admit a string or anything, are not read.
+var containerBranches = everySchema(func(obj *jsonvalue.Value, _ bool) {
+	for _, m := range obj.Members {
+		if (m.Key != "anyOf" && m.Key != "oneOf") || m.Value.Kind != jsonvalue.Array {
+			continue
+		}
+		kept := slices.DeleteFunc(slices.Clone(m.Value.Elems), func(b *jsonvalue.Value) bool { return !declaresContainer(b) })
+		if len(kept) > 0 {
+			m.Value.Elems = kept
+		}
+	}
+})
+
+// declaresContainer reports whether a schema's own type names array or
+// object.
+func declaresContainer(s *jsonvalue.Value) bool {
+	t := s.Member("type")
+	if t == nil {
+		return false
+	}
+	isContainer := func(v *jsonvalue.Value) bool {
+		return v.Kind == jsonvalue.String && (v.Str == "array" || v.Str == "object")
+	}
+	return isContainer(t) || slices.ContainsFunc(t.Elems, isContainer)
+}
+
+// allOfAsAnyOf reads every allOf as an anyOf.
+var allOfAsAnyOf = everySchema(func(obj *jsonvalue.Value, _ bool) {
+	if obj.Member("anyOf") != nil {
+		return // one anyOf an object may have
+	}
+	for i, m := range obj.Members {
+		if m.Key == "allOf" && m.Value.Kind == jsonvalue.Array {
+			obj.Members[i].Key = "anyOf"
+		}
+	}
+})
+
+// untypedLevels leaves out what a schema declares of an object's members
+// unless its own type names object, and of an array's elements unless it
+// names array: a level whose type is unsaid is not walked.
+var untypedLevels = everySchema(func(obj *jsonvalue.Value, _ bool) {
+	names := func(name string) bool {
+		t := obj.Member("type")
+		if t == nil {
+			return false
+		}
+		is := func(v *jsonvalue.Value) bool { return v.Kind == jsonvalue.String && v.Str == name }
+		return is(t) || slices.ContainsFunc(t.Elems, is)
+	}
+	object, array := names("object"), names("array")
+	obj.Members = slices.DeleteFunc(obj.Members, func(m jsonvalue.Member) bool {
+		switch m.Key {
+		case "properties", "patternProperties", "additionalProperties":
+			return !object
+		case "items", "prefixItems", "additionalItems":
+			return !array
+		}
+		return false
+	})
+})

@@ -75,39 +75,55 @@ func (s *session) experiments(fs []*finding) {
 	}
 }
 
-// witnesses are d's witnesses with the options o declares, those on which
-// d still differs from the reference.
+// witnesses are d's witnesses with the options o declares; none when the
+// example of its title no longer differs from the reference under them
+// (the entity repair's deviations, for an implementation that declares
+// it does only the JSON repair).
 func (s *session) witnesses(d *deviation.Deviation, o impl.Options) []impl.Case {
-	var out []impl.Case
-	for _, w := range d.Witnesses {
+	out := make([]impl.Case, len(d.Witnesses))
+	for i, w := range d.Witnesses {
 		w.Options.Repairs, w.Options.Depth = o.Repairs, o.Depth
-		if !impl.Compare(deviation.Apply(s.ctx, w, d), s.want(w)).Same() {
-			out = append(out, w)
-		}
+		out[i] = w
+	}
+	if impl.Compare(deviation.Apply(s.ctx, out[0], d), s.want(out[0])).Same() {
+		return nil
 	}
 	return out
 }
 
-// confirmed reports whether the implementation shows each deviation of x
-// on its first witness: it answers as the deviation does, alone, or with
-// another suspect where the deviation still changes what that one alone
-// gives.
+// confirmed reports whether the implementation bears out each deviation
+// of x on every witness of it: the example of its title, the other cases
+// its title claims, the controls where it claims nothing changes. On each
+// it answers as the deviation does, alone, or with another suspect (where
+// the deviation changes the case, what that one alone gives must not be
+// the answer: the deviation must count).
 func (l *lab) confirmed(x explanation, o impl.Options) bool {
 	for _, d := range x {
 		ws := l.witnesses[labKey{d, o}]
 		if len(ws) == 0 {
 			return false
 		}
-		w := ws[0]
-		got := l.got[coalesce.Key(w)]
-		if !(explanation{d}).explains(l.s.ctx, w, got) && !slices.ContainsFunc(l.suspects, func(e *deviation.Deviation) bool {
-			return e != d && deviation.Compatible(d, e) && pair(d, e).explains(l.s.ctx, w, got) &&
-				!(explanation{e}).explains(l.s.ctx, w, got)
-		}) {
-			return false
+		for _, w := range ws {
+			if !l.bearsOut(d, w) {
+				return false
+			}
 		}
 	}
 	return true
+}
+
+// bearsOut reports whether the implementation's answer on w is d's, alone
+// or with another suspect.
+func (l *lab) bearsOut(d *deviation.Deviation, w impl.Case) bool {
+	got := l.got[coalesce.Key(w)]
+	if (explanation{d}).explains(l.s.ctx, w, got) {
+		return true
+	}
+	control := impl.Compare(deviation.Apply(l.s.ctx, w, d), l.s.want(w)).Same()
+	return slices.ContainsFunc(l.suspects, func(e *deviation.Deviation) bool {
+		return e != d && deviation.Compatible(d, e) && pair(d, e).explains(l.s.ctx, w, got) &&
+			(control || !(explanation{e}).explains(l.s.ctx, w, got))
+	})
 }
 
 // pair is the explanation of d and e together, in the catalogue's order.
