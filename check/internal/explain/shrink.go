@@ -3,6 +3,7 @@ package explain
 import (
 	"cmp"
 	"context"
+	"errors"
 	"slices"
 
 	"github.com/toolnorm/toolnorm/impl"
@@ -56,10 +57,21 @@ func (s *session) shrink(causes []*cause) {
 	}
 	for _, c := range causes {
 		if c.shown == nil {
-			f := c.fs[0]
+			f := asFound(c.fs)
 			c.shown = &shrunk{f: f, c: f.Case, want: f.Want, got: f.Got}
 		}
 	}
+}
+
+// asFound is the finding that shows a cause none of whose findings is
+// minimized (failures of the program, violations their case does not
+// show): one charged for certain before one charged by elimination (a
+// buffering program can have that one wrong), then the smallest.
+func asFound(fs []*finding) *finding {
+	return slices.MinFunc(fs, func(a, b *finding) int {
+		da, db := errors.Is(a.Got.Failure, impl.ErrDeduced), errors.Is(b.Got.Failure, impl.ErrDeduced)
+		return cmp.Or(cmpBool(da, db), cmp.Compare(size(a.Case), size(b.Case)))
+	})
 }
 
 // sample returns the findings of c to minimize: the Sample smallest that
