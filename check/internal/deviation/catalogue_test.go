@@ -131,7 +131,7 @@ func TestModelIsReference(t *testing.T) {
 	}
 	for _, m := range []*model{{}, {pass: decoder{}.pass()}} {
 		for _, c := range cases {
-			_, got := m.normalize(ctx, c.Schema, c)
+			_, got := m.normalize(ctx, c.Schema, c, impl.Reference.Normalize(ctx, c))
 			if d := impl.Compare(got, impl.Reference.Normalize(ctx, c)).Diff; d != "" {
 				t.Fatalf("model %+v on %s %s %+v: %s", m, c.Schema, c.Args, c.Options, d)
 			}
@@ -302,4 +302,33 @@ func TestCompatible(t *testing.T) {
 			t.Errorf("Compatible(%s, %s) = %v, want %v", tt.a, tt.b, got, tt.want)
 		}
 	}
+}
+
+// A deviation that a case does not have the features for gives the
+// reference's result on it: skipping it loses no explanation.
+func TestRelevant(t *testing.T) {
+	var cases []impl.Case
+	vectors, _ := corpus.Load(corpus.Embedded())
+	for _, v := range vectors {
+		cases = append(cases, impl.Case{Schema: v.SchemaText(), Args: v.ArgumentsText(), Options: v.Options})
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 500 {
+		cases = append(cases, impl.Case{Schema: []byte(randomSchemas[r.IntN(len(randomSchemas))]), Args: []byte(randomArgs(r))})
+	}
+	skipped := 0
+	for _, c := range cases {
+		f := FeaturesOf(c)
+		want := impl.Reference.Normalize(ctx, c)
+		for _, d := range Catalogue() {
+			if d.Relevant(f) {
+				continue
+			}
+			skipped++
+			if got := Apply(ctx, c, d); !impl.Compare(got, want).Same() {
+				t.Errorf("%s, not relevant to %s %s, changes it: %v, want %v", d.ID, c.Schema, c.Args, got, want)
+			}
+		}
+	}
+	t.Logf("%d of %d deviations run skipped", skipped, len(cases)*len(Catalogue()))
 }

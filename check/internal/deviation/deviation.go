@@ -31,6 +31,9 @@ type Deviation struct {
 	Witnesses []impl.Case
 
 	change change
+	// needs says whether a case has what the deviation needs to change
+	// anything (Relevant); nil: any case.
+	needs need
 }
 
 // change is how a deviation changes the reference. Any of its parts may
@@ -61,7 +64,8 @@ func (d *Deviation) Impl() impl.Impl {
 // (a validator after the repair), never take one away. An implementation
 // that answers such input shows another bug, which no deviation names.
 func Apply(ctx context.Context, c impl.Case, ds ...*Deviation) impl.Result {
-	if ref := impl.Reference.Normalize(ctx, c); ref.Error != "" || ref.Failure != nil || len(ds) == 0 {
+	ref := impl.Reference.Normalize(ctx, c)
+	if ref.Error != "" || ref.Failure != nil || len(ds) == 0 {
 		return ref
 	}
 	o := c.Options
@@ -88,10 +92,13 @@ func Apply(ctx context.Context, c impl.Case, ds ...*Deviation) impl.Result {
 	k := impl.Case{Schema: schema, Args: c.Args, Options: o}
 	var out *jsonvalue.Value
 	var r impl.Result
+	if len(rws) > 0 || k.Options != c.Options {
+		ref = impl.Reference.Normalize(ctx, k)
+	}
 	if m.zero() {
-		r = impl.Reference.Normalize(ctx, k)
+		r = ref
 	} else {
-		out, r = m.normalize(ctx, schema, k)
+		out, r = m.normalize(ctx, schema, k, ref)
 	}
 	if r.Failure != nil || r.Error != "" || len(posts) == 0 && !validate {
 		return r

@@ -91,9 +91,9 @@ type leaf struct {
 var errNonFinite = errors.New("a NaN or infinity in the result")
 
 // normalize runs m on the case: schema is the schema it reads (rewritten
-// by the deviations), c the case as given.
-func (m *model) normalize(ctx context.Context, schema []byte, c impl.Case) (*jsonvalue.Value, impl.Result) {
-	ref := impl.Reference.Normalize(ctx, impl.Case{Schema: schema, Args: c.Args, Options: c.Options})
+// by the deviations), c the case as given, ref the reference's result on
+// it.
+func (m *model) normalize(ctx context.Context, schema []byte, c impl.Case, ref impl.Result) (*jsonvalue.Value, impl.Result) {
 	if ref.Error != "" || ref.Failure != nil {
 		return nil, ref
 	}
@@ -107,24 +107,22 @@ func (m *model) normalize(ctx context.Context, schema []byte, c impl.Case) (*jso
 	// Each round repairs the strings of the last one; strings inside the
 	// values decoded from them are the next round's.
 	for todo := leaves(root, nil, nil); len(todo) > 0; {
-		var shapes []shape
-		if jsonOn {
-			var ok bool
-			if shapes, ok = m.shapesOf(ctx, schema, root, todo, o); !ok {
-				return nil, ref
-			}
-		} else {
-			shapes = make([]shape, len(todo))
-		}
+		r := &round{m: m, ctx: ctx, schema: schema, root: root, todo: todo, o: o}
 		var next []leaf
 		for i, l := range todo {
 			top := len(l.path) == 1
-			if m.json == topOnly && !top || o.Depth == normalize.TopLevel && !top {
-				shapes[i] = 0
+			shapes := func() (shape, error) {
+				if !jsonOn || m.json == topOnly && !top || o.Depth == normalize.TopLevel && !top {
+					return 0, nil
+				}
+				return r.at(i)
 			}
 			ents := entitiesOn && (m.entities != topOnly || top)
-			decoded, err := m.repair(l.v, shapes[i], ents, o)
-			if err != nil {
+			decoded, err := m.repair(l.v, shapes, ents, o)
+			switch {
+			case errors.Is(err, errProbe):
+				return nil, ref
+			case err != nil:
 				return nil, impl.Result{Error: impl.ErrUnspecified, Detail: err.Error()}
 			}
 			if decoded && !m.notRecursive {
@@ -136,15 +134,58 @@ func (m *model) normalize(ctx context.Context, schema []byte, c impl.Case) (*jso
 	return root, impl.Result{Output: root.Append(nil)}
 }
 
+// A round is one round's leaves, and the shapes each may be decoded
+// into, asked of the reference the first time a leaf needs them: most
+// strings hold no JSON text, and then no shape is asked for. A leaf
+// repaired before the shapes are asked for does not move the others (a
+// position depends only on the containers on the way to it).
+type round struct {
+	m      *model
+	ctx    context.Context
+	schema []byte
+	root   *jsonvalue.Value
+	todo   []leaf
+	o      impl.Options
+	shapes []shape
+	failed bool
+}
+
+// errProbe is a reference that could not be asked what the schema
+// declares: the model gives the reference's result.
+var errProbe = errors.New("deviation: the schema could not be probed")
+
+func (r *round) at(i int) (shape, error) {
+	if r.shapes == nil && !r.failed {
+		var ok bool
+		r.shapes, ok = r.m.shapesOf(r.ctx, r.schema, r.root, r.todo, r.o)
+		r.failed = !ok
+	}
+	if r.failed {
+		return 0, errProbe
+	}
+	return r.shapes[i], nil
+}
+
 // repair repairs the string v in place, as the reference does
 // (docs/readings.md section 6) but for m's switches: the JSON repair on
 // the string as sent; else decode its references (when ents) and try the
 // JSON repair again if that changed it. It reports whether v became
-// another value.
-func (m *model) repair(v *jsonvalue.Value, shapes shape, ents bool, o impl.Options) (bool, error) {
+// another value. shapes gives the shapes v may be decoded into, asked
+// only for text that may be JSON.
+func (m *model) repair(v *jsonvalue.Value, shapes func() (shape, error), ents bool, o impl.Options) (bool, error) {
 	s := v.Str
+	try := func(text string) (*jsonvalue.Value, error) {
+		if !m.candidate(text) {
+			return nil, nil
+		}
+		sh, err := shapes()
+		if err != nil {
+			return nil, err
+		}
+		return m.parse(text, sh)
+	}
 	if !m.entitiesFirst {
-		if p, err := m.parse(s, shapes); err != nil || p != nil {
+		if p, err := try(s); err != nil || p != nil {
 			return m.replace(v, p, err)
 		}
 	}
@@ -156,15 +197,32 @@ func (m *model) repair(v *jsonvalue.Value, shapes shape, ents bool, o impl.Optio
 		}
 	}
 	if (d != s && !m.noRedecode) || m.entitiesFirst {
-		if p, err := m.parse(d, shapes); err != nil || p != nil {
+		if p, err := try(d); err != nil || p != nil {
 			return m.replace(v, p, err)
 		}
 	}
-	if m.unparsable && shapes != 0 {
-		return false, errors.New("the string does not parse as the JSON its position declares")
+	if m.unparsable && m.candidate(s) {
+		if sh, err := shapes(); err != nil || sh != 0 {
+			if err != nil {
+				return false, err
+			}
+			return false, errors.New("the string does not parse as the JSON its position declares")
+		}
 	}
 	v.Str = d
 	return false, nil
+}
+
+// candidate reports whether text may be JSON the repair decodes: text
+// whose first character past whitespace opens an array or an object (or,
+// for a repair that substitutes any value, or rejects what does not
+// parse, any text but whitespace).
+func (m *model) candidate(text string) bool {
+	t := strings.TrimLeft(text, " \t\r\n")
+	if m.anyValue || m.unparsable {
+		return t != ""
+	}
+	return t != "" && (t[0] == '[' || t[0] == '{' || m.read.lenient)
 }
 
 func (m *model) replace(v, p *jsonvalue.Value, err error) (bool, error) {

@@ -2,6 +2,7 @@ package explain
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/toolnorm/toolnorm/check/internal/deviation"
 	"github.com/toolnorm/toolnorm/impl"
@@ -19,6 +20,10 @@ type lab struct {
 	// reference under the declared options, by deviation and options.
 	witnesses map[labKey][]impl.Case
 	suspects  []*deviation.Deviation // every candidate deviation
+	// borne is whether the implementation bears out a deviation on its
+	// witnesses, once found; best, the candidates kept of a set.
+	borne map[labKey]bool
+	best  map[string][]explanation
 }
 
 type labKey struct {
@@ -44,7 +49,7 @@ func (s *session) experiments(fs []*finding) {
 	if !s.live() {
 		return
 	}
-	l := &lab{s: s, got: map[string]impl.Result{}, witnesses: map[labKey][]impl.Case{}}
+	l := &lab{s: s, got: map[string]impl.Result{}, witnesses: map[labKey][]impl.Case{}, borne: map[labKey]bool{}, best: map[string][]explanation{}}
 	var cases []impl.Case
 	for _, f := range fs {
 		for _, x := range f.cands {
@@ -70,7 +75,7 @@ func (s *session) experiments(fs []*finding) {
 		o := declared(f.Case.Options)
 		f.cands = slices.DeleteFunc(f.cands, func(x explanation) bool { return !l.confirmed(x, o) })
 		if len(f.cands) > 1 {
-			f.cands = l.best(f.cands, o)
+			f.cands = l.bestOf(f.cands, o)
 		}
 	}
 }
@@ -99,14 +104,15 @@ func (s *session) witnesses(d *deviation.Deviation, o impl.Options) []impl.Case 
 // the answer: the deviation must count).
 func (l *lab) confirmed(x explanation, o impl.Options) bool {
 	for _, d := range x {
-		ws := l.witnesses[labKey{d, o}]
-		if len(ws) == 0 {
-			return false
+		k := labKey{d, o}
+		borne, ok := l.borne[k]
+		if !ok {
+			ws := l.witnesses[k]
+			borne = len(ws) > 0 && !slices.ContainsFunc(ws, func(w impl.Case) bool { return !l.bearsOut(d, w) })
+			l.borne[k] = borne
 		}
-		for _, w := range ws {
-			if !l.bearsOut(d, w) {
-				return false
-			}
+		if !borne {
+			return false
 		}
 	}
 	return true
@@ -134,9 +140,29 @@ func pair(d, e *deviation.Deviation) explanation {
 	return explanation{d, e}
 }
 
-// best returns the candidates that agree with the implementation on the
-// most of the witnesses of them all.
-func (l *lab) best(cands []explanation, o impl.Options) []explanation {
+// bestOf returns the candidates that agree with the implementation on
+// the most of the witnesses of them all, found once for a set.
+func (l *lab) bestOf(cands []explanation, o impl.Options) []explanation {
+	k := trialKey(cands, o)
+	if b, ok := l.best[k]; ok {
+		return b
+	}
+	b := l.agreeMost(cands, o)
+	l.best[k] = b
+	return b
+}
+
+func trialKey(cands []explanation, o impl.Options) string {
+	ids := make([]string, len(cands))
+	for i, x := range cands {
+		ids[i] = x.id()
+	}
+	return strings.Join(ids, " ") + "\x00" + o.Repairs.String() + o.Depth.String()
+}
+
+// agreeMost returns the candidates that agree with the implementation on
+// the most of the witnesses of them all.
+func (l *lab) agreeMost(cands []explanation, o impl.Options) []explanation {
 	var ws []impl.Case
 	seen := map[string]bool{}
 	for _, x := range cands {
