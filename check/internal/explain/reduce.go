@@ -1,19 +1,30 @@
 package explain
 
-import "context"
+import (
+	"context"
+	"strings"
+
+	"github.com/toolnorm/toolnorm/internal/diagnose"
+)
 
 // reduce is the step after candidates: each explainable finding that no
-// deviation explains as found is minimized while the class of what
-// differs stays the same, and its candidates are sought again on the case
-// minimized. A case found with several bugs at once (a reference of a
-// name an old table lacks, without its `;`, in a string below the top
-// level) is then cut down to one of them, which a deviation may explain;
-// the finding is explained by its minimized case from then on.
+// deviation explains as found is minimized while it fails the same broad
+// way (an error where the reference answers, a reference left undecoded:
+// the class of what differs, its detail aside), and its candidates are
+// sought again on the case minimized. A case found with several bugs at
+// once (a reference of a name an old table lacks, without its `;`, in a
+// string below the top level) is then cut down to one of them, which a
+// deviation may explain; and one that no deviation explains is classified
+// on its smallest case, so that what a title names is what the failure
+// needs, not what the case found happened to hold (an error for every
+// input is not "an error for arguments nested 100 levels deep"). The
+// finding is explained by its minimized case from then on.
 func (s *session) reduce(fs []*finding) {
 	var jobs []job
 	for _, f := range fs {
 		if f.explainable && len(f.cands) == 0 {
-			jobs = append(jobs, job{c: &cause{class: classify(f.Case, f.Want, f.Got)}, f: f})
+			d := classify(f.Case, f.Want, f.Got)
+			jobs = append(jobs, job{c: &cause{class: diagnose.Diagnosis{Class: broad(d.Class)}}, f: f})
 		}
 	}
 	out := make([]*shrunk, len(jobs))
@@ -26,11 +37,14 @@ func (s *session) reduce(fs []*finding) {
 	})
 	for i, j := range jobs {
 		sh := out[i]
-		if size(sh.c) >= size(j.f.Case) {
-			continue
-		}
-		if cands := candidatesOf(s.ctx, sh.c, sh.want, sh.got); len(cands) > 0 {
-			j.f.Case, j.f.Want, j.f.Got, j.f.cands = sh.c, sh.want, sh.got, cands
-		}
+		j.f.Case, j.f.Want, j.f.Got = sh.c, sh.want, sh.got
+		j.f.cands = candidatesOf(s.ctx, sh.c, sh.want, sh.got)
 	}
+}
+
+// broad is a class without its detail: "error-for-valid-input/depth" is
+// an error for valid input, whatever made it.
+func broad(class string) string {
+	b, _, _ := strings.Cut(class, "/")
+	return b
 }

@@ -163,6 +163,7 @@ func (s *session) sameFailure(j job) func(c impl.Case, want, got impl.Result) bo
 		if x != nil {
 			return x.explains(s.ctx, c, got)
 		}
-		return classify(c, want, got).Class == j.c.class.Class
+		class := classify(c, want, got).Class
+		return class == j.c.class.Class || broad(class) == j.c.class.Class
 	}
 }
