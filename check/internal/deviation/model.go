@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"reflect"
+	"strconv"
 	"strings"
 
 	"github.com/toolnorm/toolnorm/impl"
@@ -28,6 +29,9 @@ type reader struct {
 	// (what a JavaScript or Python string can hold)
 	rawSurrogates bool
 	lenient       bool // single quotes, trailing commas, comments, bare keys
+	// trailingCommas reads text that does not parse again without each
+	// comma that whitespace and then ] or } follow.
+	trailingCommas bool
 	// loneEscapes refuses text with a lone surrogate escape (\ud800),
 	// which RFC 8259 allows, as PHP's json_decode does.
 	loneEscapes bool
@@ -53,8 +57,15 @@ type model struct {
 	// way round; anyValue substitutes whatever the string parses to,
 	// scalars too, where an array or object is declared.
 	anyShape, anyValue bool
-	unpadded           bool // JSON with whitespace around it is refused
-	read               reader
+	// arrayForObject substitutes an array where an object is declared
+	// (JavaScript's typeof says "object" of both).
+	arrayForObject bool
+	// lengthBroken decodes a string that breaks the minLength or maxLength
+	// of its position where a container is declared beside string, as if
+	// string were not.
+	lengthBroken bool
+	unpadded     bool // JSON with whitespace around it is refused
+	read         reader
 	// lossy is how a value decoded from a string is read besides: as
 	// JSON.parse or json.loads read it, losing what they lose.
 	lossy lossyReader
@@ -264,6 +275,7 @@ func (m *model) parse(s string, shapes shape) (*jsonvalue.Value, error) {
 	}
 	switch {
 	case p.Kind == jsonvalue.Array && (shapes&array != 0 || m.anyShape || m.anyValue):
+	case p.Kind == jsonvalue.Array && m.arrayForObject && shapes&object != 0:
 	case p.Kind == jsonvalue.Object && (shapes&object != 0 || m.anyShape || m.anyValue):
 	case m.anyValue:
 	default:
@@ -317,13 +329,39 @@ func (m *model) shapesOf(ctx context.Context, schema []byte, root *jsonvalue.Val
 	for i, l := range todo {
 		paths[i] = l.path
 	}
+	if !shapesUnder(ctx, schema, root, paths, o, shapes) {
+		return nil, false
+	}
+	if m.lengthBroken {
+		doc, err := jsonvalue.Parse(schema)
+		if err != nil {
+			return shapes, true
+		}
+		dropStringType(doc)
+		admitted := make([]shape, len(todo))
+		if !shapesUnder(ctx, doc.Append(nil), root, paths, o, admitted) {
+			return shapes, true
+		}
+		broken := lengthBroken(schema, root)
+		for i, l := range todo {
+			if shapes[i] == 0 && admitted[i] != 0 && broken[strings.Join(tokens(root, l.path), "/")] {
+				shapes[i] = admitted[i]
+			}
+		}
+	}
+	return shapes, true
+}
+
+// shapesUnder sets, in shapes, the shapes the schema declares at each of
+// paths; false when the reference cannot be asked.
+func shapesUnder(ctx context.Context, schema []byte, root *jsonvalue.Value, paths [][]int, o impl.Options, shapes []shape) bool {
 	for _, d := range []struct {
 		kind jsonvalue.Kind
 		s    shape
 	}{{jsonvalue.Array, array}, {jsonvalue.Object, object}} {
 		at, ok := declared(ctx, schema, root, paths, d.kind, o)
 		if !ok {
-			return nil, false
+			return false
 		}
 		for i := range at {
 			if at[i] {
@@ -331,7 +369,23 @@ func (m *model) shapesOf(ctx context.Context, schema []byte, root *jsonvalue.Val
 			}
 		}
 	}
-	return shapes, true
+	return true
+}
+
+// tokens is the JSON Pointer's tokens of path in v: keys and indexes.
+func tokens(v *jsonvalue.Value, path []int) []string {
+	var out []string
+	for _, i := range path {
+		switch {
+		case v.Kind == jsonvalue.Array && i < len(v.Elems):
+			out = append(out, strconv.Itoa(i))
+			v = v.Elems[i]
+		case v.Kind == jsonvalue.Object && i < len(v.Members):
+			out = append(out, v.Members[i].Key)
+			v = v.Members[i].Value
+		}
+	}
+	return out
 }
 
 // declared asks the reference, under schema, whether the JSON repair

@@ -1,6 +1,7 @@
 package deviation
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -18,6 +19,9 @@ func readJSON(s string, r reader) (v *jsonvalue.Value, finite bool) {
 	}
 	if r.strict() {
 		v, err := jsonvalue.Parse([]byte(s))
+		if err != nil && r.trailingCommas {
+			v, err = jsonvalue.Parse([]byte(trailingCommas.ReplaceAllString(s, "$1")))
+		}
 		if err != nil {
 			return nil, true
 		}
@@ -34,6 +38,9 @@ func readJSON(s string, r reader) (v *jsonvalue.Value, finite bool) {
 	}
 	return v, p.finite
 }
+
+// trailingCommas matches a comma that whitespace and then ] or } follow.
+var trailingCommas = regexp.MustCompile(`,[ \t\r\n]*([\]}])`)
 
 // loose reads JSON as the readers that accept more than RFC 8259 do:
 // Python's json.loads (NaN, Infinity, -Infinity), and, when lenient, what

@@ -267,3 +267,42 @@ var untypedLevels = everySchema(func(obj *jsonvalue.Value, _ bool) {
 		return false
 	})
 })
+
+// refItems leaves out, of every schema a local $ref names, what it
+// declares of an array's elements (items, prefixItems, additionalItems),
+// there and in what it holds through its own $ref, allOf, anyOf and
+// oneOf: an array's elements are declared by nothing behind a $ref.
+func refItems(doc *jsonvalue.Value) {
+	var targets []*jsonvalue.Value
+	everySchema(func(obj *jsonvalue.Value, _ bool) {
+		if r := obj.Member("$ref"); r != nil && r.Kind == jsonvalue.String {
+			if t := doc.Resolve(r.Str); t != nil && t.Kind == jsonvalue.Object {
+				targets = append(targets, t)
+			}
+		}
+	})(doc)
+	seen := map[*jsonvalue.Value]bool{}
+	var strip func(t *jsonvalue.Value, depth int)
+	strip = func(t *jsonvalue.Value, depth int) {
+		if t == nil || t.Kind != jsonvalue.Object || seen[t] || depth > 64 {
+			return
+		}
+		seen[t] = true
+		t.Members = slices.DeleteFunc(t.Members, func(m jsonvalue.Member) bool {
+			return m.Key == "items" || m.Key == "prefixItems" || m.Key == "additionalItems"
+		})
+		if r := t.Member("$ref"); r != nil && r.Kind == jsonvalue.String {
+			strip(doc.Resolve(r.Str), depth+1)
+		}
+		for _, k := range []string{"allOf", "anyOf", "oneOf"} {
+			if b := t.Member(k); b != nil {
+				for _, e := range b.Elems {
+					strip(e, depth+1)
+				}
+			}
+		}
+	}
+	for _, t := range targets {
+		strip(t, 0)
+	}
+}

@@ -4,11 +4,64 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 
 	"github.com/toolnorm/toolnorm/internal/ecma"
+	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 )
+
+// compiled is a schema compiled for the validator, or nil when it does
+// not compile.
+func compiled(schema []byte) *jsonschema.Schema {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
+	if err != nil {
+		return nil
+	}
+	c := jsonschema.NewCompiler()
+	c.UseLoader(noLoader{})
+	c.UseRegexpEngine(ecmaEngine)
+	const loc = "https://toolnorm.invalid/schema.json"
+	if err := c.AddResource(loc, doc); err != nil {
+		return nil
+	}
+	s, err := c.Compile(loc)
+	if err != nil {
+		return nil
+	}
+	return s
+}
+
+// lengthBroken returns the places in v (JSON Pointers' tokens joined by
+// "/") where a string breaks a minLength or maxLength of the schema.
+func lengthBroken(schema []byte, v *jsonvalue.Value) map[string]bool {
+	s := compiled(schema)
+	if s == nil {
+		return nil
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(v.Append(nil)))
+	if err != nil {
+		return nil
+	}
+	out := map[string]bool{}
+	var ve *jsonschema.ValidationError
+	if errors.As(s.Validate(inst), &ve) {
+		var walk func(e *jsonschema.ValidationError)
+		walk = func(e *jsonschema.ValidationError) {
+			switch e.ErrorKind.(type) {
+			case *kind.MaxLength, *kind.MinLength:
+				out[strings.Join(e.InstanceLocation, "/")] = true
+			}
+			for _, c := range e.Causes {
+				walk(c)
+			}
+		}
+		walk(ve)
+	}
+	return out
+}
 
 // validates rejects an output the schema does not admit, as an
 // implementation that runs a JSON Schema validator after its repair does
@@ -18,19 +71,8 @@ import (
 // nothing (the implementation would fail on every call, which other
 // deviations do not explain either).
 func validates(x *stage) error {
-	schema, err := jsonschema.UnmarshalJSON(bytes.NewReader(x.schema))
-	if err != nil {
-		return nil
-	}
-	c := jsonschema.NewCompiler()
-	c.UseLoader(noLoader{})
-	c.UseRegexpEngine(ecmaEngine)
-	const loc = "https://toolnorm.invalid/schema.json"
-	if err := c.AddResource(loc, schema); err != nil {
-		return nil
-	}
-	s, err := c.Compile(loc)
-	if err != nil {
+	s := compiled(x.schema)
+	if s == nil {
 		return nil
 	}
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(x.out.Append(nil)))
