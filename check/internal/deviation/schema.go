@@ -2,6 +2,7 @@ package deviation
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 )
@@ -306,3 +307,12 @@ func refItems(doc *jsonvalue.Value) {
 		strip(t, 0)
 	}
 }
+
+// pointerRefsOnly leaves out every $ref that is not a JSON Pointer into
+// its document ("#", "#/..."): a plain-name anchor, an $id or a relative
+// URI names nothing.
+var pointerRefsOnly = everySchema(func(obj *jsonvalue.Value, _ bool) {
+	obj.Members = slices.DeleteFunc(obj.Members, func(m jsonvalue.Member) bool {
+		return m.Key == "$ref" && m.Value.Kind == jsonvalue.String && m.Value.Str != "#" && !strings.HasPrefix(m.Value.Str, "#/")
+	})
+})
