@@ -14,8 +14,9 @@ import (
 var layers = [][]string{
 	// The leaves: text and JSON primitives, ECMA-262 pattern syntax, and
 	// the second opinions (oracle), which share nothing with the reference
-	// they judge but the one definition of which patterns are valid.
-	{"internal/word", "internal/jsonraw", "internal/display", "internal/ecma", "oracle < internal/ecma"},
+	// they judge but the one definition of which patterns are valid; and
+	// the hostile inputs of issue 34, which any package's tests may build.
+	{"internal/word", "internal/jsonraw", "internal/display", "internal/ecma", "oracle < internal/ecma", "internal/hostile"},
 	// The adapter kits, files embedded for toolnorm init to write out.
 	{"kits"},
 	{"internal/entity < internal/word", "internal/jsonvalue < internal/jsonraw"},
@@ -56,6 +57,7 @@ var forbidden = map[string]struct {
 // testOnly are packages only tests import, with why.
 var testOnly = map[string]string{
 	"internal/impltest": "a recording implementation for tests, as net/http/httptest is: no program links it",
+	"internal/hostile":  "the hostile inputs of issue 34, for benchmarks and fuzz targets: no program links them",
 }
 
 // thirdParty is every import from outside the module and the standard

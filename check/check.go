@@ -116,10 +116,11 @@ type Report struct {
 	// have ("" when it did not): its budget, an interrupt, or an
 	// implementation given up on.
 	Stopped string `json:"stopped,omitempty"`
-	// Incomplete says what did not run, and what would run it, when the
-	// check is short of complete: some of the corpus that applies not
-	// replayed, or a property that applies, or fuzzing, short of a full
-	// round (nil when complete). Repeat then runs it all, more than ran.
+	// Incomplete says what did not run, or was not judged, when the check
+	// is short of complete: some of the corpus that applies not replayed,
+	// or a property that applies, or fuzzing, short of a full round (then
+	// Repeat runs it all, more than ran); or a part of the check that
+	// judged under MinJudged of what it ran (nil when complete).
 	Incomplete *Shortfall `json:"incomplete,omitempty"`
 	Started    time.Time  `json:"started"`
 	Seconds    float64    `json:"seconds"`
@@ -141,7 +142,7 @@ type Report struct {
 	// program, both repairs done), "fail" (violations of the rule, or
 	// failures of the program, or a repair not implemented, complete or
 	// not), "incomplete" (nothing of that found, but not complete: see
-	// Incomplete), or "nothing checked" (complete, and nothing judged).
+	// Incomplete), or "nothing checked" (all ran, and nothing was judged).
 	Verdict Verdict `json:"verdict"`
 }
 
@@ -159,7 +160,18 @@ const (
 	Interrupted Verdict = "interrupted"
 )
 
-// Shortfall is what a check short of complete did not run.
+// MinJudged is the share of what each part of a check ran that it must
+// judge for the check to be complete, in percent: of the corpus vectors
+// that apply and were replayed, of each property's cases, of fuzzing's
+// cases. A part that judged less (an adapter that answers unsupported to
+// most requests) leaves the check incomplete, never PASS.
+const MinJudged = 90
+
+// judgedEnough reports whether judged is at least MinJudged percent of ran.
+func judgedEnough(judged, ran int) bool { return judged*100 >= ran*MinJudged }
+
+// Shortfall is what a check short of complete did not run, or did not
+// judge.
 type Shortfall struct {
 	// Vectors counts the vectors that apply and were not replayed.
 	Vectors int `json:"vectors"`
@@ -176,6 +188,40 @@ type Shortfall struct {
 	// Checks the --checks that does, with no time limit (Report.Repeat).
 	Budget string `json:"budget,omitempty"`
 	Checks int    `json:"checks"`
+	// Judged lists the parts of the check that judged under MinJudged of
+	// what they ran, in the report's order (the corpus, the properties,
+	// fuzzing).
+	Judged []Coverage `json:"judged_too_little,omitempty"`
+}
+
+// RanShort reports whether the check stopped before it ran all it would
+// have (its budget, an interrupt, an implementation given up on): then
+// Report.Repeat runs more than ran. A check short of complete only for
+// what it did not judge ran all it drew, and Repeat repeats it exactly.
+func (s *Shortfall) RanShort() bool {
+	return s.Vectors > 0 || len(s.Properties) > 0 || s.Fuzzing
+}
+
+// Coverage is how much of what one part of a check ran it judged.
+// Judged, Unsupported, Failures and Moot add up to Ran.
+type Coverage struct {
+	// Part is "corpus", a property's id, or "fuzzing" (FuzzingID).
+	Part string `json:"part"`
+	// Ran counts the corpus vectors that apply and were replayed, or the
+	// cases drawn.
+	Ran int `json:"ran"`
+	// Judged counts those judged: passed or failed, held, agreed with
+	// the reference or differed.
+	Judged int `json:"judged"`
+	// Unsupported counts those that did not reach the implementation:
+	// answered unsupported by its adapter, or not sendable.
+	Unsupported int `json:"unsupported,omitempty"`
+	// Failures counts those the implementation failed on (a timeout, a
+	// crash, a protocol error).
+	Failures int `json:"failures,omitempty"`
+	// Moot counts a property's cases that no longer met its premise once
+	// run (a further run answered unsupported among them).
+	Moot int `json:"moot,omitempty"`
 }
 
 // InFlight is a request sent and still unanswered when the check stopped.
@@ -188,7 +234,10 @@ type InFlight struct {
 }
 
 // CorpusResult is the corpus replay. Passed, Failed, Errors, Skipped,
-// Unimplemented and NotRun add up to Vectors.
+// Unimplemented and NotRun add up to Vectors. The vectors that apply are
+// those not Skipped and not Unimplemented, and Unsupported of the Skipped:
+// they were sent, or would have been, and the implementation's adapter
+// could not take them.
 type CorpusResult struct {
 	Vectors int `json:"vectors"`
 	Passed  int `json:"passed"`
@@ -200,6 +249,11 @@ type CorpusResult struct {
 	// implementation does not run under (and that mean something else
 	// under its own), or with input no protocol line can carry.
 	Skipped int `json:"skipped"`
+	// Unsupported counts the vectors, among those skipped, that apply but
+	// did not reach the implementation: answered unsupported by its
+	// adapter, or with input no protocol line can carry. Unlike the other
+	// skipped vectors they count as not judged, against MinJudged.
+	Unsupported int `json:"unsupported,omitempty"`
 	// Adapted counts the vectors, among those passed and failed, written
 	// for other options but meaning the same under the implementation's
 	// own, as the reference shows.

@@ -56,6 +56,7 @@ type run struct {
 	// given up on (cancel).
 	ctx         context.Context
 	cancel      context.CancelFunc
+	stop        context.Context // done on an interrupt or at the hard deadline (not when given up on)
 	r           *Report
 	start       time.Time
 	deadline    time.Time // zero: no time limit
@@ -119,6 +120,7 @@ func Run(ctx context.Context, cfg Config) *Report {
 		defer cancel()
 	}
 	e.ctx, e.cancel = context.WithCancel(ctx)
+	e.stop = ctx
 	defer e.cancel()
 	e.ledger = newLedger(cfg, e.cancel)
 	if i, ok := cfg.Impl.(informed); ok {
@@ -159,7 +161,7 @@ func Run(ctx context.Context, cfg Config) *Report {
 			return Run(ctx, cfg)
 		}
 		e.stopMu.Lock()
-		e.stopped = givenUp + display.Clip(display.Text("its runs gave up on requests, and it could not be started again to be sent them as one run: "+err.Error()), 500)
+		e.stopped = givenUp + display.ClipText("its runs gave up on requests, and it could not be started again to be sent them as one run: "+err.Error(), 500)
 		e.stopMu.Unlock()
 	}
 
@@ -178,13 +180,18 @@ func Run(ctx context.Context, cfg Config) *Report {
 	if o, ok := impl.OptionsOf(cfg.Impl); ok && o.Repairs != normalize.AllRepairs {
 		e.r.NotImplemented = o.Repairs.Missing()
 	}
-	switch {
+	switch in := e.r.Incomplete; {
 	case e.r.Violations() > 0 || e.r.Failures() > 0 || e.r.NotImplemented != "":
 		e.r.Verdict = Fail
-	case e.r.Incomplete != nil:
+	case in != nil && in.RanShort():
 		e.r.Verdict = Incomplete
 	case e.r.Judged() == 0:
+		// All ran, and nothing was judged: every vector skipped, every
+		// case answered unsupported.
 		e.r.Verdict = NothingChecked
+	case in != nil:
+		// Judged too little of what ran.
+		e.r.Verdict = Incomplete
 	default:
 		e.r.Verdict = Pass
 	}
@@ -261,7 +268,7 @@ func (e *run) giveUp(res impl.Result) bool {
 		defer e.stopMu.Unlock()
 		if e.stopped == "" {
 			// The detail can hold the adapter's raw stderr: one line, cut.
-			e.stopped = givenUp + display.Clip(display.Text(res.Detail), 500)
+			e.stopped = givenUp + display.ClipText(res.Detail, 500)
 		}
 		e.gaveUp = true
 		e.cancel() // a minimization under way keeps what it has
@@ -289,6 +296,7 @@ func (e *run) progress(p Progress) {
 func Replay(ctx context.Context, cfg Config) CorpusResult {
 	e := &run{cfg: cfg, r: &Report{}}
 	e.ctx, e.cancel = context.WithCancel(ctx)
+	e.stop = ctx
 	defer e.cancel()
 	return e.replay()
 }
@@ -307,6 +315,7 @@ func (e *run) applicable(res *CorpusResult) ([]*corpus.Vector, []impl.Case) {
 	for _, v := range e.cfg.Vectors {
 		o := v.Options
 		if configured && !o.Same(own) {
+			// e.ctx (the budget, an interrupt) stops the reference too.
 			if !impl.Compare(impl.Reference.Normalize(e.ctx, impl.Case{Schema: v.SchemaText(), Args: v.ArgumentsText(), Options: own}), v.Want()).Same() {
 				// It means something else under the declared options:
 				// because of a repair left out (then it needs that repair,
@@ -357,13 +366,25 @@ func (e *run) replay() CorpusResult {
 		e.ledger.add(phaseCorpus, results)
 		for i, got := range results {
 			v, c := vs[lo+i], cs[lo+i]
+			if e.stop.Err() != nil && got.Kind() != impl.KindNotRun {
+				// Judging a batch of large answers takes time too: past
+				// the hard deadline (or an interrupt) the rest of it is
+				// not judged. (An implementation given up on has the
+				// rest judged, up to what it was given up on.)
+				e.over(time.Time{}) // records why
+				res.count(v, OutcomeNotRun, "the check stopped before it was judged: "+e.why())
+				continue
+			}
 			switch got.Kind() {
 			case impl.KindNotRun:
 				e.noteInFlight(got, "vector "+VectorFailure{File: e.file(v), ID: v.ID}.Label())
-				res.count(v, OutcomeNotRun, display.Text(got.Detail))
+				res.count(v, OutcomeNotRun, display.ClipText(got.Detail, 300))
 				continue
 			case impl.KindNotSendable:
-				res.count(v, OutcomeSkipped, "not judged: "+display.Clip(display.Text(got.Detail), 300))
+				// It applies, and was not judged: it counts against
+				// MinJudged.
+				res.count(v, OutcomeSkipped, "not judged: "+display.ClipText(got.Detail, 300))
+				res.Unsupported++
 				continue
 			}
 			if e.giveUp(got) {
@@ -375,8 +396,8 @@ func (e *run) replay() CorpusResult {
 			// Shown only for a vector that did not pass: most do.
 			vf := func() VectorFailure {
 				return VectorFailure{File: v.File, ID: v.ID, Description: v.Description, Clause: v.Clause, Message: o.Msg, Command: e.command(v, ""),
-					Schema: display.Clip(display.JSON(c.Schema), MaxShown), Arguments: display.Clip(display.JSON(c.Args), MaxShown),
-					Options: strings.Join(c.Options.Choices(), ", "), Want: display.Clip(v.Want().String(), MaxShown), Got: display.Clip(got.String(), MaxShown)}
+					Schema: display.ClipJSON(c.Schema, MaxShown), Arguments: display.ClipJSON(c.Args, MaxShown),
+					Options: strings.Join(c.Options.Choices(), ", "), Want: v.Want().Show(MaxShown), Got: got.Show(MaxShown)}
 			}
 			adapted := !c.Options.Same(v.Options)
 			switch {
@@ -796,25 +817,55 @@ func (e *run) full() int {
 	return roundSize
 }
 
-// incomplete says what the check did not run, when it is short of
-// complete: the corpus that applies not all replayed, or a property that
-// applies and did not break, or fuzzing, short of a full round.
+// incomplete says what the check did not run, or did not judge, when it
+// is short of complete: the corpus that applies not all replayed, or a
+// property that applies and did not break, or fuzzing, short of a full
+// round; or a part of the check that judged under MinJudged of what it
+// ran (coverage).
 func (e *run) incomplete() *Shortfall {
-	in := &Shortfall{Vectors: e.r.Corpus.NotRun, Round: e.full(), InFlight: e.inFlight}
+	in := &Shortfall{Vectors: e.r.Corpus.NotRun, Round: e.full(), InFlight: e.inFlight, Judged: coverage(e.r)}
 	for _, p := range e.r.Properties {
 		if p.Status != StatusNotApplicable && p.Violation == nil && p.Cases < in.Round {
 			in.Properties = append(in.Properties, p.ID)
 		}
 	}
 	in.Fuzzing = e.r.Fuzz.Cases < in.Round
-	if in.Vectors == 0 && len(in.Properties) == 0 && !in.Fuzzing {
+	if !in.RanShort() && len(in.Judged) == 0 {
 		return nil
 	}
 	in.Checks = max(e.r.Checks, in.Round)
+	if !in.RanShort() {
+		return in // it ran all it drew: no budget would judge more
+	}
 	if b := e.budgetNeeded(); b > 0 {
 		in.Budget = b.String()
 	}
 	return in
+}
+
+// coverage lists the parts of r that judged under MinJudged of what they
+// ran: the corpus (of the vectors that apply and were replayed), each
+// property that applies and did not break (of its cases), and fuzzing
+// (of its cases). A part that ran nothing is not listed: what it did not
+// run is said apart.
+func coverage(r *Report) []Coverage {
+	var out []Coverage
+	add := func(cv Coverage) {
+		if cv.Ran > 0 && !judgedEnough(cv.Judged, cv.Ran) {
+			out = append(out, cv)
+		}
+	}
+	c := r.Corpus
+	add(Coverage{Part: "corpus", Ran: c.Passed + c.Failed + c.Errors + c.Unsupported, Judged: c.Passed + c.Failed, Unsupported: c.Unsupported, Failures: c.Errors})
+	for _, p := range r.Properties {
+		if p.Status == StatusNotApplicable || p.Violation != nil {
+			continue // a property broken is a FAIL whatever else ran
+		}
+		add(Coverage{Part: p.ID, Ran: p.Cases, Judged: p.Checks, Unsupported: p.Unsent, Failures: p.Failures, Moot: p.Moot})
+	}
+	f := r.Fuzz
+	add(Coverage{Part: FuzzingID, Ran: f.Cases, Judged: f.Agreed() + f.Differed, Unsupported: f.Unsupported, Failures: f.Failures})
+	return out
 }
 
 // budgetNeeded estimates, from this run's speed, the smallest budget that

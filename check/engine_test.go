@@ -826,7 +826,8 @@ func TestRoundCutShort(t *testing.T) {
 				t.Errorf("--jobs %d: %s ran %d cases, want 32", jobs, p.ID, p.Cases)
 			}
 		}
-		if r.Fuzz.Cases != 32 || r.Incomplete != nil {
+		// (It judged too little, failing on most: nothing was cut short.)
+		if r.Fuzz.Cases != 32 || r.Incomplete == nil || r.Incomplete.RanShort() {
 			t.Errorf("--jobs %d: fuzzing ran %d cases, want 32; incomplete: %+v", jobs, r.Fuzz.Cases, r.Incomplete)
 		}
 		return timeless(t, r)

@@ -174,9 +174,9 @@ func (e *run) explain() []RootCause {
 			fs = append(fs, f)
 			return
 		}
-		rc := RootCause{ID: "unexplained", Title: display.Clip(display.Text(message), 200) + " (not explained: the check stopped first)", Clause: clause, Class: "unexplained",
-			Counterexample: Counterexample{Schema: display.Clip(display.JSON(f.Case.Schema), MaxShown), Arguments: display.Clip(display.JSON(f.Case.Args), MaxShown),
-				Options: strings.Join(f.Case.Options.Choices(), ", "), Expected: display.Clip(f.Want.String(), MaxShown), Got: display.Clip(f.Got.String(), MaxShown)},
+		rc := RootCause{ID: "unexplained", Title: display.ClipText(message, 200) + " (not explained: the check stopped first)", Clause: clause, Class: "unexplained",
+			Counterexample: Counterexample{Schema: display.ClipJSON(f.Case.Schema, MaxShown), Arguments: display.ClipJSON(f.Case.Args, MaxShown),
+				Options: strings.Join(f.Case.Options.Choices(), ", "), Expected: f.Want.Show(MaxShown), Got: f.Got.Show(MaxShown)},
 			Vector: v, Vectors: []string{}, Properties: []string{}, Buckets: []string{}, Cut: true, NotMinimized: true}
 		if f.Source == explain.Property {
 			rc.Properties = []string{f.ID}
@@ -222,8 +222,8 @@ func (e *run) explain() []RootCause {
 		v := corpus.New(rc.Title, clause, "found", nil, rc.Case.Schema, rc.Case.Args, rc.Case.Options, impl.Reference)
 		command := e.causeCommand(v, rc, len(out))
 		out = append(out, RootCause{ID: rc.ID, Title: rc.Title, Clause: rc.Clause, Class: rc.Class, Where: rc.Where, Artefact: rc.Artefact, Fix: rc.Fix,
-			Counterexample: Counterexample{Schema: display.Clip(display.JSON(rc.Case.Schema), MaxShown), Arguments: display.Clip(display.JSON(rc.Case.Args), MaxShown),
-				Options: strings.Join(rc.Case.Options.Choices(), ", "), Expected: display.Clip(rc.Want.String(), MaxShown), Got: display.Clip(rc.Got.String(), MaxShown)},
+			Counterexample: Counterexample{Schema: display.ClipJSON(rc.Case.Schema, MaxShown), Arguments: display.ClipJSON(rc.Case.Args, MaxShown),
+				Options: strings.Join(rc.Case.Options.Choices(), ", "), Expected: rc.Want.Show(MaxShown), Got: rc.Got.Show(MaxShown)},
 			Vector: v, Command: command, CommandNote: commandNote(command, v, len(out)), Vectors: nonNil(rc.Vectors), Properties: nonNil(rc.Properties), Buckets: nonNil(rc.Buckets), Cut: rc.Cut,
 			FailedCases: len(rc.Failed), FailedIn: failedIn(rc.Failed),
 			NotMinimized: rc.Got.Failure != nil || impl.Compare(rc.Got, rc.Want).Same()})

@@ -46,7 +46,9 @@ func Load(fsys fs.FS) ([]*Vector, error) { return LoadContext(context.Background
 // LoadContext is [Load], stopping with ctx's error, joined to the others,
 // once ctx is done.
 func LoadContext(ctx context.Context, fsys fs.FS) ([]*Vector, error) {
+	cfg := newReadConfig(nil)
 	if d, ok := fsys.(dirFS); ok {
+		cfg = d.cfg
 		// One root for the whole walk, not one for each file opened: the
 		// same reads, inside the same directory, in half the system calls.
 		if root, err := os.OpenRoot(d.dir); err == nil {
@@ -60,6 +62,7 @@ func LoadContext(ctx context.Context, fsys fs.FS) ([]*Vector, error) {
 	}
 	var vectors []*Vector
 	var errs []error
+	read := total{limit: cfg.maxCorpusSize}
 	err := fs.WalkDir(fsys, "vectors", func(p string, d fs.DirEntry, err error) error {
 		if ctx.Err() != nil {
 			return context.Cause(ctx)
@@ -76,16 +79,21 @@ func LoadContext(ctx context.Context, fsys fs.FS) ([]*Vector, error) {
 			return nil
 		}
 		data, err := fs.ReadFile(fsys, p)
-		if err == nil {
-			err = checkUTF8(data)
-		}
 		if err != nil {
 			errs = append(errs, &FileError{p, bare(err)})
 			return nil
 		}
+		if err := read.add(p, len(data)); err != nil {
+			errs = append(errs, err)
+			return fs.SkipAll
+		}
+		if err := checkUTF8(data); err != nil {
+			errs = append(errs, &FileError{p, hideHardLinked(d, err)})
+			return nil
+		}
 		v, err := Decode(data)
 		if err != nil {
-			errs = append(errs, &FileError{p, err})
+			errs = append(errs, &FileError{p, hideHardLinked(d, err)})
 			return nil
 		}
 		v.File = p

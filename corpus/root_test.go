@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -302,5 +303,73 @@ func TestLoadContext(t *testing.T) {
 	}
 	if p := LintContext(ctx, sample(t)[:3], Reference); len(p) != 1 || !strings.Contains(p[0].Msg, "3 vectors not checked: the budget ran out") {
 		t.Fatalf("LintContext = %v", p)
+	}
+}
+
+// TestLoadTotalSize: Load reads no more of a directory than its limit of
+// all its files together, and stops with one error naming the file it
+// stopped at, the bytes read and the limit; an import directory likewise.
+// What it read before is bounded by the limit and one file.
+func TestLoadTotalSize(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 20 {
+		writeVector(t, dir, fmt.Sprintf("vectors/rule/v%02d.json", i), fmt.Sprintf("Vector %02d", i))
+	}
+	one, _ := os.Stat(filepath.Join(dir, "vectors", "rule", "v00.json"))
+	limit := 5*one.Size() + 1
+	vectors, err := Load(DirFS(dir, MaxCorpusSize(limit)))
+	var te *TotalSizeError
+	if !errors.As(err, &te) || !errors.Is(err, ErrCorpusTooLarge) || te.File != "vectors/rule/v05.json" || te.Limit != limit || te.Read != 6*one.Size() {
+		t.Fatalf("Load: %v (%+v)", err, te)
+	}
+	if len(vectors) != 5 {
+		t.Errorf("%d vectors loaded, want the 5 before the limit", len(vectors))
+	}
+	if !strings.Contains(err.Error(), fmt.Sprintf("over the limit of %d bytes for all its files together (--max-corpus-size): not read further than vectors/rule/v05.json", limit)) {
+		t.Errorf("Load: %v", err)
+	}
+	if vectors, err := Load(DirFS(dir)); err != nil || len(vectors) != 20 {
+		t.Errorf("Load with the default limit: %d vectors, %v", len(vectors), err)
+	}
+	sources, err := ReadGoFuzz(filepath.Join(dir, "vectors", "rule"), MaxCorpusSize(limit))
+	if !errors.As(err, &te) || te.File != "v05.json" || len(sources) != 0 {
+		t.Errorf("ReadGoFuzz: %d sources, %v", len(sources), err)
+	}
+}
+
+// TestLoadHardLinked: a file of a corpus with more than one link may be a
+// file outside it (a hard link cannot be told from the file it links):
+// when it is not a vector, or not UTF-8, the error shows nothing of it.
+// It showed its first key (json: unknown field "client_secret"). A
+// vector hard-linked is read.
+func TestLoadHardLinked(t *testing.T) {
+	dir, outside := t.TempDir(), t.TempDir()
+	writeRaw(t, outside, "credentials.json", []byte(secret))
+	writeRaw(t, outside, "binary", []byte("s3cr3t\xff"))
+	writeVector(t, outside, "good.json", "A vector linked")
+	os.MkdirAll(filepath.Join(dir, "vectors", "rule"), 0o755)
+	for _, name := range []string{"credentials.json", "binary", "good.json"} {
+		target := name
+		if name == "binary" {
+			target = "binary.json"
+		}
+		if err := os.Link(filepath.Join(outside, name), filepath.Join(dir, "vectors", "rule", target)); err != nil {
+			t.Skipf("no hard links here: %v", err)
+		}
+	}
+	vectors, err := Load(DirFS(dir))
+	if len(vectors) != 1 || vectors[0].Description != "A vector linked" {
+		t.Errorf("%d vectors loaded, want the one linked", len(vectors))
+	}
+	if err == nil || strings.Contains(err.Error(), "client_secret") || strings.Contains(err.Error(), "s3cr3t") || strings.Contains(err.Error(), "0xff") {
+		t.Fatalf("Load: %v; want errors that show nothing of the files", err)
+	}
+	for _, name := range []string{"credentials.json", "binary.json"} {
+		if !strings.Contains(err.Error(), "vectors/rule/"+name+": not a valid file, and a hard link (it may be a file outside the directory): nothing of it is shown (2 links)") {
+			t.Errorf("Load: %v; want a line for %s", err, name)
+		}
+	}
+	if !errors.Is(err, ErrHardLinked) {
+		t.Errorf("Load: %v does not wrap ErrHardLinked", err)
 	}
 }

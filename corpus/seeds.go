@@ -95,6 +95,21 @@ var SeedTargets = []SeedTarget{
 		b = binary.BigEndian.AppendUint16(b, uint16(len(data)))
 		return [][]any{{append(b, data...)}}
 	}},
+	{"normalize_FuzzLiteralPrefix", []string{"string", "string"}, func(_ *Vector, in FuzzInput) [][]any {
+		// Each pattern of the schema, on each key of the arguments, as
+		// for ecma_FuzzPattern.
+		var seeds [][]any
+		keys := topKeys(in.Args)
+		if len(keys) == 0 {
+			keys = []string{""}
+		}
+		for _, p := range schemaPatterns(in.Schema) {
+			for _, k := range keys {
+				seeds = append(seeds, []any{p, k})
+			}
+		}
+		return seeds
+	}},
 }
 
 func asCase(_ *Vector, in FuzzInput) [][]any {

@@ -16,10 +16,15 @@ import (
 // New returns a vector for the case (schema, args, o), its expected
 // result computed by ref, and its ID set.
 func New(description, clause, origin string, tags []string, schema, args []byte, o Options, ref Impl) *Vector {
+	return newVector(context.Background(), description, clause, origin, tags, schema, args, o, ref)
+}
+
+// newVector is New, ref given ctx.
+func newVector(ctx context.Context, description, clause, origin string, tags []string, schema, args []byte, o Options, ref Impl) *Vector {
 	v := &Vector{Description: description, Clause: clause, Origin: origin, Tags: tags, Options: o}
 	setText(&v.Schema, &v.SchemaRaw, &v.SchemaBase64, schema)
 	setText(&v.Arguments, &v.ArgumentsRaw, &v.ArgumentsBase64, args)
-	v.SetResult(ref.Normalize(context.Background(), impl.Case{Schema: schema, Args: args, Options: o}))
+	v.SetResult(ref.Normalize(ctx, impl.Case{Schema: schema, Args: args, Options: o}))
 	v.ID = ComputeID(v.SchemaText(), v.ArgumentsText(), o)
 	return v
 }

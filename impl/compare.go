@@ -1,7 +1,6 @@
 package impl
 
 import (
-	"github.com/toolnorm/toolnorm/internal/display"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 )
 
@@ -60,9 +59,9 @@ const MaxShown = 300
 // the expected one: "want", "the reference gives".
 func (c Comparison) Message(got, want Result, wantName string) string {
 	if c.Failure != nil {
-		return display.Clip(got.String(), MaxShown)
+		return got.Show(MaxShown)
 	}
-	msg := "got " + display.Clip(got.String(), MaxShown) + ", " + wantName + " " + display.Clip(want.String(), MaxShown)
+	msg := "got " + got.Show(MaxShown) + ", " + wantName + " " + want.Show(MaxShown)
 	if got.Kind() == KindOutput && want.Kind() == KindOutput {
 		msg = c.Diff + ": " + msg
 	}

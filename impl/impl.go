@@ -91,18 +91,27 @@ var Reference Impl = ReferenceWith()
 // of a schema that names none), after each case's own.
 func ReferenceWith(extra ...normalize.Option) Impl {
 	c := &schemas{extra: extra}
-	return Func("toolnorm reference", func(_ context.Context, cs Case) Result {
-		return reference(c, cs.Schema, cs.Args, cs.Options)
+	return Func("toolnorm reference", func(ctx context.Context, cs Case) Result {
+		return reference(ctx, c, cs.Schema, cs.Args, cs.Options)
 	})
 }
 
-func reference(c *schemas, schema, args []byte, o Options) Result {
-	s, err := c.compile(schema, o)
+// reference is the reference's result on one case. Compiling and
+// normalizing stop when ctx is done (a check's budget, an interrupt): the
+// result is then the failure ErrNotRun, not an answer, for the case was
+// not run to its end.
+func reference(ctx context.Context, c *schemas, schema, args []byte, o Options) Result {
+	s, err := c.compile(ctx, schema, o)
+	if stopped(ctx, err) {
+		return Fail(ErrNotRun, err.Error())
+	}
 	if err != nil {
 		return Reject(ErrInvalidSchema, err.Error())
 	}
-	out, err := s.Normalize(args)
+	out, err := s.NormalizeContext(ctx, args)
 	switch {
+	case stopped(ctx, err):
+		return Fail(ErrNotRun, err.Error())
 	case err == nil:
 		return OK(out)
 	case errors.Is(err, normalize.ErrNotObject):
@@ -113,6 +122,11 @@ func reference(c *schemas, schema, args []byte, o Options) Result {
 		return Reject(ErrInvalidSchema, err.Error()) // a pattern it cannot evaluate on this key
 	}
 	return Reject(ErrInvalidJSON, err.Error())
+}
+
+// stopped reports whether err is ctx's, done: no answer of the reference.
+func stopped(ctx context.Context, err error) bool {
+	return err != nil && ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded))
 }
 
 // Configure returns the reference running in the configuration o whatever

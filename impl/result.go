@@ -152,6 +152,26 @@ func (r Result) String() string {
 	return s
 }
 
+// Show is String cut at n bytes or so (as display.ClipText cuts), without
+// escaping more of the output or the detail than it shows: an answer of
+// megabytes costs what n does. Everything a report shows of a result goes
+// through it.
+func (r Result) Show(n int) string {
+	var s string
+	switch r.Kind() {
+	case KindOutput:
+		return display.ClipJSON(r.Output, n)
+	case KindRejected:
+		s = r.Error.phrase()
+	default:
+		s = r.Kind().String()
+	}
+	if r.Detail != "" {
+		s += " (" + display.ClipText(r.Detail, max(n-len(s)-3, 0)) + ")"
+	}
+	return s
+}
+
 // phrase names an error in a sentence: "error invalid-json", or "an
 // error" when its kind is not said.
 func (k ErrorKind) phrase() string {

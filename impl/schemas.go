@@ -1,6 +1,7 @@
 package impl
 
 import (
+	"context"
 	"sync"
 
 	"github.com/toolnorm/toolnorm/normalize"
@@ -41,10 +42,11 @@ const (
 	maxCachedBytes  = 4 << 20
 )
 
-// compile returns schema compiled under o and the extra options.
-func (c *schemas) compile(schema []byte, o Options) (*normalize.Schema, error) {
+// compile returns schema compiled under o and the extra options, unless
+// ctx is done first; a compile ctx stopped is not kept.
+func (c *schemas) compile(ctx context.Context, schema []byte, o Options) (*normalize.Schema, error) {
 	if len(schema) > maxCachedSchema {
-		return normalize.Compile(schema, append(o.Normalize(), c.extra...)...)
+		return normalize.CompileContext(ctx, schema, append(o.Normalize(), c.extra...)...)
 	}
 	c.mu.Lock()
 	got, ok := c.m[schemaKey{string(schema), o}]
@@ -52,7 +54,10 @@ func (c *schemas) compile(schema []byte, o Options) (*normalize.Schema, error) {
 	if ok {
 		return got.s, got.err
 	}
-	s, err := normalize.Compile(schema, append(o.Normalize(), c.extra...)...)
+	s, err := normalize.CompileContext(ctx, schema, append(o.Normalize(), c.extra...)...)
+	if stopped(ctx, err) {
+		return s, err
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m == nil || len(c.m) >= maxCached || c.bytes+len(schema) > maxCachedBytes {

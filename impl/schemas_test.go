@@ -2,6 +2,7 @@ package impl
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -16,7 +17,7 @@ import (
 // cache gives.
 func TestReferenceCachesRightly(t *testing.T) {
 	uncached := func(schema, args []byte, o Options) Result {
-		return reference(&schemas{m: nil}, schema, args, o) // a new cache each time: always a miss
+		return reference(context.Background(), &schemas{m: nil}, schema, args, o) // a new cache each time: always a miss
 	}
 	long := `{"type":"object","description":"` + strings.Repeat("x", maxCachedSchema) + `"}`
 	steps := []struct{ schema, args string }{
@@ -34,7 +35,7 @@ func TestReferenceCachesRightly(t *testing.T) {
 	for round := range 2 {
 		for _, o := range options {
 			for _, s := range steps {
-				got := reference(c, []byte(s.schema), []byte(s.args), o)
+				got := reference(context.Background(), c, []byte(s.schema), []byte(s.args), o)
 				want := uncached([]byte(s.schema), []byte(s.args), o)
 				if got.String() != want.String() {
 					t.Errorf("round %d, %s, %.60s on %s: got %s, want %s", round, o, s.schema, s.args, got, want)
@@ -52,7 +53,7 @@ func TestReferenceCachesRightly(t *testing.T) {
 func TestReferenceCacheBounded(t *testing.T) {
 	c := &schemas{}
 	for i := range maxCached + 10 {
-		if _, err := c.compile(fmt.Appendf(nil, `{"description":"%d"}`, i), Options{}); err != nil {
+		if _, err := c.compile(context.Background(), fmt.Appendf(nil, `{"description":"%d"}`, i), Options{}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -81,4 +82,21 @@ func TestReferenceConcurrent(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// The reference stops when its context is done: a case it did not run to
+// its end is a failure ErrNotRun, not an answer, and a compile it stopped
+// is not kept for the next case.
+func TestReferenceStops(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	c := &schemas{}
+	r := reference(ctx, c, []byte(`{"type":"object"}`), []byte(`{"a":"&amp;"}`), Options{})
+	if !errors.Is(r.Failure, ErrNotRun) {
+		t.Fatalf("with its context done: %v, want a failure ErrNotRun", r)
+	}
+	r = reference(context.Background(), c, []byte(`{"type":"object"}`), []byte(`{"a":"&amp;"}`), Options{})
+	if r.Failure != nil || string(r.Output) != `{"a":"&"}` {
+		t.Fatalf("after a stopped compile: %v, want the answer", r)
+	}
 }

@@ -189,7 +189,7 @@ func BenchmarkReadSchema(b *testing.B) {
 	for _, c := range benchCases() {
 		for _, r := range []struct {
 			name string
-			read func([]byte) (any, map[string][]string, bool)
+			read func([]byte) (any, map[uintptr][]string, bool)
 		}{{"once", decodeOrdered}, {"twice", readTwice}} {
 			b.Run(fmt.Sprintf("size=%s/%s", c.size, r.name), func(b *testing.B) {
 				b.SetBytes(int64(len(c.schema)))

@@ -32,7 +32,8 @@ type Error struct {
 	// arguments as a whole).
 	Pointer string
 	// Err is ErrSyntax, ErrNotObject, ErrTooDeep or ErrPattern, wrapped with the
-	// detail.
+	// detail; or, from [Schema.NormalizeContext], the error of the
+	// context that stopped it (context.Canceled, context.DeadlineExceeded).
 	Err error
 }
 

@@ -1,6 +1,7 @@
 package normalize_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -80,4 +81,31 @@ func ExampleCompile_error() {
 	// Output:
 	// normalize: invalid schema: $ref "#/$defs/list" does not resolve: no member "$defs" at /properties/a/$ref
 	// true /properties/a/$ref
+}
+
+// NormalizeContext stops when its context is done, with an *Error that
+// wraps the context's error.
+func ExampleSchema_NormalizeContext() {
+	schema, _ := normalize.Compile([]byte(`{}`))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := schema.NormalizeContext(ctx, []byte(`{"note":"&amp;"}`))
+	fmt.Println(errors.Is(err, context.Canceled), err)
+	// Output:
+	// true normalize: context canceled at offset 0
+}
+
+// A repair's Pointer is spelt out when read: by String, or token by token.
+func ExamplePointer() {
+	schema, _ := normalize.Compile([]byte(`{}`))
+	_, repairs, _ := schema.NormalizeReport([]byte(`{"a/b":[{"c":"&lt;"}]}`))
+	p := repairs[0].Pointer
+	fmt.Println(p)
+	for tok := range p.Tokens() {
+		fmt.Printf("%q ", tok)
+	}
+	fmt.Println()
+	// Output:
+	// /a~1b/0/c
+	// "a/b" "0" "c"
 }

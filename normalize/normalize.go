@@ -2,10 +2,9 @@ package normalize
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/toolnorm/toolnorm/internal/display"
 	"github.com/toolnorm/toolnorm/internal/entity"
@@ -23,19 +22,62 @@ import (
 // is repaired, the result is a new buffer and args is left as it was.
 //
 // On bad arguments it returns a [*Error] and no output.
+//
+// Its time and memory are linear in the length of args, for a given
+// schema: each member's schema is looked up once per kind of key (see
+// docs/performance.md, "Bounded on every input").
 func (s *Schema) Normalize(args []byte) ([]byte, error) {
-	out, _, err := s.normalize(args, false)
+	out, _, err := s.normalize(nil, args, false)
+	return out, err
+}
+
+// NormalizeContext is [Schema.Normalize] that stops when ctx is done: it
+// looks at ctx before it starts and then every few thousand values, and
+// returns a [*Error] wrapping ctx.Err() (errors.Is(err,
+// context.DeadlineExceeded) holds) with the offset it reached.
+func (s *Schema) NormalizeContext(ctx context.Context, args []byte) ([]byte, error) {
+	out, _, err := s.normalize(ctx, args, false)
 	return out, err
 }
 
 // NormalizeReport is [Schema.Normalize] that also lists every repair made,
-// in document order.
+// in document order. The repairs share the steps of their pointers (see
+// [Pointer]), so that the report too costs memory linear in args: a
+// Repair is 56 bytes, and each takes at least 6 bytes of args.
 func (s *Schema) NormalizeReport(args []byte) ([]byte, []Repair, error) {
-	return s.normalize(args, true)
+	return s.normalize(nil, args, true)
 }
 
-func (s *Schema) normalize(args []byte, report bool) (out []byte, repairs []Repair, err error) {
+// NormalizeReportContext is [Schema.NormalizeReport] that stops when ctx
+// is done, as [Schema.NormalizeContext] does.
+func (s *Schema) NormalizeReportContext(ctx context.Context, args []byte) ([]byte, []Repair, error) {
+	return s.normalize(ctx, args, true)
+}
+
+func (s *Schema) normalize(ctx context.Context, args []byte, report bool) (out []byte, repairs []Repair, err error) {
+	out, repairs, _, err = s.normalizeWork(ctx, args, report)
+	return out, repairs, err
+}
+
+// normalizeWork is normalize that also says how much work it did, in the
+// units of checkEvery but for the patterns tried on keys: the values
+// walked and the schema positions visited, what the tests bound. (Keys
+// are tried against the patterns that may match them, once per distinct
+// key: see walker.child and prefilter.)
+func (s *Schema) normalizeWork(ctx context.Context, args []byte, report bool) (out []byte, repairs []Repair, work int64, err error) {
 	w := &walker{cfg: &s.cfg, report: report, args: args, nextAmp: -1, patternSteps: patternSteps}
+	if ctx != nil && ctx.Done() != nil {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, 0, &Error{Offset: 0, Err: err}
+		}
+		w.ctx, w.nextCheck = ctx, checkEvery
+	}
+	out, repairs, err = w.walk(args, s.root)
+	return out, repairs, w.work - w.tries, err
+}
+
+// walk normalizes args at the schema root.
+func (w *walker) walk(args []byte, root *node) (out []byte, repairs []Repair, err error) {
 	defer func() {
 		switch r := recover().(type) {
 		case nil:
@@ -47,7 +89,7 @@ func (s *Schema) normalize(args []byte, report bool) (out []byte, repairs []Repa
 		}
 	}()
 	i := jsonraw.SkipSpace(args, 0)
-	end, err := w.value(args, i, s.root, nil)
+	end, err := w.value(args, i, root, nil)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -58,9 +100,9 @@ func (s *Schema) normalize(args []byte, report bool) (out []byte, repairs []Repa
 		return nil, nil, &Error{Offset: i, Err: fmt.Errorf("%w, not %s", ErrNotObject, kindAt(args[i]))}
 	}
 	if w.out == nil {
-		return args[:len(args):len(args)], w.repairs, nil
+		return args[:len(args):len(args)], w.repairs.list(), nil
 	}
-	return append(w.out, args[w.prev:]...), w.repairs, nil
+	return append(w.out, args[w.prev:]...), w.repairs.list(), nil
 }
 
 func kindAt(c byte) string {
@@ -87,12 +129,22 @@ func kindAt(c byte) string {
 type walker struct {
 	cfg     *config
 	report  bool
-	repairs []Repair
+	repairs repairList
 	depth   int
 	args    []byte // the arguments
 	nextAmp int    // see textOnly
 	// What is left of the call's budget of pattern steps.
 	patternSteps int64
+
+	// The work done (values walked, positions visited, see checkEvery),
+	// and where the walk next looks at its context, when it has one.
+	work      int64
+	tries     int64 // of work, the patterns tried on keys
+	ctx       context.Context
+	nextCheck int64
+	stopped   bool        // ctx was done: the error goes up as it is
+	pos       *positions  // the lookups shared between members (walker.child)
+	paths     []*pathStep // the Pointer steps of the path, by depth (see path)
 
 	out  []byte
 	prev int
@@ -114,33 +166,87 @@ func (w *walker) begin(src []byte, lo int) {
 
 // step is the last step of a path, where the walk is (for pointers): an
 // object member (its raw key, between the quotes) or an array element,
-// below the step up. The steps live in the frames of the walk, so keeping
-// track of the path costs no allocation; nil is the top.
+// below the step up, depth steps from the top. The steps live in the
+// frames of the walk, so keeping track of the path costs no allocation;
+// nil is the top.
 type step struct {
 	up      *step
 	key     []byte
 	index   int
 	isIndex bool
+	depth   int
 }
 
-// pointer returns the JSON Pointer of the path that ends at at.
-func (w *walker) pointer(at *step) string {
-	// The tokens, from the last; the steps themselves are not kept, so
-	// that they stay in their frames.
-	var tokens []string
-	for ; at != nil; at = at.up {
-		if at.isIndex {
-			tokens = append(tokens, strconv.Itoa(at.index))
-		} else {
-			tokens = append(tokens, escapeToken(string(jsonraw.Unquote(nil, at.key))))
-		}
+// path returns the Pointer steps of the path that ends at at, making those
+// it lacks: a step of the walk becomes a Pointer's only when a repair or
+// an error below it asks, once for all of them, so that each key is copied
+// once however many repairs lie below it. w.paths[d] is the Pointer step
+// of the walk's step at depth d, while that step stays where it is (next
+// clears it).
+//
+// The Pointer steps are kept apart from the walk's steps: a step holding
+// one would have the compiler move every step to the heap.
+func (w *walker) path(at *step) *pathStep {
+	if at == nil {
+		return nil
 	}
-	var b strings.Builder
-	for k := len(tokens) - 1; k >= 0; k-- {
-		b.WriteByte('/')
-		b.WriteString(tokens[k])
+	if at.depth < len(w.paths) && w.paths[at.depth] != nil {
+		return w.paths[at.depth]
 	}
-	return b.String()
+	up := w.path(at.up)
+	var p *pathStep
+	if at.isIndex {
+		p = newPathStep(up, "", at.index)
+	} else {
+		p = newPathStep(up, string(unquoteKey(at.key)), -1)
+	}
+	for len(w.paths) <= at.depth {
+		w.paths = append(w.paths, nil)
+	}
+	w.paths[at.depth] = p
+	return p
+}
+
+// next records that the walk's step at depth moved on, to another member
+// or element: its Pointer step, if it had one, is no longer its own.
+func (w *walker) next(depth int) {
+	if depth < len(w.paths) {
+		w.paths[depth] = nil
+	}
+}
+
+// pointerTo returns the Pointer of a repair at at. An element's needs no
+// step of its own unless something below it made one.
+func (w *walker) pointerTo(at *step) Pointer {
+	if at != nil && at.isIndex && (at.depth >= len(w.paths) || w.paths[at.depth] == nil) {
+		return Pointer{last: w.path(at.up), elem: at.index + 1}
+	}
+	return Pointer{last: w.path(at)}
+}
+
+// pointer returns the JSON Pointer of the path that ends at at, as text.
+func (w *walker) pointer(at *step) string { return Pointer{last: w.path(at)}.String() }
+
+func depthOf(at *step) int {
+	if at == nil {
+		return 0
+	}
+	return at.depth
+}
+
+// tick counts n units of work and, every checkEvery, looks at the
+// context: done, it gives the error that ends the walk, at b[i].
+func (w *walker) tick(n int64, i int, at *step) error {
+	w.work += n
+	if w.ctx == nil || w.work < w.nextCheck {
+		return nil
+	}
+	w.nextCheck = w.work + checkEvery
+	if err := w.ctx.Err(); err != nil {
+		w.stopped = true
+		return &Error{Offset: i, Pointer: w.pointer(at), Err: err}
+	}
+	return nil
 }
 
 func (w *walker) syntaxError(err error, at *step) error {
@@ -201,7 +307,7 @@ func (w *walker) object(b []byte, i int, n *node, at *step) (int, error) {
 	}
 	// Errors point at the object until a key is read, then at the member
 	// of the last key read.
-	st := step{up: at}
+	st := step{up: at, depth: depthOf(at) + 1}
 	cur := at
 	members := n.memberSchemas()
 	for {
@@ -214,7 +320,11 @@ func (w *walker) object(b []byte, i int, n *node, at *step) (int, error) {
 		}
 		key := b[i+1 : kend-1]
 		st.key = key
+		w.next(st.depth)
 		cur = &st
+		if err := w.tick(1, i, cur); err != nil {
+			return 0, err
+		}
 		i = jsonraw.SkipSpace(b, kend)
 		if i >= len(b) || b[i] != ':' {
 			return 0, w.syntaxError(&jsonraw.SyntaxError{Offset: i, Msg: fmt.Sprintf("invalid %s after object key", jsonraw.Describe(b, i))}, cur)
@@ -236,11 +346,11 @@ func (w *walker) object(b []byte, i int, n *node, at *step) (int, error) {
 				i = end
 				break
 			}
-			if i, err = w.str(b, i, end, flags, memberOf(n, members, key, kflags, &w.patternSteps), cur); err != nil {
+			if i, err = w.str(b, i, end, flags, w.memberOf(n, members, key, kflags), cur); err != nil {
 				return 0, err
 			}
 		case c == '{' || c == '[':
-			if i, err = w.value(b, i, memberOf(n, members, key, kflags, &w.patternSteps), cur); err != nil {
+			if i, err = w.value(b, i, w.memberOf(n, members, key, kflags), cur); err != nil {
 				return 0, err
 			}
 		default: // a number or a literal, or an error
@@ -265,10 +375,14 @@ func (w *walker) array(b []byte, i int, n *node, at *step) (int, error) {
 	if i < len(b) && b[i] == ']' {
 		return i + 1, nil
 	}
-	st := step{up: at, isIndex: true}
+	st := step{up: at, isIndex: true, depth: depthOf(at) + 1}
 	elem, same := n.elementSchema()
 	for index := 0; ; index++ {
 		st.index = index
+		w.next(st.depth)
+		if err := w.tick(1, i, &st); err != nil {
+			return 0, err
+		}
 		var err error
 		if i < len(b) && b[i] == '"' {
 			end, flags, err := jsonraw.ScanString(b, i)
@@ -277,10 +391,10 @@ func (w *walker) array(b []byte, i int, n *node, at *step) (int, error) {
 			}
 			if w.plain(b, i+1, end-1, flags) {
 				i = end
-			} else if i, err = w.str(b, i, end, flags, elementOf(n, elem, same, index), &st); err != nil {
+			} else if i, err = w.str(b, i, end, flags, w.elementOf(n, elem, same, index), &st); err != nil {
 				return 0, err
 			}
-		} else if i, err = w.value(b, i, elementOf(n, elem, same, index), &st); err != nil {
+		} else if i, err = w.value(b, i, w.elementOf(n, elem, same, index), &st); err != nil {
 			return 0, err
 		}
 		i = jsonraw.SkipSpace(b, i)
@@ -297,21 +411,21 @@ func (w *walker) array(b []byte, i int, n *node, at *step) (int, error) {
 
 // memberOf returns the schema position of the member with the raw key key
 // (flags from its scan) of an object at n; members is n.memberSchemas().
-func memberOf(n, members *node, key []byte, kflags jsonraw.Flags, budget *int64) *node {
+func (w *walker) memberOf(n, members *node, key []byte, kflags jsonraw.Flags) *node {
 	if members != nil && kflags&jsonraw.Escaped == 0 {
 		return members.member(key)
 	}
 	if n != nil {
-		return n.child(tObject, member(key, budget))
+		return w.child(n, tObject, member(unquoteKey(key), &w.patternSteps))
 	}
 	return nil
 }
 
 // elementOf returns the schema position of the element index of an array
 // at n; elem and same are n.elementSchema().
-func elementOf(n, elem *node, same bool, index int) *node {
+func (w *walker) elementOf(n, elem *node, same bool, index int) *node {
 	if !same && n != nil {
-		return n.child(tArray, element(index))
+		return w.child(n, tArray, element(index))
 	}
 	return elem
 }
@@ -403,7 +517,7 @@ func (w *walker) str(b []byte, i, end int, flags jsonraw.Flags, n *node, at *ste
 		return end, nil
 	}
 	if w.report {
-		w.repairs = append(w.repairs, Repair{Pointer: w.pointer(at), Kind: EntitiesDecoded, Passes: res.Passes, Fixpoint: res.Fixpoint})
+		w.repairs.add(Repair{Pointer: w.pointerTo(at), Kind: EntitiesDecoded, Passes: res.Passes, Fixpoint: res.Fixpoint})
 	}
 	if shapes != 0 {
 		// The decoded text may be walked as JSON in turn: it keeps its
@@ -488,9 +602,9 @@ func (w *walker) decodeJSON(v []byte, n *node, shapes typeSet, off int, at *step
 	if shape&shapes == 0 {
 		return false, nil
 	}
-	mark, outMark, prev := len(w.repairs), len(w.out), w.prev
+	mark, outMark, prev := w.repairs.len(), len(w.out), w.prev
 	if w.report {
-		w.repairs = append(w.repairs, Repair{Pointer: w.pointer(at), Kind: JSONDecoded, Shape: shapeName(shape), Fixpoint: true})
+		w.repairs.add(Repair{Pointer: w.pointerTo(at), Kind: JSONDecoded, Shape: shapeName(shape), Fixpoint: true})
 	}
 	w.prev = lo
 	nextAmp := w.nextAmp
@@ -501,10 +615,12 @@ func (w *walker) decodeJSON(v []byte, n *node, shapes typeSet, off int, at *step
 		err = &Error{Err: ErrSyntax}
 	}
 	if err != nil {
-		w.repairs, w.out, w.prev = w.repairs[:mark], w.out[:outMark], prev
-		// Too deep to parse here: an error if the text is JSON (it would
-		// be decoded, and nest past the limit), none if it is not.
-		if e, ok := err.(*Error); ok && errors.Is(e.Err, ErrTooDeep) && jsonraw.Valid(v) {
+		w.repairs.truncate(mark)
+		w.out, w.prev = w.out[:outMark], prev
+		// Stopped by the context, an error wherever it is. Too deep to
+		// parse here: an error if the text is JSON (it would be decoded,
+		// and nest past the limit), none if it is not.
+		if e, ok := err.(*Error); ok && (w.stopped || errors.Is(e.Err, ErrTooDeep) && jsonraw.Valid(v)) {
 			e.Offset = off
 			return false, e
 		}

@@ -1,12 +1,9 @@
 package normalize
 
 import (
-	"bytes"
 	"encoding/json"
 	"maps"
 	"slices"
-	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/toolnorm/toolnorm/internal/jsonraw"
@@ -23,44 +20,55 @@ type duplicateKey struct {
 	ptr string // canonical JSON Pointer of the object
 }
 
-// memberOrder scans text, which encoding/json has decoded, and returns
-// the keys of each object of two or more members that is the value of a
-// keyword whose members are schemas (ordered), in document order, by the
-// object's canonical pointer; or the first duplicate key in document
-// order.
-func memberOrder(text []byte) (map[string][]string, *duplicateKey) {
+// memberOrder scans text, which encoding/json has decoded into v, and
+// returns the keys of each object of two or more members that is the
+// value of a keyword whose members are schemas (ordered), in document
+// order, by the object's map in v (objectID); or the first duplicate key
+// in document order.
+func memberOrder(text []byte, v any) (map[uintptr][]string, *duplicateKey) {
 	s := orderScanner{b: text}
-	s.value(jsonraw.SkipSpace(text, 0))
+	s.value(jsonraw.SkipSpace(text, 0), v, "")
 	return s.order, s.dup
 }
 
 type orderScanner struct {
 	b     []byte
-	path  []string // escaped pointer tokens of the value being scanned
-	order map[string][]string
+	path  []loc // the value being scanned, for the pointer of a duplicate key
+	order map[uintptr][]string
 	dup   *duplicateKey
 }
 
+// pointer returns the pointer of the value being scanned.
 func (s *orderScanner) pointer() string {
-	if len(s.path) == 0 {
-		return ""
+	var l *loc
+	for i := range s.path {
+		p := s.path[i]
+		p.parent = l
+		l = &p
 	}
-	return "/" + strings.Join(s.path, "/")
+	return l.pointer()
 }
 
-// value scans the value at b[i] and returns the index past it.
-func (s *orderScanner) value(i int) int {
+// value scans the value at b[i], which is v, the value of the member
+// named token (unescaped), and returns the index past it.
+func (s *orderScanner) value(i int, v any, token string) int {
 	if s.dup != nil || i >= len(s.b) {
 		return len(s.b)
 	}
 	switch c := s.b[i]; {
 	case c == '{':
-		return s.object(i)
+		m, _ := v.(map[string]any)
+		return s.object(i, m, token)
 	case c == '[':
+		a, _ := v.([]any)
 		i = jsonraw.SkipSpace(s.b, i+1)
 		for n := 0; i < len(s.b) && s.b[i] != ']'; n++ {
-			s.path = append(s.path, strconv.Itoa(n))
-			i = jsonraw.SkipSpace(s.b, s.value(i))
+			var e any
+			if n < len(a) {
+				e = a[n]
+			}
+			s.path = append(s.path, loc{index: n})
+			i = jsonraw.SkipSpace(s.b, s.value(i, e, ""))
 			s.path = s.path[:len(s.path)-1]
 			if i < len(s.b) && s.b[i] == ',' {
 				i = jsonraw.SkipSpace(s.b, i+1)
@@ -79,7 +87,7 @@ func (s *orderScanner) value(i int) int {
 	}
 }
 
-func (s *orderScanner) object(i int) int {
+func (s *orderScanner) object(i int, m map[string]any, token string) int {
 	var keys []string
 	var seen map[string]bool // once there are many keys
 	i = jsonraw.SkipSpace(s.b, i+1)
@@ -107,24 +115,24 @@ func (s *orderScanner) object(i int) int {
 		}
 		i = jsonraw.SkipSpace(s.b, end)
 		i = jsonraw.SkipSpace(s.b, i+1) // past ':'
-		s.path = append(s.path, escapeToken(key))
-		i = jsonraw.SkipSpace(s.b, s.value(i))
+		s.path = append(s.path, loc{key: key, index: -1})
+		i = jsonraw.SkipSpace(s.b, s.value(i, m[key], key))
 		s.path = s.path[:len(s.path)-1]
 		if i < len(s.b) && s.b[i] == ',' {
 			i = jsonraw.SkipSpace(s.b, i+1)
 		}
 	}
-	if len(keys) > 1 && s.dup == nil && len(s.path) > 0 && ordered(s.path[len(s.path)-1]) {
+	if len(keys) > 1 && s.dup == nil && m != nil && ordered(token) {
 		if s.order == nil {
-			s.order = map[string][]string{}
+			s.order = map[uintptr][]string{}
 		}
-		s.order[s.pointer()] = keys
+		s.order[objectID(m)] = keys
 	}
 	return i + 1
 }
 
 // ordered reports whether the members of an object that is the value of
-// the member named token (escaped) are read in document order: those of
+// the member named token are read in document order: those of
 // the keywords whose members are schemas (schemaMaps), the only objects
 // whose members Compile walks. The order of no other object is kept: it
 // would cost every object of a schema a map entry and a copy of its keys.
@@ -136,15 +144,15 @@ func ordered(token string) bool {
 	return false
 }
 
-// members returns the keys of m, the object at ptr in d, in document
-// order. ptr must end in a keyword that is ordered.
-func (d *document) members(ptr string, m map[string]any) []string {
+// members returns the keys of m, an object of d that is the value of a
+// keyword that is ordered, in document order.
+func (d *document) members(m map[string]any) []string {
 	if len(m) == 1 {
 		for k := range m {
 			return []string{k}
 		}
 	}
-	if keys, ok := d.order[ptr]; ok && len(keys) == len(m) {
+	if keys, ok := d.order[objectID(m)]; ok && len(keys) == len(m) {
 		return keys
 	}
 	// Not from JSON text: in the order of the keys' bytes, still the same
@@ -153,9 +161,11 @@ func (d *document) members(ptr string, m map[string]any) []string {
 }
 
 // maxFastDepth is how deeply decodeOrdered lets arrays and objects nest
-// before it leaves the text to encoding/json, whose limit (and message)
-// is deeper.
-const maxFastDepth = 1000
+// before it leaves the text to encoding/json: as deeply as encoding/json
+// reads them (its limit, 10,000), so that a text nested deeper gets its
+// error, and one as deep is read once (a deeply nested schema read twice
+// cost twice the memory).
+const maxFastDepth = 10000
 
 // decodeOrdered reads text in one pass: the value encoding/json gives
 // with UseNumber, and the member order memberOrder gives. It reports
@@ -163,12 +173,12 @@ const maxFastDepth = 1000
 // data after the value, nested deeper than maxFastDepth, a key given
 // twice, or a string with a lone surrogate escape. Then the caller reads
 // the text with encoding/json and memberOrder, for their errors.
-func decodeOrdered(text []byte) (v any, order map[string][]string, ok bool) {
-	// Room for the pointer, keys and values of a small schema: they grow
-	// from there, but most schemas need no more.
-	d := orderedDecoder{b: text, path: make([]byte, 0, 128), keys: make([]string, 0, 32), vals: make([]any, 0, 32)}
+func decodeOrdered(text []byte) (v any, order map[uintptr][]string, ok bool) {
+	// Room for the keys and values of a small schema: they grow from
+	// there, but most schemas need no more.
+	d := orderedDecoder{b: text, keys: make([]string, 0, 32), vals: make([]any, 0, 32)}
 	i := jsonraw.SkipSpace(text, 0)
-	v, i, ok = d.value(i, 0)
+	v, i, ok = d.value(i, 0, "")
 	if !ok || jsonraw.SkipSpace(text, i) != len(text) {
 		return nil, nil, false
 	}
@@ -177,14 +187,15 @@ func decodeOrdered(text []byte) (v any, order map[string][]string, ok bool) {
 
 type orderedDecoder struct {
 	b     []byte
-	path  []byte   // canonical pointer of the value being read
 	keys  []string // keys of the objects being read, a stack
 	vals  []any    // their values, a stack
 	buf   []byte   // scratch for unquoting
-	order map[string][]string
+	order map[uintptr][]string
 }
 
-func (d *orderedDecoder) value(i, depth int) (any, int, bool) {
+// value reads the value at b[i], the value of the member named token
+// ("" in an array), nested in depth arrays and objects.
+func (d *orderedDecoder) value(i, depth int, token string) (any, int, bool) {
 	b := d.b
 	if i >= len(b) {
 		return nil, 0, false
@@ -203,7 +214,7 @@ func (d *orderedDecoder) value(i, depth int) (any, int, bool) {
 		if depth >= maxFastDepth {
 			return nil, 0, false
 		}
-		return d.object(i, depth+1)
+		return d.object(i, depth+1, token)
 	case c == '[':
 		if depth >= maxFastDepth {
 			return nil, 0, false
@@ -291,9 +302,9 @@ func intern(b []byte) string {
 	return string(b)
 }
 
-func (d *orderedDecoder) object(i, depth int) (any, int, bool) {
+func (d *orderedDecoder) object(i, depth int, token string) (any, int, bool) {
 	b := d.b
-	kbase, vbase, plen := len(d.keys), len(d.vals), len(d.path)
+	kbase, vbase := len(d.keys), len(d.vals)
 	i = jsonraw.SkipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
 		return map[string]any{}, i + 1, true
@@ -310,9 +321,7 @@ func (d *orderedDecoder) object(i, depth int) (any, int, bool) {
 		if i >= len(b) || b[i] != ':' {
 			return nil, 0, false
 		}
-		d.path = append(append(d.path, '/'), escapeToken(key)...)
-		v, end, ok := d.value(jsonraw.SkipSpace(b, i+1), depth)
-		d.path = d.path[:plen]
+		v, end, ok := d.value(jsonraw.SkipSpace(b, i+1), depth, key)
 		if !ok {
 			return nil, 0, false
 		}
@@ -336,11 +345,11 @@ func (d *orderedDecoder) object(i, depth int) (any, int, bool) {
 	if len(m) != len(keys) {
 		return nil, 0, false // a key given twice
 	}
-	if len(keys) > 1 && ordered(string(d.path[bytes.LastIndexByte(d.path, '/')+1:])) {
+	if len(keys) > 1 && ordered(token) {
 		if d.order == nil {
-			d.order = map[string][]string{}
+			d.order = map[uintptr][]string{}
 		}
-		d.order[string(d.path)] = slices.Clone(keys)
+		d.order[objectID(m)] = slices.Clone(keys)
 	}
 	clear(d.vals[vbase:])
 	d.keys, d.vals = d.keys[:kbase], d.vals[:vbase]
@@ -349,15 +358,13 @@ func (d *orderedDecoder) object(i, depth int) (any, int, bool) {
 
 func (d *orderedDecoder) array(i, depth int) (any, int, bool) {
 	b := d.b
-	base, plen := len(d.vals), len(d.path)
+	base := len(d.vals)
 	i = jsonraw.SkipSpace(b, i+1)
 	if i < len(b) && b[i] == ']' {
 		return []any{}, i + 1, true
 	}
-	for n := 0; ; n++ {
-		d.path = strconv.AppendInt(append(d.path, '/'), int64(n), 10)
-		v, end, ok := d.value(i, depth)
-		d.path = d.path[:plen]
+	for {
+		v, end, ok := d.value(i, depth, "")
 		if !ok {
 			return nil, 0, false
 		}

@@ -26,7 +26,9 @@ func (k RepairKind) String() string {
 type Repair struct {
 	// Pointer is the JSON Pointer of the value repaired. Keys never
 	// change, so it names the same place in the arguments and the result.
-	Pointer string
+	// The repairs of a call share the steps of their pointers: reading
+	// one (Pointer.String) spells it out.
+	Pointer Pointer
 	Kind    RepairKind
 	// Shape is "array" or "object" for JSONDecoded.
 	Shape string
@@ -39,7 +41,7 @@ type Repair struct {
 }
 
 func (r Repair) String() string {
-	at := r.Pointer
+	at := r.Pointer.String()
 	if at == "" {
 		at = "(root)"
 	}
@@ -57,4 +59,56 @@ func (r Repair) String() string {
 		return s
 	}
 	return at + ": " + r.Kind.String()
+}
+
+// repairList collects the repairs of a call: in one slice that doubles up
+// to repairBlock of them, then in blocks of repairBlock that it never
+// copies, and copies once, into a slice of the exact length, at the end.
+// A report of n repairs allocates at most about 2n for them, where append,
+// growing a long slice by a quarter at a time, allocates up to 4n along
+// the way.
+type repairList struct {
+	full [][]Repair // blocks of repairBlock
+	done int        // the repairs in full
+	cur  []Repair
+}
+
+const repairBlock = 4096
+
+func (l *repairList) add(r Repair) {
+	if len(l.cur) == cap(l.cur) {
+		if cap(l.cur) < repairBlock { // the first block, doubled
+			l.cur = append(make([]Repair, 0, min(max(2*cap(l.cur), 8), repairBlock)), l.cur...)
+		} else {
+			l.full = append(l.full, l.cur)
+			l.done += len(l.cur)
+			l.cur = make([]Repair, 0, repairBlock)
+		}
+	}
+	l.cur = append(l.cur, r)
+}
+
+// len returns the number of repairs.
+func (l *repairList) len() int { return l.done + len(l.cur) }
+
+// truncate drops the repairs after the first n.
+func (l *repairList) truncate(n int) {
+	for n < l.done {
+		l.cur = l.full[len(l.full)-1]
+		l.full = l.full[:len(l.full)-1]
+		l.done -= len(l.cur)
+	}
+	l.cur = l.cur[:n-l.done]
+}
+
+// list returns the repairs, in the order added; nil if there are none.
+func (l *repairList) list() []Repair {
+	if len(l.full) == 0 {
+		return l.cur
+	}
+	out := make([]Repair, 0, l.len())
+	for _, b := range l.full {
+		out = append(out, b...)
+	}
+	return append(out, l.cur...)
 }

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"maps"
 	"net/url"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -150,36 +151,102 @@ func resolveURI(base, ref string) (string, string, error) {
 type document struct {
 	uri       string // absolute, without fragment
 	root      any
-	resources map[string]*resource // by the pointer of the resource's root
-	order     map[string][]string  // keys in document order, by pointer (memberOrder)
-	nodes     map[string]*node     // compiled in the empty scope, by pointer
-	scoped    map[nodeKey]*node    // compiled in another scope
-}
-
-type nodeKey struct {
-	ptr   string
-	scope *scope
+	res       *resource             // the resource of its root
+	resources map[uintptr]*resource // the others, by their root (objectID)
+	order     map[uintptr][]string  // keys in document order, by object (objectID)
 }
 
 // A resource is a schema resource: a document's root, or a schema with an
 // $id (id in draft 4) of its own.
 type resource struct {
 	uri       string // absolute, without fragment
-	doc       *document
-	ptr       string
+	root      place
 	draft     Draft
-	anchors   map[string]string // plain-name fragment -> pointer in doc
-	dynamic   map[string]string // $dynamicAnchor name -> pointer (2020-12)
-	recursive bool              // "$recursiveAnchor": true at its root (2019-09)
+	anchors   map[string]place // by plain-name fragment
+	dynamic   map[string]place // by $dynamicAnchor name (2020-12)
+	recursive bool             // "$recursiveAnchor": true at its root (2019-09)
+	canon     *resource        // the resource its URI names (canonical)
 }
 
-// A place is a schema's location: a document, a pointer in it (canonical
-// JSON Pointer), the schema found there, and the resource it belongs to.
+// A place is a schema's location: a document, where in it, the value
+// found there, and the resource it belongs to.
 type place struct {
 	doc *document
-	ptr string
+	at  *loc
 	v   any
 	res *resource
+}
+
+// A loc is where a value is in its document: the loc of its parent, and
+// its key there or, for an element of an array, its index; nil is the
+// document's root. Its JSON Pointer is built only when it is read, for an
+// error: a pointer kept for every schema would cost the schema's depth
+// times the length of its keys each, the square of the schema's size
+// (issue 34).
+type loc struct {
+	parent *loc
+	key    string
+	index  int // -1 for a member
+}
+
+func (l *loc) member(key string) *loc { return &loc{parent: l, key: key, index: -1} }
+
+// members returns the locs of the members keys of the object at l, with
+// one allocation.
+func (l *loc) members(keys []string) []loc {
+	out := make([]loc, len(keys))
+	for i, k := range keys {
+		out[i] = loc{parent: l, key: k, index: -1}
+	}
+	return out
+}
+
+// elements returns the locs of the n elements of the array at l, with one
+// allocation.
+func (l *loc) elements(n int) []loc {
+	out := make([]loc, n)
+	for i := range out {
+		out[i] = loc{parent: l, index: i}
+	}
+	return out
+}
+
+// pointer returns the canonical JSON Pointer of l.
+func (l *loc) pointer() string {
+	var tokens []string
+	for ; l != nil; l = l.parent {
+		if l.index >= 0 {
+			tokens = append(tokens, strconv.Itoa(l.index))
+		} else {
+			tokens = append(tokens, escapeToken(l.key))
+		}
+	}
+	var b strings.Builder
+	for k := len(tokens) - 1; k >= 0; k-- {
+		b.WriteByte('/')
+		b.WriteString(tokens[k])
+	}
+	return b.String()
+}
+
+// objectID identifies a decoded object by its map, which no other value of
+// any document shares: a word, where its pointer would cost its depth
+// times the length of its keys. The documents hold their maps while
+// Compile runs, so that no two of them have the same.
+func objectID(m map[string]any) uintptr { return reflect.ValueOf(m).Pointer() }
+
+// child is the place of v, at l below p: in the resource whose root v is,
+// else in p's.
+func (p place) child(v any, l *loc) place {
+	res := p.res
+	if len(p.doc.resources) > 0 {
+		if m, ok := v.(map[string]any); ok {
+			if r, ok := p.doc.resources[objectID(m)]; ok {
+				res = r
+			}
+		}
+	}
+	return place{doc: p.doc, at: l, v: v, res: res}
 }
 
 // A scope is what the dynamic scope of a schema decides: for each name a
@@ -188,35 +255,54 @@ type place struct {
 // scope with "$recursiveAnchor": true. Scopes are interned, so that a
 // pointer compares them; nil is the empty scope.
 type scope struct {
-	key       string
 	dyn       map[string]place
 	recursive *place
 }
 
-// resolver holds the documents and resources of one Compile.
+// resolver holds the documents and resources of one Compile, and counts
+// its work.
 type resolver struct {
-	cfg       resolveConfig
-	docs      map[string]*document
-	resources map[string]*resource // by absolute URI
-	refs      []pendingRef         // every reference the index found
-	dynNames  map[string]bool      // names some $dynamicRef looks up
-	recursive bool                 // some $recursiveRef is there
-	scopes    map[string]*scope
-	steps     map[scopeStep]*scope // what enter returned
-	found     map[[2]string]place  // what lookup found, by base and reference
-	loadErrs  map[string]error     // by URI: what WithLoader said
-	err       *SchemaError
+	cfg          resolveConfig
+	docs         map[string]*document
+	resources    map[string]*resource // by absolute URI
+	refs         []pendingRef         // every reference the index found
+	dynNames     map[string]bool      // names some $dynamicRef looks up
+	recursive    bool                 // some $recursiveRef is there
+	scopes       map[string]*scope    // by the names they bind and where
+	steps        map[scopeStep]*scope // what enter returned
+	found        map[foundKey]found   // what lookup found
+	loadErrs     map[string]error     // by URI: what WithLoader said
+	suppliedURIs map[string]string    // WithDocuments' keys, by absolute URI
+	err          *SchemaError
+
+	work
+}
+
+// mayScope reports whether a dynamic scope may be made: whether some
+// $dynamicRef or $recursiveRef is there.
+func (r *resolver) mayScope() bool { return r.dynNames != nil || r.recursive }
+
+type foundKey struct {
+	res *resource // the resource the reference is written in
+	ref string
+}
+
+type found struct {
+	p    place
+	frag string // the fragment of the reference, percent-decoded
 }
 
 type pendingRef struct {
-	base, ref string
-	doc       *document
-	at        string
+	res *resource // the resource it is written in
+	ref string
+	doc *document
+	at  *loc // the schema it is in
+	kw  string
 }
 
-func (r *resolver) fail(doc *document, ptr, format string, args ...any) {
+func (r *resolver) fail(doc *document, at *loc, format string, args ...any) {
 	if r.err == nil {
-		r.err = &SchemaError{Pointer: ptr, URI: doc.shownURI(), Offset: -1, Err: fmt.Errorf("%w: "+format, append([]any{ErrSchema}, args...)...)}
+		r.err = &SchemaError{Pointer: at.pointer(), URI: doc.shownURI(), Offset: -1, Err: fmt.Errorf("%w: "+format, append([]any{ErrSchema}, args...)...)}
 	}
 }
 
@@ -267,17 +353,19 @@ func mayIdentify(text []byte, rc *resolveConfig) bool {
 }
 
 // addDocument indexes the document root found at uri, whose objects have
-// their keys in the order order gives.
-func (r *resolver) addDocument(uri string, root any, order map[string][]string) *document {
-	return r.addDocumentIndexed(uri, root, order, true)
+// their keys in the order order gives, and which was size bytes of text.
+func (r *resolver) addDocument(uri string, root any, order map[uintptr][]string, size int) *document {
+	return r.addDocumentIndexed(uri, root, order, size, true)
 }
 
 // addDocumentIndexed adds the document root found at uri, and indexes it
 // if index.
-func (r *resolver) addDocumentIndexed(uri string, root any, order map[string][]string, index bool) *document {
-	d := &document{uri: uri, root: root, order: order, resources: map[string]*resource{}, nodes: map[string]*node{}}
+func (r *resolver) addDocumentIndexed(uri string, root any, order map[uintptr][]string, size int, index bool) *document {
+	r.budget(size)
+	d := &document{uri: uri, root: root, order: order}
 	r.docs[uri] = d
-	res := &resource{uri: uri, doc: d, ptr: "", draft: r.cfg.draft}
+	res := &resource{uri: uri, draft: r.cfg.draft}
+	res.root = place{doc: d, v: root, res: res}
 	if m, ok := root.(map[string]any); ok {
 		if s, ok := m["$schema"].(string); ok {
 			if dr, ok := draftOf(s); ok {
@@ -285,12 +373,12 @@ func (r *resolver) addDocumentIndexed(uri string, root any, order map[string][]s
 			}
 		}
 	}
-	d.resources[""] = res
+	d.res = res
 	if _, taken := r.resources[uri]; !taken {
 		r.resources[uri] = res
 	}
 	if index {
-		r.index(d, root, "", res, true)
+		r.index(d, root, nil, res, true)
 	}
 	return d
 }
@@ -304,38 +392,48 @@ var (
 	schemaList = []string{"allOf", "anyOf", "oneOf", "prefixItems", "items"}
 )
 
-// index records the resources and anchors of the schema v at ptr in d,
+// index records the resources and anchors of the schema v at at in d,
 // which belongs to res unless it has an identifier of its own, and the
 // references in it.
-func (r *resolver) index(d *document, v any, ptr string, res *resource, isRoot bool) {
+func (r *resolver) index(d *document, v any, at *loc, res *resource, isRoot bool) {
 	m, ok := v.(map[string]any)
-	if !ok {
+	if !ok || r.err != nil {
 		return
 	}
+	r.step(1)
 	draft := res.draft
 	_, hasRef := m["$ref"]
 	idKey := "$id"
 	if draft == Draft4 {
 		idKey = "id"
 	}
+	here := place{doc: d, at: at, v: m, res: res}
 	// In drafts 4 to 7, $ref makes its siblings ignored, an id among them.
 	if id, ok := m[idKey].(string); ok && (draft.modern() || !hasRef) {
-		uri, frag, err := resolveURI(res.uri, id)
+		uri, frag, err := r.resolveURI(res.uri, id, d, at, idKey)
 		switch {
+		case r.err != nil:
+			return
 		case err != nil:
-			r.fail(d, ptr+"/"+idKey, "%s %q is not a URI reference: %v", idKey, id, err)
+			r.fail(d, at.member(idKey), "%s %q is not a URI reference: %v", idKey, id, err)
+			return
 		case uri != res.uri && !isRoot:
-			nr := &resource{uri: uri, doc: d, ptr: ptr, draft: draft}
+			nr := &resource{uri: uri, draft: draft}
 			if s, ok := m["$schema"].(string); ok {
 				if dr, ok := draftOf(s); ok {
 					nr.draft, draft = dr, dr
 				}
 			}
-			d.resources[ptr] = nr
+			if d.resources == nil {
+				d.resources = map[uintptr]*resource{}
+			}
+			d.resources[objectID(m)] = nr
 			if _, taken := r.resources[uri]; !taken {
 				r.resources[uri] = nr
 			}
 			res = nr
+			here.res = nr
+			nr.root = here
 		case uri != res.uri && isRoot:
 			// The root's own $id: the document is known by both URIs.
 			res.uri = uri
@@ -344,23 +442,23 @@ func (r *resolver) index(d *document, v any, ptr string, res *resource, isRoot b
 			}
 		}
 		if frag != "" && !strings.HasPrefix(frag, "/") {
-			res.addAnchor(frag, ptr) // "id": "#foo", drafts 4 to 7
+			res.addAnchor(frag, here) // "id": "#foo", drafts 4 to 7
 		}
 	}
 	if draft.modern() {
 		if a, ok := m["$anchor"].(string); ok {
-			res.addAnchor(a, ptr)
+			res.addAnchor(a, here)
 		}
 		if a, ok := m["$dynamicAnchor"].(string); ok && draft == Draft2020 {
-			res.addAnchor(a, ptr)
+			res.addAnchor(a, here)
 			if res.dynamic == nil {
-				res.dynamic = map[string]string{}
+				res.dynamic = map[string]place{}
 			}
 			if _, dup := res.dynamic[a]; !dup {
-				res.dynamic[a] = ptr
+				res.dynamic[a] = here
 			}
 		}
-		if b, ok := m["$recursiveAnchor"].(bool); ok && b && draft == Draft2019 && res.ptr == ptr {
+		if b, ok := m["$recursiveAnchor"].(bool); ok && b && draft == Draft2019 && res.root.at == at {
 			res.recursive = true
 		}
 	}
@@ -373,7 +471,7 @@ func (r *resolver) index(d *document, v any, ptr string, res *resource, isRoot b
 		case kw == "$dynamicRef" && draft != Draft2020, kw == "$recursiveRef" && draft != Draft2019:
 			continue
 		case kw == "$dynamicRef":
-			if _, frag, err := resolveURI(res.uri, s); err == nil && frag != "" && !strings.HasPrefix(frag, "/") {
+			if _, frag, err := r.resolveURI(res.uri, s, d, at, kw); err == nil && frag != "" && !strings.HasPrefix(frag, "/") {
 				if r.dynNames == nil {
 					r.dynNames = map[string]bool{}
 				}
@@ -382,56 +480,40 @@ func (r *resolver) index(d *document, v any, ptr string, res *resource, isRoot b
 		case kw == "$recursiveRef":
 			r.recursive = true
 		}
-		r.refs = append(r.refs, pendingRef{base: res.uri, ref: s, doc: d, at: ptr + "/" + escapeToken(kw)})
+		r.refs = append(r.refs, pendingRef{res: res, ref: s, doc: d, at: at, kw: kw})
 	}
 	for _, kw := range oneSchema {
 		if sub, ok := m[kw]; ok {
 			if _, isList := sub.([]any); !isList {
-				r.index(d, sub, ptr+"/"+kw, res, false)
+				r.index(d, sub, at.member(kw), res, false)
 			}
 		}
 	}
 	for _, kw := range schemaList {
 		if list, ok := m[kw].([]any); ok {
+			locs := at.member(kw).elements(len(list))
 			for i, sub := range list {
-				p := ptr + "/" + kw + "/" + strconv.Itoa(i)
-				r.index(d, sub, p, res, false)
+				r.index(d, sub, &locs[i], res, false)
 			}
 		}
 	}
 	for _, kw := range schemaMaps {
 		if obj, ok := m[kw].(map[string]any); ok {
-			for _, k := range d.members(ptr+"/"+kw, obj) {
-				r.index(d, obj[k], ptr+"/"+kw+"/"+escapeToken(k), res, false)
+			keys := d.members(obj)
+			locs := at.member(kw).members(keys)
+			for i, k := range keys {
+				r.index(d, obj[k], &locs[i], res, false)
 			}
 		}
 	}
 }
 
-func (res *resource) addAnchor(name, ptr string) {
+func (res *resource) addAnchor(name string, p place) {
 	if res.anchors == nil {
-		res.anchors = map[string]string{}
+		res.anchors = map[string]place{}
 	}
 	if _, dup := res.anchors[name]; !dup {
-		res.anchors[name] = ptr
-	}
-}
-
-// containing returns the innermost resource of d whose root is ptr or an
-// ancestor of it.
-func (d *document) containing(ptr string) *resource {
-	if len(d.resources) == 1 {
-		return d.resources[""]
-	}
-	for p := ptr; ; {
-		if res, ok := d.resources[p]; ok {
-			return res
-		}
-		i := strings.LastIndexByte(p, '/')
-		if i < 0 {
-			return d.resources[""]
-		}
-		p = p[:i]
+		res.anchors[name] = p
 	}
 }
 
@@ -442,8 +524,11 @@ func (d *document) containing(ptr string) *resource {
 func (r *resolver) loadAll() {
 	for i := 0; i < len(r.refs) && r.err == nil; i++ {
 		p := r.refs[i]
-		uri, _, err := resolveURI(p.base, p.ref)
-		if err != nil {
+		if strings.HasPrefix(p.ref, "#") {
+			continue // in its own document
+		}
+		uri, _, err := r.resolveURI(p.res.uri, p.ref, p.doc, p.at, p.kw)
+		if err != nil || r.err != nil {
 			continue
 		}
 		if _, ok := r.resources[uri]; ok {
@@ -461,27 +546,33 @@ func (r *resolver) loadAll() {
 		if !ok {
 			var err error
 			if v, err = decodeDocument(data); err != nil {
-				r.fail(p.doc, p.at, "%s %q: document %s is not JSON: %v", keywordOf(p.at), p.ref, showURI(uri), err)
+				r.fail(p.doc, p.at.member(p.kw), "%s %q: document %s is not JSON: %v", p.kw, p.ref, showURI(uri), err)
 				return
 			}
 			var dup *duplicateKey
-			if order, dup = memberOrder(data); dup != nil {
-				r.fail(p.doc, p.at, "%s %q: document %s has a duplicate key %q at %s", keywordOf(p.at), p.ref, showURI(uri), dup.key, showPointer(dup.ptr))
+			if order, dup = memberOrder(data, v); dup != nil {
+				r.fail(p.doc, p.at.member(p.kw), "%s %q: document %s has a duplicate key %q at %s", p.kw, p.ref, showURI(uri), dup.key, showPointer(dup.ptr))
 				return
 			}
 		}
-		r.addDocument(uri, v, order)
+		r.addDocument(uri, v, order, len(data))
 	}
 }
 
 // supplied returns the document the caller supplies for uri: if two keys
 // name it, the first in the order of their bytes.
 func (r *resolver) supplied(uri string) ([]byte, bool) {
-	for _, k := range slices.Sorted(maps.Keys(r.cfg.docs)) {
-		ku, _, err := resolveURI(baseless, k)
-		if err == nil && ku == uri {
-			return r.cfg.docs[k], true
+	if r.suppliedURIs == nil && len(r.cfg.docs) > 0 {
+		r.suppliedURIs = map[string]string{}
+		for _, k := range slices.Sorted(maps.Keys(r.cfg.docs)) {
+			ku, _, err := resolveURI(baseless, k)
+			if _, taken := r.suppliedURIs[ku]; err == nil && !taken {
+				r.suppliedURIs[ku] = k
+			}
 		}
+	}
+	if k, ok := r.suppliedURIs[uri]; ok {
+		return r.cfg.docs[k], true
 	}
 	if r.cfg.load != nil {
 		b, err := r.cfg.load(showURI(uri))
@@ -498,7 +589,7 @@ func (r *resolver) supplied(uri string) ([]byte, bool) {
 }
 
 func decodeDocument(data []byte) (any, error) {
-	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
@@ -518,104 +609,129 @@ func showPointer(ptr string) string {
 	return ptr
 }
 
-func keywordOf(at string) string { return at[strings.LastIndexByte(at, '/')+1:] }
-
-// lookup finds the schema the reference ref, written in the resource of
-// base at the pointer at of doc, names: by a JSON Pointer or a plain-name
-// anchor, in this document or another. It reports what does not resolve.
-func (r *resolver) lookup(base, ref string, doc *document, at string) (place, bool) {
+// lookup finds the schema the reference ref, written in the resource res
+// at the schema at of doc under the keyword kw, names: by a JSON Pointer
+// or a plain-name anchor, in this document or another; and the
+// reference's fragment. It reports what does not resolve.
+func (r *resolver) lookup(res *resource, ref string, doc *document, at *loc, kw string) (place, string, bool) {
 	// A reference is looked up once however many scopes compile it.
-	key := [2]string{base, ref}
-	if p, ok := r.found[key]; ok {
-		return p, true
+	key := foundKey{res, ref}
+	if f, ok := r.found[key]; ok {
+		return f.p, f.frag, true
 	}
-	p, ok := r.find(base, ref, doc, at)
+	p, frag, ok := r.find(res, ref, doc, at, kw)
 	if ok {
 		if r.found == nil {
-			r.found = map[[2]string]place{}
+			r.found = map[foundKey]found{}
 		}
-		r.found[key] = p
+		r.found[key] = found{p, frag}
 	}
-	return p, ok
+	return p, frag, ok
 }
 
-func (r *resolver) find(base, ref string, doc *document, at string) (place, bool) {
-	kw := keywordOf(at)
-	uri, frag, err := resolveURI(base, ref)
+func (r *resolver) find(from *resource, ref string, doc *document, at *loc, kw string) (place, string, bool) {
+	uri, frag, err := r.resolveURI(from.uri, ref, doc, at, kw)
+	if r.err != nil {
+		return place{}, "", false
+	}
 	if err != nil {
-		r.fail(doc, at, "%s %q does not resolve: not a URI reference: %v", kw, ref, err)
-		return place{}, false
+		r.fail(doc, at.member(kw), "%s %q does not resolve: not a URI reference: %v", kw, ref, err)
+		return place{}, "", false
 	}
-	res, ok := r.resources[uri]
-	if !ok {
-		if e := r.loadErrs[uri]; e != nil {
-			r.fail(doc, at, "%s %q does not resolve: loading %s: %v", kw, ref, showURI(uri), e)
-		} else {
-			r.fail(doc, at, "%s %q does not resolve: %s is another document, and none was supplied for it (WithDocuments, WithLoader; --ref-doc)", kw, ref, showURI(uri))
+	var res *resource
+	if strings.HasPrefix(ref, "#") {
+		// The resource's own URI: found once per resource, not hashed
+		// again for every reference in it.
+		if from.canon == nil {
+			from.canon = r.resources[from.uri]
 		}
-		return place{}, false
+		res = from.canon
+	} else {
+		var ok bool
+		if res, ok = r.resources[uri]; !ok {
+			if e := r.loadErrs[uri]; e != nil {
+				r.fail(doc, at.member(kw), "%s %q does not resolve: loading %s: %v", kw, ref, showURI(uri), e)
+			} else {
+				r.fail(doc, at.member(kw), "%s %q does not resolve: %s is another document, and none was supplied for it (WithDocuments, WithLoader; --ref-doc)", kw, ref, showURI(uri))
+			}
+			return place{}, "", false
+		}
 	}
-	d := res.doc
 	if frag == "" || frag[0] == '/' {
-		v, ptr, msg := pointerIn(d.root, res.ptr, frag)
+		p, msg := r.follow(res.root, frag)
 		if msg != "" {
-			r.fail(doc, at, "%s %q does not resolve: %s", kw, ref, msg)
-			return place{}, false
+			r.fail(doc, at.member(kw), "%s %q does not resolve: %s", kw, ref, msg)
+			return place{}, "", false
 		}
-		return place{doc: d, ptr: ptr, v: v, res: d.containing(ptr)}, true
+		return p, frag, true
 	}
-	ptr, ok := res.anchors[frag]
+	p, ok := res.anchors[frag]
 	if !ok {
-		r.fail(doc, at, "%s %q does not resolve: no anchor %q in %s", kw, ref, frag, showURI(res.uri))
-		return place{}, false
+		r.fail(doc, at.member(kw), "%s %q does not resolve: no anchor %q in %s", kw, ref, frag, showURI(res.uri))
+		return place{}, "", false
 	}
-	v, _, _ := pointerIn(d.root, ptr, "")
-	return place{doc: d, ptr: ptr, v: v, res: d.containing(ptr)}, true
+	return p, frag, true
 }
 
 var unescapeToken = strings.NewReplacer("~1", "/", "~0", "~")
 
-// pointerIn follows the JSON Pointer frag from the value at the canonical
-// pointer from in root: the value, its canonical pointer, or why not.
-func pointerIn(root any, from, frag string) (any, string, string) {
-	v := root
-	canon := ""
-	walk := func(p string) string {
-		for _, tok := range strings.Split(p[1:], "/") {
-			if strings.IndexByte(tok, '~') >= 0 {
-				tok = unescapeToken.Replace(tok)
+// follow follows the JSON Pointer frag from p, through any value: the
+// place it leads to, in the innermost resource on the way, or why not.
+func (r *resolver) follow(p place, frag string) (place, string) {
+	if frag == "" {
+		return p, ""
+	}
+	for rest := frag[1:]; ; {
+		r.step(1)
+		tok, more, cut := strings.Cut(rest, "/")
+		if strings.IndexByte(tok, '~') >= 0 {
+			tok = unescapeToken.Replace(tok)
+		}
+		switch cur := p.v.(type) {
+		case map[string]any:
+			next, ok := cur[tok]
+			if !ok {
+				return place{}, fmt.Sprintf("no member %q", tok)
 			}
-			switch cur := v.(type) {
-			case map[string]any:
-				next, ok := cur[tok]
-				if !ok {
-					return fmt.Sprintf("no member %q", tok)
-				}
-				v = next
-			case []any:
-				i, err := strconv.Atoi(tok)
-				if err != nil || i < 0 || i >= len(cur) || strconv.Itoa(i) != tok {
-					return fmt.Sprintf("no element %q", tok)
-				}
-				v = cur[i]
-			default:
-				return fmt.Sprintf("%q is inside %s", tok, jsonKind(cur))
+			p = p.child(next, p.at.member(tok))
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(cur) || !canonicalIndex(tok) {
+				return place{}, fmt.Sprintf("no element %q", tok)
 			}
-			canon += "/" + escapeToken(tok)
+			p = p.child(cur[i], &loc{parent: p.at, index: i})
+		default:
+			return place{}, fmt.Sprintf("%q is inside %s", tok, jsonKind(cur))
 		}
-		return ""
-	}
-	if from != "" {
-		if msg := walk(from); msg != "" {
-			return nil, "", msg
+		if !cut {
+			return p, ""
 		}
+		rest = more
 	}
-	if frag != "" {
-		if msg := walk(frag); msg != "" {
-			return nil, "", msg
-		}
+}
+
+// canonicalIndex reports whether tok, digits, is an index as JSON Pointer
+// writes it: no leading zero.
+func canonicalIndex(tok string) bool {
+	return tok == "0" || tok != "" && tok[0] != '0' && tok[0] != '+' && tok[0] != '-'
+}
+
+// resolveURI is resolveURI, counting the bytes of URI text it reads and
+// makes: past the budget (maxURIBytes), it fails at the keyword kw of the
+// schema at at.
+func (r *resolver) resolveURI(base, ref string, doc *document, at *loc, kw string) (string, string, error) {
+	if strings.HasPrefix(ref, "#") {
+		r.step(1)
+		return resolveURI(base, ref)
 	}
-	return v, canon, ""
+	uri, frag, err := resolveURI(base, ref)
+	n := len(base) + len(ref) + len(uri)
+	r.step(n / 64)
+	r.uriBytes += n
+	if r.uriBytes > r.maxURIBytes && r.err == nil {
+		r.fail(doc, at.member(kw), "%s %q: the URIs of the schema's identifiers and references add up to more than %d bytes (8 per byte of schema, and 1 MiB), as deeply nested relative identifiers make them", kw, ref, r.maxURIBytes)
+	}
+	return uri, frag, err
 }
 
 // maxScopes bounds the dynamic scopes of one Compile. A schema is compiled
@@ -625,12 +741,14 @@ func pointerIn(root any, from, frag string) (any, string, string) {
 // $dynamicAnchor, chained to a leaf of $dynamicRefs). With the bound, the
 // schemas compiled are at most maxScopes+1 times the schemas written, and
 // a schema that needs more scopes is refused (docs/readings.md section 4).
+// The work of the scopes is bounded too, and smaller (scopeWork).
 const maxScopes = 64
 
 // enter returns the scope s once the resource res, whose root is at p, is
 // in it: res binds the names it has a $dynamicAnchor for that s does not
 // bind yet, and is the recursive anchor if s has none yet and it has
-// "$recursiveAnchor": true. Past maxScopes it fails and returns s.
+// "$recursiveAnchor": true. Past maxScopes, or the budget of scope work,
+// it fails and returns s.
 func (r *resolver) enter(s *scope, res *resource, p place) *scope {
 	if res.dynamic == nil && !res.recursive {
 		return s
@@ -641,12 +759,10 @@ func (r *resolver) enter(s *scope, res *resource, p place) *scope {
 		return next
 	}
 	next := r.enterNew(s, res, p)
-	if r.err == nil {
-		if r.steps == nil {
-			r.steps = map[scopeStep]*scope{}
-		}
-		r.steps[step] = next
+	if r.steps == nil {
+		r.steps = map[scopeStep]*scope{}
 	}
+	r.steps[step] = next
 	return next
 }
 
@@ -657,6 +773,9 @@ type scopeStep struct {
 }
 
 func (r *resolver) enterNew(s *scope, res *resource, p place) *scope {
+	if !r.spendScope(len(res.dynamic), p) {
+		return s
+	}
 	var add []string
 	for name := range res.dynamic {
 		if r.dynNames[name] && (s == nil || s.dyn[name].doc == nil) {
@@ -667,41 +786,60 @@ func (r *resolver) enterNew(s *scope, res *resource, p place) *scope {
 	if len(add) == 0 && !rec {
 		return s
 	}
-	n := &scope{dyn: map[string]place{}}
+	// The new scope's bindings are copied and its key made: work the
+	// budget pays before it is done.
+	size := len(add)
+	if s != nil {
+		size += len(s.dyn)
+	}
+	if !r.spendScope(size, p) {
+		return s
+	}
+	n := &scope{dyn: make(map[string]place, size)}
 	if s != nil {
 		maps.Copy(n.dyn, s.dyn)
 		n.recursive = s.recursive
 	}
 	for _, name := range add {
-		ptr := res.dynamic[name]
-		v, _, _ := pointerIn(res.doc.root, ptr, "")
-		n.dyn[name] = place{doc: res.doc, ptr: ptr, v: v, res: res}
+		n.dyn[name] = res.dynamic[name]
 	}
 	if rec {
-		v, _, _ := pointerIn(res.doc.root, res.ptr, "")
-		n.recursive = &place{doc: res.doc, ptr: res.ptr, v: v, res: res}
+		n.recursive = &res.root
 	}
-	var key strings.Builder
+	// The key names each binding by its name and the identity of the
+	// schema bound: the same bindings, the same key.
+	var key []byte
 	for _, name := range slices.Sorted(maps.Keys(n.dyn)) {
-		p := n.dyn[name]
-		fmt.Fprintf(&key, "%q=%s#%s;", name, p.doc.uri, p.ptr)
+		key = strconv.AppendInt(key, int64(len(name)), 10)
+		key = append(append(append(key, ':'), name...), '=')
+		key = strconv.AppendUint(key, uint64(placeID(n.dyn[name])), 16)
+		key = append(key, ';')
 	}
 	if n.recursive != nil {
-		fmt.Fprintf(&key, "recursive=%s#%s", n.recursive.doc.uri, n.recursive.ptr)
+		key = append(key, "recursive="...)
+		key = strconv.AppendUint(key, uint64(placeID(*n.recursive)), 16)
 	}
-	n.key = key.String()
-	if old, ok := r.scopes[n.key]; ok {
+	if old, ok := r.scopes[string(key)]; ok {
 		return old
 	}
 	if len(r.scopes) == maxScopes {
-		r.fail(p.doc, p.ptr, "more than %d dynamic scopes: the paths to this resource bind its $dynamicAnchor names (and those of the resources on the way) in more ways than toolnorm follows", maxScopes)
+		r.fail(p.doc, p.at, "more than %d dynamic scopes: the paths to this resource bind its $dynamicAnchor names (and those of the resources on the way) in more ways than toolnorm follows", maxScopes)
 		return s
 	}
 	if r.scopes == nil {
 		r.scopes = map[string]*scope{}
 	}
-	r.scopes[n.key] = n
+	r.scopes[string(key)] = n
 	return n
+}
+
+// placeID identifies the schema at p: its object (a schema a scope binds
+// has a $dynamicAnchor or "$recursiveAnchor", so it is an object).
+func placeID(p place) uintptr {
+	if m, ok := p.v.(map[string]any); ok {
+		return objectID(m)
+	}
+	return 0
 }
 
 // dynamicTarget returns where a $dynamicRef (2020-12) whose reference has
@@ -709,7 +847,13 @@ func (r *resolver) enterNew(s *scope, res *resource, p place) *scope {
 // if first has "$dynamicAnchor" frag, the schema the outermost resource in
 // scope has for that name; else first, as a $ref.
 func (r *resolver) dynamicTarget(s *scope, frag string, first place) place {
-	if frag == "" || frag[0] == '/' || first.res.dynamic[frag] != first.ptr || s == nil {
+	if frag == "" || frag[0] == '/' || s == nil {
+		return first
+	}
+	// first has "$dynamicAnchor" frag; or, as the oracle reads it too,
+	// first is a document's root and its resource has no $dynamicAnchor
+	// frag at all.
+	if a, ok := first.res.dynamic[frag]; ok && placeID(a) != placeID(first) || !ok && first.at != nil {
 		return first
 	}
 	if p, ok := s.dyn[frag]; ok {
@@ -723,7 +867,7 @@ func (r *resolver) dynamicTarget(s *scope, frag string, first place) place {
 // "$recursiveAnchor": true, the root of the outermost such resource in
 // scope; else first, as a $ref.
 func (r *resolver) recursiveTarget(s *scope, first place) place {
-	if !first.res.recursive || first.ptr != first.res.ptr || s == nil || s.recursive == nil {
+	if !first.res.recursive || placeID(first) != placeID(first.res.root) || s == nil || s.recursive == nil {
 		return first
 	}
 	return *s.recursive

@@ -2,14 +2,16 @@ package normalize
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/toolnorm/toolnorm/internal/ecma"
 	"github.com/toolnorm/toolnorm/internal/jsonraw"
 	"github.com/toolnorm/toolnorm/internal/word"
 )
@@ -47,7 +49,10 @@ func (s typeSet) admits(t typeSet) bool {
 	return s&t != 0
 }
 
-// node is one compiled schema (an object or a boolean schema).
+// node is one compiled schema (an object or a boolean schema). Compile
+// makes one node for each object in each scope it is compiled in, and
+// shares one for true and every object without a keyword it reads, and one
+// for false.
 type node struct {
 	types typeSet // declared types, with $ref, allOf, anyOf and oneOf folded in
 
@@ -75,9 +80,8 @@ type node struct {
 	simple bool
 
 	// Compilation state.
-	compiled   bool
 	resolved   bool
-	index, low int // Tarjan's algorithm
+	index, low int // Tarjan's algorithm (finish)
 	onStack    bool
 }
 
@@ -119,35 +123,102 @@ func (t *propTab) lookup(k []byte) *node {
 	return s.n
 }
 
-// newPropTab lays props out with no two in a slot, in a table up to
-// sixteen times as large, or returns nil: then the map is used.
-func newPropTab(props map[string]*node) *propTab {
-	if len(props) == 0 {
+// newPropTab lays out the properties keys, whose nodes are nodes, with no
+// two in a slot, in a table up to sixteen times as large (4,096 slots at
+// most), or returns nil: then the map is used. When there are dynamic
+// scopes, the layout found for the properties obj is kept, and obj's table
+// in another scope is laid out in one pass.
+func (c *compiler) newPropTab(obj map[string]any, keys []string, nodes []*node) *propTab {
+	if len(keys) == 0 || 2*len(keys) > 1<<12 {
 		return nil
 	}
+	if !c.r.scoping {
+		return c.searchPropTab(keys, nodes)
+	}
+	id := objectID(obj)
+	if l, ok := c.layouts[id]; ok {
+		c.r.step(len(keys))
+		if l.bits == 0 {
+			return nil
+		}
+		t := &propTab{slots: make([]propSlot, 1<<l.bits), mul: l.mul, shift: 64 - l.bits}
+		for i, k := range keys {
+			kb := []byte(k)
+			w := word.Of(kb)
+			t.slots[propHash(w, kb, l.mul)>>t.shift] = propSlot{w, k, nodes[i]}
+		}
+		return t
+	}
+	t := c.searchPropTab(keys, nodes)
+	var l propLayout
+	if t != nil {
+		l = propLayout{mul: t.mul, bits: 64 - t.shift}
+	}
+	if c.layouts == nil {
+		c.layouts = map[uintptr]propLayout{}
+	}
+	c.layouts[id] = l
+	return t
+}
+
+// searchPropTab is newPropTab's search: 32 multipliers a size, each tried
+// in the same scratch table, where a try that fails costs the keys it
+// placed. A schema with hundreds of properties, which rarely fit, costs a
+// few hundred steps a property at most, not a table allocated and cleared
+// for each try.
+func (c *compiler) searchPropTab(keys []string, nodes []*node) *propTab {
+	// Each key's word, and its hash with the multiplier 1: its hash with
+	// another is that times the multiplier.
+	words, hashes := c.words[:0], c.hashes[:0]
+	for _, k := range keys {
+		kb := []byte(k)
+		w := word.Of(kb)
+		words, hashes = append(words, w), append(hashes, propHash(w, kb, 1))
+	}
+	c.words, c.hashes = words, hashes
 	bits := 2
-	for 1<<bits < 2*len(props) {
+	for 1<<bits < 2*len(keys) {
 		bits++
 	}
 	mul := uint64(0x9E3779B97F4A7C15)
-	for ; 1<<bits <= 16*len(props) && bits <= 12; bits++ {
+	for ; 1<<bits <= 16*len(keys) && bits <= 12; bits++ {
+		if len(c.slots) < 1<<bits {
+			c.slots = make([]propSlot, 1<<bits)
+		}
+		slots, shift := c.slots[:1<<bits], 64-bits
 	try:
 		for range 32 {
 			mul = mul*6364136223846793005 + 1442695040888963407 | 1
-			t := &propTab{slots: make([]propSlot, 1<<bits), mul: mul, shift: uint8(64 - bits)}
-			for k, c := range props {
-				kb := []byte(k)
-				w := word.Of(kb)
-				s := &t.slots[propHash(w, kb, mul)>>t.shift]
+			for i, h := range hashes {
+				s := &slots[h*mul>>shift]
 				if s.n != nil {
+					c.r.step(i + 1)
+					for _, h := range hashes[:i] {
+						slots[h*mul>>shift] = propSlot{}
+					}
 					continue try
 				}
-				*s = propSlot{w, k, c}
+				*s = propSlot{words[i], keys[i], nodes[i]}
+			}
+			c.r.step(len(keys) + len(slots)/16)
+			t := &propTab{slots: slots, mul: mul, shift: uint8(shift)}
+			if len(c.slots) == len(slots) {
+				c.slots = nil // the table is the scratch table, as large
+			} else {
+				t.slots = slices.Clone(slots)
+				clear(slots)
 			}
 			return t
 		}
 	}
 	return nil
+}
+
+// propLayout is how newPropTab laid out a properties object: its
+// multiplier and the table's size in bits, 0 for no table.
+type propLayout struct {
+	mul  uint64
+	bits uint8
 }
 
 // Schema is a compiled tool input schema. It is safe for concurrent use.
@@ -156,18 +227,20 @@ type Schema struct {
 	cfg  config
 }
 
-// SchemaError reports a schema that cannot be compiled.
+// SchemaError reports a schema that was not compiled: an invalid one (Err
+// wraps [ErrSchema]), or one whose [CompileContext] was stopped by its
+// context (Err wraps the context's error, not ErrSchema).
 type SchemaError struct {
 	Pointer string // JSON Pointer into the schema, "" for the whole schema
 	// URI is the document Pointer is in: "" for the schema given to
 	// Compile, else the URI of a document supplied for a reference.
 	URI    string
 	Offset int   // byte offset, for a schema that is not JSON; else -1
-	Err    error // ErrSchema, wrapped with the detail
+	Err    error // ErrSchema, or the context's error, wrapped with the detail
 }
 
 func (e *SchemaError) Error() string {
-	if e.Offset >= 0 {
+	if e.Offset >= 0 || !errors.Is(e.Err, ErrSchema) {
 		return fmt.Sprintf("normalize: %v", e.Err)
 	}
 	where := e.Pointer
@@ -182,13 +255,36 @@ func (e *SchemaError) Error() string {
 
 func (e *SchemaError) Unwrap() error { return e.Err }
 
-// ErrSchema is wrapped by every [SchemaError].
+// ErrSchema is wrapped by every [SchemaError] but the one of a
+// [CompileContext] stopped by its context.
 var ErrSchema = errors.New("invalid schema")
+
+// stoppedError is the error of a Compile stopped by its context, which
+// returned err: a SchemaError, as every error of Compile is, that is not
+// ErrSchema, for the schema may be valid.
+func stoppedError(err error) *SchemaError {
+	return &SchemaError{Offset: -1, Err: fmt.Errorf("compiling the schema: stopped: %w", err)}
+}
 
 type compiler struct {
 	r       *resolver
 	all     []*node
 	pending []refSite
+	nodes   map[nodeKey]*node // the objects compiled, by object and scope
+	objects map[uintptr]bool  // the objects compiled in some scope, when there are scopes
+	yes, no *node             // true and false, and every object with no keyword Compile reads (yes)
+
+	patterns map[string]compiledPattern // this Compile's, by source
+	layouts  map[uintptr]propLayout     // newPropTab's, by properties object, when there are scopes
+	slots    []propSlot                 // newPropTab's scratch table
+	words    []uint64                   // and its keys' words
+	hashes   []uint64                   // and their hashes
+}
+
+// nodeKey is an object of a document, compiled in a scope.
+type nodeKey struct {
+	obj   uintptr // objectID
+	scope *scope
 }
 
 // refSite is a reference to resolve once the schemas around it are
@@ -197,19 +293,20 @@ type refSite struct {
 	n     *node
 	kw    string // $ref, $dynamicRef or $recursiveRef
 	ref   string
-	base  string // the base URI it is resolved against
 	doc   *document
-	at    string // pointer of the keyword
+	res   *resource // the resource it is written in, which gives its base URI
+	at    *loc      // the schema it is in
 	scope *scope
 }
 
-func (c *compiler) fail(doc *document, ptr, format string, args ...any) {
-	c.r.fail(doc, ptr, format, args...)
+func (c *compiler) fail(doc *document, at *loc, format string, args ...any) {
+	c.r.fail(doc, at, format, args...)
 }
 
 // Compile compiles a tool's input schema (JSON Schema, drafts 4 to
 // 2020-12, with OpenAPI's nullable) for [Schema.Normalize]. The options
-// apply to every use of the returned Schema.
+// apply to every use of the returned Schema. It is [CompileContext] with
+// a context that is never done.
 //
 // References ($ref, and $dynamicRef in 2020-12 and $recursiveRef in
 // 2019-09, with the dynamic scope) resolve against base URIs as the
@@ -222,15 +319,44 @@ func (c *compiler) fail(doc *document, ptr, format string, args ...any) {
 // It fails with a [*SchemaError] when the schema is not JSON, is neither an
 // object nor a boolean, has a keyword of the wrong JSON type, names an
 // unknown type, has a pattern that is not an ECMA-262 regular expression,
-// or has a reference that does not resolve to a schema.
+// or has a reference that does not resolve to a schema; and when it asks
+// for more than Compile follows: dynamic scopes past maxScopes (64) or
+// whose work passes a budget proportional to the schema's size, or URIs of
+// identifiers and references that add up to more than 8 bytes per byte of
+// schema (and 1 MiB). Its cost is linear in the size of the schema and the
+// documents supplied (docs/performance.md, "Bounded on every input:
+// compile").
 //
 // With [WithRepairs] leaving out the JSON repair, the schema is not read at
 // all: only the JSON repair asks what a position declares, so a broken
 // schema is no error there.
 func Compile(schema []byte, opts ...Option) (*Schema, error) {
+	return CompileContext(context.Background(), schema, opts...)
+}
+
+// CompileContext is [Compile], stopped when ctx is done: it asks ctx every
+// few thousand steps of its work (a schema compiles at tens of megabytes
+// a second), and then returns a [*SchemaError] whose Err wraps ctx.Err(),
+// so that errors.Is(err, context.DeadlineExceeded) or context.Canceled
+// holds, and errors.Is(err, [ErrSchema]) does not: the schema was not
+// found invalid, only not compiled in time. A caller that refuses a tool
+// for an invalid schema asks ErrSchema, not the error's type. The work
+// before Compile reads the schema (decoding its JSON, loading documents
+// with [WithLoader]) is not interrupted; it is linear in their size.
+func CompileContext(ctx context.Context, schema []byte, opts ...Option) (*Schema, error) {
+	s, _, err := compileCounted(ctx, schema, opts)
+	return s, err
+}
+
+// compileCounted is CompileContext, which also returns the steps of work it
+// counted (see work.go).
+func compileCounted(ctx context.Context, schema []byte, opts []Option) (*Schema, int64, error) {
 	cfg := newConfig(opts)
 	if !cfg.repairs.JSON() {
 		schema = []byte("true") // declares nothing, as the schema is to the entity repair
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, 0, stoppedError(err)
 	}
 	var rc resolveConfig
 	for _, o := range opts {
@@ -240,46 +366,44 @@ func Compile(schema []byte, opts ...Option) (*Schema, error) {
 	}
 	if !utf8.Valid(schema) {
 		off := invalidUTF8(schema)
-		return nil, &SchemaError{Offset: off, Err: fmt.Errorf("%w: not JSON: invalid UTF-8 (offset %d)", ErrSchema, off)}
+		return nil, 0, &SchemaError{Offset: off, Err: fmt.Errorf("%w: not JSON: invalid UTF-8 (offset %d)", ErrSchema, off)}
 	}
 	doc, order, ok := decodeOrdered(schema)
 	if !ok {
 		var err error
 		if doc, order, err = decodeSchema(schema); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 	}
 	r := &resolver{cfg: rc, docs: map[string]*document{}, resources: map[string]*resource{}}
-	d := r.addDocumentIndexed(baseless, doc, order, mayIdentify(schema, &rc))
+	r.start(ctx)
+	d := r.addDocumentIndexed(baseless, doc, order, len(schema), mayIdentify(schema, &rc))
 	r.loadAll()
 	if r.err != nil {
-		return nil, r.err
+		return nil, r.spent, r.err
 	}
-	c := &compiler{r: r}
-	root := c.compile(place{doc: d, v: doc, res: d.resources[""]}, nil)
+	c := &compiler{r: r, nodes: map[nodeKey]*node{}, yes: &node{own: tAll}, no: &node{}}
+	if r.scoping = r.mayScope(); r.scoping {
+		c.objects = map[uintptr]bool{}
+	}
+	c.all = append(c.all, c.yes, c.no)
+	root := c.compile(d.res.root, nil)
 	for i := 0; i < len(c.pending) && r.err == nil; i++ {
 		c.resolveRef(c.pending[i])
 	}
+	if r.err == nil {
+		c.finish()
+	}
 	if r.err != nil {
-		return nil, r.err
+		return nil, r.spent, r.err
 	}
-	c.markCycles()
-	for _, n := range c.all {
-		c.resolveTypes(n)
-		f := n
-		for f.pureRef() {
-			f = f.ref
-		}
-		n.flat = f
-		n.simple = f.ref == nil && f.allOf == nil && !f.hasAnyOf && !f.hasOneOf && !f.cyclic
-	}
-	return &Schema{root: root, cfg: cfg}, nil
+	return &Schema{root: root, cfg: cfg}, r.spent, nil
 }
 
 // decodeSchema reads a schema's text that decodeOrdered leaves, with
 // encoding/json and memberOrder: for the error, or the value where the
 // text is JSON all the same.
-func decodeSchema(schema []byte) (any, map[string][]string, error) {
+func decodeSchema(schema []byte) (any, map[uintptr][]string, error) {
 	dec := json.NewDecoder(bytes.NewReader(schema))
 	dec.UseNumber()
 	var doc any
@@ -296,7 +420,7 @@ func decodeSchema(schema []byte) (any, map[string][]string, error) {
 	if off := jsonraw.SkipSpace(schema, int(dec.InputOffset())); off < len(schema) {
 		return nil, nil, &SchemaError{Offset: off, Err: fmt.Errorf("%w: not JSON: data after the schema (offset %d)", ErrSchema, off)}
 	}
-	order, dup := memberOrder(schema)
+	order, dup := memberOrder(schema, doc)
 	if dup != nil {
 		return nil, nil, &SchemaError{Pointer: dup.ptr, Offset: -1, Err: fmt.Errorf("%w: duplicate key %q", ErrSchema, dup.key)}
 	}
@@ -306,7 +430,7 @@ func decodeSchema(schema []byte) (any, map[string][]string, error) {
 // resolveRef finds the schema a reference names and compiles it in the
 // scope of the reference.
 func (c *compiler) resolveRef(rs refSite) {
-	target, ok := c.r.lookup(rs.base, rs.ref, rs.doc, rs.at)
+	target, frag, ok := c.r.lookup(rs.res, rs.ref, rs.doc, rs.at, rs.kw)
 	if !ok {
 		return
 	}
@@ -315,7 +439,6 @@ func (c *compiler) resolveRef(rs refSite) {
 		rs.n.ref = c.compile(target, rs.scope)
 		return
 	case "$dynamicRef":
-		_, frag, _ := resolveURI(rs.base, rs.ref)
 		target = c.r.dynamicTarget(rs.scope, frag, target)
 	case "$recursiveRef":
 		target = c.r.recursiveTarget(rs.scope, target)
@@ -324,68 +447,85 @@ func (c *compiler) resolveRef(rs refSite) {
 	rs.n.allOf = append(rs.n.allOf, c.compile(target, rs.scope))
 }
 
-// sub is the place of the subschema v at suffix below p.
-func (p place) sub(v any, suffix string) place { return p.at(v, p.ptr+suffix) }
-
-// at is the place of the subschema v at ptr, below p.
-func (p place) at(v any, ptr string) place {
-	res := p.res
-	if len(p.doc.resources) > 1 {
-		if r, ok := p.doc.resources[ptr]; ok {
-			res = r
-		}
-	}
-	return place{doc: p.doc, ptr: ptr, v: v, res: res}
-}
-
-// node returns the node of the schema at p in the scope s, new or not.
-func (c *compiler) node(p place, s *scope) *node {
-	if s == nil {
-		n, ok := p.doc.nodes[p.ptr]
-		if !ok {
-			n = &node{own: tAll}
-			p.doc.nodes[p.ptr] = n
-		}
-		return n
-	}
-	key := nodeKey{p.ptr, s}
-	n, ok := p.doc.scoped[key]
-	if !ok {
-		if p.doc.scoped == nil {
-			p.doc.scoped = map[nodeKey]*node{}
-		}
-		n = &node{own: tAll}
-		p.doc.scoped[key] = n
-	}
-	return n
-}
-
-// compile compiles the schema at p in the dynamic scope s, once per place
-// and scope.
+// compile compiles the schema at p in the dynamic scope s, once per object
+// and scope. Once Compile has failed, it compiles nothing more.
 func (c *compiler) compile(p place, s *scope) *node {
-	s = c.r.enter(s, p.res, p)
-	n := c.node(p, s)
-	if n.compiled {
+	r := c.r
+	if r.err != nil {
+		return c.yes
+	}
+	r.step(1)
+	m, isObject := p.v.(map[string]any)
+	if !isObject {
+		switch v := p.v.(type) {
+		case bool:
+			if v {
+				return c.yes
+			}
+			return c.no
+		}
+		c.fail(p.doc, p.at, "a schema must be an object or a boolean, not %s", jsonKind(p.v))
+		return c.yes
+	}
+	if !readsAny(m) {
+		// Nothing below it depends on the scope, or is compiled.
+		return c.yes
+	}
+	s = r.enter(s, p.res, p)
+	key := nodeKey{objectID(m), s}
+	if n, ok := c.nodes[key]; ok {
 		return n
 	}
-	n.compiled = true
-	c.all = append(c.all, n)
-	switch v := p.v.(type) {
-	case bool:
-		if !v {
-			n.own = 0
+	if r.scoping {
+		// Compiled again, in another scope: the scopes' work, which
+		// pays for the object and each of its subschemas.
+		if c.objects[key.obj] {
+			if !r.spendScope(1+subschemas(m), p) {
+				return c.yes
+			}
+		} else {
+			c.objects[key.obj] = true
 		}
-		return n
-	case map[string]any:
-		c.compileObject(n, v, p, s)
-	default:
-		c.fail(p.doc, p.ptr, "a schema must be an object or a boolean, not %s", jsonKind(v))
+	}
+	n := &node{own: tAll}
+	c.nodes[key] = n
+	c.all = append(c.all, n)
+	c.compileObject(n, m, p, s)
+	return n
+}
+
+// subschemas returns how many subschemas the keywords of m hold, at most:
+// the calls of compile that compiling m makes.
+func subschemas(m map[string]any) int {
+	n := 4 // additionalProperties, items, additionalItems, a reference
+	for _, kw := range [...]string{"properties", "patternProperties", "$defs", "definitions"} {
+		if o, ok := m[kw].(map[string]any); ok {
+			n += len(o)
+		}
+	}
+	for _, kw := range [...]string{"allOf", "anyOf", "oneOf", "prefixItems", "items"} {
+		if a, ok := m[kw].([]any); ok {
+			n += len(a)
+		}
 	}
 	return n
+}
+
+// readsAny reports whether m has a keyword compileObject reads: an object
+// without is the schema true to Compile.
+func readsAny(m map[string]any) bool {
+	for k := range m {
+		switch k {
+		case "$ref", "$dynamicRef", "$recursiveRef", "type", "allOf", "anyOf", "oneOf",
+			"properties", "patternProperties", "additionalProperties",
+			"prefixItems", "items", "additionalItems", "$defs", "definitions":
+			return true
+		}
+	}
+	return false
 }
 
 func (c *compiler) compileObject(n *node, m map[string]any, p place, s *scope) {
-	ptr := p.ptr
 	draft := p.res.draft
 	for _, kw := range [...]string{"$ref", "$dynamicRef", "$recursiveRef"} {
 		r, ok := m[kw]
@@ -394,10 +534,10 @@ func (c *compiler) compileObject(n *node, m map[string]any, p place, s *scope) {
 		}
 		str, isString := r.(string)
 		if !isString {
-			c.fail(p.doc, ptr+"/"+kw, "%s must be a string, not %s", kw, jsonKind(r))
+			c.fail(p.doc, p.at.member(kw), "%s must be a string, not %s", kw, jsonKind(r))
 			continue
 		}
-		c.pending = append(c.pending, refSite{n: n, kw: kw, ref: str, base: p.res.uri, doc: p.doc, at: ptr + "/" + kw, scope: s})
+		c.pending = append(c.pending, refSite{n: n, kw: kw, ref: str, doc: p.doc, res: p.res, at: p.at, scope: s})
 	}
 	_, hasRef := m["$ref"]
 	if hasRef && !draft.modern() {
@@ -407,11 +547,11 @@ func (c *compiler) compileObject(n *node, m map[string]any, p place, s *scope) {
 		return
 	}
 	if t, ok := m["type"]; ok {
-		n.own = c.types(t, p.doc, ptr)
+		n.own = c.types(t, p.doc, p.at)
 		if nb, ok := m["nullable"]; ok {
 			b, isBool := nb.(bool)
 			if !isBool {
-				c.fail(p.doc, ptr+"/nullable", "nullable must be a boolean, not %s", jsonKind(nb))
+				c.fail(p.doc, p.at.member("nullable"), "nullable must be a boolean, not %s", jsonKind(nb))
 			} else if b {
 				n.own |= tNull
 			}
@@ -426,49 +566,69 @@ func (c *compiler) compileObject(n *node, m map[string]any, p place, s *scope) {
 	if pr, ok := m["properties"]; ok {
 		obj, isObj := pr.(map[string]any)
 		if !isObj {
-			c.fail(p.doc, ptr+"/properties", "properties must be an object, not %s", jsonKind(pr))
+			c.fail(p.doc, p.at.member("properties"), "properties must be an object, not %s", jsonKind(pr))
 		}
+		keys := p.doc.members(obj)
+		locs := p.at.member("properties").members(keys)
 		n.props = make(map[string]*node, len(obj))
-		for _, k := range p.doc.members(ptr+"/properties", obj) {
-			n.props[k] = c.compile(p.at(obj[k], ptr+"/properties/"+escapeToken(k)), s)
+		nodes := make([]*node, len(keys))
+		for i, k := range keys {
+			nodes[i] = c.compile(p.child(obj[k], &locs[i]), s)
+			n.props[k] = nodes[i]
 		}
-		n.propTab = newPropTab(n.props)
+		n.propTab = c.newPropTab(obj, keys, nodes)
 	}
 	if pp, ok := m["patternProperties"]; ok {
 		obj, isObj := pp.(map[string]any)
 		if !isObj {
-			c.fail(p.doc, ptr+"/patternProperties", "patternProperties must be an object, not %s", jsonKind(pp))
+			c.fail(p.doc, p.at.member("patternProperties"), "patternProperties must be an object, not %s", jsonKind(pp))
 		}
-		for _, k := range p.doc.members(ptr+"/patternProperties", obj) {
-			sub := obj[k]
-			suffix := "/patternProperties/" + escapeToken(k)
-			re, err := compilePattern(k)
+		keys := p.doc.members(obj)
+		locs := p.at.member("patternProperties").members(keys)
+		for i, k := range keys {
+			re, err := c.compilePattern(k)
 			if err != nil {
-				c.fail(p.doc, ptr+suffix, "%v", err)
+				c.fail(p.doc, &locs[i], "%v", err)
 				continue
 			}
-			n.patterns = append(n.patterns, pattern{re, c.compile(p.sub(sub, suffix), s)})
+			n.patterns = append(n.patterns, pattern{re, c.compile(p.child(obj[k], &locs[i]), s)})
 		}
 	}
 	if a, ok := m["additionalProperties"]; ok {
-		n.additional = c.compile(p.sub(a, "/additionalProperties"), s)
+		n.additional = c.compile(p.child(a, p.at.member("additionalProperties")), s)
 	}
 	if pi, ok := m["prefixItems"]; ok {
-		n.prefixItems = c.listOf(pi, p, "/prefixItems", "prefixItems", s)
+		n.prefixItems = c.listOf(pi, p, "prefixItems", s)
 		n.hasPrefixItems = true
 	}
 	if it, ok := m["items"]; ok {
 		if arr, isArr := it.([]any); isArr {
-			n.tupleItems = c.listOf(arr, p, "/items", "items", s)
+			n.tupleItems = c.listOf(arr, p, "items", s)
 			n.hasTupleItems = true
 		} else {
-			n.items = c.compile(p.sub(it, "/items"), s)
+			n.items = c.compile(p.child(it, p.at.member("items")), s)
 		}
 	}
 	if a, ok := m["additionalItems"]; ok {
-		n.additionalItems = c.compile(p.sub(a, "/additionalItems"), s)
+		n.additionalItems = c.compile(p.child(a, p.at.member("additionalItems")), s)
 	}
 	c.definitions(m, p, s)
+}
+
+// compilePattern is compilePattern, once per source in a Compile: a
+// pattern too long for the shared cache is compiled once, not once per
+// scope that compiles its schema.
+func (c *compiler) compilePattern(src string) (*ecma.Regexp, error) {
+	if got, ok := c.patterns[src]; ok {
+		return got.re, got.err
+	}
+	c.r.step(1 + len(src)/64)
+	re, err := compilePattern(src)
+	if c.patterns == nil {
+		c.patterns = map[string]compiledPattern{}
+	}
+	c.patterns[src] = compiledPattern{re, err}
+	return re, err
 }
 
 // definitions compiles $defs and definitions even when nothing refers to
@@ -478,10 +638,12 @@ func (c *compiler) definitions(m map[string]any, p place, s *scope) {
 		if d, ok := m[kw]; ok {
 			defs, isObj := d.(map[string]any)
 			if !isObj {
-				c.fail(p.doc, p.ptr+"/"+kw, "%s must be an object, not %s", kw, jsonKind(d))
+				c.fail(p.doc, p.at.member(kw), "%s must be an object, not %s", kw, jsonKind(d))
 			}
-			for _, k := range p.doc.members(p.ptr+"/"+kw, defs) {
-				c.compile(p.at(defs[k], p.ptr+"/"+kw+"/"+escapeToken(k)), s)
+			keys := p.doc.members(defs)
+			locs := p.at.member(kw).members(keys)
+			for i, k := range keys {
+				c.compile(p.child(defs[k], &locs[i]), s)
 			}
 		}
 	}
@@ -494,42 +656,43 @@ func (c *compiler) list(m map[string]any, kw string, p place, s *scope) []*node 
 		return nil
 	}
 	if arr, isArr := v.([]any); isArr && len(arr) == 0 {
-		c.fail(p.doc, p.ptr+"/"+kw, "%s must not be empty", kw)
+		c.fail(p.doc, p.at.member(kw), "%s must not be empty", kw)
 	}
-	return c.listOf(v, p, "/"+kw, kw, s)
+	return c.listOf(v, p, kw, s)
 }
 
-func (c *compiler) listOf(v any, p place, suffix, kw string, s *scope) []*node {
+func (c *compiler) listOf(v any, p place, kw string, s *scope) []*node {
 	arr, ok := v.([]any)
 	if !ok {
-		c.fail(p.doc, p.ptr+suffix, "%s must be an array, not %s", kw, jsonKind(v))
+		c.fail(p.doc, p.at.member(kw), "%s must be an array, not %s", kw, jsonKind(v))
 		return nil
 	}
 	out := make([]*node, len(arr))
+	locs := p.at.member(kw).elements(len(arr))
 	for i, sub := range arr {
-		out[i] = c.compile(p.at(sub, p.ptr+suffix+"/"+strconv.Itoa(i)), s)
+		out[i] = c.compile(p.child(sub, &locs[i]), s)
 	}
 	return out
 }
 
-// types reads the type keyword v of the schema at ptr. The pointer of a
+// types reads the type keyword v of the schema at at. The pointer of a
 // type is built only for an error: most schemas have none.
-func (c *compiler) types(v any, doc *document, ptr string) typeSet {
+func (c *compiler) types(v any, doc *document, at *loc) typeSet {
 	one := func(v any, i int) typeSet {
-		at := func() string {
+		where := func() *loc {
 			if i < 0 {
-				return ptr + "/type"
+				return at.member("type")
 			}
-			return ptr + "/type/" + strconv.Itoa(i)
+			return &loc{parent: at.member("type"), index: i}
 		}
 		s, ok := v.(string)
 		if !ok {
-			c.fail(doc, at(), "a type must be a string, not %s", jsonKind(v))
+			c.fail(doc, where(), "a type must be a string, not %s", jsonKind(v))
 			return 0
 		}
 		t, ok := typeNames[s]
 		if !ok {
-			c.fail(doc, at(), "unknown type %q", s)
+			c.fail(doc, where(), "unknown type %q", s)
 		}
 		return t
 	}
@@ -543,97 +706,128 @@ func (c *compiler) types(v any, doc *document, ptr string) typeSet {
 	return one(v, -1)
 }
 
-// markCycles marks the nodes that lie on a cycle of $ref, allOf, anyOf
-// and oneOf edges (Tarjan's strongly connected components): such a
-// schema says nothing definite, so it is read as unknown.
-func (c *compiler) markCycles() {
+// finish marks the nodes that lie on a cycle of $ref, allOf, anyOf and
+// oneOf edges (Tarjan's strongly connected components; such a schema says
+// nothing definite, so it is read as unknown), and computes every node's
+// types, flat and simple, in one pass with a stack of its own: a
+// component is complete only after every component it reaches, so each
+// node's successors are done when it is, and a chain of $refs is followed
+// once, not from each of its hops.
+func (c *compiler) finish() {
+	type frame struct {
+		n    *node
+		next int // the edge to follow next
+	}
 	index := 1
+	var calls []frame
 	var stack []*node
-	var visit func(n *node)
-	visit = func(n *node) {
+	visit := func(n *node) {
 		n.index, n.low = index, index
 		index++
 		stack = append(stack, n)
 		n.onStack = true
-		for _, m := range n.edges() {
-			if m.index == 0 {
-				visit(m)
-				n.low = min(n.low, m.low)
-			} else if m.onStack {
-				n.low = min(n.low, m.index)
-			}
+		calls = append(calls, frame{n: n})
+	}
+	for _, root := range c.all {
+		if root.index != 0 {
+			continue
 		}
-		if n.low == n.index {
-			var scc []*node
-			for {
-				m := stack[len(stack)-1]
-				stack = stack[:len(stack)-1]
+		visit(root)
+		for len(calls) > 0 && c.r.err == nil {
+			f := &calls[len(calls)-1]
+			n := f.n
+			if m := n.edge(f.next); m != nil {
+				f.next++
+				c.r.step(1)
+				if m.index == 0 {
+					visit(m)
+				} else if m.onStack {
+					n.low = min(n.low, m.index)
+				}
+				continue
+			}
+			calls = calls[:len(calls)-1]
+			if len(calls) > 0 {
+				up := calls[len(calls)-1].n
+				up.low = min(up.low, n.low)
+			}
+			if n.low != n.index {
+				continue
+			}
+			i := len(stack) - 1
+			for stack[i] != n {
+				i--
+			}
+			scc := stack[i:]
+			stack = stack[:i]
+			cyclic := len(scc) > 1
+			for k := 0; !cyclic && n.edge(k) != nil; k++ {
+				cyclic = n.edge(k) == n
+			}
+			for _, m := range scc {
 				m.onStack = false
-				scc = append(scc, m)
-				if m == n {
-					break
-				}
+				m.cyclic = cyclic
 			}
-			selfLoop := false
-			for _, m := range n.edges() {
-				selfLoop = selfLoop || m == n
+			for _, m := range scc {
+				c.resolve(m)
 			}
-			if len(scc) > 1 || selfLoop {
-				for _, m := range scc {
-					m.cyclic = true
-				}
-			}
-		}
-	}
-	for _, n := range c.all {
-		if n.index == 0 {
-			visit(n)
 		}
 	}
 }
 
-func (n *node) edges() []*node {
-	var e []*node
+// edge returns the i'th of n's $ref, allOf, anyOf and oneOf edges, or nil
+// past the last.
+func (n *node) edge(i int) *node {
 	if n.ref != nil {
-		e = append(e, n.ref)
+		if i == 0 {
+			return n.ref
+		}
+		i--
 	}
-	e = append(e, n.allOf...)
-	e = append(e, n.anyOf...)
-	return append(e, n.oneOf...)
+	for _, l := range [...][]*node{n.allOf, n.anyOf, n.oneOf} {
+		if i < len(l) {
+			return l[i]
+		}
+		i -= len(l)
+	}
+	return nil
 }
 
-// resolveTypes computes n.types: its own types, intersected with its
-// $ref's, each allOf branch's, and the unions of its anyOf and oneOf
-// branches. A cyclic node admits everything.
-func (c *compiler) resolveTypes(n *node) typeSet {
-	if n.resolved {
-		return n.types
-	}
-	if n.cyclic {
-		n.types, n.resolved = tAll, true
-		return tAll
-	}
-	t := n.own
-	if n.ref != nil {
-		t &= c.resolveTypes(n.ref)
-	}
-	for _, b := range n.allOf {
-		t &= c.resolveTypes(b)
-	}
-	if n.hasAnyOf {
-		t &= c.union(n.anyOf)
-	}
-	if n.hasOneOf {
-		t &= c.union(n.oneOf)
+// resolve computes n.types: its own types, intersected with its $ref's,
+// each allOf branch's, and the unions of its anyOf and oneOf branches (a
+// cyclic node admits everything); and n.flat and n.simple, for the walk.
+// Every node n reaches and is not on a cycle with is resolved.
+func (c *compiler) resolve(n *node) {
+	t := tAll
+	if !n.cyclic {
+		t = n.own
+		if n.ref != nil {
+			t &= n.ref.types
+		}
+		for _, b := range n.allOf {
+			t &= b.types
+		}
+		if n.hasAnyOf {
+			t &= unionTypes(n.anyOf)
+		}
+		if n.hasOneOf {
+			t &= unionTypes(n.oneOf)
+		}
 	}
 	n.types, n.resolved = t, true
-	return t
+	f := n
+	if n.pureRef() {
+		f = n.ref.flat // not cyclic, so n.ref is resolved
+	}
+	n.flat = f
+	n.simple = f.ref == nil && f.allOf == nil && !f.hasAnyOf && !f.hasOneOf && !f.cyclic
 }
 
-func (c *compiler) union(branches []*node) typeSet {
+// unionTypes is the types one of branches admits.
+func unionTypes(branches []*node) typeSet {
 	var u typeSet
 	for _, b := range branches {
-		u |= c.resolveTypes(b)
+		u |= b.types
 	}
 	return u
 }

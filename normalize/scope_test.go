@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/toolnorm/toolnorm/oracle"
 )
 
 // chainedDynamicSchema is issue 21's hostile schema: levels of two
@@ -88,5 +90,25 @@ func BenchmarkCompileChainedDynamicScopes(b *testing.B) {
 		if _, err := Compile(schema); err == nil {
 			b.Fatal("compiled, want refused")
 		}
+	}
+}
+
+// TestDynamicRefFirstTargetAtRoot: a $dynamicRef whose first target is a
+// document's root, found by a plain $anchor, binds dynamically when the
+// root's resource has no $dynamicAnchor of that name, as before issue 34
+// and as the oracle reads it (the pointer of the root is "", and so is the
+// pointer a missing name had).
+func TestDynamicRefFirstTargetAtRoot(t *testing.T) {
+	schema := []byte(`{"$id":"https://t.test/root","$anchor":"x","type":"object","$ref":"inner",` +
+		`"$defs":{"inner":{"$id":"inner","$dynamicAnchor":"x","properties":{"p":{"$dynamicRef":"root#x"}}}}}`)
+	args := []byte(`{"p":"{\"a\":1}"}`)
+	s, err := Compile(schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := s.Normalize(args)
+	want, oerr := oracle.Normalize(schema, args, oracle.Options{Draft: "draft2020-12"})
+	if err != nil || oerr != nil || string(out) != string(want) || string(out) != string(args) {
+		t.Errorf("Normalize = %s, %v; the oracle %s, %v; want the arguments unchanged", out, err, want, oerr)
 	}
 }

@@ -406,7 +406,7 @@ func holdsIdempotent(r *runner, c Case) string {
 	}
 	twice := r.run(impl.Case{Schema: c.Schema, Args: once.Output, Options: c.Options})
 	if d := impl.Compare(twice, once).Diff; d != "" {
-		return fmt.Sprintf("once gives %s, twice %s", clip(once.String()), clip(twice.String()))
+		return fmt.Sprintf("once gives %s, twice %s", once.Show(impl.MaxShown), twice.Show(impl.MaxShown))
 	}
 	return ""
 }
@@ -433,7 +433,7 @@ func pass(o impl.Options) func(string) string {
 func parse(res impl.Result) (*jsonvalue.Value, string) {
 	v, err := jsonvalue.Parse(res.Output)
 	if err != nil {
-		return nil, fmt.Sprintf("the output %s is not JSON: %v", clip(res.String()), err)
+		return nil, fmt.Sprintf("the output %s is not JSON: %v", res.Show(impl.MaxShown), err)
 	}
 	return v, ""
 }
@@ -450,7 +450,7 @@ func holdsFixpoints(r *runner, c Case) string {
 	one := pass(c.Options)
 	walkStrings(v, "", func(at, s string) {
 		if d := one(s); d != s && msg == "" {
-			msg = fmt.Sprintf("the string at %s, %s, still decodes to %s", place(at), clip(display.Quote(s)), clip(display.Quote(d)))
+			msg = fmt.Sprintf("the string at %s, %s, still decodes to %s", place(at), display.ClipQuote(s, impl.MaxShown), display.ClipQuote(d, impl.MaxShown))
 		}
 	})
 	return msg
@@ -518,7 +518,7 @@ func pairs(in, out *jsonvalue.Value, at string, o impl.Options, keys bool, f fun
 		}
 		for i, m := range in.Members {
 			if out.Members[i].Key != m.Key {
-				return fmt.Sprintf("at %s member %d has the key %s, not %s", place(at), i, clip(display.Quote(out.Members[i].Key)), clip(display.Quote(m.Key)))
+				return fmt.Sprintf("at %s member %d has the key %s, not %s", place(at), i, display.ClipQuote(out.Members[i].Key, impl.MaxShown), display.ClipQuote(m.Key, impl.MaxShown))
 			}
 			if msg := pairs(m.Value, out.Members[i].Value, at+"/"+pointerToken(m.Key), o, keys, f); msg != "" {
 				return msg
@@ -564,7 +564,7 @@ func holdsPairs(r *runner, c Case, keys bool, f func(at string, in, out *jsonval
 		return msg
 	}
 	if msg := pairs(in, out, "", c.Options, keys, f); msg != "" {
-		return msg + "; output " + clip(res.String())
+		return msg + "; output " + res.Show(impl.MaxShown)
 	}
 	return ""
 }
@@ -576,7 +576,7 @@ func holdsKeys(r *runner, c Case) string {
 func holdsNoReference(r *runner, c Case) string {
 	return holdsPairs(r, c, false, func(at string, in, out *jsonvalue.Value) string {
 		if in.Kind == jsonvalue.String && out.Kind == jsonvalue.String && !strings.Contains(in.Str, "&") && in.Str != out.Str {
-			return fmt.Sprintf("at %s the string %s, which has no reference, became %s", place(at), clip(display.Quote(in.Str)), clip(display.Quote(out.Str)))
+			return fmt.Sprintf("at %s the string %s, which has no reference, became %s", place(at), display.ClipQuote(in.Str, impl.MaxShown), display.ClipQuote(out.Str, impl.MaxShown))
 		}
 		return ""
 	})
@@ -587,7 +587,7 @@ func holdsNonStrings(r *runner, c Case) string {
 		switch in.Kind {
 		case jsonvalue.Number, jsonvalue.Bool, jsonvalue.Null:
 			if !jsonvalue.Equal(in, out) {
-				return fmt.Sprintf("at %s %s became %s", place(at), clip(display.JSON(in.Append(nil))), clip(display.JSON(out.Append(nil))))
+				return fmt.Sprintf("at %s %s became %s", place(at), display.ClipJSON(in.Append(nil), impl.MaxShown), display.ClipJSON(out.Append(nil), impl.MaxShown))
 			}
 		}
 		return ""
@@ -606,7 +606,7 @@ func holdsNonObject(r *runner, c Case) string {
 		panic(moot{}) // minimized into an object, or into no JSON at all
 	}
 	if res := r.run(c.Case); res.Answered() {
-		return fmt.Sprintf("the arguments %s gave the output %s, not an error", clip(display.JSON(c.Args)), clip(res.String()))
+		return fmt.Sprintf("the arguments %s gave the output %s, not an error", display.ClipJSON(c.Args, impl.MaxShown), res.Show(impl.MaxShown))
 	}
 	return ""
 }
@@ -807,7 +807,7 @@ func holdsString(id string) func(r *runner, c Case) string {
 		}
 		v, res, msg := runFocus(r, c)
 		if msg == "" && (v == nil || v.Kind != jsonvalue.String) {
-			msg = fmt.Sprintf("the string at %s was replaced: output %s", pointer(c.Focus), clip(res.String()))
+			msg = fmt.Sprintf("the string at %s was replaced: output %s", pointer(c.Focus), res.Show(impl.MaxShown))
 		}
 		return msg
 	}
@@ -856,7 +856,7 @@ func holdsShapeMatch(r *runner, c Case) string {
 	}
 	v, res, msg := runFocus(r, c)
 	if msg == "" && (v == nil || v.Kind != shape) {
-		return fmt.Sprintf("the string at %s was not replaced by its %s: output %s", pointer(c.Focus), shape, clip(res.String()))
+		return fmt.Sprintf("the string at %s was not replaced by its %s: output %s", pointer(c.Focus), shape, res.Show(impl.MaxShown))
 	}
 	return msg
 }
@@ -867,7 +867,7 @@ func holdsShapeMatch(r *runner, c Case) string {
 func runFocus(r *runner, c Case) (v *jsonvalue.Value, res impl.Result, msg string) {
 	res = r.run(c.Case)
 	if !res.Answered() {
-		return nil, res, clip(res.String())
+		return nil, res, res.Show(impl.MaxShown)
 	}
 	out, msg := parse(res)
 	if msg != "" {
@@ -913,10 +913,6 @@ func pointer(path []any) string {
 	}
 	return b.String()
 }
-
-// clip shortens a value for a message; reports show the whole case.
-// clip cuts a value shown in a message.
-func clip(s string) string { return display.Clip(s, impl.MaxShown) }
 
 // AgreesWithReference is the id of the property that an implementation
 // gives the reference's answer: the fuzzer's findings are filed under it.

@@ -42,39 +42,60 @@ func surrogate(s string) (rune, bool) {
 	return 0xD000 | rune(s[1]&0x3F)<<6 | rune(s[2]&0x3F), true
 }
 
-// escape appends s to b with every character that is not visible escaped
-// as JSON would write it (\n, \t, \u00a0, \ud800), bytes that are not
-// UTF-8 as \xNN, and, when quote is set, '"' and '\' escaped too.
-func escape(b *strings.Builder, s string, quote bool) {
-	for i := 0; i < len(s); {
-		if r, ok := surrogate(s[i:]); ok {
-			fmt.Fprintf(b, `\u%04x`, r)
-			i += 3
-			continue
-		}
-		r, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && n == 1:
-			fmt.Fprintf(b, `\x%02x`, s[i])
-		case quote && (r == '"' || r == '\\'):
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case !visible(r) && r > 0xFFFF:
-			r1, r2 := utf16Pair(r)
-			fmt.Fprintf(b, `\u%04x\u%04x`, r1, r2)
-		case !visible(r):
-			fmt.Fprintf(b, `\u%04x`, r)
-		default:
-			b.WriteString(s[i : i+n])
+// escape appends s to dst with every character that is not visible
+// escaped as JSON would write it (\n, \t, \u00a0, \ud800), bytes that are
+// not UTF-8 as \xNN, and, when quote is set, '"' and '\' escaped too. With
+// limit 0 or more it stops before a character whose escape would take dst
+// past limit bytes; it returns how much of s it escaped. It never escapes
+// more of s than it shows: a value of megabytes shown in 300 bytes costs
+// 300 bytes of work.
+func escape(dst []byte, s string, quote bool, limit int) ([]byte, int) {
+	i := 0
+	for i < len(s) {
+		mark := len(dst)
+		var n int
+		dst, n = escapeOne(dst, s[i:], quote)
+		if limit >= 0 && len(dst) > limit {
+			return dst[:mark], i
 		}
 		i += n
 	}
+	return dst, i
+}
+
+const hexDigits = "0123456789abcdef"
+
+// escapeOne appends the first character of s (or its first byte, when it
+// is not UTF-8), escaped as escape says, and returns how many bytes of s
+// it took.
+func escapeOne(dst []byte, s string, quote bool) ([]byte, int) {
+	if r, ok := surrogate(s); ok {
+		return appendU(dst, r), 3
+	}
+	r, n := utf8.DecodeRuneInString(s)
+	switch {
+	case r == utf8.RuneError && n == 1:
+		return append(dst, '\\', 'x', hexDigits[s[0]>>4], hexDigits[s[0]&0xF]), 1
+	case quote && (r == '"' || r == '\\'):
+		return append(dst, '\\', byte(r)), n
+	case r == '\n':
+		return append(dst, '\\', 'n'), n
+	case r == '\r':
+		return append(dst, '\\', 'r'), n
+	case r == '\t':
+		return append(dst, '\\', 't'), n
+	case !visible(r) && r > 0xFFFF:
+		r1, r2 := utf16Pair(r)
+		return appendU(appendU(dst, r1), r2), n
+	case !visible(r):
+		return appendU(dst, r), n
+	}
+	return append(dst, s[:n]...), n
+}
+
+// appendU appends r, at most 0xFFFF, as \uXXXX.
+func appendU(dst []byte, r rune) []byte {
+	return append(dst, '\\', 'u', hexDigits[r>>12&0xF], hexDigits[r>>8&0xF], hexDigits[r>>4&0xF], hexDigits[r&0xF])
 }
 
 func utf16Pair(r rune) (rune, rune) {
@@ -86,20 +107,16 @@ func utf16Pair(r rune) (rune, rune) {
 // stderr) in one line: line breaks and every character one cannot see
 // escaped, the rest as it is.
 func Text(s string) string {
-	var b strings.Builder
-	escape(&b, s, false)
-	return b.String()
+	b, _ := escape(make([]byte, 0, len(s)), s, false, -1)
+	return string(b)
 }
 
 // Quote shows a string value between double quotes, escaped as Text
 // escapes it, and '"' and '\' too: the way JSON writes it, except that
 // what one can see stays itself.
 func Quote(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	escape(&b, s, true)
-	b.WriteByte('"')
-	return b.String()
+	b, _ := escape(append(make([]byte, 0, len(s)+2), '"'), s, true, -1)
+	return string(append(b, '"'))
 }
 
 // JSON shows JSON text in one line. Inside its strings, what one cannot
@@ -107,11 +124,19 @@ func Quote(s string) string {
 // value); line breaks and tabs between tokens become spaces; text that is
 // not JSON is shown as Text shows it.
 func JSON(raw []byte) string {
-	var b strings.Builder
+	b, _ := appendJSON(make([]byte, 0, len(raw)), string(raw), -1)
+	return string(b)
+}
+
+// appendJSON appends s as JSON shows it, stopping as escape does at
+// limit (when 0 or more), and returns how much of s it showed.
+func appendJSON(dst []byte, s string, limit int) ([]byte, int) {
 	in, esc := false, false
-	s := string(raw)
-	for i := 0; i < len(s); {
+	i := 0
+	for i < len(s) {
+		mark := len(dst)
 		c := s[i]
+		n := 1
 		switch {
 		case in && esc:
 			esc = false
@@ -119,26 +144,68 @@ func JSON(raw []byte) string {
 			esc = true
 		case c == '"':
 			in = !in
-		case !in && (c == '\n' || c == '\r' || c == '\t'):
-			b.WriteByte(' ')
-			i++
-			continue
 		}
-		// Copy one character, escaped if one cannot see it.
-		n := 1
-		if _, ok := surrogate(s[i:]); ok {
-			n = 3
-		} else if c >= utf8.RuneSelf {
-			_, n = utf8.DecodeRuneInString(s[i:])
+		if !in && (c == '\n' || c == '\r' || c == '\t') {
+			dst = append(dst, ' ')
+		} else {
+			dst, n = escapeOne(dst, s[i:], false)
 		}
-		escape(&b, s[i:i+n], false)
+		if limit >= 0 && len(dst) > limit {
+			return dst[:mark], i
+		}
 		i += n
 	}
-	return b.String()
+	return dst, i
+}
+
+// ClipText is Clip(Text(s), n), without escaping more of s than it shows:
+// the first n bytes or so of s as Text shows it, at a character boundary
+// and never inside an escape, then how many bytes of s it left out. A
+// value from an adapter or a corpus (an answer of megabytes) is shown
+// through it, never escaped whole first.
+func ClipText(s string, n int) string {
+	n = max(n, 0)
+	b, used := escape(make([]byte, 0, min(len(s), n)+32), s[:shown(len(s), n)], false, n)
+	return clipped(b, len(s)-used)
+}
+
+// shown is how much of a value of size bytes n bytes can show: each byte
+// shows as one byte or more, so n and the rest of a character (3 bytes)
+// suffice, and the character cut there is never reached.
+func shown(size, n int) int { return min(size, n+4) }
+
+// ClipQuote is Clip(Quote(s), n), without escaping more of s than it
+// shows, as ClipText.
+func ClipQuote(s string, n int) string {
+	n = max(n, 2)
+	// The opening quote and what fits before the closing one.
+	b, used := escape(append(make([]byte, 0, min(len(s), n)+32), '"'), s[:shown(len(s), n)], true, n-1)
+	if used == len(s) {
+		return string(append(b, '"'))
+	}
+	return clipped(b, len(s)-used)
+}
+
+// ClipJSON is Clip(JSON(raw), n), without escaping more of raw than it
+// shows, as ClipText.
+func ClipJSON(raw []byte, n int) string {
+	n = max(n, 0)
+	b, used := appendJSON(make([]byte, 0, min(len(raw), n)+32), string(raw[:shown(len(raw), n)]), n)
+	return clipped(b, len(raw)-used)
+}
+
+// clipped is what ClipText and ClipJSON show: b, and the bytes left out.
+func clipped(b []byte, left int) string {
+	if left == 0 {
+		return string(b)
+	}
+	return fmt.Sprintf("%s... (%d more bytes)", b, left)
 }
 
 // Clip cuts s, already shown, to at most n bytes, at a character
-// boundary and never inside an escape, and says how much it cut.
+// boundary and never inside an escape, and says how much it cut. To show
+// a value (an answer, a schema, an adapter's message), use ClipText or
+// ClipJSON, which escape only what they show.
 func Clip(s string, n int) string {
 	if len(s) <= n {
 		return s

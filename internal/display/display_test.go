@@ -1,8 +1,10 @@
 package display
 
 import (
+	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestText(t *testing.T) {
@@ -93,5 +95,95 @@ func TestTail(t *testing.T) {
 	}
 	if got := Tail("short", 10); got != "short" {
 		t.Errorf("Tail(short) = %q", got)
+	}
+}
+
+// TestClipTextJSON: ClipText and ClipJSON show the longest start of what
+// Text and JSON show that fits in n bytes and ends between two characters
+// of the value (never inside an escape), then how many bytes of the value
+// they left out.
+func TestClipTextJSON(t *testing.T) {
+	for _, in := range []string{
+		"short", "0123456789abc", "aaaaaaa日本", "abcd\u00a0efgh", "a\"\\bcdefgh", "ab\U000E0001cd", "\xed\xa0\x80\xed\xa0\x80abc",
+		"bad \xff byte and more", "{\n\t\"a\": [1,\n 2]\n}", `{"a":"no` + "\u00a0" + `break and more"}`, strings.Repeat("\u00a0", 40),
+	} {
+		for n := range 30 {
+			for _, c := range []struct {
+				got  string
+				show func(string) string
+			}{{ClipText(in, n), Text}, {ClipJSON([]byte(in), n), func(s string) string { return JSON([]byte(s)) }}} {
+				used := len(in)
+				prefix, rest, cut := strings.Cut(c.got, "... (")
+				if cut {
+					left, err := strconv.Atoi(strings.TrimSuffix(rest, " more bytes)"))
+					if err != nil || left <= 0 {
+						t.Fatalf("%q, %d: %q", in, n, c.got)
+					}
+					used -= left
+				}
+				if c.show(in[:used]) != prefix || cut && len(prefix) > n {
+					t.Errorf("%q, %d: %q shows %d bytes of the value, as %q", in, n, c.got, used, c.show(in[:used]))
+				}
+				if !cut {
+					continue
+				}
+				next := 3 // a surrogate, as WTF-8 holds it
+				if _, ok := surrogate(in[used:]); !ok {
+					_, next = utf8.DecodeRuneInString(in[used:])
+				}
+				if len(c.show(in[:used+next])) <= n {
+					t.Errorf("%q, %d: %q stops short of what fits", in, n, c.got)
+				}
+			}
+		}
+	}
+	if got, want := ClipText(strings.Repeat("\u00a0", 10), 12), `\u00a0\u00a0... (16 more bytes)`; got != want {
+		t.Errorf("ClipText = %q, want %q", got, want)
+	}
+	if got, want := ClipJSON([]byte("{\"x\":\"\u00a0\u00a0\u00a0\"}"), 12), `{"x":"\u00a0... (6 more bytes)`; got != want {
+		t.Errorf("ClipJSON = %q, want %q", got, want)
+	}
+}
+
+// TestClipCostsWhatItShows: showing 300 bytes of a 4 MiB value costs what
+// 300 bytes do: the value is not escaped whole first (it was, then cut:
+// 4 MiB of U+00A0 shown as 12 MiB of \u00a0, and more copied while it
+// grew, for each value shown).
+func TestClipCostsWhatItShows(t *testing.T) {
+	big := strings.Repeat("\u00a0", 2<<20)
+	raw := []byte(`{"x":"` + big + `"}`)
+	for name, f := range map[string]func(){
+		"ClipText": func() { ClipText(big, 300) },
+		"ClipJSON": func() { ClipJSON(raw, 300) },
+	} {
+		r := testing.Benchmark(func(b *testing.B) {
+			for b.Loop() {
+				f()
+			}
+		})
+		if got := r.AllocedBytesPerOp(); got > 2048 {
+			t.Errorf("%s: %d bytes allocated to show 300 of a 4 MiB value", name, got)
+		}
+	}
+}
+
+// TestClipQuote: ClipQuote shows what Quote shows when it fits in n bytes,
+// closing quote included; else its start, unclosed, and how many bytes of
+// the value it left out.
+func TestClipQuote(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{`a"b`, 6, `"a\"b"`},
+		{`a"b`, 5, `"a\"... (1 more bytes)`},
+		{"\u00a0x", 9, `"\u00a0x"`},
+		{"\u00a0x", 8, `"\u00a0... (1 more bytes)`},
+		{"\u00a0x", 7, `"... (3 more bytes)`},
+	} {
+		if got := ClipQuote(tt.in, tt.n); got != tt.want {
+			t.Errorf("ClipQuote(%q, %d) = %s, want %s", tt.in, tt.n, got, tt.want)
+		}
 	}
 }

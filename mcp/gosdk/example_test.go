@@ -88,6 +88,6 @@ func ExampleLogRepairs() {
 	}
 	fmt.Println(res.Content[0].(*mcp.TextContent).Text)
 	// Output:
-	// level=INFO msg="toolnorm: repaired tool arguments" tool=search pointers="[/ids /q]" kinds="[json-decoded entities-decoded]"
+	// level=INFO msg="toolnorm: repaired tool arguments" tool=search repairs=2 pointers="[/ids /q]" kinds="[json-decoded entities-decoded]"
 	// {"ids":[7,8],"q":"café"}
 }

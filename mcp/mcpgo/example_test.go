@@ -106,7 +106,7 @@ func ExampleNormalizer_BeforeCallTool() {
 	}
 	fmt.Println(res.Content[0].(mcp.TextContent).Text)
 	// Output:
-	// level=INFO msg="toolnorm: repaired tool arguments" tool=search pointers="[/ids /q]" kinds="[json-decoded entities-decoded]"
+	// level=INFO msg="toolnorm: repaired tool arguments" tool=search repairs=2 pointers="[/ids /q]" kinds="[json-decoded entities-decoded]"
 	// the guard sees café
 	// {"ids":[7,8],"q":"café"}
 }

@@ -22,8 +22,9 @@ import (
 type Options = repair.Options
 
 // LogRepairs returns an [Options.OnRepair] that logs each repaired call
-// on l at level, with attributes tool, pointers (the JSON Pointers of the
-// repaired values) and kinds.
+// on l at level, with attributes tool, repairs (how many), and pointers
+// (the JSON Pointers of the repaired values) and kinds of the first five
+// repairs, each pointer cut to 128 bytes: a line, however many repairs.
 func LogRepairs(l *slog.Logger, level slog.Level) func(ctx context.Context, tool string, repairs []normalize.Repair) {
 	return repair.LogRepairs(l, level)
 }

@@ -25,5 +25,5 @@ func ExampleLogRepairs() {
 	opts := repair.Options{OnRepair: repair.LogRepairs(logger, slog.LevelInfo)}
 	opts.OnRepair(context.Background(), "search", repairs)
 	// Output:
-	// level=INFO msg="toolnorm: repaired tool arguments" tool=search pointers="[/ids /title]" kinds="[json-decoded entities-decoded]"
+	// level=INFO msg="toolnorm: repaired tool arguments" tool=search repairs=2 pointers="[/ids /title]" kinds="[json-decoded entities-decoded]"
 }

@@ -3,6 +3,8 @@ package core
 import (
 	"context"
 	"log/slog"
+	"strconv"
+	"unicode/utf8"
 
 	"github.com/toolnorm/toolnorm/normalize"
 )
@@ -63,20 +65,29 @@ func (c *Compiled) Usable() bool { return c.schema != nil }
 
 // Normalize returns the arguments of a call to tool normalized, and
 // whether that changed them. Arguments the normalizer rejects (not an
-// object, not JSON, nested too deep) and every argument of an unusable
-// schema come back as they are: the library then judges them as it would
-// without the middleware.
+// object, not JSON, nested too deep), every argument of an unusable
+// schema, and those of a call whose ctx is done before they are
+// normalized come back as they are: the library then judges them as it
+// would without the middleware.
+//
+// The repairs are listed only when OnRepair reads them.
 func (c *Compiled) Normalize(ctx context.Context, tool string, args []byte) ([]byte, bool) {
 	if c.schema == nil {
 		return args, false
 	}
-	out, repairs, err := c.schema.NormalizeReport(args)
+	if c.cfg.OnRepair == nil {
+		out, err := c.schema.NormalizeContext(ctx, args)
+		// Arguments nothing repairs come back as they are, not a copy.
+		if err != nil || len(out) == 0 || &out[0] == &args[0] {
+			return args, false
+		}
+		return out, true
+	}
+	out, repairs, err := c.schema.NormalizeReportContext(ctx, args)
 	if err != nil || len(repairs) == 0 {
 		return args, false
 	}
-	if c.cfg.OnRepair != nil {
-		c.cfg.OnRepair(ctx, tool, repairs)
-	}
+	c.cfg.OnRepair(ctx, tool, repairs)
 	return out, true
 }
 
@@ -140,17 +151,41 @@ func hex4(b []byte) (rune, bool) {
 	return r, true
 }
 
+// Logged bounds what LogRepairs logs of one call: the pointers and kinds
+// of its first LoggedRepairs repairs, each pointer cut to
+// LoggedPointerBytes, so that a call of 40,000 repairs below a long key
+// logs a short line, not gigabytes.
+const (
+	LoggedRepairs      = 5
+	LoggedPointerBytes = 128
+)
+
 // LogRepairs returns a RepairFunc that logs each repaired call on l at
-// level, with the tool's name and the JSON Pointers and kinds of the
-// repairs as attributes.
+// level, with attributes tool (its name), repairs (how many), and the
+// JSON Pointers and kinds of the first LoggedRepairs repairs (pointers
+// and kinds), each pointer cut to LoggedPointerBytes.
 func LogRepairs(l *slog.Logger, level slog.Level) RepairFunc {
 	return func(ctx context.Context, tool string, repairs []normalize.Repair) {
-		pointers := make([]string, len(repairs))
-		kinds := make([]string, len(repairs))
-		for i, r := range repairs {
-			pointers[i], kinds[i] = r.Pointer, r.Kind.String()
+		shown := repairs[:min(len(repairs), LoggedRepairs)]
+		pointers := make([]string, len(shown))
+		kinds := make([]string, len(shown))
+		for i, r := range shown {
+			pointers[i], kinds[i] = clip(r.Pointer.String(), LoggedPointerBytes), r.Kind.String()
 		}
 		l.LogAttrs(ctx, level, "toolnorm: repaired tool arguments",
-			slog.String("tool", tool), slog.Any("pointers", pointers), slog.Any("kinds", kinds))
+			slog.String("tool", tool), slog.Int("repairs", len(repairs)), slog.Any("pointers", pointers), slog.Any("kinds", kinds))
 	}
+}
+
+// clip cuts s to at most n bytes, at a character boundary, and says how
+// many more there were.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := n
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "...(" + strconv.Itoa(len(s)-i) + " more bytes)"
 }

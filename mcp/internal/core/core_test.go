@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -134,7 +135,7 @@ func TestCompiledNormalize(t *testing.T) {
 			}
 			var got []string
 			for _, r := range rec.repairs {
-				got = append(got, r.Pointer)
+				got = append(got, r.Pointer.String())
 			}
 			if strings.Join(got, " ") != strings.Join(tt.pointers, " ") || (tt.pointers != nil) != (rec.calls == 1) || rec.calls > 1 {
 				t.Errorf("OnRepair got %q in %d calls, want %q", got, rec.calls, tt.pointers)
@@ -169,13 +170,69 @@ func TestLogRepairs(t *testing.T) {
 	var log bytes.Buffer
 	f := LogRepairs(slog.New(slog.NewTextHandler(&log, nil)), slog.LevelInfo)
 	f(context.Background(), "search", []normalize.Repair{
-		{Pointer: "/ids", Kind: normalize.JSONDecoded, Shape: "array"},
-		{Pointer: "/q", Kind: normalize.EntitiesDecoded, Passes: 2, Fixpoint: true},
+		{Pointer: normalize.Pointer{}.AppendToken("ids"), Kind: normalize.JSONDecoded, Shape: "array"},
+		{Pointer: normalize.Pointer{}.AppendToken("q"), Kind: normalize.EntitiesDecoded, Passes: 2, Fixpoint: true},
 	})
 	got := log.String()
-	for _, want := range []string{"level=INFO", `msg="toolnorm: repaired tool arguments"`, "tool=search", `pointers="[/ids /q]"`, `kinds="[json-decoded entities-decoded]"`} {
+	for _, want := range []string{"level=INFO", `msg="toolnorm: repaired tool arguments"`, "tool=search", "repairs=2", `pointers="[/ids /q]"`, `kinds="[json-decoded entities-decoded]"`} {
 		if !strings.Contains(got, want) {
 			t.Errorf("log %q lacks %q", got, want)
+		}
+	}
+}
+
+// longKeyLeaves is one member whose key is key bytes long above leaves
+// strings to repair: issue 34's remote denial of service (260 KB of it
+// took 6 GB in the middleware).
+func longKeyLeaves(key, leaves int) []byte {
+	return []byte(`{"` + strings.Repeat("k", key) + `":[` + strings.Repeat(`"&amp;",`, leaves-1) + `"&amp;"]}`)
+}
+
+// allocated returns how many bytes f allocates on the heap, all told.
+func allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// TestNormalizeBounded: without OnRepair, no report is made; with it, the
+// report and LogRepairs's line stay linear and short. The middleware made
+// a report for every call, a pointer string per repair, and LogRepairs
+// logged every pointer: a key of 16 KB above 6,000 leaves (64 KB) logged
+// 98 MB and allocated 1 GB.
+func TestNormalizeBounded(t *testing.T) {
+	args := longKeyLeaves(16<<10, 6000)
+	want := []byte(`{"` + strings.Repeat("k", 16<<10) + `":[` + strings.Repeat(`"&",`, 5999) + `"&"]}`)
+	for _, tc := range []struct {
+		name     string
+		onRepair bool
+		limit    float64 // bytes allocated per byte of arguments
+	}{{"without OnRepair", false, 3}, {"with LogRepairs", true, 24}} {
+		var log bytes.Buffer
+		cfg := &Config{}
+		if tc.onRepair {
+			cfg.OnRepair = LogRepairs(slog.New(slog.NewTextHandler(&log, nil)), slog.LevelInfo)
+		}
+		c := cfg.Compile(context.Background(), "t", []byte(`{}`))
+		var out []byte
+		var changed bool
+		n := allocated(func() { out, changed = c.Normalize(context.Background(), "t", args) })
+		if !changed || !bytes.Equal(out, want) {
+			t.Fatalf("%s: Normalize = %.40s, %v", tc.name, out, changed)
+		}
+		ratio := float64(n) / float64(len(args))
+		t.Logf("%s: %d bytes of arguments, %d allocated (%.1fx), %d logged", tc.name, len(args), n, ratio, log.Len())
+		if ratio > tc.limit {
+			t.Errorf("%s: allocated %.1f times the arguments, want at most %v", tc.name, ratio, tc.limit)
+		}
+		if log.Len() > 2000 {
+			t.Errorf("%s: logged %d bytes, want a short line", tc.name, log.Len())
+		}
+		if tc.onRepair && (!strings.Contains(log.String(), "repairs=6000 ") || strings.Count(log.String(), "more bytes") != LoggedRepairs) {
+			t.Errorf("%s: logged %.600s", tc.name, log.String())
 		}
 	}
 }

@@ -92,11 +92,13 @@ func lessGC() {
 	}
 }
 
-// signalContext is the command's context, done on SIGINT or SIGTERM:
-// the command then stops, says what it did, and exits 130; the adapter's
-// process group is killed on the way out (its close is deferred).
+// signalContext is the command's context, done on SIGINT, SIGTERM or
+// SIGHUP (a terminal closed, a CI runner's job cancelled): the command
+// then stops, says what it did, and exits 130; the adapter's process
+// group is killed on the way out (its close is deferred). Until stop is
+// called the signals do not end the process.
 func signalContext(cmd *cobra.Command) (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	return signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 }
 
 // status shows one line of progress: redrawn in place on a terminal, a
@@ -173,10 +175,12 @@ properties and the fuzzer at once; the report is the same whatever N is.
 Exit status (docs/verdicts.md): 0 PASS, the check complete with no
 violation and no failure of the program; 1 FAIL, violations or failures of
 the program; 3 INCOMPLETE, nothing found but the budget cut the check short
-(the report says what did not run and what would run it); 2 usage error, an
+(the report says what did not run and what would run it), or a part of it
+judged under 90% of what it ran (an adapter that answers unsupported to
+most requests: the report says which part and why); 2 usage error, an
 implementation that cannot be started, or nothing checked; 130 interrupted
-(SIGINT or SIGTERM: the report of what ran is printed, and the adapter's
-process group is killed).`,
+(SIGINT, SIGTERM or SIGHUP: the report of what ran is printed, and the
+adapter's process group is killed).`,
 	Example: `  toolnorm check
   toolnorm check --impl 'python3 examples/python/adapter.py' --budget 1m
   toolnorm check --impl 'python3 examples/python/adapter.py' --seed 7 --checks 500
@@ -233,7 +237,7 @@ func runCheck(cmd *cobra.Command, o *checkOptions, _ []string) error {
 		}
 		return err
 	}
-	// SIGINT or SIGTERM: stop, report what ran, exit 130. The
+	// SIGINT, SIGTERM or SIGHUP: stop, report what ran, exit 130. The
 	// adapter's process group is killed on the way out.
 	lessGC()
 	ctx, stop := signalContext(cmd)
@@ -267,6 +271,13 @@ func runCheck(cmd *cobra.Command, o *checkOptions, _ []string) error {
 	op := <-starting
 	if op.err == nil {
 		defer op.close()
+	}
+	if (err != nil || op.err != nil) && ctx.Err() != nil {
+		// A signal while the corpus was read or the adapter started:
+		// nothing ran, and the adapter is stopped on the way out.
+		fmt.Fprintln(cmd.ErrOrStderr(), "toolnorm: interrupted before the check began (reading the corpus, starting the adapter): nothing ran")
+		_ = cannotRun(errors.New("interrupted before the check began: nothing ran"))
+		return errInterrupted
 	}
 	if err != nil {
 		return cannotRun(err)
@@ -312,7 +323,7 @@ func loadVectors(ctx context.Context, dir string) ([]*corpus.Vector, error) {
 		if !isDir(filepath.Join(dir, "vectors")) {
 			return nil, startError{fmt.Errorf("--corpus %s: not a corpus: no vectors/ directory", dir)}
 		}
-		fsys = corpus.DirFS(dir, readLimit())
+		fsys = corpus.DirFS(dir, readLimit()...)
 	} else {
 		dir = "(built in)"
 	}
@@ -362,10 +373,16 @@ func runFuzz(cmd *cobra.Command, o *fuzzOptions, _ []string) error {
 	if o.duration <= 0 {
 		return usagef("--duration must be positive")
 	}
+	// The signals are held from the start: one that comes while the
+	// corpus is read or the adapter starts stops the run as soon as it
+	// begins, and the adapter is stopped on the way out (closeImpl runs
+	// before stop).
+	ctx, stop := signalContext(cmd)
+	defer stop()
 	if err := os.MkdirAll(filepath.Join(o.dir, "vectors"), 0o755); err != nil {
 		return err
 	}
-	existing, err := corpus.Load(corpus.DirFS(o.dir, readLimit()))
+	existing, err := corpus.Load(corpus.DirFS(o.dir, readLimit()...))
 	if err != nil {
 		return corpusError(o.dir, err)
 	}
@@ -396,8 +413,6 @@ func runFuzz(cmd *cobra.Command, o *fuzzOptions, _ []string) error {
 			return nil
 		}}
 	lessGC()
-	ctx, stop := signalContext(cmd)
-	defer stop()
 	if o.seed == 0 {
 		o.seed = uint64(time.Now().UnixNano())
 	}

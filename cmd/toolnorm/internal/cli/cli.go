@@ -16,10 +16,11 @@ const (
 	ExitBad   = 1 // bad input (or, for check, violations found)
 	ExitUsage = 2 // usage error
 	// ExitIncomplete is check's status when it found nothing but the
-	// budget cut it short of complete (docs/verdicts.md).
+	// budget cut it short of complete, or it judged too little of what it
+	// ran (docs/verdicts.md).
 	ExitIncomplete = 3
-	// ExitInterrupted is check's status when SIGINT or SIGTERM stopped it,
-	// as a shell gives for a command SIGINT killed.
+	// ExitInterrupted is check's status when SIGINT, SIGTERM or SIGHUP
+	// stopped it, as a shell gives for a command SIGINT killed.
 	ExitInterrupted = 130
 )
 

@@ -60,18 +60,24 @@ func corpusDir(args []string, writable bool) (dir string, fsys fs.FS, err error)
 	if !isDir(filepath.Join(dir, "vectors")) {
 		return "", nil, fmt.Errorf("%s: not a corpus: no vectors/ directory", dir)
 	}
-	return dir, corpus.DirFS(dir, readLimit()), nil
+	return dir, corpus.DirFS(dir, readLimit()...), nil
 }
 
-// maxFileSize is the --max-file-size of the command running: corpus
-// readers read no file larger.
-var maxFileSize int64
+// maxFileSize and maxCorpusSize are the --max-file-size and
+// --max-corpus-size of the command running: corpus readers read no file
+// larger, and no more of a directory, all its files together.
+var maxFileSize, maxCorpusSize int64
 
+// maxFileSizeFlag adds --max-file-size and --max-corpus-size.
 func maxFileSizeFlag(fl *pflag.FlagSet) {
 	fl.Int64Var(&maxFileSize, "max-file-size", corpus.DefaultMaxFileSize, "read no corpus or import file larger than this many bytes")
+	fl.Int64Var(&maxCorpusSize, "max-corpus-size", corpus.DefaultMaxCorpusSize, "read no more than this many bytes of a corpus, or of an import directory, all its files together")
 }
 
-func readLimit() corpus.ReadOption { return corpus.MaxFileSize(maxFileSize) }
+// readLimit are the limits of what a corpus reader reads, as the flags say.
+func readLimit() []corpus.ReadOption {
+	return []corpus.ReadOption{corpus.MaxFileSize(maxFileSize), corpus.MaxCorpusSize(maxCorpusSize)}
+}
 
 func isDir(p string) bool {
 	st, err := os.Stat(p)
@@ -234,6 +240,9 @@ func corpusReplayFlags(cmd *cobra.Command, o *corpusReplayOptions) {
 }
 
 func runCorpusReplay(cmd *cobra.Command, o *corpusReplayOptions, args []string) error {
+	// The signals are held from the start (see runFuzz).
+	ctx, stop := signalContext(cmd)
+	defer stop()
 	vectors, err := replayVectors(cmd, args)
 	if err != nil {
 		return err
@@ -262,8 +271,6 @@ func runCorpusReplay(cmd *cobra.Command, o *corpusReplayOptions, args []string) 
 		}
 		vectors = picked
 	}
-	ctx, stop := signalContext(cmd)
-	defer stop()
 	im, closeImpl, err := o.f.open()
 	if err != nil {
 		return err
@@ -309,7 +316,7 @@ func replayVectors(cmd *cobra.Command, args []string) ([]*corpus.Vector, error) 
 		if isDir(a) {
 			return nil, usagef("%s is a directory: give one corpus directory, or vector files", a)
 		}
-		data, err := corpus.ReadFile(a, readLimit())
+		data, err := corpus.ReadFile(a, readLimit()...)
 		if err != nil {
 			return nil, fileError(a, err)
 		}
@@ -382,7 +389,7 @@ func runCorpusAdd(cmd *cobra.Command, o *corpusAddOptions, args []string) error 
 	if err != nil {
 		return fileError(o.argsFile, err)
 	}
-	existing, err := corpus.Load(corpus.DirFS(dir, readLimit()))
+	existing, err := corpus.Load(corpus.DirFS(dir, readLimit()...))
 	if err != nil {
 		return corpusError(dir, err)
 	}
@@ -556,7 +563,11 @@ var corpusImportCmd = &command[corpusImportOptions]{
              directory
   jsonl      vectors, one per line (from 'corpus export --format jsonl')
 All or nothing: if any case is malformed, contradicts another or (for jsonl)
-does not give its expected result on the reference, nothing is written.`,
+does not give its expected result on the reference, nothing is written. The
+files are written into a stage (DIR/.import-*) and moved into DIR/vectors/
+once all are there: SIGINT, SIGTERM or SIGHUP before then writes nothing
+(exit status 130), and one during the move, which writes no data (a link a
+file), waits for it to end.`,
 	Args:  cobra.MaximumNArgs(1),
 	Flags: corpusImportFlags,
 	Run:   runCorpusImport,
@@ -589,19 +600,29 @@ func runCorpusImport(cmd *cobra.Command, o *corpusImportOptions, args []string) 
 	if err != nil {
 		return err
 	}
+	// SIGINT, SIGTERM or SIGHUP, from the start: an import reading its
+	// sources, checked or written into its stage stops, and writes
+	// nothing; one moving its files into vectors/ (a link a file) ends
+	// first, the signal held until then.
+	ctx, stop := signalContext(cmd)
+	defer stop()
 	var sources []corpus.Source
 	for _, p := range o.from {
-		s, err := read(p, readLimit())
+		s, err := read(p, readLimit()...)
 		if err != nil {
 			return corpusError("", err)
 		}
 		sources = append(sources, s...)
 	}
-	existing, err := corpus.Load(corpus.DirFS(dir, readLimit()))
+	existing, err := corpus.Load(corpus.DirFS(dir, readLimit()...))
 	if err != nil {
 		return corpusError(dir, err)
 	}
-	files, already, err := corpus.Import(dir, existing, sources, corpus.Reference)
+	files, already, err := corpus.ImportContext(ctx, dir, existing, sources, corpus.Reference)
+	if err != nil && ctx.Err() != nil {
+		fmt.Fprintf(cmd.OutOrStdout(), "interrupted: nothing imported into %s\n", display.Text(dir))
+		return errInterrupted
+	}
 	if err != nil {
 		return corpusError("", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -135,17 +136,24 @@ func runNormalize(cmd *cobra.Command, o *normalizeOptions, _ []string) error {
 	if err != nil {
 		return fileError(o.schemaFile, err)
 	}
-	out, repairs, err := s.NormalizeReport(args)
+	ctx, stop := signalContext(cmd)
+	defer stop()
+	var out []byte
+	var repairs []normalize.Repair
+	if o.explain {
+		out, repairs, err = s.NormalizeReportContext(ctx, args)
+	} else {
+		out, err = s.NormalizeContext(ctx, args)
+	}
 	if err != nil {
+		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			fmt.Fprintf(cmd.ErrOrStderr(), "%s: interrupted\n", name)
+			return errInterrupted
+		}
 		return fileError(name, err)
 	}
 	if o.explain {
-		if len(repairs) == 0 {
-			fmt.Fprintln(cmd.ErrOrStderr(), "no repairs")
-		}
-		for _, r := range repairs {
-			fmt.Fprintln(cmd.ErrOrStderr(), r)
-		}
+		explainRepairs(cmd.ErrOrStderr(), repairs)
 	}
 	w := cmd.OutOrStdout()
 	if len(out) == 0 || out[len(out)-1] != '\n' {
@@ -153,6 +161,54 @@ func runNormalize(cmd *cobra.Command, o *normalizeOptions, _ []string) error {
 	}
 	_, err = w.Write(out)
 	return err
+}
+
+// maxRepairsShown is how many repairs --explain lists; it counts the
+// rest. Each pointer is cut too, to its first and last segments and each
+// segment to maxTokenShown bytes, so that the list stays short whatever
+// the arguments: 40,000 repairs below a key of 100,000 bytes would be 4 GB
+// of pointers.
+const (
+	maxRepairsShown = 100
+	maxTokenShown   = 64
+)
+
+// tokenEscaper escapes a JSON Pointer's reference token.
+var tokenEscaper = strings.NewReplacer("~", "~0", "/", "~1")
+
+// explainRepairs lists the repairs on w, one a line, as --explain does.
+func explainRepairs(w io.Writer, repairs []normalize.Repair) {
+	if len(repairs) == 0 {
+		fmt.Fprintln(w, "no repairs")
+	}
+	for i, r := range repairs {
+		if i == maxRepairsShown {
+			fmt.Fprintf(w, "and %d more repairs\n", len(repairs)-i)
+			break
+		}
+		var at strings.Builder
+		for tok := range r.Pointer.Tokens() {
+			at.WriteByte('/')
+			// Cut before escaping, which reads the whole token.
+			cut := len(tok)
+			if cut > maxTokenShown {
+				cut = maxTokenShown
+				for cut > 0 && !utf8.RuneStart(tok[cut]) {
+					cut--
+				}
+			}
+			at.WriteString(display.Text(tokenEscaper.Replace(tok[:cut])))
+			if cut < len(tok) {
+				fmt.Fprintf(&at, "... (%d more bytes)", len(tok)-cut)
+			}
+		}
+		shown := display.Pointer(at.String(), 16)
+		if shown == "" {
+			shown = "(root)"
+		}
+		r.Pointer = normalize.Pointer{} // the rest of the line, without the whole pointer
+		fmt.Fprintln(w, shown+strings.TrimPrefix(r.String(), "(root)"))
+	}
 }
 
 // fileError turns err into the one line toolnorm prints for bad input:
@@ -193,9 +249,9 @@ func normalizeWith(cmd *cobra.Command, f *implFlags, schema, args []byte, explai
 			differs = true
 			why := d.Diff
 			if d.Failure != nil {
-				why = "it failed: " + display.Clip(display.Text(got.String()), check.MaxShown)
+				why = "it failed: " + got.Show(check.MaxShown)
 			}
-			fmt.Fprintf(cmd.ErrOrStderr(), "%s differs from the reference (%s); the reference gives: %s\n", im.Name(), why, display.Clip(want.String(), check.MaxShown))
+			fmt.Fprintf(cmd.ErrOrStderr(), "%s differs from the reference (%s); the reference gives: %s\n", im.Name(), why, want.Show(check.MaxShown))
 		} else {
 			fmt.Fprintf(cmd.ErrOrStderr(), "%s agrees with the reference\n", im.Name())
 		}

@@ -45,7 +45,7 @@ func serveFlags(cmd *cobra.Command, o *serveOptions) {
 	o.sf.register(cmd.Flags())
 	// For testing the harness and check on an adapter that misbehaves
 	// (docs/verdicts.md): hidden, since no user needs them.
-	cmd.Flags().StringSliceVar(&o.faultSpecs, "fault", nil, "misbehave on every N-th answer: KIND/N, KIND one of not-json, wrong-id, exit, huge, sleep, crash")
+	cmd.Flags().StringSliceVar(&o.faultSpecs, "fault", nil, "misbehave on every N-th answer: KIND/N, KIND one of not-json, wrong-id, exit, huge, sleep, crash, unsupported, large")
 	cmd.Flags().DurationVar(&o.delay, "delay", 0, "wait this long before each answer")
 	cmd.Flags().StringVar(&o.hangOn, "hang-on", "", "never answer a request whose arguments hold this text")
 	_ = cmd.Flags().MarkHidden("fault")

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -29,6 +30,12 @@ var Kinds = map[string]string{
 	"huge":     "writes a 64 MB line instead",
 	"sleep":    "waits 30 seconds before writing it",
 	"crash":    "exits before writing it, with status 3",
+	// For the verdict on an adapter that answers little (docs/verdicts.md).
+	"unsupported": "answers unsupported instead",
+	// For the cost of showing large answers: within the limit of an
+	// answer line (1 MiB and 8 times the request), each character shown
+	// escaped (\u00a0, 6 bytes for 2).
+	"large": "answers 1,000,000 bytes of U+00A0 (no-break space) instead",
 }
 
 // Parse reads KIND/N, such as not-json/5.
@@ -36,7 +43,7 @@ func Parse(s string) (Fault, error) {
 	kind, n, ok := strings.Cut(s, "/")
 	every, err := strconv.Atoi(n)
 	if _, known := Kinds[kind]; !ok || err != nil || every < 1 || !known {
-		return Fault{}, fmt.Errorf("fault %q: want KIND/N with N at least 1 and KIND one of not-json, wrong-id, exit, huge, sleep, crash", s)
+		return Fault{}, fmt.Errorf("fault %q: want KIND/N with N at least 1 and KIND one of not-json, wrong-id, exit, huge, sleep, crash, unsupported, large", s)
 	}
 	return Fault{kind, every}, nil
 }
@@ -92,6 +99,10 @@ func (f *Writer) line(line []byte) error {
 			line = []byte("Traceback (most recent call last): a fault on purpose\n")
 		case "wrong-id":
 			line = idPattern.ReplaceAll(line, []byte(`{"id":999999999`))
+		case "unsupported":
+			line = append(slices.Clone(idPattern.Find(line)), `,"unsupported":"a fault on purpose"}`+"\n"...)
+		case "large":
+			line = append(append(append(slices.Clone(idPattern.Find(line)), `,"arguments":{"x":"`...), bytes.Repeat([]byte("\u00a0"), 500_000)...), "\"}}\n"...)
 		case "huge":
 			line = append(append([]byte(`{"id":0,"arguments":{"x":"`), bytes.Repeat([]byte("x"), 64_000_000)...), "\"}}\n"...)
 		case "sleep":

@@ -32,8 +32,9 @@ func writeHTML(r *check.Report, w io.Writer, made string) error {
 }
 
 var htmlPage = template.Must(template.New("matrix").Funcs(template.FuncMap{
-	"verdict": verdictStatus,
-	"plural":  plural,
+	"verdict":  verdictStatus,
+	"plural":   plural,
+	"sentence": sentence,
 }).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -89,7 +90,7 @@ footer { margin-top: 1rem; color: #6e7781; font-size: .85em; }
 {{with .Run}}<section class="run">
 <p>{{.Cases}}.{{with .Stopped}} Stopped early: {{.}}.{{end}}</p>
 <ul class="counts">{{range .Counts}}<li>{{.}}</li>{{end}}</ul>
-{{with .Incomplete}}<p class="verdict incomplete">Incomplete: {{.}}.</p><p>To run it all: {{$.Run.ToRunItAll}}.</p>{{end}}
+{{with .Incomplete}}<p class="verdict incomplete">Incomplete: {{.}}.</p>{{range $.Run.Remedies}}<p>{{sentence .}}.</p>{{end}}{{end}}
 <p>{{.RepeatLabel}}:</p>
 <pre><code>{{.Repeat}}</code></pre>
 </section>

@@ -96,7 +96,7 @@ func classname(kind, clause string) string {
 }
 
 // junitMessage is a message for an attribute: one line, cut.
-func junitMessage(s string) string { return display.Clip(display.Text(s), 500) }
+func junitMessage(s string) string { return display.ClipText(s, 500) }
 
 func writeReportJUnit(r *check.Report, w io.Writer) error {
 	stamp := ""
@@ -169,8 +169,12 @@ func writeReportJUnit(r *check.Report, w io.Writer) error {
 		// An incomplete check exits 3: one <error> says what did not run,
 		// so that a CI test report is not all green.
 		whole := junitSuite{Name: "completeness", Time: seconds(0), Timestamp: stamp}
-		text := "stopped early: " + r.Stopped + inFlight(r) + "\nto run it all: " + toRunItAll(r) + "\n" + repeatLabel(r) + ": " + r.Repeat + "\n"
-		whole.add(junitCase{Name: "the whole corpus and a full round of each property and of fuzzing", Classname: "toolnorm.completeness",
+		text := ""
+		if r.Stopped != "" {
+			text = "stopped early: " + r.Stopped + inFlight(r) + "\n"
+		}
+		text += strings.Join(remedies(r), "\n") + "\n" + repeatLabel(r) + ": " + r.Repeat + "\n"
+		whole.add(junitCase{Name: fmt.Sprintf("the whole corpus and a full round of each property and of fuzzing, each %d%% judged", check.MinJudged), Classname: "toolnorm.completeness",
 			Error: &junitFailure{Message: junitMessage("incomplete: " + ShortfallSummary(*in, applicable(r))), Type: "incomplete", Text: text}})
 		suites = append(suites, whole)
 	}

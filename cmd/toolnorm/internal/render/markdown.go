@@ -204,7 +204,11 @@ func writeMarkdown(r *check.Report, w io.Writer) error {
 		fmt.Fprintf(&b, "Stopped early: %s.\n\n", mdText(r.Stopped+inFlight(r)))
 	}
 	if r.Incomplete != nil {
-		fmt.Fprintf(&b, "Incomplete: %s. To run it all: %s.\n\n", mdText(ShortfallSummary(*r.Incomplete, applicable(r))), mdText(toRunItAll(r)))
+		fmt.Fprintf(&b, "Incomplete: %s.", mdText(ShortfallSummary(*r.Incomplete, applicable(r))))
+		for _, l := range remedies(r) {
+			fmt.Fprintf(&b, " %s.", mdText(sentence(l)))
+		}
+		b.WriteString("\n\n")
 	}
 	budget := "no time limit"
 	if r.Budget != "" {

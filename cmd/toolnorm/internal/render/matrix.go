@@ -80,9 +80,9 @@ type RunDetails struct {
 	Stopped      string // why it stopped early, with the request in flight ("" when it did not)
 	RepeatLabel  string // "repeat exactly" or "run in full"
 	Repeat       string
-	Counts       []string // the corpus, the properties, fuzzing, each in a line
-	Incomplete   string   // what did not run ("" when complete)
-	ToRunItAll   string
+	Counts       []string        // the corpus, the properties, fuzzing, each in a line
+	Incomplete   string          // what did not run, or was judged too little ("" when complete)
+	Remedies     []string        // what would make it complete: "to run it all: ...", "to judge enough: ..."
 	FailureCount string          // "61 (corpus 5, properties 56), 0 restarts" ("" for none)
 	Failures     []FailureDetail // the corpus vectors failed on, then what the harness saw
 	More         int             // failures not shown
@@ -175,11 +175,11 @@ func findingIssue(f check.Finding) Issue {
 		is.What = "bucket " + f.Bucket
 	}
 	if v := f.Vector; v != nil {
-		is.Case = []Field{{"schema", display.Clip(display.JSON(v.SchemaText()), check.MaxShown)}, {"arguments", display.Clip(display.JSON(v.ArgumentsText()), check.MaxShown)}}
+		is.Case = []Field{{"schema", display.ClipJSON(v.SchemaText(), check.MaxShown)}, {"arguments", display.ClipJSON(v.ArgumentsText(), check.MaxShown)}}
 		if c := v.Options.Choices(); len(c) > 0 {
 			is.Case = append(is.Case, Field{"options", strings.Join(c, ", ")})
 		}
-		is.Case = append(is.Case, Field{"reference", display.Clip(v.Want().String(), check.MaxShown)})
+		is.Case = append(is.Case, Field{"reference", v.Want().Show(check.MaxShown)})
 	}
 	return is
 }
@@ -307,7 +307,7 @@ func propertyCell(p check.PropResult, ok bool) Cell {
 	case p.Status == check.StatusNotApplicable:
 		return Cell{Status: NotRun, Summary: "not applicable"}
 	case p.Checks == 0:
-		return Cell{Status: NotRun, Summary: display.Clip(display.Text(orDash(p.Reason)), 120)}
+		return Cell{Status: NotRun, Summary: display.ClipText(orDash(p.Reason), 120)}
 	}
 	return Cell{Status: Holds, Summary: plural(p.Checks, "check")}
 }

@@ -155,7 +155,10 @@ func writeText(r *check.Report, w io.Writer) error {
 	}
 	fmt.Fprintf(w, "fuzzing: %s\n", FuzzSummary(r.Fuzz))
 	if r.Incomplete != nil {
-		fmt.Fprintf(w, "incomplete: %s\n  to run it all: %s\n", ShortfallSummary(*r.Incomplete, applicable(r)), toRunItAll(r))
+		fmt.Fprintf(w, "incomplete: %s\n", ShortfallSummary(*r.Incomplete, applicable(r)))
+		for _, l := range remedies(r) {
+			fmt.Fprintf(w, "  %s\n", l)
+		}
 	}
 	if r.Failures() > 0 {
 		fmt.Fprintf(w, "failures of the program (timeouts, crashes, protocol errors; not violations): %s\n", failureTally(r))
@@ -213,7 +216,7 @@ func details(r *check.Report) *RunDetails {
 		d.Stopped = r.Stopped + inFlight(r)
 	}
 	if r.Incomplete != nil {
-		d.Incomplete, d.ToRunItAll = ShortfallSummary(*r.Incomplete, applicable(r)), toRunItAll(r)
+		d.Incomplete, d.Remedies = ShortfallSummary(*r.Incomplete, applicable(r)), remedies(r)
 	}
 	if r.Failures() > 0 {
 		d.FailureCount = failureTally(r)
@@ -335,14 +338,40 @@ func inFlight(r *check.Report) string {
 	return fmt.Sprintf(" (a request in flight for %.1fs: %s)", f.Waited, display.Text(f.Case))
 }
 
-// repeatLabel names the repeat command: it repeats a complete check
-// exactly, and runs an incomplete one in full, which is more.
+// repeatLabel names the repeat command: it repeats a check that ran all
+// it drew exactly, and runs one cut short in full, which is more.
 func repeatLabel(r *check.Report) string {
-	if r.Incomplete != nil {
+	if r.Incomplete != nil && r.Incomplete.RanShort() {
 		return "run in full"
 	}
 	return "repeat exactly"
 }
+
+// remedies say what would make an incomplete check complete, each in a
+// line: "to run it all: ..." when it was cut short, "to judge enough:
+// ..." when a part of it judged too little of what it ran.
+func remedies(r *check.Report) []string {
+	var out []string
+	if r.Incomplete.RanShort() {
+		out = append(out, "to run it all: "+toRunItAll(r))
+	}
+	if len(r.Incomplete.Judged) > 0 {
+		out = append(out, "to judge enough: "+toJudgeEnough)
+	}
+	return out
+}
+
+// sentence is a line of remedies as a sentence begins: "To run it all:
+// ...".
+func sentence(l string) string {
+	if l == "" {
+		return l
+	}
+	return strings.ToUpper(l[:1]) + l[1:]
+}
+
+// toJudgeEnough says what makes a check that judged too little complete.
+var toJudgeEnough = fmt.Sprintf("an implementation that answers at least %d%% of the corpus vectors that apply, and of each property's and fuzzing's cases (an adapter answers unsupported only for what its language cannot hold: docs/protocol.md)", check.MinJudged)
 
 // toRunItAll says what runs an incomplete check in full.
 func toRunItAll(r *check.Report) string {
@@ -417,7 +446,35 @@ func ShortfallSummary(s check.Shortfall, apply int) string {
 	if len(short) > 0 {
 		parts = append(parts, strings.Join(short, " and ")+fmt.Sprintf(" short of a full round (%d cases)", s.Round))
 	}
+	if len(s.Judged) > 0 {
+		parts = append(parts, JudgedSummary(s.Judged))
+	}
 	return strings.Join(parts, "; ")
+}
+
+// JudgedSummary says in one line which parts of a check judged too
+// little of what they ran, how much and why: "judged under 90% of what
+// ran: corpus 4 of 5080 vectors (5076 unsupported), deterministic 0 of
+// 64 cases (64 unsupported), fuzzing 1 of 64 cases (63 unsupported)".
+func JudgedSummary(cs []check.Coverage) string {
+	parts := make([]string, len(cs))
+	for i, c := range cs {
+		what := "cases"
+		if c.Part == "corpus" {
+			what = "vectors"
+		}
+		var why []string
+		for _, n := range []struct {
+			n    int
+			what string
+		}{{c.Unsupported, "unsupported"}, {c.Failures, "failures of the program"}, {c.Moot, "moot"}} {
+			if n.n > 0 {
+				why = append(why, fmt.Sprintf("%d %s", n.n, n.what))
+			}
+		}
+		parts[i] = fmt.Sprintf("%s %d of %d %s (%s)", c.Part, c.Judged, c.Ran, what, strings.Join(why, ", "))
+	}
+	return fmt.Sprintf("judged under %d%% of what ran: %s", check.MinJudged, strings.Join(parts, ", "))
 }
 
 // adaptedLine counts the vectors written for other options and judged
@@ -441,8 +498,12 @@ func CorpusSummary(c check.CorpusResult) string {
 	if c.Unimplemented > 0 {
 		unimpl = fmt.Sprintf(", %d needing a repair not implemented", c.Unimplemented)
 	}
-	return fmt.Sprintf("%d passed, %d failed, %s of the program, %d skipped%s, %d not run (of %s)",
-		c.Passed, c.Failed, plural(c.Errors, "failure"), c.Skipped, unimpl, c.NotRun, plural(c.Vectors, "vector"))
+	unsupported := ""
+	if c.Unsupported > 0 {
+		unsupported = fmt.Sprintf(" (%d unsupported)", c.Unsupported)
+	}
+	return fmt.Sprintf("%d passed, %d failed, %s of the program, %d skipped%s%s, %d not run (of %s)",
+		c.Passed, c.Failed, plural(c.Errors, "failure"), c.Skipped, unsupported, unimpl, c.NotRun, plural(c.Vectors, "vector"))
 }
 
 // made says which toolnorm made the report and when, for a footer.
