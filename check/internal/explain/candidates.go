@@ -62,14 +62,18 @@ func (s *session) collect(findings []Finding) []*finding {
 
 // candidates is the second step: for each explainable finding, the
 // deviations that explain it on its case, one at a time; where none
-// does, the pairs that do. It sends nothing: the deviations run here.
+// does, the pairs that do. It sends nothing: the deviations run here. A
+// case larger than bigCase is left to the next step, which minimizes it
+// first; and none is looked at once the check's time is up.
 func (s *session) candidates(fs []*finding) {
 	var wg sync.WaitGroup
 	next := make(chan *finding)
 	for range 2 {
 		wg.Go(func() {
 			for f := range next {
-				f.cands = candidatesOf(s.ctx, f.Case, f.Want, f.Got)
+				if size(f.Case) <= bigCase && s.timeLeft() {
+					f.cands = candidatesOf(s.ctx, f.Case, f.Want, f.Got)
+				}
 			}
 		})
 	}
@@ -81,6 +85,10 @@ func (s *session) candidates(fs []*finding) {
 	close(next)
 	wg.Wait()
 }
+
+// bigCase is the size past which a case found is minimized before any
+// deviation is run on it: each runs the whole case again, several times.
+const bigCase = 16 << 10
 
 // candidatesOf returns the explanations of got on c, where want is
 // expected: the single deviations that explain it, else the pairs. Of a

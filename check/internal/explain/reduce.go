@@ -38,7 +38,9 @@ func (s *session) reduce(fs []*finding) {
 	for i, j := range jobs {
 		sh := out[i]
 		j.f.Case, j.f.Want, j.f.Got = sh.c, sh.want, sh.got
-		j.f.cands = candidatesOf(s.ctx, sh.c, sh.want, sh.got)
+		if size(sh.c) <= bigCase && s.timeLeft() {
+			j.f.cands = candidatesOf(s.ctx, sh.c, sh.want, sh.got)
+		}
 	}
 }
 

@@ -63,8 +63,11 @@ func kept(r impl.Result) bool {
 }
 
 // live reports whether the steps may go on sending cases.
-func (s *session) live() bool {
-	return s.k != nil && s.ctx.Err() == nil && (s.cfg.Keep == nil || s.cfg.Keep())
+func (s *session) live() bool { return s.k != nil && s.timeLeft() }
+
+// timeLeft reports whether the check's time is not up.
+func (s *session) timeLeft() bool {
+	return s.ctx.Err() == nil && (s.cfg.Keep == nil || s.cfg.Keep())
 }
 
 // want is the reference's result on c, computed once.
