@@ -61,24 +61,30 @@ func (s *session) collect(findings []Finding) []*finding {
 }
 
 // candidates is the second step: for each explainable finding, the
-// deviations that explain it on its case, one at a time; where none
-// does, the pairs that do. It sends nothing: the deviations run here. A
-// case larger than bigCase is left to the next step, which minimizes it
-// first; and none is looked at once the check's time is up.
-func (s *session) candidates(fs []*finding) {
+// deviations that explain it on its case, one at a time (pairs=false),
+// or, for those none of which is left, two together (pairs=true). It
+// sends nothing: the deviations run here. A case larger than bigCase is
+// left to the reduce step, which minimizes it first; and none is looked
+// at once the check's time is up.
+func (s *session) candidates(fs []*finding, pairs bool) {
 	var wg sync.WaitGroup
 	next := make(chan *finding)
 	for range 2 {
 		wg.Go(func() {
 			for f := range next {
-				if size(f.Case) <= bigCase && s.timeLeft() {
-					f.cands = candidatesOf(s.ctx, f.Case, f.Want, f.Got)
+				if size(f.Case) > bigCase || !s.timeLeft() {
+					continue
+				}
+				if pairs {
+					f.cands = pairsOf(s.ctx, f.Case, f.Want, f.Got)
+				} else {
+					f.cands = singlesOf(s.ctx, f.Case, f.Want, f.Got)
 				}
 			}
 		})
 	}
 	for _, f := range fs {
-		if f.explainable {
+		if f.explainable && len(f.cands) == 0 {
 			next <- f
 		}
 	}
@@ -90,44 +96,43 @@ func (s *session) candidates(fs []*finding) {
 // deviation is run on it: each runs the whole case again, several times.
 const bigCase = 16 << 10
 
-// candidatesOf returns the explanations of got on c, where want is
-// expected: the single deviations that explain it, else the pairs. Of a
-// pair, one deviation at least changes something on c alone (touches
-// it); the other may change something only with it (a validator after
-// a repair missed).
-func candidatesOf(ctx context.Context, c impl.Case, want, got impl.Result) []explanation {
-	var singles []explanation
+// singlesOf returns the deviations that explain got on c, where want is
+// expected.
+func singlesOf(ctx context.Context, c impl.Case, want, got impl.Result) []explanation {
+	var out []explanation
+	f := deviation.FeaturesOf(c)
+	for _, d := range deviation.Catalogue() {
+		if d.Relevant(f) && (explanation{d}).explains(ctx, c, got) {
+			out = append(out, explanation{d})
+		}
+	}
+	return out
+}
+
+// pairsOf returns the pairs of deviations that explain got on c together,
+// where want is expected. One deviation of a pair at least changes
+// something on c alone (touches it); the other may change something only
+// with it (a validator after a repair missed).
+func pairsOf(ctx context.Context, c impl.Case, want, got impl.Result) []explanation {
+	f := deviation.FeaturesOf(c)
 	var touching []*deviation.Deviation
 	for _, d := range deviation.Catalogue() {
-		r := deviation.Apply(ctx, c, d)
-		if impl.Compare(r, want).Same() {
-			continue
-		}
-		touching = append(touching, d)
-		if impl.Compare(got, r).Same() {
-			singles = append(singles, explanation{d})
+		if d.Relevant(f) && !impl.Compare(deviation.Apply(ctx, c, d), want).Same() {
+			touching = append(touching, d)
 		}
 	}
-	if len(singles) > 0 {
-		return singles
-	}
-	var pairs []explanation
-	all := deviation.Catalogue()
+	var out []explanation
 	for _, a := range touching {
-		for _, b := range all {
+		for _, b := range deviation.Catalogue() {
 			if a == b || slices.Contains(touching, b) && index(b) < index(a) || !deviation.Compatible(a, b) {
 				continue // each pair of touching deviations once; none that undo one another
 			}
-			x := explanation{a, b}
-			if index(b) < index(a) {
-				x = explanation{b, a}
-			}
-			if x.explains(ctx, c, got) {
-				pairs = append(pairs, x)
+			if x := pair(a, b); x.explains(ctx, c, got) {
+				out = append(out, x)
 			}
 		}
 	}
-	return pairs
+	return out
 }
 
 // index is d's place in the catalogue.

@@ -74,6 +74,16 @@ type Config struct {
 	Keep func() bool
 }
 
+// explainCases gives the findings that have none their candidates: single
+// deviations, confirmed by experiments; then, for those left without one,
+// pairs, confirmed likewise.
+func (s *session) explainCases(fs []*finding) {
+	s.candidates(fs, false)
+	s.experiments(fs)
+	s.candidates(fs, true)
+	s.experiments(fs)
+}
+
 // Explain groups findings into root causes, most important first (see
 // the package comment for the steps). When cfg.Impl is an impl.Batcher,
 // the cases the steps send go out as batches; which cases, and the root
@@ -83,9 +93,8 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 	s := newSession(ctx, cfg)
 	defer s.close()
 	fs := s.collect(findings)
-	s.candidates(fs)
+	s.explainCases(fs)
 	s.reduce(fs)
-	s.experiments(fs)
 	causes := cover(fs)
 	causes = append(causes, s.fallback(fs)...)
 	s.shrink(causes)

@@ -38,10 +38,8 @@ func (s *session) reduce(fs []*finding) {
 	for i, j := range jobs {
 		sh := out[i]
 		j.f.Case, j.f.Want, j.f.Got = sh.c, sh.want, sh.got
-		if size(sh.c) <= bigCase && s.timeLeft() {
-			j.f.cands = candidatesOf(s.ctx, sh.c, sh.want, sh.got)
-		}
 	}
+	s.explainCases(fs)
 }
 
 // broad is a class without its detail: "error-for-valid-input/depth" is
