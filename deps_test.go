@@ -38,7 +38,9 @@ var layers = [][]string{
 	// init writes the kits and the corpus into an implementer's repository.
 	{"cmd/toolnorm/internal/render", "cmd/toolnorm/internal/faults", "cmd/toolnorm/internal/initcmd"},
 	{"cmd/toolnorm/internal/cli"},
-	{"cmd/toolnorm", "implementations"},
+	// The commands; the bug zoo's scorer, which reads reports as JSON and
+	// imports nothing of the module, and its differential test's reference.
+	{"cmd/toolnorm", "implementations", "zoo/score", "zoo/difftest"},
 }
 
 // forbidden are imports the layers would allow but the design does not,

@@ -154,7 +154,7 @@ func Run(ctx context.Context, cfg Config) *Report {
 	if ctx.Err() == nil && e.ledger.serial() {
 		// What the runs gave up on depends on which took what: the
 		// check is run again, sent one run's way.
-		p, err := e.ledger.pool.Serial()
+		p, err := e.ledger.pool.SerialContext(ctx)
 		if err == nil {
 			defer p.Close()
 			cfg.Impl, cfg.Jobs, cfg.Start = p, 1, e.start

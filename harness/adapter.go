@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/internal/display"
 )
 
 // Config says how to start and watch an adapter.
@@ -28,7 +29,8 @@ type Config struct {
 	Dir string
 	// Timeout is how long one request may take (default 10s).
 	Timeout time.Duration
-	// StartTimeout is how long the answer to start may take (default 30s).
+	// StartTimeout is how long the answer to start may take (default 30s);
+	// StartContext waits no longer than its context either.
 	StartTimeout time.Duration
 	// MaxRestarts is how many requests of one batch may fail in a row
 	// before the rest of that batch is given up (default 20): those get a
@@ -148,13 +150,20 @@ type traced struct {
 // Start starts the adapter and reads its answer to start. It fails, with
 // what the adapter wrote to standard error, if the adapter cannot be
 // started at all.
-func Start(cfg Config) (*Adapter, error) {
+func Start(cfg Config) (*Adapter, error) { return StartContext(context.Background(), cfg) }
+
+// StartContext is Start that waits for the answer to start only until ctx
+// is done (a check's budget spent, an interrupt), if that comes before
+// StartTimeout: then the program is killed, and the error says why
+// (context.Cause). Once started, the adapter runs until Close, whatever
+// becomes of ctx.
+func StartContext(ctx context.Context, cfg Config) (*Adapter, error) {
 	cfg.defaults()
 	if strings.TrimSpace(cfg.Command) == "" {
 		return nil, errors.New("harness: no command")
 	}
 	a := &Adapter{cfg: cfg, closing: make(chan struct{}), sent: map[int][]byte{}, wantSpares: 1}
-	p, info, declares, err := a.launch(context.Background())
+	p, info, declares, err := a.launch(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -331,11 +340,11 @@ func (a *Adapter) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result
 		}
 		a.proc.limit.Store(int64(a.lineLimit(limit)))
 		a.traceLines("> ", batch)
-		go a.proc.write(batch)
+		a.proc.send(batch)
 		sent = true
 		done := 0
-		for _, i := range window {
-			r, ok, named := a.receive(ctx, ids[i])
+		for k, i := range window {
+			r, ok, named := a.receive(ctx, ids[i], k == len(window)-1)
 			if ok || named {
 				// An answer, or a line that names its request: no restart,
 				// and the answers behind it are read. A named line says
@@ -519,8 +528,8 @@ func (a *Adapter) confirm(ctx context.Context, evs []charge) int {
 		a.proc.limit.Store(int64(a.lineLimit(8*len(line) + 1<<20)))
 		b := withID(line, id)
 		a.traceLines("> ", b)
-		go a.proc.write(b)
-		r, answered, named := a.receive(ctx, id)
+		a.proc.send(b)
+		r, answered, named := a.receive(ctx, id, true)
 		e := &a.events[ev]
 		switch {
 		case answered || named:
@@ -545,12 +554,39 @@ func (a *Adapter) confirm(ctx context.Context, evs []charge) int {
 // answer before it, the requests being pipelined). It reports whether it
 // is an answer (ok), and whether a line that breaks the protocol names id
 // as its request's (named).
-func (a *Adapter) receive(ctx context.Context, id int) (r impl.Result, ok, named bool) {
-	// An answer read already, the adapter working ahead of toolnorm, is
-	// taken without a timer.
+//
+// When id is the last request sent (last), its answer says the adapter
+// read every request: the write of them has ended, or ends at once. If it
+// has not ended within the time limit, the answer came before its request
+// was read (an adapter that answers without reading its input): a
+// protocol error, and the write is left to the kill that follows.
+func (a *Adapter) receive(ctx context.Context, id int, last bool) (r impl.Result, ok, named bool) {
+	l, r, got := a.nextLine(ctx)
+	if !got {
+		return r, false, false
+	}
+	if last && l.err == nil && a.proc.pending() {
+		began := time.Now()
+		switch err := a.proc.written(ctx, a.cfg.Timeout); {
+		case err == errNotRead:
+			a.traceLines("< ", append(l.data, '\n'))
+			return protocolError("the answer came before the adapter read its request: the requests sent were still not all read %v after it (does the adapter read its input?)", a.cfg.Timeout), false, false
+		case err != nil:
+			return a.stopped(ctx, began), false, false
+		}
+	}
+	return a.answer(l, id)
+}
+
+// nextLine waits for the next line of the adapter's output, until the time
+// limit or ctx is done (then got is false and r says which). A line read
+// already, the adapter working ahead of toolnorm, is taken without a
+// timer.
+func (a *Adapter) nextLine(ctx context.Context) (l line, r impl.Result, got bool) {
 	select {
 	case l := <-a.proc.lines:
-		return a.answer(l, id)
+		a.proc.took(l)
+		return l, impl.Result{}, true
 	default:
 	}
 	start := time.Now()
@@ -558,13 +594,20 @@ func (a *Adapter) receive(ctx context.Context, id int) (r impl.Result, ok, named
 	defer timer.Stop()
 	select {
 	case l := <-a.proc.lines:
-		return a.answer(l, id)
+		a.proc.took(l)
+		return l, impl.Result{}, true
 	case <-timer.C:
-		return impl.Fail(impl.ErrTimeout, fmt.Sprintf("no answer within %v", a.cfg.Timeout)), false, false
+		return line{}, impl.Fail(impl.ErrTimeout, fmt.Sprintf("no answer within %v", a.cfg.Timeout)), false
 	case <-ctx.Done():
-		waited := time.Since(start)
-		return impl.Fail(&impl.InFlight{Waited: waited}, fmt.Sprintf("in flight for %v when the check stopped (%v)", waited.Round(time.Millisecond), context.Cause(ctx))), false, false
+		return line{}, a.stopped(ctx, start), false
 	}
+}
+
+// stopped is the result of a request in flight since start when ctx was
+// done.
+func (a *Adapter) stopped(ctx context.Context, start time.Time) impl.Result {
+	waited := time.Since(start)
+	return impl.Fail(&impl.InFlight{Waited: waited}, fmt.Sprintf("in flight for %v when the check stopped (%v)", waited.Round(time.Millisecond), context.Cause(ctx)))
 }
 
 // answer is receive's reading of the line l.
@@ -705,16 +748,12 @@ func (a *Adapter) launchTraced(ctx context.Context, trace func(prefix string, b 
 	}
 	start := fmt.Appendf(nil, `{"cmd":"start","version":%d}`+"\n", Version)
 	trace("> ", start)
-	go p.write(start)
+	p.send(start)
 	timer := time.NewTimer(a.cfg.StartTimeout)
 	defer timer.Stop()
 	fail := func(format string, args ...any) (*process, Info, Declares, error) {
 		p.kill()
-		msg := fmt.Sprintf(format, args...)
-		if tail := strings.TrimSpace(p.stderr.String()); tail != "" {
-			msg += "; its standard error ends:\n" + tail
-		}
-		return nil, Info{}, Declares{}, fmt.Errorf("harness: %q: %s", a.cfg.Command, msg)
+		return nil, Info{}, Declares{}, startFailure(a.cfg.Command, fmt.Sprintf(format, args...), p.stderr.String())
 	}
 	select {
 	case <-a.closing:
@@ -722,6 +761,7 @@ func (a *Adapter) launchTraced(ctx context.Context, trace func(prefix string, b 
 	case <-ctx.Done():
 		return fail("the start was cut short: %v", context.Cause(ctx))
 	case l := <-p.lines:
+		p.took(l)
 		if l.err != nil {
 			return fail("no answer to start: %s", p.exitDetail())
 		}
@@ -734,6 +774,22 @@ func (a *Adapter) launchTraced(ctx context.Context, trace func(prefix string, b 
 	case <-timer.C:
 		return fail("no answer to start within %v", a.cfg.StartTimeout)
 	}
+}
+
+// stderrShown is how much of the end of its standard error the error of
+// an adapter that cannot start shows, as a report does.
+const stderrShown = 2000
+
+// startFailure is the error of an adapter that cannot start: why, and the
+// end of its standard error, shown as every report shows an adapter's
+// text (display.Lines): escaped, so that no control character reaches
+// the terminal and no line acts as a CI workflow command.
+func startFailure(command, why, stderr string) error {
+	msg := display.Lines(fmt.Sprintf("harness: %q: %s", command, why))
+	if tail := strings.TrimSpace(stderr); tail != "" {
+		msg += "; its standard error ends:\n" + display.Lines(display.Tail(tail, stderrShown))
+	}
+	return errors.New(msg)
 }
 
 func (a *Adapter) traceLines(prefix string, b []byte) {
@@ -750,7 +806,7 @@ func (a *Adapter) traceLines(prefix string, b []byte) {
 }
 
 // Close asks the adapter to stop, and kills it if it does not within a
-// second.
+// second. An adapter that has not read all it was sent is killed at once.
 func (a *Adapter) Close() error {
 	a.closeOnce.Do(func() { close(a.closing) })
 	a.mu.Lock()
@@ -766,29 +822,35 @@ func (a *Adapter) Close() error {
 	}
 	p := a.proc
 	a.proc = nil
-	p.write([]byte(`{"cmd":"stop"}` + "\n"))
-	p.stdin.Close()
-	select {
-	case <-p.exited:
-	case <-time.After(time.Second):
-	}
-	p.kill()
+	p.stop()
 	return nil
 }
 
 // process is one run of the adapter's program.
+//
+// Nothing waits on the program without a bound. Requests are written by
+// a goroutine of their own (send), one write at a time, so that answers
+// are read while the program reads its requests; no lock is held while
+// writing, and what waits for a write to end (written, stop) has a
+// deadline. Killing the program closes its standard input, which ends a
+// write under way. Answers are read ahead of the harness into lines, at
+// most maxAhead bytes of them.
 type process struct {
 	cmd    *exec.Cmd
-	stdin  io.WriteCloser
+	stdin  *os.File // non-blocking (os.Pipe): writes take deadlines, and Close ends one under way
 	lines  chan line
+	ahead  atomic.Int64  // the bytes of the lines read and not yet taken
+	room   chan struct{} // a line was taken: the reader checks ahead again
 	stderr *tail
 	exited chan struct{}
-	quit   chan struct{} // closed by kill: the reader stops
+	quit   chan struct{} // closed by kill: the reader and the writer stop
 	limit  atomic.Int64  // the longest answer line accepted now
+	// writing is closed when the last write sent ended (nil: none sent).
+	// Only the goroutine that holds the Adapter's lock sends and waits.
+	writing chan struct{}
 	// answered counts the lines read for requests in this run: 0 while it
 	// is a fresh start.
 	answered int
-	wmu      sync.Mutex
 	err      error // the exit error, once exited is closed
 }
 
@@ -799,6 +861,9 @@ type line struct {
 
 var errTooLong = errors.New("line too long")
 
+// errNotRead says that a write was not read within its time.
+var errNotRead = errors.New("not read")
+
 // waitDelay is how long, once the adapter exited, toolnorm waits for
 // the programs it started to close its standard error.
 const waitDelay = 200 * time.Millisecond
@@ -808,8 +873,22 @@ const waitDelay = 200 * time.Millisecond
 // program the adapter started).
 const drainDelay = time.Second
 
+// stopDelay is how long an adapter has to read stop and exit before it
+// is killed.
+const stopDelay = time.Second
+
 // maxStartLine is the longest answer to start accepted.
 const maxStartLine = 64 << 20
+
+// maxAhead bounds the answers read ahead of the harness, in bytes: once
+// the lines read and not yet taken hold that much, nothing more is read
+// until one is taken. With the line being read, a run of the adapter
+// holds at most maxAhead and one line's limit of its answers (a window of
+// 128 answers to small requests is some 10 KB).
+const maxAhead = 4 << 20
+
+// maxLinesAhead bounds the lines read ahead, whatever their size.
+const maxLinesAhead = 1024
 
 // lineLimit is the limit n for an answer line, under MaxLine if set.
 func (a *Adapter) lineLimit(n int) int {
@@ -819,18 +898,33 @@ func (a *Adapter) lineLimit(n int) int {
 	return n
 }
 
+// newProcess is a process not started yet, its line limit the start's.
+func newProcess(cfg Config) *process {
+	p := &process{lines: make(chan line, maxLinesAhead), room: make(chan struct{}, 1), stderr: newTail(cfg.StderrLimit), exited: make(chan struct{}), quit: make(chan struct{})}
+	p.limit.Store(int64(maxStartLine))
+	if cfg.MaxLine > 0 {
+		p.limit.Store(int64(min(maxStartLine, cfg.MaxLine)))
+	}
+	return p
+}
+
 func startProcess(cfg Config) (*process, error) {
 	cmd := exec.Command("sh", "-c", cfg.Command)
 	cmd.Dir = cfg.Dir
-	setProcessGroup(cmd)
+	newSession(cmd)
 	// A program the adapter starts that leaves its process group (setsid,
 	// a daemon) outlives the kill and holds standard error open: Wait
 	// would wait for it, and each stop and restart with it.
 	cmd.WaitDelay = waitDelay
-	stdin, err := cmd.StdinPipe()
+	// Standard input is a pipe of its own, not cmd.StdinPipe: this end
+	// is an *os.File in non-blocking mode, so that a write to an adapter
+	// that does not read takes a deadline, and closing it (a kill) ends
+	// the write.
+	in, stdin, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
+	cmd.Stdin = in
 	// Standard output is a pipe of its own, not cmd.StdoutPipe, which
 	// Wait closes as soon as the program exits: the answers it wrote just
 	// before (those before the request it crashed on) would be lost
@@ -839,22 +933,21 @@ func startProcess(cfg Config) (*process, error) {
 	// it and holds it open has it closed, drainDelay after the exit.
 	stdout, w, err := os.Pipe()
 	if err != nil {
+		in.Close()
 		stdin.Close()
 		return nil, err
 	}
 	cmd.Stdout = w
-	p := &process{cmd: cmd, stdin: stdin, lines: make(chan line, 1024), stderr: newTail(cfg.StderrLimit), exited: make(chan struct{}), quit: make(chan struct{})}
+	p := newProcess(cfg)
+	p.cmd, p.stdin = cmd, stdin
 	cmd.Stderr = p.stderr
 	err = cmd.Start()
+	in.Close()
 	w.Close()
 	if err != nil {
 		stdout.Close()
 		stdin.Close()
 		return nil, err
-	}
-	p.limit.Store(int64(maxStartLine))
-	if cfg.MaxLine > 0 {
-		p.limit.Store(int64(min(maxStartLine, cfg.MaxLine)))
 	}
 	read := make(chan struct{})
 	go func() {
@@ -875,7 +968,8 @@ func startProcess(cfg Config) (*process, error) {
 }
 
 // read sends each line of standard output, and then the error that ended
-// them, until the process is killed.
+// them, until the process is killed. It reads on only while the lines not
+// yet taken hold less than maxAhead bytes.
 func (p *process) read(r *bufio.Reader) {
 	send := func(l line) bool {
 		select {
@@ -886,6 +980,13 @@ func (p *process) read(r *bufio.Reader) {
 		}
 	}
 	for {
+		for p.ahead.Load() >= maxAhead {
+			select {
+			case <-p.room:
+			case <-p.quit:
+				return
+			}
+		}
 		var buf []byte
 		for {
 			chunk, err := r.ReadSlice('\n')
@@ -903,16 +1004,108 @@ func (p *process) read(r *bufio.Reader) {
 			}
 			break
 		}
-		if !send(line{data: bytes.TrimRight(buf, "\r\n")}) {
+		data := bytes.TrimRight(buf, "\r\n")
+		p.ahead.Add(int64(len(data)))
+		if !send(line{data: data}) {
 			return
 		}
 	}
 }
 
-func (p *process) write(b []byte) {
-	p.wmu.Lock()
-	defer p.wmu.Unlock()
-	p.stdin.Write(b) // a dead adapter shows as the end of its output
+// took says that the line l was taken from lines: the reader may read on.
+func (p *process) took(l line) {
+	if len(l.data) == 0 {
+		return
+	}
+	p.ahead.Add(-int64(len(l.data)))
+	select {
+	case p.room <- struct{}{}:
+	default:
+	}
+}
+
+// next takes the next line, waiting for it.
+func (p *process) next() line {
+	l := <-p.lines
+	p.took(l)
+	return l
+}
+
+// send writes b to the program's standard input, from a goroutine of its
+// own, after the write sent before it. The caller waits for that one to
+// end (written) before it sends another, or kills the program: a program
+// that does not read its input holds up one write at most.
+func (p *process) send(b []byte) {
+	prev, done := p.writing, make(chan struct{})
+	p.writing = done
+	go func() {
+		defer close(done)
+		if prev != nil {
+			select {
+			case <-prev:
+			case <-p.quit:
+				return
+			}
+		}
+		p.stdin.Write(b) // a dead adapter shows as the end of its output
+	}()
+}
+
+// pending reports whether a write sent has not ended.
+func (p *process) pending() bool {
+	if p.writing == nil {
+		return false
+	}
+	select {
+	case <-p.writing:
+		return false
+	default:
+		return true
+	}
+}
+
+// written waits for the writes sent to end, for d at most (then it
+// returns errNotRead) or until ctx is done (then ctx's error).
+func (p *process) written(ctx context.Context, d time.Duration) error {
+	if !p.pending() {
+		return nil
+	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-p.writing:
+		return nil
+	case <-timer.C:
+		return errNotRead
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// stop asks the program to stop: it writes stop and closes the standard
+// input, and kills the process group if the program has not exited
+// stopDelay later. A program that has not read what it was sent (a write
+// under way) is killed at once: stop would wait behind that write.
+func (p *process) stop() {
+	if p.pending() {
+		p.kill()
+		return
+	}
+	// Written from a goroutine, and with a deadline where pipes take
+	// one: a full pipe holds up neither Close nor the kill.
+	deadline := time.Now().Add(stopDelay)
+	p.stdin.SetWriteDeadline(deadline)
+	go func() {
+		p.stdin.Write([]byte(`{"cmd":"stop"}` + "\n"))
+		p.stdin.Close()
+	}()
+	timer := time.NewTimer(time.Until(deadline))
+	defer timer.Stop()
+	select {
+	case <-p.exited:
+	case <-timer.C:
+	}
+	p.kill()
 }
 
 func (p *process) kill() {
@@ -922,7 +1115,7 @@ func (p *process) kill() {
 		close(p.quit)
 	}
 	killProcessGroup(p.cmd)
-	p.stdin.Close()
+	p.stdin.Close() // ends a write under way
 	select {
 	case <-p.exited:
 	case <-time.After(5 * time.Second):

@@ -1,6 +1,8 @@
 package harness
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"reflect"
@@ -45,7 +47,11 @@ func TestServeUnsupported(t *testing.T) {
 	cannot := impl.Func("cannot", func(ctx context.Context, c impl.Case) impl.Result {
 		return impl.Fail(impl.ErrNotSendable, "the library cannot carry 1e400")
 	})
-	_, answer := serveLine([]byte(`{"cmd":"normalize","id":4,"schema":{},"arguments":{"n":1e400}}`), cannot, Info{Name: "x"}, Declares{}, impl.Options{})
+	var b bytes.Buffer
+	w := bufio.NewWriter(&b)
+	serveLine(w, []byte(`{"cmd":"normalize","id":4,"schema":{},"arguments":{"n":1e400}}`), cannot, Info{Name: "x"}, Declares{}, impl.Options{})
+	w.Flush()
+	answer := b.Bytes()
 	if want := `{"id":4,"unsupported":"the library cannot carry 1e400"}` + "\n"; string(answer) != want {
 		t.Fatalf("answer %q, want %q", answer, want)
 	}
@@ -226,6 +232,38 @@ func TestWithID(t *testing.T) {
 			if got := appendWithID([]byte("x"), line, id); string(got) != "x"+string(want) {
 				t.Errorf("appendWithID: %s", got)
 			}
+		}
+	}
+}
+
+// TestDuplicateMembers: an answer with a member the protocol reads given
+// twice is a protocol error naming it, whichever one would be read.
+func TestDuplicateMembers(t *testing.T) {
+	for _, tt := range []struct{ line, member string }{
+		{`{"id":1,"id":1,"arguments":{}}`, `"id"`},
+		{`{"id":2,"id":1,"arguments":{}}`, `"id"`},
+		{`{"id":1,"arguments":{},"id":1}`, `"id"`},
+		{`{"id":1,"arguments":{},"arguments":{"a":1}}`, `"arguments"`},
+		{`{"id":1,"error":"a","error":"b"}`, `"error"`},
+		{`{"id":1,"unsupported":"a","unsupported":"b"}`, `"unsupported"`},
+		{`{"id": 1, "arguments": {"a": 1}, "arguments": {"a": 1}}`, `"arguments"`},
+	} {
+		r := parseAnswer([]byte(tt.line), 1)
+		if r.Kind() != impl.KindProtocol || !strings.Contains(r.Detail, tt.member+" twice") {
+			t.Errorf("parseAnswer(%s) = %v (%s), want a protocol error naming %s twice", tt.line, r.Kind(), r.Detail, tt.member)
+		}
+	}
+	// A member the protocol does not read may come twice.
+	if r := parseAnswer([]byte(`{"id":1,"arguments":{},"note":1,"note":2}`), 1); r.Kind() != impl.KindOutput {
+		t.Errorf("a member the protocol does not read, twice: %v (%s)", r.Kind(), r.Detail)
+	}
+	for _, tt := range []struct{ line, member string }{
+		{`{"version":1,"version":1,"implementation":{"name":"x"}}`, `"version"`},
+		{`{"version":1,"implementation":{"name":"x"},"implementation":{"name":"y"}}`, `"implementation"`},
+		{`{"version":1,"implementation":{"name":"x"},"declares":{},"declares":{"profile":"attribute"}}`, `"declares"`},
+	} {
+		if _, _, err := parseStart([]byte(tt.line)); err == nil || !strings.Contains(err.Error(), tt.member+" twice") {
+			t.Errorf("parseStart(%s) = %v, want an error naming %s twice", tt.line, err, tt.member)
 		}
 	}
 }

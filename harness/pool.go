@@ -29,12 +29,18 @@ const minShare = 4
 // name the same implementation and declare the same reading. It fails as
 // Start does if one cannot be started, and then stops the others.
 func StartPool(cfg Config, n int) (*Pool, error) {
+	return StartPoolContext(context.Background(), cfg, n)
+}
+
+// StartPoolContext is StartPool whose starts wait only until ctx is done,
+// as StartContext's do.
+func StartPoolContext(ctx context.Context, cfg Config, n int) (*Pool, error) {
 	n = max(n, 1)
 	adapters := make([]*Adapter, n)
 	errs := make([]error, n)
 	var wg sync.WaitGroup
 	for i := range n {
-		wg.Go(func() { adapters[i], errs[i] = Start(cfg) })
+		wg.Go(func() { adapters[i], errs[i] = StartContext(ctx, cfg) })
 	}
 	wg.Wait()
 	cfg.defaults()
@@ -178,7 +184,13 @@ func (p *Pool) GaveUp() error {
 // Serial starts the adapter again, afresh, as a pool of one run: what a
 // check needs to be sent one run's way, when Ruled or WouldGiveUp says
 // that the runs of p may have given up on other requests than one run.
-func (p *Pool) Serial() (*Pool, error) { return StartPool(p.cfg, 1) }
+func (p *Pool) Serial() (*Pool, error) { return p.SerialContext(context.Background()) }
+
+// SerialContext is Serial whose start waits only until ctx is done, as
+// StartContext's does.
+func (p *Pool) SerialContext(ctx context.Context) (*Pool, error) {
+	return StartPoolContext(ctx, p.cfg, 1)
+}
 
 // Ruled reports whether a run applied a rule of giving up (on the rest of
 // a batch, or on the adapter for good) or failed to start. Each run keeps

@@ -4,7 +4,7 @@ package harness
 
 import "os/exec"
 
-func setProcessGroup(cmd *exec.Cmd) {}
+func newSession(cmd *exec.Cmd) {}
 
 func killProcessGroup(cmd *exec.Cmd) {
 	if cmd.Process != nil {

@@ -7,10 +7,13 @@ import (
 	"syscall"
 )
 
-// setProcessGroup puts the adapter in a process group of its own, so that
-// killing it also kills what sh -c started.
-func setProcessGroup(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+// newSession starts the adapter in a session of its own (setsid), and so
+// in a process group of its own: killing the group also kills what sh -c
+// started, and the adapter has no controlling terminal, so it cannot open
+// /dev/tty to write to the terminal or read from it, and the terminal's
+// signals (Ctrl-C, a hang-up) reach toolnorm alone, which stops it.
+func newSession(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 }
 
 func killProcessGroup(cmd *exec.Cmd) {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -106,6 +107,13 @@ type startAnswer struct {
 }
 
 func parseStart(line []byte) (Info, Declares, error) {
+	// encoding/json takes the last of a member given twice: which the
+	// adapter meant is not known.
+	if jsonraw.Valid(line) {
+		if twice := repeated(line, "version", "implementation", "declares"); twice != "" {
+			return Info{}, Declares{}, fmt.Errorf("the answer to start has the member %q twice", twice)
+		}
+	}
 	var a startAnswer
 	if err := json.Unmarshal(line, &a); err != nil {
 		return Info{}, Declares{}, fmt.Errorf("the answer to start is not a JSON object with version, implementation and declares: %v", err)
@@ -287,16 +295,24 @@ func parseAnswerTree(line []byte, id int) impl.Result {
 	}
 	var gotID, args, msg, unsupported *jsonvalue.Value
 	for _, m := range v.Members {
+		var member **jsonvalue.Value
 		switch m.Key {
 		case "id":
-			gotID = m.Value
+			member = &gotID
 		case "arguments":
-			args = m.Value
+			member = &args
 		case "error":
-			msg = m.Value
+			member = &msg
 		case "unsupported":
-			unsupported = m.Value
+			member = &unsupported
+		default:
+			continue
 		}
+		if *member != nil {
+			// Which of the two the adapter meant is not known.
+			return protocolError("the answer has the member %q twice", m.Key)
+		}
+		*member = m.Value
 	}
 	switch {
 	case gotID == nil || gotID.Kind != jsonvalue.Number:
@@ -438,4 +454,81 @@ var namedID = regexp.MustCompile(`^[ \t]*\{[ \t]*"id"[ \t]*:[ \t]*(-?[0-9]+)[ \t
 func namesID(line []byte, id int) bool {
 	m := namedID.FindSubmatch(line)
 	return m != nil && string(m[1]) == strconv.Itoa(id)
+}
+
+// members calls f with each member of the JSON object b (valid JSON, as
+// jsonraw.Valid says), in order: its key, unquoted, and its value's text,
+// until f returns false. It reports whether b is an object.
+func members(b []byte, f func(key string, value []byte) bool) bool {
+	i := jsonraw.SkipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return false
+	}
+	var key []byte
+	for i = jsonraw.SkipSpace(b, i+1); i < len(b) && b[i] == '"'; {
+		end, flags, _ := jsonraw.ScanString(b, i)
+		if flags&jsonraw.Escaped != 0 {
+			key = jsonraw.Unquote(key[:0], b[i+1:end-1])
+		} else {
+			key = append(key[:0], b[i+1:end-1]...)
+		}
+		i = jsonraw.SkipSpace(b, end) // the colon
+		i = jsonraw.SkipSpace(b, i+1) // the value
+		end = skipValue(b, i)
+		if !f(string(key), b[i:end]) {
+			break
+		}
+		i = jsonraw.SkipSpace(b, jsonraw.SkipSpace(b, end)+1) // past the comma
+	}
+	return true
+}
+
+// skipValue returns the end of the JSON value at b[i], b being valid
+// JSON.
+func skipValue(b []byte, i int) int {
+	switch c := b[i]; {
+	case c == '"':
+		end, _, _ := jsonraw.ScanString(b, i)
+		return end
+	case c == '-' || '0' <= c && c <= '9':
+		end, _ := jsonraw.ScanNumber(b, i)
+		return end
+	case c != '{' && c != '[':
+		end, _ := jsonraw.ScanLiteral(b, i)
+		return end
+	}
+	depth := 0
+	for i < len(b) {
+		switch b[i] {
+		case '"':
+			i, _, _ = jsonraw.ScanString(b, i)
+			continue
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth--; depth == 0 {
+				return i + 1
+			}
+		}
+		i++
+	}
+	return i
+}
+
+// repeated returns the first of keys that is a member of the JSON object
+// b (valid JSON) twice, or "".
+func repeated(b []byte, keys ...string) string {
+	seen := make([]bool, len(keys))
+	twice := ""
+	members(b, func(key string, _ []byte) bool {
+		if k := slices.Index(keys, key); k >= 0 {
+			if seen[k] {
+				twice = key
+				return false
+			}
+			seen[k] = true
+		}
+		return true
+	})
+	return twice
 }

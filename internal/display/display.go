@@ -111,6 +111,24 @@ func Text(s string) string {
 	return string(b)
 }
 
+// Lines shows text of many lines that a program wrote (the end of an
+// adapter's standard error) line by line: each line as Text shows it, and
+// none that a CI runner would take for a workflow command and act on
+// instead of showing it. GitHub Actions reads a line that starts with
+// "::" (after spaces) or that holds "##[" as one: the first ':' is shown
+// \u003a, the '[' \u005b.
+func Lines(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		l = strings.ReplaceAll(Text(l), "##[", `##\u005b`)
+		if rest := strings.TrimLeft(l, " "); strings.HasPrefix(rest, "::") {
+			l = l[:len(l)-len(rest)] + `\u003a` + rest[1:]
+		}
+		lines[i] = l
+	}
+	return strings.Join(lines, "\n")
+}
+
 // Quote shows a string value between double quotes, escaped as Text
 // escapes it, and '"' and '\' too: the way JSON writes it, except that
 // what one can see stays itself.

@@ -187,3 +187,18 @@ func TestClipQuote(t *testing.T) {
 		}
 	}
 }
+
+func TestLines(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"plain\nlines", "plain\nlines"},
+		{"\x1b[2Jcleared\ta\r", `\u001b[2Jcleared\ta\r`},
+		{"::error::x", `\u003a:error::x`},
+		{"  ::warning file=a::y\n\t::debug::z", "  \\u003a:warning file=a::y\n\\t::debug::z"},
+		{"see ##[error]z and ##[warning]w", `see ##\u005berror]z and ##\u005bwarning]w`},
+		{"a::b ## [c", "a::b ## [c"},
+	} {
+		if got := Lines(tt.in); got != tt.want {
+			t.Errorf("Lines(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

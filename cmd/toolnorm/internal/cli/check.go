@@ -54,10 +54,13 @@ func (f *implFlags) registerJobs(cmd *cobra.Command) {
 	cmd.Flags().IntVar(&f.jobs, "jobs", runtime.NumCPU(), "how many runs of the adapter (and properties) at once; the report is the same whatever it is")
 }
 
-// open starts the implementation. An adapter that cannot be started is a
-// usage error (exit status 2), and so is an empty --impl: a CI job whose
-// variable is empty must not check the reference and pass.
-func (f *implFlags) open() (impl.Impl, func(), error) {
+// open starts the implementation, waiting for the adapter's start only
+// until ctx is done (the command's budget, a signal). An adapter that
+// cannot be started is a usage error (exit status 2), and so is an empty
+// --impl: a CI job whose variable is empty must not check the reference
+// and pass. A start cut short by a signal (ctx canceled, not past its
+// deadline) is said on stderr and ends the command with status 130.
+func (f *implFlags) open(ctx context.Context, stderr io.Writer) (impl.Impl, func(), error) {
 	if f.flags != nil && f.flags.Changed("impl") && strings.TrimSpace(f.command) == "" {
 		return nil, nil, usagef("--impl is empty: give the adapter's command line, or leave out --impl to check the built-in reference")
 	}
@@ -68,16 +71,23 @@ func (f *implFlags) open() (impl.Impl, func(), error) {
 		return impl.Reference, func() {}, nil
 	}
 	cfg := harness.Config{Command: f.command, Timeout: f.timeout}
+	failed := func(err error) (impl.Impl, func(), error) {
+		if errors.Is(ctx.Err(), context.Canceled) {
+			fmt.Fprintln(stderr, "toolnorm: interrupted while the adapter started")
+			return nil, nil, errInterrupted
+		}
+		return nil, nil, startError{err}
+	}
 	if f.jobs > 1 {
-		p, err := harness.StartPool(cfg, f.jobs)
+		p, err := harness.StartPoolContext(ctx, cfg, f.jobs)
 		if err != nil {
-			return nil, nil, startError{err}
+			return failed(err)
 		}
 		return p, func() { p.Close() }, nil
 	}
-	a, err := harness.Start(cfg)
+	a, err := harness.StartContext(ctx, cfg)
 	if err != nil {
-		return nil, nil, startError{err}
+		return failed(err)
 	}
 	return a, func() { a.Close() }, nil
 }
@@ -263,8 +273,14 @@ func runCheck(cmd *cobra.Command, o *checkOptions, _ []string) error {
 		err   error
 	}
 	starting := make(chan opened, 1)
+	startCtx := ctx
+	if o.checks == 0 && o.budget > 0 {
+		var cancel context.CancelFunc
+		startCtx, cancel = context.WithTimeoutCause(ctx, o.budget, fmt.Errorf("the budget (%v) ran out while the adapter started", o.budget))
+		defer cancel()
+	}
 	go func() {
-		im, closeImpl, err := o.f.open()
+		im, closeImpl, err := o.f.open(startCtx, cmd.ErrOrStderr())
 		starting <- opened{im, closeImpl, err}
 	}()
 	vectors, err := loadVectors(loadCtx, o.corpusDir)
@@ -281,6 +297,9 @@ func runCheck(cmd *cobra.Command, o *checkOptions, _ []string) error {
 	}
 	if err != nil {
 		return cannotRun(err)
+	}
+	if errors.Is(op.err, errInterrupted) {
+		return op.err
 	}
 	if op.err != nil {
 		return cannotRun(op.err)
@@ -393,7 +412,10 @@ func runFuzz(cmd *cobra.Command, o *fuzzOptions, _ []string) error {
 			known[b] = true
 		}
 	}
-	im, closeImpl, err := o.f.open()
+	// SIGINT or SIGTERM during the adapter's start stops it too (the
+	// duration counts from the start's end, as it always did).
+	lessGC()
+	im, closeImpl, err := o.f.open(ctx, cmd.ErrOrStderr())
 	if err != nil {
 		return err
 	}
@@ -412,7 +434,6 @@ func runFuzz(cmd *cobra.Command, o *fuzzOptions, _ []string) error {
 			}
 			return nil
 		}}
-	lessGC()
 	if o.seed == 0 {
 		o.seed = uint64(time.Now().UnixNano())
 	}

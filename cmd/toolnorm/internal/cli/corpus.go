@@ -271,7 +271,7 @@ func runCorpusReplay(cmd *cobra.Command, o *corpusReplayOptions, args []string) 
 		}
 		vectors = picked
 	}
-	im, closeImpl, err := o.f.open()
+	im, closeImpl, err := o.f.open(ctx, cmd.ErrOrStderr())
 	if err != nil {
 		return err
 	}
@@ -403,7 +403,7 @@ func runCorpusAdd(cmd *cobra.Command, o *corpusAddOptions, args []string) error 
 	} else {
 		// A failing case: shrink it while the implementation still
 		// fails it the same way.
-		im, closeImpl, err := o.f.open()
+		im, closeImpl, err := o.f.open(cmd.Context(), cmd.ErrOrStderr())
 		if err != nil {
 			return err
 		}

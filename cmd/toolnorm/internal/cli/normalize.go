@@ -227,7 +227,7 @@ func fileError(file string, err error) error {
 func normalizeWith(cmd *cobra.Command, f *implFlags, schema, args []byte, explain bool) error {
 	ctx, stop := signalContext(cmd)
 	defer stop()
-	im, closeImpl, err := f.open()
+	im, closeImpl, err := f.open(ctx, cmd.ErrOrStderr())
 	if err != nil {
 		return err
 	}

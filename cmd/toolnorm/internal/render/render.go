@@ -198,13 +198,10 @@ func writeText(r *check.Report, w io.Writer) error {
 }
 
 // stderrLines is the end of an adapter's standard error, where it says why
-// it died: its lines as they came, each shown exactly.
+// it died: its lines as they came, each shown exactly (display.Lines, as
+// the error of an adapter that cannot start shows it).
 func stderrLines(stderr string) string {
-	lines := strings.Split(strings.TrimRight(display.Tail(stderr, 2000), "\n"), "\n")
-	for i, l := range lines {
-		lines[i] = display.Text(l)
-	}
-	return strings.Join(lines, "\n")
+	return display.Lines(strings.TrimRight(display.Tail(stderr, 2000), "\n"))
 }
 
 // details are the parts of the report the matrix has no cell for, for
