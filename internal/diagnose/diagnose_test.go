@@ -326,23 +326,6 @@ func TestTitlesReadRight(t *testing.T) {
 	}
 }
 
-// TestStringed: the subschemas that declare the shape at a place, found
-// through properties, patterns, items and references as a decode there
-// follows them, declare "string" instead; none, no schema.
-func TestStringed(t *testing.T) {
-	for _, tt := range []struct{ schema, args, where, want string }{
-		{`{"patternProperties":{"":{"type":"array"}}}`, `{"":"[]"}`, "/", `{"patternProperties":{"":{"type":"string"}}}`},
-		{`{"$defs":{"l":{"type":"array"}},"properties":{"p":{"$ref":"#/$defs/l"}}}`, `{"p":"[]"}`, "/p", `{"$defs":{"l":{"type":"string"}},"properties":{"p":{"$ref":"#/$defs/l"}}}`},
-		{`{"properties":{"l":{"items":{"type":"object"}}}}`, `{"l":["{}"]}`, "/l/0", `{"properties":{"l":{"items":{"type":"string"}}}}`},
-		{`{"properties":{"p":{"type":"integer"}}}`, `{"p":"[]"}`, "/p", ""},
-	} {
-		got, ok := diagnose.Stringed([]byte(tt.schema), []byte(tt.args), tt.where, map[bool]string{true: "object", false: "array"}[strings.Contains(tt.where, "/0")])
-		if string(got) != tt.want || ok != (tt.want != "") {
-			t.Errorf("Stringed(%s, %s, %q) = %s, %v; want %s", tt.schema, tt.args, tt.where, got, ok, tt.want)
-		}
-	}
-}
-
 // TestEventClass: a harness event is of the class Classify gives the
 // failure it records.
 func TestEventClass(t *testing.T) {

@@ -10,12 +10,13 @@ import (
 
 	"github.com/toolnorm/toolnorm/internal/entity"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
+	"github.com/toolnorm/toolnorm/internal/schemaview"
 )
 
 // text diagnoses two strings that differ: want is the expected string,
 // got the given one, in the input string (nil when the string was decoded
 // from JSON text).
-func (d *differ) text(in *jsonvalue.Value, want, got string, path []step) Diagnosis {
+func (d *differ) text(in *jsonvalue.Value, want, got string, path []schemaview.Step) Diagnosis {
 	mode := d.mode()
 	src := want
 	if in != nil && in.Kind == jsonvalue.String {

@@ -11,13 +11,14 @@ import (
 
 	"github.com/toolnorm/toolnorm/internal/entity"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
+	"github.com/toolnorm/toolnorm/internal/schemaview"
 )
 
 // differ walks the input, the expected and the given output together and
 // diagnoses the first difference, in document order.
 type differ struct {
 	c      Case
-	schema *schemaInfo
+	schema *schemaview.View
 }
 
 func (d *differ) mode() entity.Profile {
@@ -31,12 +32,12 @@ func (d *differ) mode() entity.Profile {
 // is the input there (nil when it has none). decoded is true inside a
 // value the rule decodes from a string: what JSON-style reading loses
 // there is the implementation's own decoder's.
-func (d *differ) walk(in, want, got *jsonvalue.Value, path []step, decoded bool) *Diagnosis {
+func (d *differ) walk(in, want, got *jsonvalue.Value, path []schemaview.Step, decoded bool) *Diagnosis {
 	if jsonvalue.Equal(want, got) {
 		return nil
 	}
 	at := func(dg Diagnosis) *Diagnosis {
-		dg.Where = pointer(path)
+		dg.Where = schemaview.Pointer(path)
 		return &dg
 	}
 	container := func(v *jsonvalue.Value) bool { return v.Kind == jsonvalue.Array || v.Kind == jsonvalue.Object }
@@ -91,7 +92,7 @@ func (d *differ) walk(in, want, got *jsonvalue.Value, path []step, decoded bool)
 			if in != nil && in.Kind == jsonvalue.Array && i < len(in.Elems) {
 				ie = in.Elems[i]
 			}
-			if r := d.walk(ie, want.Elems[i], got.Elems[i], append(slices.Clip(path), step{index: i}), decoded); r != nil {
+			if r := d.walk(ie, want.Elems[i], got.Elems[i], append(slices.Clip(path), schemaview.Element(i)), decoded); r != nil {
 				return r
 			}
 		}
@@ -194,7 +195,7 @@ var lossyOrder = []string{"rounded", "1e400", "key-order", "duplicates", "lone-s
 // of decode-missed/keyword or /draft, the losses of a lossy reading, the
 // conversions of coerced, the drafts of an error under `$schema`) into
 // the one order its title names them in, whichever findings showed them
-// first: keywords as notable lists them (the others after, by name),
+// first: keywords as schemaview.Notable lists them (the others after, by name),
 // losses as lossyOrder does, drafts as draftNames does, conversions by
 // name. It returns ds.
 func OrderDetails(ds []string) []string {
@@ -203,7 +204,7 @@ func OrderDetails(ds []string) []string {
 		if d == RefOther {
 			d = "$ref"
 		}
-		if i := slices.Index(notable, d); i >= 0 {
+		if i := slices.Index(schemaview.Notable, d); i >= 0 {
 			return i
 		}
 		if i := slices.Index(lossyOrder, d); i >= 0 {
@@ -212,7 +213,7 @@ func OrderDetails(ds []string) []string {
 		if i := slices.IndexFunc(draftNames, func(n struct{ uri, name string }) bool { return n.name == d }); i >= 0 {
 			return i
 		}
-		return len(notable) + len(lossyOrder) + len(draftNames)
+		return len(schemaview.Notable) + len(lossyOrder) + len(draftNames)
 	}
 	slices.SortStableFunc(ds, func(a, b string) int { return cmp.Or(cmp.Compare(rank(a), rank(b)), strings.Compare(a, b)) })
 	return ds
@@ -295,9 +296,9 @@ func unique(keys []string) []string {
 }
 
 // object diagnoses two objects that differ.
-func (d *differ) object(in, want, got *jsonvalue.Value, path []step, decoded bool) *Diagnosis {
+func (d *differ) object(in, want, got *jsonvalue.Value, path []schemaview.Step, decoded bool) *Diagnosis {
 	at := func(dg Diagnosis) *Diagnosis {
-		dg.Where = pointer(path)
+		dg.Where = schemaview.Pointer(path)
 		return &dg
 	}
 	wk, gk := keysOf(want), keysOf(got)
@@ -345,7 +346,7 @@ func (d *differ) object(in, want, got *jsonvalue.Value, path []step, decoded boo
 				}
 			}
 		}
-		if r := d.walk(iv, m.Value, got.Members[i].Value, append(slices.Clip(path), step{key: m.Key, index: -1}), decoded); r != nil {
+		if r := d.walk(iv, m.Value, got.Members[i].Value, append(slices.Clip(path), schemaview.Member(m.Key)), decoded); r != nil {
 			return r
 		}
 	}
@@ -466,7 +467,7 @@ func (d *differ) decodedInput(in *jsonvalue.Value) *jsonvalue.Value {
 }
 
 // missed diagnoses a string the rule decodes (want) left a string (got).
-func (d *differ) missed(in, want, got *jsonvalue.Value, path []step) Diagnosis {
+func (d *differ) missed(in, want, got *jsonvalue.Value, path []schemaview.Step) Diagnosis {
 	if _, err := jsonvalue.Parse([]byte(in.Str)); err != nil {
 		if got.Str != in.Str {
 			return Diagnosis{Class: "decode-missed/after-references", Title: "A stringified " + want.Kind.String() + " is not decoded once its character references are decoded", Clause: "reading/6"}
@@ -480,17 +481,17 @@ func (d *differ) missed(in, want, got *jsonvalue.Value, path []step) Diagnosis {
 			}
 		}
 	}
-	r, ok := shaping(d.schema.at(path), want.Kind.String())
+	r, ok := schemaview.Shaping(d.schema.At(path), want.Kind.String())
 	kw := ""
 	switch {
-	case ok && len(r.via) > 0:
-		kw = r.way()
+	case ok && len(r.Via) > 0:
+		kw = r.Way()
 	case !ok:
 		kw = keyword(d.c.Schema)
 	}
 	if kw == "" {
 		d := Diagnosis{Class: "decode-missed", Title: MissedTitle(want.Kind.String(), ""), Clause: "rule/2", Shape: want.Kind.String()}
-		if t := r.s.Member("type"); ok && t != nil && t.Kind == jsonvalue.Array {
+		if t := r.Schema.Member("type"); ok && t != nil && t.Kind == jsonvalue.Array {
 			// Declared in a list: an implementation may read a list
 			// where it reads a plain type, or not.
 			d.Detail, d.Title = "type-list", MissedTitle(want.Kind.String(), "type-list")
@@ -502,17 +503,17 @@ func (d *differ) missed(in, want, got *jsonvalue.Value, path []step) Diagnosis {
 
 // decodedWrongly diagnoses a string the rule leaves a string (want)
 // decoded into a container (got).
-func (d *differ) decodedWrongly(in, want, got *jsonvalue.Value, path []step) Diagnosis {
-	rs := d.schema.at(path)
-	_, str := declaring(rs, "string")
-	str = str || anyBranch(rs)
-	declared, shape := declaring(rs, got.Kind.String())
-	_, otherShape := declaring(rs, other(got.Kind))
+func (d *differ) decodedWrongly(in, want, got *jsonvalue.Value, path []schemaview.Step) Diagnosis {
+	rs := d.schema.At(path)
+	_, str := schemaview.Declaring(rs, "string")
+	str = str || schemaview.AnyBranch(rs)
+	declared, shape := schemaview.Declaring(rs, got.Kind.String())
+	_, otherShape := schemaview.Declaring(rs, other(got.Kind))
 	lit, parseErr := jsonvalue.Parse([]byte(want.Str))
 	if parseErr == nil && shape && lit.Kind == jsonvalue.String && unwraps(lit.Str, got) {
 		return Diagnosis{Class: "decoded-string-literal", Title: "A JSON string literal holding JSON text is unwrapped and decoded (`\"[1]\"` gives `[1]`)", Clause: "reading/5"}
 	}
-	union := shape && (slices.Contains(declared.via, "anyOf") || slices.Contains(declared.via, "oneOf"))
+	union := shape && (slices.Contains(declared.Via, "anyOf") || slices.Contains(declared.Via, "oneOf"))
 	// Text that is not JSON made into a container where the schema does
 	// not declare it, or lets the parameter be a string, is two faults at
 	// once: a class of its own, so that a counterexample minimized for
@@ -555,13 +556,13 @@ func (d *differ) decodedWrongly(in, want, got *jsonvalue.Value, path []step) Dia
 		// (PHP's json_decode) substituted the wrong shape, and gave its
 		// empty object as an empty array. Two faults: a class of its own,
 		// so that neither's counterexample takes on the other.
-		if _, litShape := declaring(rs, lit.Kind.String()); !litShape {
+		if _, litShape := schemaview.Declaring(rs, lit.Kind.String()); !litShape {
 			d := WrongShape(lit.Kind.String(), got.Kind.String())
 			d.Class = "wrong-shape/empty"
 			d.Title = "JSON text of the wrong shape is decoded, and its empty " + lit.Kind.String() + " given as an empty " + got.Kind.String() + " (`\"" + emptyText(lit.Kind) + "\"` gives `" + emptyText(got.Kind) + "` where " + got.Kind.String() + " is declared)"
 			return d
 		}
-	case shape && slices.Contains(declared.via, "allOf"):
+	case shape && slices.Contains(declared.Via, "allOf"):
 		return Diagnosis{Class: "wrong-shape/allOf", Title: "`allOf` is read as a union: a shape one branch declares and another excludes is substituted", Clause: "rule/3"}
 	case shape && d.typeBesideRef(rs, got.Kind.String()):
 		return besideRef
@@ -592,16 +593,16 @@ var oldDrafts = []string{"json-schema.org/draft-04/schema", "json-schema.org/dra
 // names name is beside a `$ref`, and the schema is read by a draft that
 // ignores what is beside `$ref`: its root's `$schema`, and every other
 // `$schema` it holds, names draft 4, 6 or 7.
-func (d *differ) typeBesideRef(rs []reach, name string) bool {
+func (d *differ) typeBesideRef(rs []schemaview.Reach, name string) bool {
 	if d.schema == nil {
 		return false
 	}
-	root := d.schema.root
+	root := d.schema.Root()
 	if root == nil || root.Kind != jsonvalue.Object || root.Member("$schema") == nil {
 		return false
 	}
 	old := true
-	WalkSchemas(root, func(s *jsonvalue.Value) {
+	schemaview.Walk(root, func(s *jsonvalue.Value, _ bool) {
 		if v := s.Member("$schema"); v != nil {
 			u := strings.TrimSuffix(v.Str, "#")
 			u = strings.TrimPrefix(strings.TrimPrefix(u, "http://"), "https://")
@@ -613,10 +614,10 @@ func (d *differ) typeBesideRef(rs []reach, name string) bool {
 	}
 	found := false
 	for _, r := range rs {
-		if !slices.Contains(types(r.s), name) {
+		if !slices.Contains(schemaview.Types(r.Schema), name) {
 			continue
 		}
-		if ref := r.s.Member("$ref"); ref == nil || ref.Kind != jsonvalue.String {
+		if ref := r.Schema.Member("$ref"); ref == nil || ref.Kind != jsonvalue.String {
 			return false
 		}
 		found = true
@@ -636,9 +637,9 @@ func parsesTo(text string, v *jsonvalue.Value) bool {
 
 // typed reports whether some subschema that applies at path declares a
 // type.
-func (d *differ) typed(path []step) bool {
-	for _, r := range d.schema.at(path) {
-		if len(types(r.s)) > 0 {
+func (d *differ) typed(path []schemaview.Step) bool {
+	for _, r := range d.schema.At(path) {
+		if len(schemaview.Types(r.Schema)) > 0 {
 			return true
 		}
 	}
@@ -857,37 +858,6 @@ func Routes(ds []string) []string {
 func DraftTitle(kws []string) string {
 	return "A schema without `$schema` is read by an older draft than 2020-12: a stringified array or object declared through " + routes(kws) +
 		" stays a string, where it is decoded once the schema says `\"$schema\": \"https://json-schema.org/draft/2020-12/schema\"`"
-}
-
-// anyBranch reports whether a branch of anyOf or oneOf among rs admits
-// any type: true, or a schema with no type, no combinator and no value
-// constraint (reached directly or through a reference).
-func anyBranch(rs []reach) bool {
-	for _, r := range rs {
-		via := r.via
-		for len(via) > 0 && via[len(via)-1] == "$ref" {
-			via = via[:len(via)-1]
-		}
-		if len(via) == 0 || r.s == nil || via[len(via)-1] != "anyOf" && via[len(via)-1] != "oneOf" {
-			continue
-		}
-		if r.s.Kind == jsonvalue.Bool && r.s.Bool {
-			return true
-		}
-		if r.s.Kind != jsonvalue.Object {
-			continue
-		}
-		free := true
-		for _, kw := range []string{"type", "$ref", "$dynamicRef", "anyOf", "oneOf", "allOf", "not", "const", "enum"} {
-			if r.s.Member(kw) != nil {
-				free = false
-			}
-		}
-		if free {
-			return true
-		}
-	}
-	return false
 }
 
 // unwraps reports whether text, peeled of JSON string literals (at most
