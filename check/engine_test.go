@@ -13,10 +13,10 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/toolnorm/toolnorm/check/internal/diagnose"
 	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/harness"
 	"github.com/toolnorm/toolnorm/impl"
-	"github.com/toolnorm/toolnorm/internal/diagnose"
 	"github.com/toolnorm/toolnorm/internal/impltest"
 	"github.com/toolnorm/toolnorm/normalize"
 	"github.com/toolnorm/toolnorm/properties"

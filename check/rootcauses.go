@@ -7,11 +7,11 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolnorm/toolnorm/check/internal/diagnose"
 	"github.com/toolnorm/toolnorm/check/internal/explain"
 	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/harness"
 	"github.com/toolnorm/toolnorm/impl"
-	"github.com/toolnorm/toolnorm/internal/diagnose"
 	"github.com/toolnorm/toolnorm/internal/display"
 )
 

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolnorm/toolnorm/check/internal/diagnose"
 	"github.com/toolnorm/toolnorm/impl"
-	"github.com/toolnorm/toolnorm/internal/diagnose"
 	"github.com/toolnorm/toolnorm/normalize"
 )
 
