@@ -23,7 +23,7 @@ import (
 
 	"github.com/toolnorm/toolnorm/check/internal/explain"
 	"github.com/toolnorm/toolnorm/impl"
-	"github.com/toolnorm/toolnorm/internal/impltest"
+	"github.com/toolnorm/toolnorm/impl/impltest"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 )
 
