@@ -192,8 +192,8 @@ func ErrorUnder(c Case, kw string) Diagnosis {
 	switch {
 	case kw == "$schema" && !stackExhausted.MatchString(c.Got.Detail):
 		// Under which `$schema`: an implementation errs under some
-		// drafts, not all (Ajv as @mastra/core sets it up knows draft-07
-		// and 2020-12 only).
+		// drafts, not all (a validator set up with draft-07 and 2020-12
+		// only knows no other).
 		d.Detail = schemaName(c.Schema)
 		d.Title = SchemaErrorTitle([]string{d.Detail})
 	case kw == "$ref" && schemaview.RefCycle(c.Schema):

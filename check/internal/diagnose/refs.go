@@ -151,8 +151,9 @@ func undecoded(ref string, two bool) Diagnosis {
 		default:
 			// Two faults: the `;` missing, and a code point HTML
 			// replaces (`&#7`): neither's counterexample takes on the
-			// other (the PHP example's missing `;` was shown by `&#7`,
-			// which fails with its `;` too).
+			// other (a missing `;` shown by `&#7` is a case that an
+			// implementation which leaves such code points fails with
+			// its `;` too).
 			d.Class, d.Title = "undecoded/numeric-no-semicolon/special", "A numeric reference without its `;` to a code point HTML replaces or maps is not decoded ("+"`"+ref+"`)"
 		}
 		return d

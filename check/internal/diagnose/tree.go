@@ -105,8 +105,8 @@ func (d *differ) walk(in, want, got *jsonvalue.Value, path []schemaview.Step, de
 	}
 	if want.Kind != jsonvalue.Array && got.Kind == jsonvalue.Array && len(got.Elems) == 1 && jsonvalue.Equal(got.Elems[0], want) {
 		// Not a conversion of the value: the value kept, put in an
-		// array, whether the schema declares array or not (@ai-sdk-tool/
-		// parser reads `items` alone as array). A string so wrapped is
+		// array, whether the schema declares array or not (a reader that
+		// takes `items` alone for array does so). A string so wrapped is
 		// text made into an array, decodedWrongly's.
 		return at(wrapped)
 	}
@@ -158,7 +158,7 @@ const BelowTop = " below the top level"
 
 // InElements ends the title of decode misses that are all of elements of
 // an array (declared through `items`), where a program may decode below
-// the top level through `properties` (qwen-code).
+// the top level through `properties`.
 const InElements = " for the elements of an array (`items`)"
 
 // InTypeList ends the title of a decode missed under a `type` list.
@@ -522,7 +522,7 @@ func (d *differ) decodedWrongly(in, want, got *jsonvalue.Value, path []schemavie
 	// JSON text decoded where the rule keeps it, and read lossily (its
 	// duplicate members collapsed, its numbers rounded) is two faults too:
 	// neither's counterexample takes on the other (a property about keys,
-	// minimized under `{}`, showed @notionhq's blind decoding with a
+	// minimized under `{}`, showed a decoding blind to the schema with a
 	// collapsed duplicate).
 	if parseErr == nil && !jsonvalue.Equal(lit, got) {
 		if l := d.walk(nil, lit, got, path, true); l != nil && l.Class == "decoded-json-lossy" {
@@ -581,8 +581,8 @@ func (d *differ) decodedWrongly(in, want, got *jsonvalue.Value, path []schemavie
 // besideRef is the diagnosis of a string decoded where the `type` that
 // names its shape is beside a `$ref`, in a schema of a draft that ignores
 // what is beside `$ref` (drafts 4 to 7): the implementation reads that
-// `type` (@cline/shared, @openclaw/ai and n8n-mcp read a level's own
-// `type`, and never `$ref`).
+// `type` (as one does that reads a level's own `type`, and never
+// `$ref`).
 var besideRef = Diagnosis{Class: "decoded-undeclared/$ref-sibling", Title: "A `type` beside `$ref` is read, where draft 7 and earlier ignore what is beside `$ref`: a string is decoded", Clause: "reading/4"}
 
 // oldDrafts are the `$schema` values (without a trailing "#" and the
@@ -774,8 +774,7 @@ func KeywordTitle(kws []string) string {
 // `#/` pointer read from the document root (`#`, an anchor, an `$id`, a
 // %-escape, a pointer inside an embedded resource), for an
 // implementation that follows the plain pointer: its route says so, not
-// that `$ref` is not followed (qwen-code's resolveRef reads `#/` pointers
-// only).
+// that `$ref` is not followed (a resolver may read `#/` pointers only).
 const RefOther = "$ref(other)"
 
 // IgnoredClass is the class of a string decoded where only keywords the
@@ -784,9 +783,9 @@ const IgnoredClass = "decoded-keyword-ignored"
 
 // Ignored is the diagnosis of a string decoded as JSON where the schema
 // without the keyword kw declares the shape, by an implementation that
-// gives the same with kw and without it: it does not follow kw (qwen-code
-// ignores `patternProperties`, so that `additionalProperties` applies to
-// a key a pattern matches).
+// gives the same with kw and without it: it does not follow kw (one that
+// ignores `patternProperties` applies `additionalProperties` to a key a
+// pattern matches).
 func Ignored(kw string) Diagnosis {
 	return Diagnosis{Class: IgnoredClass, Detail: kw, Title: IgnoredTitle([]string{kw}), Clause: "reading/4"}
 }
@@ -853,8 +852,9 @@ func Routes(ds []string) []string {
 // schema without `$schema` (class decode-missed/draft): it reads such a
 // schema by an older draft, where 2020-12 is the default. It says what
 // the cases show, not that the keywords are never followed without
-// `$schema` (qwen-code follows `prefixItems` when Ajv rejects the
-// arguments for another reason).
+// `$schema` (an implementation that validates first may follow
+// `prefixItems` when its validator rejects the arguments for another
+// reason).
 func DraftTitle(kws []string) string {
 	return "A schema without `$schema` is read by an older draft than 2020-12: a stringified array or object declared through " + routes(kws) +
 		" stays a string, where it is decoded once the schema says `\"$schema\": \"https://json-schema.org/draft/2020-12/schema\"`"
