@@ -3,11 +3,12 @@
 // result and the one that came) to a Diagnosis, the class of the
 // difference and where it is, with a title a maintainer could file.
 //
-// Findings with one class are one root cause: the check groups them by
-// Diagnosis.Class. The classes are chosen so that two different bugs of a
-// real implementation rarely share one and one bug rarely splits in two
-// (docs/implementations.md says how that was measured). What a class looks
-// at:
+// The check explains its findings by deviations first
+// (check/internal/explain); findings no deviation explains are grouped by
+// Diagnosis.Class, one root cause a class, and a diagnosis says where a
+// deviation's finding differs. The classes are chosen so that two
+// different bugs rarely share one and one bug rarely splits in two. What
+// a class looks at:
 //
 //   - a failure of the program: its kind (timeout, crash, protocol error);
 //   - errors: an error where output is expected (and which schema keyword,
