@@ -15,11 +15,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/toolnorm/toolnorm/check/internal/coalesce"
 	"github.com/toolnorm/toolnorm/check/internal/explain"
 	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/harness"
 	"github.com/toolnorm/toolnorm/impl"
-	"github.com/toolnorm/toolnorm/internal/coalesce"
 	"github.com/toolnorm/toolnorm/internal/display"
 	"github.com/toolnorm/toolnorm/normalize"
 	"github.com/toolnorm/toolnorm/properties"
@@ -580,7 +580,7 @@ func (e *run) each(all []properties.Property, results []*PropResult, fz *Fuzzer,
 // broken, and the fuzzer's, at once, for a program behind the protocol (an
 // impl.Batcher: an adapter, or a harness.Pool of Jobs runs), whatever Jobs
 // is. The tasks draw and judge their cases on every core, and what they
-// ask the program goes out in lockstep (internal/coalesce): a batch leaves
+// ask the program goes out in lockstep (package coalesce): a batch leaves
 // once every task waits for answers, holding what each asked in the order
 // of the tasks, so the round's first requests are one batch, and so are
 // the further runs and the shrinking steps asked for at the same time.

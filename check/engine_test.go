@@ -13,11 +13,11 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/toolnorm/toolnorm/check/internal/diagnose"
 	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/harness"
 	"github.com/toolnorm/toolnorm/impl"
-	"github.com/toolnorm/toolnorm/internal/diagnose"
-	"github.com/toolnorm/toolnorm/internal/impltest"
+	"github.com/toolnorm/toolnorm/impl/impltest"
 	"github.com/toolnorm/toolnorm/normalize"
 	"github.com/toolnorm/toolnorm/properties"
 )
@@ -807,7 +807,7 @@ func (c cutShort) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result
 // TestRoundCutShort: a program that fails on every case of a round, and
 // more, has the rest of a batch given up: a round's first requests, of
 // every property, are one batch (in lockstep), and those given up on are
-// sent again, each property's on their own (internal/coalesce), so that
+// sent again, each property's on their own (package coalesce), so that
 // every case runs and the report is the one of each round sent on its own.
 func TestRoundCutShort(t *testing.T) {
 	im := cutShort{impl.Func("crashes on objects", func(ctx context.Context, c impl.Case) impl.Result {

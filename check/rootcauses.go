@@ -7,17 +7,17 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolnorm/toolnorm/check/internal/diagnose"
 	"github.com/toolnorm/toolnorm/check/internal/explain"
 	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/harness"
 	"github.com/toolnorm/toolnorm/impl"
-	"github.com/toolnorm/toolnorm/internal/diagnose"
 	"github.com/toolnorm/toolnorm/internal/display"
 )
 
 // A RootCause is one bug the check found: the findings that one
-// difference explains (internal/diagnose names it). Every failing vector,
-// violated property and fuzzing bucket is under exactly one.
+// behaviour explains (check/internal/explain files them). Every failing
+// vector, violated property and fuzzing bucket is under exactly one.
 type RootCause struct {
 	// ID names the root cause, the same in every report that finds it:
 	// the deviation from the reference that explains its findings

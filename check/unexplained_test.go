@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/toolnorm/toolnorm/impl"
-	"github.com/toolnorm/toolnorm/internal/impltest"
+	"github.com/toolnorm/toolnorm/impl/impltest"
 )
 
 // stopping is a program behind the protocol as a harness.Adapter is to

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
+	"github.com/toolnorm/toolnorm/internal/schemaview"
 )
 
 // A rewrite changes the schema document before the normalizer reads it:
@@ -14,46 +15,16 @@ import (
 type rewrite func(doc *jsonvalue.Value)
 
 // everySchema makes a rewrite of f applied to every object in a schema
-// position of the document, an object before what it holds: the values
-// of keywords, the members of properties, patternProperties, $defs,
-// definitions, dependentSchemas and dependencies (their names are no
-// keywords), the elements of an array (allOf, a list of items); never
-// inside const, enum, default or examples, which hold data. root is true
-// for the document's root. f may change the members of the object it is
-// given; what f leaves is walked.
+// position of the document, an object before what it holds, as
+// schemaview.Walk visits them: the values of keywords, the members of
+// properties, patternProperties, $defs, definitions, dependentSchemas and
+// dependencies (their names are no keywords), the elements of an array
+// (allOf, a list of items); never inside const, enum, default or
+// examples, which hold data. root is true for the document's root. f may
+// change the members of the object it is given; what f leaves is walked.
 func everySchema(f func(obj *jsonvalue.Value, root bool)) rewrite {
-	return func(doc *jsonvalue.Value) {
-		var walk func(v *jsonvalue.Value, names bool, depth int)
-		walk = func(v *jsonvalue.Value, names bool, depth int) {
-			if depth > 1000 {
-				return
-			}
-			switch v.Kind {
-			case jsonvalue.Object:
-				if !names {
-					f(v, depth == 0)
-				}
-				for _, m := range v.Members {
-					switch {
-					case names:
-						walk(m.Value, false, depth+1)
-					case m.Key == "const" || m.Key == "enum" || m.Key == "default" || m.Key == "examples":
-					default:
-						walk(m.Value, namesSchemas[m.Key], depth+1)
-					}
-				}
-			case jsonvalue.Array:
-				for _, e := range v.Elems {
-					walk(e, false, depth+1)
-				}
-			}
-		}
-		walk(doc, false, 0)
-	}
+	return func(doc *jsonvalue.Value) { schemaview.Walk(doc, f) }
 }
-
-// namesSchemas are the keywords whose value maps names to subschemas.
-var namesSchemas = map[string]bool{"properties": true, "patternProperties": true, "$defs": true, "definitions": true, "dependentSchemas": true, "dependencies": true}
 
 // dropMembers leaves out the members named key whose value is of one of
 // kinds (any kind when none is given).

@@ -7,8 +7,8 @@ import (
 	"sync"
 
 	"github.com/toolnorm/toolnorm/check/internal/deviation"
+	"github.com/toolnorm/toolnorm/check/internal/diagnose"
 	"github.com/toolnorm/toolnorm/impl"
-	"github.com/toolnorm/toolnorm/internal/diagnose"
 )
 
 // An explanation is one or two deviations that, made together to the

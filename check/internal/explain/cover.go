@@ -5,7 +5,7 @@ import (
 	"slices"
 
 	"github.com/toolnorm/toolnorm/check/internal/deviation"
-	"github.com/toolnorm/toolnorm/internal/diagnose"
+	"github.com/toolnorm/toolnorm/check/internal/diagnose"
 )
 
 // A cause is one root cause while the steps build it: a deviation (or a

@@ -4,9 +4,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolnorm/toolnorm/check/internal/coalesce"
 	"github.com/toolnorm/toolnorm/check/internal/deviation"
 	"github.com/toolnorm/toolnorm/impl"
-	"github.com/toolnorm/toolnorm/internal/coalesce"
 )
 
 // A lab runs the experiments of one explanation: the witnesses of the

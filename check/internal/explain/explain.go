@@ -3,8 +3,8 @@ package explain
 import (
 	"context"
 
+	"github.com/toolnorm/toolnorm/check/internal/diagnose"
 	"github.com/toolnorm/toolnorm/impl"
-	"github.com/toolnorm/toolnorm/internal/diagnose"
 )
 
 // The sources of a finding.

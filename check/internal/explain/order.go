@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/toolnorm/toolnorm/internal/diagnose"
+	"github.com/toolnorm/toolnorm/check/internal/diagnose"
 )
 
 // rootCauses makes each cause a root cause: its id, title and clause

@@ -4,7 +4,7 @@ import (
 	"context"
 	"strings"
 
-	"github.com/toolnorm/toolnorm/internal/diagnose"
+	"github.com/toolnorm/toolnorm/check/internal/diagnose"
 )
 
 // reduce is the step after candidates: each explainable finding that no

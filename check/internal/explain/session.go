@@ -5,9 +5,9 @@ import (
 	"errors"
 	"sync"
 
+	"github.com/toolnorm/toolnorm/check/internal/coalesce"
+	"github.com/toolnorm/toolnorm/check/internal/diagnose"
 	"github.com/toolnorm/toolnorm/impl"
-	"github.com/toolnorm/toolnorm/internal/coalesce"
-	"github.com/toolnorm/toolnorm/internal/diagnose"
 	"github.com/toolnorm/toolnorm/normalize"
 )
 

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolnorm/toolnorm/check/internal/diagnose"
 	"github.com/toolnorm/toolnorm/impl"
-	"github.com/toolnorm/toolnorm/internal/diagnose"
 	"github.com/toolnorm/toolnorm/normalize"
 )
 
@@ -95,7 +95,8 @@ func TestClassify(t *testing.T) {
 		{"past the bound", `{}`, `{"a":"&amp;amp;"}`, false, 1, out(`{"a":"&"}`), "past-pass-bound", "rule/4", "/a", false},
 		{"text without references", `{}`, `{"a":" x "}`, false, 0, out(`{"a":"x"}`), "text-trimmed", "rule/5", "/a", false},
 		{"text changed", `{}`, `{"a":"x"}`, false, 0, out(`{"a":"y"}`), "text-changed", "rule/5", "/a", false},
-		// ai-sdk-tool-parser's coerceStringByEnumWhitespace.
+		// A string that is a JSON string literal, unquoted to fit an
+		// enum.
 		{"a string literal unquoted", `{"properties":{"a":{"type":"string","enum":["x"]}}}`, `{"a":"\"x\""}`, false, 0, out(`{"a":"x"}`), "string-literal-unquoted", "rule/3", "/a", false},
 		// The JSON repair.
 		{"string declared, type list", `{"properties":{"p":{"type":["string","array"]}}}`, `{"p":"[1]"}`, false, 0, out(`{"p":[1]}`), "decoded-declared-string", "rule/3", "/p", false},
@@ -172,8 +173,8 @@ func TestClassify(t *testing.T) {
 		{"coerced to string", `{"properties":{"n":{"type":"string"}}}`, `{"n":1.5}`, false, 0, out(`{"n":"1.5"}`), "coerced", "rule/5", "/n", false},
 		{"wrapped null", `{"properties":{"p":{"type":"array","nullable":true}}}`, `{"p":null}`, false, 0, out(`{"p":[null]}`), "coerced/wrapped", "rule/5", "/p", false},
 		{"wrapped number", `{"properties":{"p":{"type":"array"}}}`, `{"p":5}`, false, 0, out(`{"p":[5]}`), "coerced/wrapped", "rule/5", "/p", false},
-		// Wrapped where no array is declared (@ai-sdk-tool/parser reads
-		// `items` alone as array): the value kept, not converted.
+		// Wrapped where no array is declared (a reader that takes `items`
+		// alone for array does so): the value kept, not converted.
 		{"wrapped where no array is declared", `{"properties":{"p":{"type":"number"}}}`, `{"p":5}`, false, 0, out(`{"p":[5]}`), "coerced/wrapped", "rule/5", "/p", false},
 		{"wrapped under items alone", `{"properties":{"p":{"items":{}}}}`, `{"p":0}`, false, 0, out(`{"p":[0]}`), "coerced/wrapped", "rule/5", "/p", false},
 		{"coerced inside decoded", `{"properties":{"p":{"type":"array","items":{"type":"string"}}}}`, `{"p":"[1]"}`, false, 0, out(`{"p":["1"]}`), "coerced-in-decoded", "rule/5", "/p/0", false},
@@ -322,23 +323,6 @@ func TestTitlesReadRight(t *testing.T) {
 	} {
 		if tt.got != tt.want {
 			t.Errorf("got  %q\nwant %q", tt.got, tt.want)
-		}
-	}
-}
-
-// TestStringed: the subschemas that declare the shape at a place, found
-// through properties, patterns, items and references as a decode there
-// follows them, declare "string" instead; none, no schema.
-func TestStringed(t *testing.T) {
-	for _, tt := range []struct{ schema, args, where, want string }{
-		{`{"patternProperties":{"":{"type":"array"}}}`, `{"":"[]"}`, "/", `{"patternProperties":{"":{"type":"string"}}}`},
-		{`{"$defs":{"l":{"type":"array"}},"properties":{"p":{"$ref":"#/$defs/l"}}}`, `{"p":"[]"}`, "/p", `{"$defs":{"l":{"type":"string"}},"properties":{"p":{"$ref":"#/$defs/l"}}}`},
-		{`{"properties":{"l":{"items":{"type":"object"}}}}`, `{"l":["{}"]}`, "/l/0", `{"properties":{"l":{"items":{"type":"string"}}}}`},
-		{`{"properties":{"p":{"type":"integer"}}}`, `{"p":"[]"}`, "/p", ""},
-	} {
-		got, ok := diagnose.Stringed([]byte(tt.schema), []byte(tt.args), tt.where, map[bool]string{true: "object", false: "array"}[strings.Contains(tt.where, "/0")])
-		if string(got) != tt.want || ok != (tt.want != "") {
-			t.Errorf("Stringed(%s, %s, %q) = %s, %v; want %s", tt.schema, tt.args, tt.where, got, ok, tt.want)
 		}
 	}
 }

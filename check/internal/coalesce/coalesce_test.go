@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/toolnorm/toolnorm/impl"
-	"github.com/toolnorm/toolnorm/internal/impltest"
+	"github.com/toolnorm/toolnorm/impl/impltest"
 )
 
 // TestEachGetsItsOwn: callers asking at once get the results of their own

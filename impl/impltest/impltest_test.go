@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/toolnorm/toolnorm/impl"
-	"github.com/toolnorm/toolnorm/internal/impltest"
+	"github.com/toolnorm/toolnorm/impl/impltest"
 )
 
 func ExampleRecorder() {

@@ -11,13 +11,14 @@ import (
 
 	"github.com/toolnorm/toolnorm/internal/entity"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
+	"github.com/toolnorm/toolnorm/internal/schemaview"
 )
 
 // differ walks the input, the expected and the given output together and
 // diagnoses the first difference, in document order.
 type differ struct {
 	c      Case
-	schema *schemaInfo
+	schema *schemaview.View
 }
 
 func (d *differ) mode() entity.Profile {
@@ -30,94 +31,129 @@ func (d *differ) mode() entity.Profile {
 // walk diagnoses the first difference between want and got at path; in
 // is the input there (nil when it has none). decoded is true inside a
 // value the rule decodes from a string: what JSON-style reading loses
-// there is the implementation's own decoder's.
-func (d *differ) walk(in, want, got *jsonvalue.Value, path []step, decoded bool) *Diagnosis {
+// there is the implementation's own decoder's. It takes three steps: a
+// string the rule decodes there (repaired), values of kinds that are
+// compared as such (byKinds), else a value of another type (converted).
+func (d *differ) walk(in, want, got *jsonvalue.Value, path []schemaview.Step, decoded bool) *Diagnosis {
 	if jsonvalue.Equal(want, got) {
 		return nil
 	}
-	at := func(dg Diagnosis) *Diagnosis {
-		dg.Where = pointer(path)
-		return &dg
-	}
-	container := func(v *jsonvalue.Value) bool { return v.Kind == jsonvalue.Array || v.Kind == jsonvalue.Object }
-
-	// The rule decodes a string here.
 	if in != nil && in.Kind == jsonvalue.String && container(want) {
-		if d.shortOfFixpoint(in.Str, got) {
-			return at(noFixpoint)
-		}
-		switch {
-		case got.Kind == jsonvalue.String && decoded && d.missed(in, want, got, path).Class == "decode-missed":
+		return d.repaired(in, want, got, path, decoded)
+	}
+	if dg, ok := d.byKinds(in, want, got, path, decoded); ok {
+		return dg
+	}
+	return at(path, d.converted(in, want, got, path, decoded))
+}
+
+// at is dg found at path.
+func at(path []schemaview.Step, dg Diagnosis) *Diagnosis {
+	dg.Where = schemaview.Pointer(path)
+	return &dg
+}
+
+func container(v *jsonvalue.Value) bool {
+	return v.Kind == jsonvalue.Array || v.Kind == jsonvalue.Object
+}
+
+// repaired diagnoses a difference at path where the rule decodes the
+// input string in into want, an array or object: decoding stopped short
+// of the fixpoint, the decode missed, or what it gave compared with want.
+func (d *differ) repaired(in, want, got *jsonvalue.Value, path []schemaview.Step, decoded bool) *Diagnosis {
+	if d.shortOfFixpoint(in.Str, got) {
+		return at(path, noFixpoint)
+	}
+	switch {
+	case got.Kind == jsonvalue.String:
+		m := d.missed(in, want, got, path)
+		if decoded && m.Class == "decode-missed" {
 			// Inside JSON text the rule decoded, under a plain
 			// declaration: the implementation does not walk what it
 			// decodes (behind a keyword, the keyword is the cause).
-			return at(InDecoded)
-		case got.Kind == jsonvalue.String:
-			return at(d.missed(in, want, got, path))
-		case got.Kind == want.Kind:
-			inner := d.decodedInput(in)
-			return d.walk(inner, want, got, path, true)
+			return at(path, InDecoded)
 		}
-		if emptyOther(want, got) {
-			return at(asArray(want, got))
-		}
-		return at(Diagnosis{Class: "wrong-shape", Title: "A stringified " + want.Kind.String() + " is decoded to another shape", Clause: "rule/3"})
+		return at(path, m)
+	case got.Kind == want.Kind:
+		return d.walk(d.decodedInput(in), want, got, path, true)
+	case emptyOther(want, got):
+		return at(path, asArray(want, got))
 	}
+	return at(path, Diagnosis{Class: "wrong-shape", Title: "A stringified " + want.Kind.String() + " is decoded to another shape", Clause: "rule/3"})
+}
 
+// byKinds diagnoses want and got by their kinds: a string decoded into a
+// container, two strings, two numbers (or a number read as null), two
+// objects, two arrays; false for kinds it does not compare.
+func (d *differ) byKinds(in, want, got *jsonvalue.Value, path []schemaview.Step, decoded bool) (*Diagnosis, bool) {
 	switch {
 	case want.Kind == jsonvalue.String && container(got):
-		return at(d.decodedWrongly(in, want, got, path))
+		return at(path, d.decodedWrongly(in, want, got, path)), true
 	case want.Kind == jsonvalue.String && got.Kind == jsonvalue.String:
-		return at(d.text(in, want.Str, got.Str, path))
+		return at(path, d.text(in, want.Str, got.Str, path)), true
 	case want.Kind == jsonvalue.Number && got.Kind == jsonvalue.Number:
 		if lossyNumber(want.Number, got) {
-			return at(lossy(decoded, numberLoss(want.Number)))
+			return at(path, lossy(decoded, numberLoss(want.Number))), true
 		}
-		return at(Diagnosis{Class: "number-changed", Title: "A number's value is changed", Clause: "rule/5"})
+		return at(path, Diagnosis{Class: "number-changed", Title: "A number's value is changed", Clause: "rule/5"}), true
 	case want.Kind == jsonvalue.Number && got.Kind == jsonvalue.Null && lossyNumber(want.Number, got):
-		return at(lossy(decoded, numberLoss(want.Number)))
+		return at(path, lossy(decoded, numberLoss(want.Number))), true
 	case want.Kind == jsonvalue.Object && got.Kind == jsonvalue.Object:
-		return d.object(in, want, got, path, decoded)
+		return d.object(in, want, got, path, decoded), true
 	case want.Kind == jsonvalue.Array && got.Kind == jsonvalue.Array:
-		if len(want.Elems) != len(got.Elems) {
-			what := "dropped"
-			if len(got.Elems) > len(want.Elems) {
-				what = "added"
-			}
-			return at(Diagnosis{Class: "element-" + what, Title: "An array element is " + what, Clause: "rule/5"})
-		}
-		for i := range want.Elems {
-			var ie *jsonvalue.Value
-			if in != nil && in.Kind == jsonvalue.Array && i < len(in.Elems) {
-				ie = in.Elems[i]
-			}
-			if r := d.walk(ie, want.Elems[i], got.Elems[i], append(slices.Clip(path), step{index: i}), decoded); r != nil {
-				return r
-			}
-		}
-		return nil
+		return d.array(in, want, got, path, decoded), true
 	}
+	return nil, false
+}
+
+// array diagnoses two arrays that differ: an element dropped or added,
+// else the first element that differs.
+func (d *differ) array(in, want, got *jsonvalue.Value, path []schemaview.Step, decoded bool) *Diagnosis {
+	if len(want.Elems) != len(got.Elems) {
+		what := "dropped"
+		if len(got.Elems) > len(want.Elems) {
+			what = "added"
+		}
+		return at(path, Diagnosis{Class: "element-" + what, Title: "An array element is " + what, Clause: "rule/5"})
+	}
+	for i := range want.Elems {
+		var ie *jsonvalue.Value
+		if in != nil && in.Kind == jsonvalue.Array && i < len(in.Elems) {
+			ie = in.Elems[i]
+		}
+		if r := d.walk(ie, want.Elems[i], got.Elems[i], append(slices.Clip(path), schemaview.Element(i)), decoded); r != nil {
+			return r
+		}
+	}
+	return nil
+}
+
+// converted diagnoses a value given as one of another type: a string
+// parsed as JSON where nothing is declared, a value wrapped in an array,
+// an object given as an array (or the other way round), else a
+// conversion, named by its types.
+func (d *differ) converted(in, want, got *jsonvalue.Value, path []schemaview.Step, decoded bool) Diagnosis {
 	if in != nil && in.Kind == jsonvalue.String && want.Kind == jsonvalue.String && !decoded && parsesTo(want.Str, got) && !d.typed(path) {
 		// A string parsed as JSON where the schema declares nothing: the
 		// blind decoding of decodedWrongly, of a scalar.
-		return at(undeclared)
+		return undeclared
 	}
 	if want.Kind != jsonvalue.Array && got.Kind == jsonvalue.Array && len(got.Elems) == 1 && jsonvalue.Equal(got.Elems[0], want) {
 		// Not a conversion of the value: the value kept, put in an
-		// array, whether the schema declares array or not (@ai-sdk-tool/
-		// parser reads `items` alone as array). A string so wrapped is
+		// array, whether the schema declares array or not (a reader that
+		// takes `items` alone for array does so). A string so wrapped is
 		// text made into an array, decodedWrongly's.
-		return at(wrapped)
+		return wrapped
 	}
 	if emptyOther(want, got) || listLike(want, got) {
-		return at(asArray(want, got))
+		return asArray(want, got)
 	}
 	cls := "coerced"
 	if decoded {
 		cls = "coerced-in-decoded"
 	}
 	conv := want.Kind.String() + " to " + got.Kind.String()
-	return at(Diagnosis{Class: cls, Detail: conv, Title: CoercedTitle(cls, []string{conv}), Clause: "rule/5"})
+	return Diagnosis{Class: cls, Detail: conv, Title: CoercedTitle(cls, []string{conv}), Clause: "rule/5"}
 }
 
 // wrapped is the diagnosis of a value that is not an array put in one.
@@ -157,7 +193,7 @@ const BelowTop = " below the top level"
 
 // InElements ends the title of decode misses that are all of elements of
 // an array (declared through `items`), where a program may decode below
-// the top level through `properties` (qwen-code).
+// the top level through `properties`.
 const InElements = " for the elements of an array (`items`)"
 
 // InTypeList ends the title of a decode missed under a `type` list.
@@ -194,7 +230,7 @@ var lossyOrder = []string{"rounded", "1e400", "key-order", "duplicates", "lone-s
 // of decode-missed/keyword or /draft, the losses of a lossy reading, the
 // conversions of coerced, the drafts of an error under `$schema`) into
 // the one order its title names them in, whichever findings showed them
-// first: keywords as notable lists them (the others after, by name),
+// first: keywords as schemaview.Notable lists them (the others after, by name),
 // losses as lossyOrder does, drafts as draftNames does, conversions by
 // name. It returns ds.
 func OrderDetails(ds []string) []string {
@@ -203,7 +239,7 @@ func OrderDetails(ds []string) []string {
 		if d == RefOther {
 			d = "$ref"
 		}
-		if i := slices.Index(notable, d); i >= 0 {
+		if i := slices.Index(schemaview.Notable, d); i >= 0 {
 			return i
 		}
 		if i := slices.Index(lossyOrder, d); i >= 0 {
@@ -212,7 +248,7 @@ func OrderDetails(ds []string) []string {
 		if i := slices.IndexFunc(draftNames, func(n struct{ uri, name string }) bool { return n.name == d }); i >= 0 {
 			return i
 		}
-		return len(notable) + len(lossyOrder) + len(draftNames)
+		return len(schemaview.Notable) + len(lossyOrder) + len(draftNames)
 	}
 	slices.SortStableFunc(ds, func(a, b string) int { return cmp.Or(cmp.Compare(rank(a), rank(b)), strings.Compare(a, b)) })
 	return ds
@@ -294,46 +330,11 @@ func unique(keys []string) []string {
 	return out
 }
 
-// object diagnoses two objects that differ.
-func (d *differ) object(in, want, got *jsonvalue.Value, path []step, decoded bool) *Diagnosis {
-	at := func(dg Diagnosis) *Diagnosis {
-		dg.Where = pointer(path)
-		return &dg
-	}
-	wk, gk := keysOf(want), keysOf(got)
-	switch {
-	case len(unique(wk)) < len(wk) && slices.Equal(unique(wk), sortedLike(unique(gk), unique(wk))) && len(gk) == len(unique(gk)):
-		// Duplicates collapsed to one member each.
-		return at(lossy(decoded, "duplicates"))
-	case !slices.Equal(wk, gk) && sameSet(wk, gk):
-		if slices.Equal(gk, jsOrder(wk)) {
-			return at(lossy(decoded, "key-order"))
-		}
-		return at(Diagnosis{Class: "member-order", Title: "Members are reordered", Clause: "reading/7"})
-	case len(wk) == len(gk) && !slices.Equal(wk, gk):
-		for i := range wk {
-			if wk[i] != gk[i] {
-				if dec, _ := entity.Decode([]byte(wk[i]), d.mode(), 0); string(dec) == gk[i] {
-					return at(Diagnosis{Class: "key-decoded", Title: "Keys have their character references decoded", Clause: "rule/5"})
-				}
-				return at(Diagnosis{Class: "key-changed", Title: "A key is changed", Clause: "rule/5"})
-			}
-		}
-	case len(gk) < len(wk):
-		for _, m := range want.Members {
-			if !slices.Contains(gk, m.Key) {
-				switch {
-				case m.Key == "__proto__":
-					return at(Diagnosis{Class: "member-dropped/__proto__", Title: "A member named `__proto__` is lost", Clause: "rule/5"})
-				case m.Value.Kind == jsonvalue.Null:
-					return at(Diagnosis{Class: "member-dropped/null", Title: "A member whose value is `null` is dropped, key and all", Clause: "rule/5"})
-				}
-				return at(Diagnosis{Class: "member-dropped", Title: "A member is dropped", Clause: "rule/5"})
-			}
-		}
-		return at(Diagnosis{Class: "member-dropped", Title: "A member is dropped", Clause: "rule/5"})
-	case len(gk) > len(wk):
-		return at(Diagnosis{Class: "member-added", Title: "A member is added", Clause: "rule/5"})
+// object diagnoses two objects that differ: by their keys (keysDiffer),
+// else the first member whose value differs.
+func (d *differ) object(in, want, got *jsonvalue.Value, path []schemaview.Step, decoded bool) *Diagnosis {
+	if dg, ok := d.keysDiffer(want, got, decoded); ok {
+		return at(path, dg)
 	}
 	for i, m := range want.Members {
 		var iv *jsonvalue.Value
@@ -345,11 +346,59 @@ func (d *differ) object(in, want, got *jsonvalue.Value, path []step, decoded boo
 				}
 			}
 		}
-		if r := d.walk(iv, m.Value, got.Members[i].Value, append(slices.Clip(path), step{key: m.Key, index: -1}), decoded); r != nil {
+		if r := d.walk(iv, m.Value, got.Members[i].Value, append(slices.Clip(path), schemaview.Member(m.Key)), decoded); r != nil {
 			return r
 		}
 	}
 	return nil
+}
+
+// keysDiffer diagnoses two objects whose keys differ: duplicates
+// collapsed, members reordered, a key changed (or decoded), a member
+// dropped or added; false when their keys are the same, in one order.
+func (d *differ) keysDiffer(want, got *jsonvalue.Value, decoded bool) (Diagnosis, bool) {
+	wk, gk := keysOf(want), keysOf(got)
+	switch {
+	case len(unique(wk)) < len(wk) && slices.Equal(unique(wk), sortedLike(unique(gk), unique(wk))) && len(gk) == len(unique(gk)):
+		// Duplicates collapsed to one member each.
+		return lossy(decoded, "duplicates"), true
+	case !slices.Equal(wk, gk) && sameSet(wk, gk):
+		if slices.Equal(gk, jsOrder(wk)) {
+			return lossy(decoded, "key-order"), true
+		}
+		return Diagnosis{Class: "member-order", Title: "Members are reordered", Clause: "reading/7"}, true
+	case len(wk) == len(gk) && !slices.Equal(wk, gk):
+		for i := range wk {
+			if wk[i] != gk[i] {
+				if dec, _ := entity.Decode([]byte(wk[i]), d.mode(), 0); string(dec) == gk[i] {
+					return Diagnosis{Class: "key-decoded", Title: "Keys have their character references decoded", Clause: "rule/5"}, true
+				}
+				return Diagnosis{Class: "key-changed", Title: "A key is changed", Clause: "rule/5"}, true
+			}
+		}
+	case len(gk) < len(wk):
+		return dropped(want, gk), true
+	case len(gk) > len(wk):
+		return Diagnosis{Class: "member-added", Title: "A member is added", Clause: "rule/5"}, true
+	}
+	return Diagnosis{}, false
+}
+
+// dropped diagnoses the first member of want whose key is not among the
+// keys gk: one named `__proto__`, one whose value is null, or any.
+func dropped(want *jsonvalue.Value, gk []string) Diagnosis {
+	for _, m := range want.Members {
+		if !slices.Contains(gk, m.Key) {
+			switch {
+			case m.Key == "__proto__":
+				return Diagnosis{Class: "member-dropped/__proto__", Title: "A member named `__proto__` is lost", Clause: "rule/5"}
+			case m.Value.Kind == jsonvalue.Null:
+				return Diagnosis{Class: "member-dropped/null", Title: "A member whose value is `null` is dropped, key and all", Clause: "rule/5"}
+			}
+			break
+		}
+	}
+	return Diagnosis{Class: "member-dropped", Title: "A member is dropped", Clause: "rule/5"}
 }
 
 // sortedLike returns keys in the order of order, when they are the same
@@ -466,7 +515,7 @@ func (d *differ) decodedInput(in *jsonvalue.Value) *jsonvalue.Value {
 }
 
 // missed diagnoses a string the rule decodes (want) left a string (got).
-func (d *differ) missed(in, want, got *jsonvalue.Value, path []step) Diagnosis {
+func (d *differ) missed(in, want, got *jsonvalue.Value, path []schemaview.Step) Diagnosis {
 	if _, err := jsonvalue.Parse([]byte(in.Str)); err != nil {
 		if got.Str != in.Str {
 			return Diagnosis{Class: "decode-missed/after-references", Title: "A stringified " + want.Kind.String() + " is not decoded once its character references are decoded", Clause: "reading/6"}
@@ -480,17 +529,17 @@ func (d *differ) missed(in, want, got *jsonvalue.Value, path []step) Diagnosis {
 			}
 		}
 	}
-	r, ok := shaping(d.schema.at(path), want.Kind.String())
+	r, ok := schemaview.Shaping(d.schema.At(path), want.Kind.String())
 	kw := ""
 	switch {
-	case ok && len(r.via) > 0:
-		kw = r.way()
+	case ok && len(r.Via) > 0:
+		kw = r.Way()
 	case !ok:
 		kw = keyword(d.c.Schema)
 	}
 	if kw == "" {
 		d := Diagnosis{Class: "decode-missed", Title: MissedTitle(want.Kind.String(), ""), Clause: "rule/2", Shape: want.Kind.String()}
-		if t := r.s.Member("type"); ok && t != nil && t.Kind == jsonvalue.Array {
+		if t := r.Schema.Member("type"); ok && t != nil && t.Kind == jsonvalue.Array {
 			// Declared in a list: an implementation may read a list
 			// where it reads a plain type, or not.
 			d.Detail, d.Title = "type-list", MissedTitle(want.Kind.String(), "type-list")
@@ -501,71 +550,106 @@ func (d *differ) missed(in, want, got *jsonvalue.Value, path []step) Diagnosis {
 }
 
 // decodedWrongly diagnoses a string the rule leaves a string (want)
-// decoded into a container (got).
-func (d *differ) decodedWrongly(in, want, got *jsonvalue.Value, path []step) Diagnosis {
-	rs := d.schema.at(path)
-	_, str := declaring(rs, "string")
-	str = str || anyBranch(rs)
-	declared, shape := declaring(rs, got.Kind.String())
-	_, otherShape := declaring(rs, other(got.Kind))
+// decoded into a container (got): text that is not JSON made into one
+// (madeUp), else JSON text decoded where the rule keeps it (decodedJSON),
+// unless it is a JSON string literal unwrapped, or read lossily.
+func (d *differ) decodedWrongly(in, want, got *jsonvalue.Value, path []schemaview.Step) Diagnosis {
+	dc := declarationsAt(d.schema.At(path), got.Kind)
 	lit, parseErr := jsonvalue.Parse([]byte(want.Str))
-	if parseErr == nil && shape && lit.Kind == jsonvalue.String && unwraps(lit.Str, got) {
+	if parseErr != nil {
+		return madeUp(want, got, dc)
+	}
+	if dc.shape && lit.Kind == jsonvalue.String && unwraps(lit.Str, got) {
 		return Diagnosis{Class: "decoded-string-literal", Title: "A JSON string literal holding JSON text is unwrapped and decoded (`\"[1]\"` gives `[1]`)", Clause: "reading/5"}
 	}
-	union := shape && (slices.Contains(declared.via, "anyOf") || slices.Contains(declared.via, "oneOf"))
-	// Text that is not JSON made into a container where the schema does
-	// not declare it, or lets the parameter be a string, is two faults at
-	// once: a class of its own, so that a counterexample minimized for
-	// either fault alone (text made up; a string decoded) never takes on
-	// the other.
 	// JSON text decoded where the rule keeps it, and read lossily (its
-	// duplicate members collapsed, its numbers rounded) is two faults too:
+	// duplicate members collapsed, its numbers rounded) is two faults:
 	// neither's counterexample takes on the other (a property about keys,
-	// minimized under `{}`, showed @notionhq's blind decoding with a
+	// minimized under `{}`, showed a decoding blind to the schema with a
 	// collapsed duplicate).
-	if parseErr == nil && !jsonvalue.Equal(lit, got) {
+	if !jsonvalue.Equal(lit, got) {
 		if l := d.walk(nil, lit, got, path, true); l != nil && l.Class == "decoded-json-lossy" {
 			return Diagnosis{Class: "decoded-json-lossy/where-kept", Detail: l.Detail, Title: "JSON text is decoded where the rule keeps the string, and read lossily (" + lossyWhat[l.Detail] + ")", Clause: "reading/7"}
 		}
 	}
+	return d.decodedJSON(lit, got, dc)
+}
+
+// declarations is what a schema declares at a position, as decodedWrongly
+// reads it for a string decoded into a container.
+type declarations struct {
+	rs []schemaview.Reach
+	// str: a string admitted (`string` declared, or a branch of anyOf or
+	// oneOf of any type); shape: the container's shape declared, first
+	// by declared; otherShape: the other shape declared; union: the
+	// shape declared in a branch of anyOf or oneOf.
+	str, shape, otherShape, union bool
+	declared                      schemaview.Reach
+}
+
+// declarationsAt is what rs declare, for a string decoded into a
+// container of kind got.
+func declarationsAt(rs []schemaview.Reach, got jsonvalue.Kind) declarations {
+	dc := declarations{rs: rs}
+	_, dc.str = schemaview.Declaring(rs, "string")
+	dc.str = dc.str || schemaview.AnyBranch(rs)
+	dc.declared, dc.shape = schemaview.Declaring(rs, got.String())
+	_, dc.otherShape = schemaview.Declaring(rs, other(got))
+	dc.union = dc.shape && (slices.Contains(dc.declared.Via, "anyOf") || slices.Contains(dc.declared.Via, "oneOf"))
+	return dc
+}
+
+// madeUp diagnoses text that is not JSON (want) made into a container
+// (got). Where the schema does not declare the shape, or lets the
+// parameter be a string, that is two faults at once: a class of its
+// own, so that a counterexample minimized for either fault alone (text
+// made up; a string decoded) never takes on the other.
+func madeUp(want, got *jsonvalue.Value, dc declarations) Diagnosis {
 	switch {
-	case parseErr != nil && (str || union):
+	case dc.str || dc.union:
 		return Diagnosis{Class: "made-from-not-json/declared-string", Title: "Text that is not JSON is made into an array or object where the parameter may be a string", Clause: "rule/3"}
-	case parseErr != nil && !shape:
+	case !dc.shape:
 		return Diagnosis{Class: "made-from-not-json/undeclared", Title: "Text that is not JSON is made into an array or object where the schema declares neither", Clause: "rule/2"}
+	case parsesTo(strings.TrimFunc(want.Str, jsSpace), got):
+		return Diagnosis{Class: "decoded-not-json", Title: "JSON text with whitespace around it that JSON does not allow (a no-break space, a byte order mark, a form feed) is trimmed and decoded", Clause: "reading/5"}
 	}
+	if fixed, ok := withoutLoneSurrogates(want.Str); ok && parsesTo(fixed, got) {
+		return lossy(true, "lone-surrogate") // JSON.parse takes a raw lone surrogate
+	}
+	return Diagnosis{Class: "made-from-not-json", Title: "Text that is not JSON (truncated, single-quoted, empty, a plain word) is made into an array or object", Clause: "rule/2"}
+}
+
+// decodedJSON diagnoses JSON text, whose value is lit, decoded into got
+// where the rule keeps the string: a string admitted there, the other
+// shape declared, an empty container of the other shape, a reading of
+// the schema that differs (`allOf` as a union, a `type` beside `$ref`,
+// a keyword), else a schema that declares neither shape.
+func (d *differ) decodedJSON(lit, got *jsonvalue.Value, dc declarations) Diagnosis {
 	switch {
-	case str || union:
+	case dc.str || dc.union:
 		// A union that names the shape in one branch, and admits a string
 		// in another (declared, or through a branch of any type).
 		return Diagnosis{Class: "decoded-declared-string", Title: "A parameter that may be a string (`string` declared, or a branch of `anyOf` or `oneOf` that admits any type) is decoded as JSON", Clause: "rule/3"}
-	case parseErr != nil && shape:
-		if parsesTo(strings.TrimFunc(want.Str, jsSpace), got) {
-			return Diagnosis{Class: "decoded-not-json", Title: "JSON text with whitespace around it that JSON does not allow (a no-break space, a byte order mark, a form feed) is trimmed and decoded", Clause: "reading/5"}
-		}
-		if fixed, ok := withoutLoneSurrogates(want.Str); ok && parsesTo(fixed, got) {
-			return lossy(true, "lone-surrogate") // JSON.parse takes a raw lone surrogate
-		}
-		return Diagnosis{Class: "made-from-not-json", Title: "Text that is not JSON (truncated, single-quoted, empty, a plain word) is made into an array or object", Clause: "rule/2"}
-	case otherShape && !shape:
+	case dc.otherShape && !dc.shape:
 		return WrongShape(got.Kind.String(), other(got.Kind))
-	case parseErr == nil && shape && emptyOther(lit, got):
+	case dc.shape && emptyOther(lit, got):
 		// `{}` decoded where array is declared comes out `[]`, of the
 		// declared shape: a language with one empty container for both
 		// (PHP's json_decode) substituted the wrong shape, and gave its
 		// empty object as an empty array. Two faults: a class of its own,
 		// so that neither's counterexample takes on the other.
-		if _, litShape := declaring(rs, lit.Kind.String()); !litShape {
+		if _, litShape := schemaview.Declaring(dc.rs, lit.Kind.String()); !litShape {
 			d := WrongShape(lit.Kind.String(), got.Kind.String())
 			d.Class = "wrong-shape/empty"
 			d.Title = "JSON text of the wrong shape is decoded, and its empty " + lit.Kind.String() + " given as an empty " + got.Kind.String() + " (`\"" + emptyText(lit.Kind) + "\"` gives `" + emptyText(got.Kind) + "` where " + got.Kind.String() + " is declared)"
 			return d
 		}
-	case shape && slices.Contains(declared.via, "allOf"):
+		return undeclared
+	case dc.shape && slices.Contains(dc.declared.Via, "allOf"):
 		return Diagnosis{Class: "wrong-shape/allOf", Title: "`allOf` is read as a union: a shape one branch declares and another excludes is substituted", Clause: "rule/3"}
-	case shape && d.typeBesideRef(rs, got.Kind.String()):
+	case dc.shape && d.typeBesideRef(dc.rs, got.Kind.String()):
 		return besideRef
-	case shape:
+	case dc.shape:
 		// The schema declares this shape, as this reading sees it, and
 		// the reference leaves it: a reading of the schema differs.
 		kw := keyword(d.c.Schema)
@@ -580,8 +664,8 @@ func (d *differ) decodedWrongly(in, want, got *jsonvalue.Value, path []step) Dia
 // besideRef is the diagnosis of a string decoded where the `type` that
 // names its shape is beside a `$ref`, in a schema of a draft that ignores
 // what is beside `$ref` (drafts 4 to 7): the implementation reads that
-// `type` (@cline/shared, @openclaw/ai and n8n-mcp read a level's own
-// `type`, and never `$ref`).
+// `type` (as one does that reads a level's own `type`, and never
+// `$ref`).
 var besideRef = Diagnosis{Class: "decoded-undeclared/$ref-sibling", Title: "A `type` beside `$ref` is read, where draft 7 and earlier ignore what is beside `$ref`: a string is decoded", Clause: "reading/4"}
 
 // oldDrafts are the `$schema` values (without a trailing "#" and the
@@ -592,16 +676,16 @@ var oldDrafts = []string{"json-schema.org/draft-04/schema", "json-schema.org/dra
 // names name is beside a `$ref`, and the schema is read by a draft that
 // ignores what is beside `$ref`: its root's `$schema`, and every other
 // `$schema` it holds, names draft 4, 6 or 7.
-func (d *differ) typeBesideRef(rs []reach, name string) bool {
+func (d *differ) typeBesideRef(rs []schemaview.Reach, name string) bool {
 	if d.schema == nil {
 		return false
 	}
-	root := d.schema.root
+	root := d.schema.Root()
 	if root == nil || root.Kind != jsonvalue.Object || root.Member("$schema") == nil {
 		return false
 	}
 	old := true
-	WalkSchemas(root, func(s *jsonvalue.Value) {
+	schemaview.Walk(root, func(s *jsonvalue.Value, _ bool) {
 		if v := s.Member("$schema"); v != nil {
 			u := strings.TrimSuffix(v.Str, "#")
 			u = strings.TrimPrefix(strings.TrimPrefix(u, "http://"), "https://")
@@ -613,10 +697,10 @@ func (d *differ) typeBesideRef(rs []reach, name string) bool {
 	}
 	found := false
 	for _, r := range rs {
-		if !slices.Contains(types(r.s), name) {
+		if !slices.Contains(schemaview.Types(r.Schema), name) {
 			continue
 		}
-		if ref := r.s.Member("$ref"); ref == nil || ref.Kind != jsonvalue.String {
+		if ref := r.Schema.Member("$ref"); ref == nil || ref.Kind != jsonvalue.String {
 			return false
 		}
 		found = true
@@ -636,9 +720,9 @@ func parsesTo(text string, v *jsonvalue.Value) bool {
 
 // typed reports whether some subschema that applies at path declares a
 // type.
-func (d *differ) typed(path []step) bool {
-	for _, r := range d.schema.at(path) {
-		if len(types(r.s)) > 0 {
+func (d *differ) typed(path []schemaview.Step) bool {
+	for _, r := range d.schema.At(path) {
+		if len(schemaview.Types(r.Schema)) > 0 {
 			return true
 		}
 	}
@@ -773,8 +857,7 @@ func KeywordTitle(kws []string) string {
 // `#/` pointer read from the document root (`#`, an anchor, an `$id`, a
 // %-escape, a pointer inside an embedded resource), for an
 // implementation that follows the plain pointer: its route says so, not
-// that `$ref` is not followed (qwen-code's resolveRef reads `#/` pointers
-// only).
+// that `$ref` is not followed (a resolver may read `#/` pointers only).
 const RefOther = "$ref(other)"
 
 // IgnoredClass is the class of a string decoded where only keywords the
@@ -783,9 +866,9 @@ const IgnoredClass = "decoded-keyword-ignored"
 
 // Ignored is the diagnosis of a string decoded as JSON where the schema
 // without the keyword kw declares the shape, by an implementation that
-// gives the same with kw and without it: it does not follow kw (qwen-code
-// ignores `patternProperties`, so that `additionalProperties` applies to
-// a key a pattern matches).
+// gives the same with kw and without it: it does not follow kw (one that
+// ignores `patternProperties` applies `additionalProperties` to a key a
+// pattern matches).
 func Ignored(kw string) Diagnosis {
 	return Diagnosis{Class: IgnoredClass, Detail: kw, Title: IgnoredTitle([]string{kw}), Clause: "reading/4"}
 }
@@ -852,42 +935,12 @@ func Routes(ds []string) []string {
 // schema without `$schema` (class decode-missed/draft): it reads such a
 // schema by an older draft, where 2020-12 is the default. It says what
 // the cases show, not that the keywords are never followed without
-// `$schema` (qwen-code follows `prefixItems` when Ajv rejects the
-// arguments for another reason).
+// `$schema` (an implementation that validates first may follow
+// `prefixItems` when its validator rejects the arguments for another
+// reason).
 func DraftTitle(kws []string) string {
 	return "A schema without `$schema` is read by an older draft than 2020-12: a stringified array or object declared through " + routes(kws) +
 		" stays a string, where it is decoded once the schema says `\"$schema\": \"https://json-schema.org/draft/2020-12/schema\"`"
-}
-
-// anyBranch reports whether a branch of anyOf or oneOf among rs admits
-// any type: true, or a schema with no type, no combinator and no value
-// constraint (reached directly or through a reference).
-func anyBranch(rs []reach) bool {
-	for _, r := range rs {
-		via := r.via
-		for len(via) > 0 && via[len(via)-1] == "$ref" {
-			via = via[:len(via)-1]
-		}
-		if len(via) == 0 || r.s == nil || via[len(via)-1] != "anyOf" && via[len(via)-1] != "oneOf" {
-			continue
-		}
-		if r.s.Kind == jsonvalue.Bool && r.s.Bool {
-			return true
-		}
-		if r.s.Kind != jsonvalue.Object {
-			continue
-		}
-		free := true
-		for _, kw := range []string{"type", "$ref", "$dynamicRef", "anyOf", "oneOf", "allOf", "not", "const", "enum"} {
-			if r.s.Member(kw) != nil {
-				free = false
-			}
-		}
-		if free {
-			return true
-		}
-	}
-	return false
 }
 
 // unwraps reports whether text, peeled of JSON string literals (at most

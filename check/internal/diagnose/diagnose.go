@@ -3,11 +3,12 @@
 // result and the one that came) to a Diagnosis, the class of the
 // difference and where it is, with a title a maintainer could file.
 //
-// Findings with one class are one root cause: the check groups them by
-// Diagnosis.Class. The classes are chosen so that two different bugs of a
-// real implementation rarely share one and one bug rarely splits in two
-// (docs/implementations.md says how that was measured). What a class looks
-// at:
+// The check explains its findings by deviations first
+// (check/internal/explain); findings no deviation explains are grouped by
+// Diagnosis.Class, one root cause a class, and a diagnosis says where a
+// deviation's finding differs. The classes are chosen so that two
+// different bugs rarely share one and one bug rarely splits in two. What
+// a class looks at:
 //
 //   - a failure of the program: its kind (timeout, crash, protocol error);
 //   - errors: an error where output is expected (and which schema keyword,
@@ -44,6 +45,7 @@ import (
 
 	"github.com/toolnorm/toolnorm/impl"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
+	"github.com/toolnorm/toolnorm/internal/schemaview"
 )
 
 // A Case is one minimized counterexample.
@@ -120,7 +122,7 @@ func Classify(c Case) Diagnosis {
 	if s, err := jsonvalue.Parse(c.Schema); err == nil {
 		schema = s
 	}
-	d := differ{c: c, schema: newSchema(schema)}
+	d := differ{c: c, schema: schemaview.New(schema)}
 	if r := d.walk(in, want, got, nil, false); r != nil {
 		return *r
 	}
@@ -176,7 +178,7 @@ func failureOf(k impl.Kind, gaveUp bool, detail string) Diagnosis {
 
 // ErrorUnder diagnoses an error for arguments the rule repairs or passes
 // through (c.Got's) as one the schema keyword kw brings about ("": none),
-// as Classify does with the first of Keywords; the check, which can run
+// as Classify does with the first of schemaview.Keywords; the check, which can run
 // the implementation, names the keyword whose removal takes the error
 // away. An error of a program that runs out of stack (`Maximum call
 // stack size exceeded`) is a class of its own, apart from a message of
@@ -191,11 +193,11 @@ func ErrorUnder(c Case, kw string) Diagnosis {
 	switch {
 	case kw == "$schema" && !stackExhausted.MatchString(c.Got.Detail):
 		// Under which `$schema`: an implementation errs under some
-		// drafts, not all (Ajv as @mastra/core sets it up knows draft-07
-		// and 2020-12 only).
+		// drafts, not all (a validator set up with draft-07 and 2020-12
+		// only knows no other).
 		d.Detail = schemaName(c.Schema)
 		d.Title = SchemaErrorTitle([]string{d.Detail})
-	case kw == "$ref" && refCycle(c.Schema):
+	case kw == "$ref" && schemaview.RefCycle(c.Schema):
 		d.Class += "-cycle"
 		d.Title = "An error for arguments under a schema whose `$ref` leads back to itself (a recursive schema, which the rule reads as any other)"
 	case stackExhausted.MatchString(c.Got.Detail):
@@ -225,7 +227,7 @@ func schemaName(schema []byte) string {
 		return ""
 	}
 	var s *jsonvalue.Value
-	WalkSchemas(v, func(o *jsonvalue.Value) {
+	schemaview.Walk(v, func(o *jsonvalue.Value, _ bool) {
 		if m := o.Member("$schema"); m != nil && s == nil {
 			s = m
 		}
@@ -583,23 +585,3 @@ func NoErrorTitle(kinds []string) string {
 
 // code quotes a keyword as Markdown code.
 func code(s string) string { return "`" + s + "`" }
-
-// A step is one step of a JSON pointer: a key, or an index when key is
-// "" and index >= 0.
-type step struct {
-	key   string
-	index int
-}
-
-func pointer(path []step) string {
-	var b strings.Builder
-	for _, s := range path {
-		b.WriteByte('/')
-		if s.index >= 0 {
-			fmt.Fprint(&b, s.index)
-		} else {
-			b.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(s.key))
-		}
-	}
-	return b.String()
-}

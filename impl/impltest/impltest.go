@@ -2,7 +2,8 @@
 // one: a Recorder, which stands for a program behind the protocol as the
 // check sees one (an impl.Batcher) and records every round trip, and a
 // Declaring implementation, which declares the repairs it does and has a
-// bug of its own. It is for tests only, as net/http/httptest is.
+// bug of its own. It is for tests only, as net/http/httptest is: no
+// program links it (deps_test.go holds the module to that).
 package impltest
 
 import (
