@@ -125,7 +125,7 @@ func (v *View) expand(rs []Reach) []Reach {
 			switch m.Key {
 			case "$ref", "$dynamicRef", "$recursiveRef":
 				if m.Value.Kind == jsonvalue.String {
-					if t := v.resolve(m.Value.Str); t != nil {
+					if t := v.Resolve(m.Value.Str); t != nil {
 						out = append(out, r.by(t, m.Key))
 					}
 				}
@@ -143,9 +143,9 @@ func (v *View) expand(rs []Reach) []Reach {
 	return out
 }
 
-// resolve finds the target of a local reference: "#", a JSON pointer, an
+// Resolve finds the target of a local reference: "#", a JSON pointer, an
 // anchor, or an $id.
-func (v *View) resolve(ref string) *jsonvalue.Value {
+func (v *View) Resolve(ref string) *jsonvalue.Value {
 	frag, isFrag := strings.CutPrefix(ref, "#")
 	if isFrag && (frag == "" || strings.HasPrefix(frag, "/")) {
 		return v.root.Resolve(ref)

@@ -53,7 +53,7 @@ func TestCatalogue(t *testing.T) {
 				if i == 0 && impl.Compare(got, want).Same() {
 					t.Errorf("title example %s %s %+v: the same as the reference: %v", c.Schema, c.Args, c.Options, got)
 				}
-				if want.Error != "" {
+				if want.Error != "" && d.ID != "schema-not-checked" {
 					t.Errorf("witness %s %s: the reference rejects it: %v", c.Schema, c.Args, want)
 				}
 				texts = append(texts, string(c.Schema), string(c.Args), string(got.Output), string(want.Output), got.Detail)

@@ -12,9 +12,10 @@ import (
 type lossyReader uint8
 
 const (
-	exact      lossyReader = iota // nothing lost, as the rule says
-	jsParse                       // JavaScript's JSON.parse
-	pythonLoad                    // Python's json.loads
+	exact        lossyReader = iota // nothing lost, as the rule says
+	jsParse                         // JavaScript's JSON.parse
+	pythonLoad                      // Python's json.loads
+	collapseOnly                    // duplicate members collapsed, nothing else lost
 )
 
 // read changes v, a value just decoded, as r loses its content: numbers
@@ -29,6 +30,9 @@ func (r lossyReader) read(v *jsonvalue.Value) error {
 	}
 	switch v.Kind {
 	case jsonvalue.Number:
+		if r == collapseOnly {
+			return nil
+		}
 		return r.number(v)
 	case jsonvalue.Array:
 		for _, e := range v.Elems {

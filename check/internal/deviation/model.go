@@ -69,6 +69,7 @@ type model struct {
 	// lossy is how a value decoded from a string is read besides: as
 	// JSON.parse or json.loads read it, losing what they lose.
 	lossy lossyReader
+
 	// notRecursive leaves the values decoded from strings as they parse:
 	// no repair below them.
 	notRecursive bool
@@ -230,7 +231,10 @@ func (m *model) repair(v *jsonvalue.Value, shapes func() (shape, error), ents bo
 // parse, any text but whitespace).
 func (m *model) candidate(text string) bool {
 	t := strings.TrimLeft(text, " \t\r\n")
-	if m.anyValue || m.unparsable {
+	if m.unparsable {
+		return true
+	}
+	if m.anyValue {
 		return t != ""
 	}
 	return t != "" && (t[0] == '[' || t[0] == '{' || m.read.lenient)
@@ -287,14 +291,12 @@ func (m *model) parse(s string, shapes shape) (*jsonvalue.Value, error) {
 	return p, m.lossy.read(p)
 }
 
-// leaves appends to dst the strings in v, at path, that a repair could
-// change: those with an '&' or that could be JSON text of a value.
+// leaves appends to dst the strings in v, at path: what the repairs may
+// change.
 func leaves(v *jsonvalue.Value, path []int, dst []leaf) []leaf {
 	switch v.Kind {
 	case jsonvalue.String:
-		if strings.TrimSpace(v.Str) != "" {
-			dst = append(dst, leaf{v, path})
-		}
+		dst = append(dst, leaf{v, path})
 	case jsonvalue.Array:
 		for i, e := range v.Elems {
 			dst = leaves(e, append(path[:len(path):len(path)], i), dst)

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/toolnorm/toolnorm/impl"
@@ -109,13 +110,18 @@ var objectsAsLists = everyValue(func(v *jsonvalue.Value, _ *stage) error {
 	return nil
 })
 
-// trimStrings trims the whitespace around string values.
+// trimStrings trims the whitespace around string values: what
+// Unicode calls White_Space, and what JavaScript's trim and Python's strip
+// trim besides (the byte order mark; U+001C to U+001F).
 var trimStrings = everyValue(func(v *jsonvalue.Value, _ *stage) error {
 	if v.Kind == jsonvalue.String {
-		v.Str = strings.TrimSpace(v.Str)
+		v.Str = strings.TrimFunc(v.Str, trimmed)
 	}
 	return nil
 })
+
+// trimmed are the characters trimStrings trims.
+func trimmed(r rune) bool { return unicode.IsSpace(r) || r == '\ufeff' || 0x1C <= r && r <= 0x1F }
 
 // sortMembers orders members by key and keeps only the last of duplicates,
 // as a round trip through a Go map or a Python dict with sort_keys does.
@@ -209,11 +215,11 @@ var surrogatesToFFFD = everyValue(func(v *jsonvalue.Value, _ *stage) error {
 	return nil
 })
 
-// dropNull leaves out the arguments' own members whose value is null.
-func dropNull(x *stage) error {
-	x.out.Members = slices.DeleteFunc(x.out.Members, func(m jsonvalue.Member) bool { return m.Value.Kind == jsonvalue.Null })
+// dropNull leaves out the members whose value is null, in every object.
+var dropNull = everyValue(func(v *jsonvalue.Value, _ *stage) error {
+	v.Members = slices.DeleteFunc(v.Members, func(m jsonvalue.Member) bool { return m.Value.Kind == jsonvalue.Null })
 	return nil
-}
+})
 
 // dropProto leaves out every member named __proto__, as building an
 // object by assignment in JavaScript does; with onRepair, only when a
@@ -278,22 +284,39 @@ func numberText(s string) (string, bool) {
 }
 
 // wrapInArray puts a value that is not an array, where the schema
-// declares one, into an array of one element.
+// declares one, into an array of one element: the arguments' own members
+// first, then, level by level, what they hold (an element wrapped is
+// looked at below as the array's first).
 func wrapInArray(x *stage) error {
-	others := paths(x.out, func(v *jsonvalue.Value) bool { return v.Kind != jsonvalue.Array })
-	if len(others) == 0 {
-		return nil
-	}
-	at, ok := declaredType(x, others, "array")
-	if !ok {
-		return nil
-	}
-	for i, p := range others {
-		if at[i] {
+	level := [][]int{nil}
+	for len(level) > 0 {
+		var children [][]int
+		for _, p := range level {
 			v := atPath(x.out, p)
-			inner := *v
-			*v = jsonvalue.Value{Kind: jsonvalue.Array, Elems: []*jsonvalue.Value{&inner}}
+			for i := range max(len(v.Elems), len(v.Members)) {
+				children = append(children, append(p[:len(p):len(p)], i))
+			}
 		}
+		var others [][]int
+		for _, p := range children {
+			if atPath(x.out, p).Kind != jsonvalue.Array {
+				others = append(others, p)
+			}
+		}
+		if len(others) > 0 {
+			at, ok := declaredType(x, others, "array")
+			if !ok {
+				return nil
+			}
+			for i, p := range others {
+				if at[i] {
+					v := atPath(x.out, p)
+					inner := *v
+					*v = jsonvalue.Value{Kind: jsonvalue.Array, Elems: []*jsonvalue.Value{&inner}}
+				}
+			}
+		}
+		level = children
 	}
 	return nil
 }

@@ -104,18 +104,9 @@ func (d decoder) named(rest string) (string, int) {
 	case noNames:
 		return "", 0
 	case basicNames:
-		for _, r := range [...]struct{ name, text string }{{"&amp;", "&"}, {"&lt;", "<"}, {"&gt;", ">"}, {"&quot;", `"`}, {"&apos;", "'"}} {
-			if strings.HasPrefix(rest, r.name) {
-				return r.text, len(r.name)
-			}
-		}
-		return "", 0
+		return tokenizerWith(rest, func(name string) bool { return basic[name] })
 	case html4Names:
-		name, n := nameRun(rest)
-		if c, ok := html4[name]; ok && n < len(rest) && rest[n] == ';' {
-			return string(c), n + 1
-		}
-		return "", 0
+		return tokenizerWith(rest, func(name string) bool { _, ok := html4[name]; return ok })
 	case nameOnlyLegacy:
 		name, n := nameRun(rest)
 		if n < len(rest) && rest[n] == ';' {
@@ -133,16 +124,29 @@ func (d decoder) named(rest string) (string, int) {
 	if n > 0 || d.names != caselessNames {
 		return repl, n
 	}
-	name, k := nameRun(rest)
-	if k >= len(rest) || rest[k] != ';' {
-		return "", 0
+	// A name the table lacks, looked up again in lower case, by the
+	// tokenizer's rules.
+	_, k := nameRun(rest)
+	return tokenizer("&" + strings.ToLower(rest[1:k]) + rest[k:])
+}
+
+// basic are the names of a decoder's small table.
+var basic = map[string]bool{"amp": true, "lt": true, "gt": true, "quot": true, "apos": true}
+
+// tokenizerWith is the tokenizer's decision on a named reference with a
+// table of the names in: the longest name of the run, with its ';', if
+// in has it; else the longest name the HTML table allows without its
+// ';' (a legacy name) that starts the run, if in has it.
+func tokenizerWith(rest string, in func(name string) bool) (string, int) {
+	name, n := nameRun(rest)
+	if n < len(rest) && rest[n] == ';' && in(name) {
+		if repl, m := tokenizer(rest[:n+1]); m == n+1 {
+			return repl, m
+		}
 	}
-	for _, full := range entity.Names() {
-		if strings.EqualFold(full, name+";") {
-			r, m := tokenizer("&" + full)
-			if m == len(full)+1 {
-				return r, k + 1
-			}
+	for j := n; j > 1; j-- {
+		if in(rest[1:j]) && entity.IsLegacy(rest[1:j]) {
+			return tokenizer(rest[:j])
 		}
 	}
 	return "", 0

@@ -16,10 +16,11 @@ type Features struct {
 	amp      bool // an '&' in a string or key, as it is or escaped
 	json     bool // a string that may be JSON text once references are decoded
 	str      bool // a string value that is not empty
+	anyStr   bool // a string value, empty or not
 	space    bool // a string with whitespace or a reference at an end
 	digits   bool // a digit anywhere in the arguments
 	proto    bool // a member named __proto__
-	null     bool // a top-level member whose value is null
+	null     bool // a member whose value is null
 	keywords map[string]bool
 }
 
@@ -32,11 +33,9 @@ func FeaturesOf(c impl.Case) *Features {
 	f.proto = bytes.Contains(args, []byte("__proto__")) || bytes.Contains(args, []byte(`\u005f`))
 	if root, err := jsonvalue.Parse(args); err == nil {
 		f.walk(root)
-		for _, m := range root.Members {
-			f.null = f.null || m.Value.Kind == jsonvalue.Null
-		}
+		f.null = f.null || f.json // a null in a decoded value
 	} else {
-		f.json, f.str, f.space, f.null = true, true, true, true // what it holds is the reference's to judge
+		f.json, f.str, f.anyStr, f.space, f.null = true, true, true, true, true // what it holds is the reference's to judge
 	}
 	if doc, err := jsonvalue.Parse(c.Schema); err == nil {
 		everySchema(func(obj *jsonvalue.Value, _ bool) {
@@ -61,13 +60,15 @@ func (f *Features) walk(v *jsonvalue.Value) {
 		t := strings.TrimLeft(v.Str, " \t\r\n")
 		f.json = f.json || t != "" && (t[0] == '[' || t[0] == '{') || strings.Contains(v.Str, "&")
 		f.str = f.str || v.Str != ""
-		f.space = f.space || strings.TrimSpace(v.Str) != v.Str || strings.Contains(v.Str, "&")
+		f.anyStr = true
+		f.space = f.space || strings.TrimFunc(v.Str, trimmed) != v.Str || strings.Contains(v.Str, "&")
 	case jsonvalue.Array:
 		for _, e := range v.Elems {
 			f.walk(e)
 		}
 	case jsonvalue.Object:
 		for _, m := range v.Members {
+			f.null = f.null || m.Value.Kind == jsonvalue.Null
 			f.walk(m.Value)
 		}
 	}

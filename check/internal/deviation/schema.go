@@ -84,14 +84,52 @@ var firstBranchOnly = everySchema(func(obj *jsonvalue.Value, _ bool) {
 })
 
 // nestedProperties leaves out properties everywhere but in the root
-// schema.
-var nestedProperties = everySchema(func(obj *jsonvalue.Value, root bool) {
-	if !root {
+// schema, where they give the arguments' own members; a "$ref": "#"
+// below the root, which reads the root again for a nested value, names a
+// copy of the root without its properties.
+func nestedProperties(doc *jsonvalue.Value) {
+	var rootCopy *jsonvalue.Value
+	everySchema(func(obj *jsonvalue.Value, root bool) {
+		if root {
+			return
+		}
 		obj.Members = slices.DeleteFunc(obj.Members, func(m jsonvalue.Member) bool {
 			return m.Key == "properties" && m.Value.Kind == jsonvalue.Object
 		})
+		if r := obj.Member("$ref"); r != nil && r.Kind == jsonvalue.String && r.Str == "#" {
+			r.Str = "#/$defs/" + nestedRoot
+			rootCopy = doc
+		}
+	})(doc)
+	if rootCopy == nil || doc.Kind != jsonvalue.Object {
+		return
 	}
-})
+	c := copyValue(doc)
+	c.Members = slices.DeleteFunc(c.Members, func(m jsonvalue.Member) bool { return m.Key == "properties" })
+	defs := doc.Member("$defs")
+	if defs == nil {
+		defs = &jsonvalue.Value{Kind: jsonvalue.Object}
+		doc.Members = append(doc.Members, jsonvalue.Member{Key: "$defs", Value: defs})
+	}
+	defs.Members = append(defs.Members, jsonvalue.Member{Key: nestedRoot, Value: c})
+}
+
+// nestedRoot names the copy of the root that nestedProperties makes.
+const nestedRoot = "toolnorm-nested-root"
+
+// copyValue is a deep copy of v.
+func copyValue(v *jsonvalue.Value) *jsonvalue.Value {
+	c := *v
+	c.Elems = make([]*jsonvalue.Value, len(v.Elems))
+	for i, e := range v.Elems {
+		c.Elems[i] = copyValue(e)
+	}
+	c.Members = make([]jsonvalue.Member, len(v.Members))
+	for i, m := range v.Members {
+		c.Members[i] = jsonvalue.Member{Key: m.Key, Value: copyValue(m.Value)}
+	}
+	return &c
+}
 
 // keptBesideRef are the keywords a schema that is a $ref keeps when its
 // other keywords are dropped: those that other references may lead
@@ -245,10 +283,11 @@ var untypedLevels = everySchema(func(obj *jsonvalue.Value, _ bool) {
 // there and in what it holds through its own $ref, allOf, anyOf and
 // oneOf: an array's elements are declared by nothing behind a $ref.
 func refItems(doc *jsonvalue.Value) {
+	view := schemaview.New(doc)
 	var targets []*jsonvalue.Value
 	everySchema(func(obj *jsonvalue.Value, _ bool) {
 		if r := obj.Member("$ref"); r != nil && r.Kind == jsonvalue.String {
-			if t := doc.Resolve(r.Str); t != nil && t.Kind == jsonvalue.Object {
+			if t := view.Resolve(r.Str); t != nil && t.Kind == jsonvalue.Object {
 				targets = append(targets, t)
 			}
 		}
@@ -264,7 +303,7 @@ func refItems(doc *jsonvalue.Value) {
 			return m.Key == "items" || m.Key == "prefixItems" || m.Key == "additionalItems"
 		})
 		if r := t.Member("$ref"); r != nil && r.Kind == jsonvalue.String {
-			strip(doc.Resolve(r.Str), depth+1)
+			strip(view.Resolve(r.Str), depth+1)
 		}
 		for _, k := range []string{"allOf", "anyOf", "oneOf"} {
 			if b := t.Member(k); b != nil {

@@ -14,13 +14,22 @@ import (
 )
 
 // compiled is a schema compiled for the validator, or nil when it does
-// not compile.
+// not compile: as 2020-12 when it names no draft, else as draft 7, the
+// draft most validators default to.
 func compiled(schema []byte) *jsonschema.Schema {
+	if s := compiledAs(schema, jsonschema.Draft2020); s != nil {
+		return s
+	}
+	return compiledAs(schema, jsonschema.Draft7)
+}
+
+func compiledAs(schema []byte, draft *jsonschema.Draft) *jsonschema.Schema {
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
 	if err != nil {
 		return nil
 	}
 	c := jsonschema.NewCompiler()
+	c.DefaultDraft(draft)
 	c.UseLoader(noLoader{})
 	c.UseRegexpEngine(ecmaEngine)
 	const loc = "https://toolnorm.invalid/schema.json"

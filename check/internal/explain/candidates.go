@@ -39,6 +39,9 @@ type finding struct {
 	explainable bool
 	cands       []explanation
 	class       diagnose.Diagnosis
+	// counted is true for a finding counted under the class its sample
+	// ended in, not minimized (reduce): class is that class.
+	counted bool
 }
 
 // collect is the first step: the findings, each marked explainable or

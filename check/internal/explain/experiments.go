@@ -97,18 +97,18 @@ func (s *session) witnesses(d *deviation.Deviation, o impl.Options) []impl.Case 
 }
 
 // confirmed reports whether the implementation bears out each deviation
-// of x on every witness of it: the example of its title, the other cases
-// its title claims, the controls where it claims nothing changes. On each
-// it answers as the deviation does, alone, or with another suspect (where
-// the deviation changes the case, what that one alone gives must not be
-// the answer: the deviation must count).
+// of x on its witnesses: the example of its title, the other cases its
+// title claims, the controls where it claims nothing changes. No witness
+// may contradict it (the implementation's answer is neither the
+// deviation's, nor that of the deviation with another), and one at least,
+// not a control, must show it: the answer is the deviation's, alone, or
+// with another where that one alone does not give it.
 func (l *lab) confirmed(x explanation, o impl.Options) bool {
 	for _, d := range x {
 		k := labKey{d, o}
 		borne, ok := l.borne[k]
 		if !ok {
-			ws := l.witnesses[k]
-			borne = len(ws) > 0 && !slices.ContainsFunc(ws, func(w impl.Case) bool { return !l.bearsOut(d, w) })
+			borne = l.bornOut(d, l.witnesses[k])
 			l.borne[k] = borne
 		}
 		if !borne {
@@ -118,18 +118,54 @@ func (l *lab) confirmed(x explanation, o impl.Options) bool {
 	return true
 }
 
-// bearsOut reports whether the implementation's answer on w is d's, alone
-// or with another suspect.
-func (l *lab) bearsOut(d *deviation.Deviation, w impl.Case) bool {
-	got := l.got[coalesce.Key(w)]
-	if (explanation{d}).explains(l.s.ctx, w, got) {
-		return true
+func (l *lab) bornOut(d *deviation.Deviation, ws []impl.Case) bool {
+	shown := false
+	for _, w := range ws {
+		switch l.witness(d, w) {
+		case contradicts:
+			return false
+		case shows:
+			shown = true
+		}
 	}
+	return shown
+}
+
+// A verdict is what one witness says of a deviation.
+type verdict uint8
+
+const (
+	contradicts verdict = iota
+	consistent          // a control agreed with, or an answer another deviation gives alone
+	shows
+)
+
+// witness judges d on w: the implementation's answer against d's,
+// alone or with another deviation (a suspect first, then any that may
+// change w): another bug of the implementation may change the witness
+// too.
+func (l *lab) witness(d *deviation.Deviation, w impl.Case) verdict {
+	got := l.got[coalesce.Key(w)]
 	control := impl.Compare(deviation.Apply(l.s.ctx, w, d), l.s.want(w)).Same()
-	return slices.ContainsFunc(l.suspects, func(e *deviation.Deviation) bool {
-		return e != d && deviation.Compatible(d, e) && pair(d, e).explains(l.s.ctx, w, got) &&
-			(control || !(explanation{e}).explains(l.s.ctx, w, got))
-	})
+	if (explanation{d}).explains(l.s.ctx, w, got) {
+		if control {
+			return consistent
+		}
+		return shows
+	}
+	f := deviation.FeaturesOf(w)
+	v := contradicts
+	for _, e := range slices.Concat(l.suspects, deviation.Catalogue()) {
+		if e == d || !e.Relevant(f) || !deviation.Compatible(d, e) || !pair(d, e).explains(l.s.ctx, w, got) {
+			continue
+		}
+		if control || (explanation{e}).explains(l.s.ctx, w, got) {
+			v = consistent
+			continue
+		}
+		return shows
+	}
+	return v
 }
 
 // pair is the explanation of d and e together, in the catalogue's order.

@@ -11,7 +11,7 @@ func (s *session) fallback(fs []*finding) []*cause {
 		if f.explainable && len(f.cands) > 0 {
 			continue
 		}
-		if f.explainable {
+		if f.explainable && !f.counted {
 			f.class = classify(f.Case, f.Want, f.Got)
 		}
 		k := f.class.Class

@@ -80,7 +80,7 @@ func asFound(fs []*finding) *finding {
 func sample(c *cause) []*finding {
 	var fs []*finding
 	for _, f := range c.fs {
-		if f.explainable {
+		if f.explainable && !f.counted {
 			fs = append(fs, f)
 		}
 	}
