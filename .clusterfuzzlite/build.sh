@@ -110,6 +110,7 @@ skip_target $m/fuzz FuzzProperties "rapid.MakeFuzz hands f.Fuzz a func(*testing.
 build_target $m/internal/entity FuzzDecode entity_FuzzDecode
 build_target $m/internal/jsonraw FuzzScan jsonraw_FuzzScan
 build_target $m/internal/ecma FuzzPattern ecma_FuzzPattern
+build_target $m/internal/ecma FuzzMatchLong ecma_FuzzMatchLong
 build_target $m/oracle FuzzNormalize oracle_FuzzNormalize
 build_target $m/oracle FuzzFixpoint oracle_FuzzFixpoint
 build_target $m/oracle FuzzUnescapeAttributeSplit oracle_FuzzUnescapeAttributeSplit

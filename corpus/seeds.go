@@ -79,6 +79,19 @@ var SeedTargets = []SeedTarget{
 		}
 		return seeds
 	}},
+	{"ecma_FuzzMatchLong", []string{"string", "string", "uint8", "uint8", "uint8"}, func(_ *Vector, in FuzzInput) [][]any {
+		// Each pattern of the schema, on its first key (or "a") repeated
+		// 2^20 times, outside any group.
+		var seeds [][]any
+		unit := "a"
+		if keys := topKeys(in.Args); len(keys) > 0 && keys[0] != "" {
+			unit = keys[0]
+		}
+		for _, p := range schemaPatterns(in.Schema) {
+			seeds = append(seeds, []any{p, unit, uint8(20), uint8(0), uint8(0)})
+		}
+		return seeds
+	}},
 	{"corpus_FuzzLoad", []string{"[]byte"}, func(v *Vector, _ FuzzInput) [][]any {
 		// The bytes make a corpus directory (corpus/fuzz_test.go's
 		// encodeTree): one file, the vector's, where it lies.

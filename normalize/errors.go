@@ -15,10 +15,10 @@ var (
 	ErrNotObject = errors.New("arguments must be a JSON object")
 	// ErrTooDeep: arrays and objects nest deeper than the limit.
 	ErrTooDeep = errors.New("nesting too deep")
-	// ErrPattern: an ECMA-262 pattern of the schema (one RE2 cannot run,
-	// matched by a backtracking engine) did not finish matching a key in
-	// its time limit: the declared type there is not known, so there is
-	// no result.
+	// ErrPattern: an ECMA-262 pattern of the schema did not finish
+	// matching a key within the call's budget of pattern steps, or held
+	// more than the backtracking matcher's bound: the declared type there
+	// is not known, so there is no result.
 	ErrPattern = errors.New("a pattern did not finish matching a key")
 )
 

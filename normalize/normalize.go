@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/toolnorm/toolnorm/internal/display"
 	"github.com/toolnorm/toolnorm/internal/entity"
 	"github.com/toolnorm/toolnorm/internal/jsonraw"
 )
@@ -83,7 +82,7 @@ func (w *walker) walk(args []byte, root *node) (out []byte, repairs []Repair, er
 		case nil:
 		case patternSpent:
 			out, repairs = nil, nil
-			err = &Error{Offset: w.prev, Err: fmt.Errorf("%w: the pattern %q on the key %q: the call's %d backtracking steps are spent", ErrPattern, r.pattern, display.Clip(r.key, 100), patternSteps)}
+			err = &Error{Offset: w.prev, Err: r.error()}
 		default:
 			panic(r)
 		}

@@ -386,7 +386,7 @@ func TestErrorMessageCutsDeepPointers(t *testing.T) {
 	}
 }
 
-// TestPatternBudget: one budget of backtracking steps for the whole call,
+// TestPatternBudget: one budget of pattern steps for the whole call,
 // shared by every key (issue 27 item 6: 40 keys, each a little under a
 // per-key limit, took 28 s). Spending it is an error naming the pattern
 // and the key, the same key on every run and every machine: a step count,
@@ -408,7 +408,7 @@ func TestPatternBudget(t *testing.T) {
 		fmt.Fprintf(&args, `"%s%s!":"[1]"`, strings.Repeat("a", 23), strings.Repeat(" ", i))
 	}
 	args.WriteString("}")
-	want := `normalize: a pattern did not finish matching a key: the pattern "^(?=a)(a+)+$" on the key "aaaaaaaaaaaaaaaaaaaaaaa!": the call's 10000000 backtracking steps are spent at offset 0`
+	want := `normalize: a pattern did not finish matching a key: the pattern "^(?=a)(a+)+$" on the key "aaaaaaaaaaaaaaaaaaaaaaa!": the call's 10000000 pattern steps are spent at offset 0`
 	out, err := s.Normalize([]byte(args.String()))
 	if !errors.Is(err, ErrPattern) || out != nil || err.Error() != want {
 		t.Fatalf("40 hostile keys: %s, %v\nwant %s", out, err, want)

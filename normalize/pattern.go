@@ -1,9 +1,11 @@
 package normalize
 
 import (
+	"errors"
 	"fmt"
 	"sync"
 
+	"github.com/toolnorm/toolnorm/internal/display"
 	"github.com/toolnorm/toolnorm/internal/ecma"
 )
 
@@ -11,17 +13,22 @@ import (
 // members whose keys it matches. JSON Schema patterns are ECMA-262 regular
 // expressions, unanchored, read here as `new RegExp(p, "u")` reads them
 // (docs/readings.md section 4): internal/ecma translates a regular one to
-// Go's regexp, matched in linear time, and matches one with a lookaround
-// or a backreference by backtracking, within the call's budget of steps.
+// Go's regexp, matched in time linear in the key, and matches one with a
+// lookaround or a backreference by backtracking; both within the call's
+// budget of steps.
 type pattern struct {
 	re *ecma.Regexp
 	n  *node
 }
 
-// patternSteps is the budget of backtracking steps of one Normalize call,
-// shared by every key and every pattern: a count, not a clock, so that
-// whether a call ends in [ErrPattern] does not depend on the machine. A
-// variable, so that a test can lower it.
+// patternSteps is the budget of pattern steps of one Normalize call,
+// shared by every key and every pattern, the regular ones too (a step per
+// instruction of Go's program per byte of key): a count, not a clock, so
+// that whether a call ends in [ErrPattern] does not depend on the machine.
+// A step costs up to 25 ns, 100 on a loaded machine, so the budget bounds
+// a call's pattern work to a fraction of a second, a second at most
+// (docs/performance.md, "Bounded on every input: patterns"). A variable,
+// so that a test can lower it.
 var patternSteps int64 = 10_000_000
 
 // compilePattern compiles a patternProperties pattern as ECMA-262 with the
@@ -51,7 +58,10 @@ func compilePattern(s string) (*ecma.Regexp, error) {
 func compilePatternOnce(s string) (*ecma.Regexp, error) {
 	re, err := ecma.Compile(s)
 	if se, ok := err.(*ecma.SyntaxError); ok {
-		return nil, fmt.Errorf("pattern %q is not an ECMA-262 regular expression (u flag): %s at byte %d", s, se.Msg, se.Offset)
+		if se.Limit {
+			return nil, fmt.Errorf("pattern %q is beyond toolnorm's limits: %s at byte %d", display.Clip(s, 100), se.Msg, se.Offset)
+		}
+		return nil, fmt.Errorf("pattern %q is not an ECMA-262 regular expression (u flag): %s at byte %d", display.Clip(s, 100), se.Msg, se.Offset)
 	}
 	return re, nil
 }
@@ -75,17 +85,43 @@ type compiledPattern struct {
 }
 
 // match reports whether the pattern matches the key (unquoted), spending
-// from budget. When the budget is spent it panics with a patternSpent,
-// which the walk turns into an error.
+// from budget. When the budget is spent, or the match holds more than
+// internal/ecma's bound, it panics with a patternSpent, which the walk
+// turns into an error.
+//
+// The key is copied for the match, at a step per 64 bytes: a string the
+// walk's buffers cannot reach (Go's regexp and the backtracking matcher
+// keep the strings they match in pooled machines, as far as the compiler
+// knows, and the walker would go to the heap with them).
 func (p *pattern) match(key []byte, budget *int64) bool {
-	ok, err := p.re.Match(string(key), budget)
+	left := *budget - int64(len(key))/64
+	var ok bool
+	var err error
+	if left < 0 {
+		err = ecma.ErrBudget
+	} else {
+		ok, err = p.re.Match(string(key), &left)
+	}
+	*budget = left
 	if err != nil {
-		panic(patternSpent{pattern: p.re.String(), key: string(key)})
+		panic(patternSpent{pattern: p.re.String(), key: string(key), err: err})
 	}
 	return ok
 }
 
-// patternSpent is a match that spent the call's budget.
+// patternSpent is a match that spent the call's budget (ecma.ErrBudget)
+// or held too much at once (ecma.ErrDepth).
 type patternSpent struct {
 	pattern, key string
+	err          error
+}
+
+// error is the walk's error for it: an ErrPattern naming the pattern and
+// the key, both clipped.
+func (p patternSpent) error() error {
+	why := fmt.Sprintf("the call's %d pattern steps are spent", patternSteps)
+	if errors.Is(p.err, ecma.ErrDepth) {
+		why = fmt.Sprintf("the backtracking match holds more than %d choice points at once", ecma.MaxDepth)
+	}
+	return fmt.Errorf("%w: the pattern %q on the key %q: %s", ErrPattern, display.Clip(p.pattern, 100), display.Clip(p.key, 100), why)
 }

@@ -264,22 +264,22 @@ func TestDifferentialNode(t *testing.T) {
 // (the backreference matches empty).
 var v8BackrefAstral = regexp.MustCompile(`\\(?:[1-9][0-9]*|k<[^>]*>)[\x{10000}-\x{10FFFF}]`)
 
-// describe writes a match as node's answer reads: the index in characters
-// and each capture's text.
+// describe writes a match (captures in bytes) as node's answer reads: the
+// index in characters and each capture's text (a byte that is not UTF-8
+// as U+FFFD).
 func describe(s string, caps []int) string {
 	if caps == nil {
 		return "no match"
 	}
-	in := []rune(s)
 	var parts []string
 	for k := 0; k < len(caps); k += 2 {
 		if caps[k] < 0 || caps[k+1] < 0 {
 			parts = append(parts, "undefined")
 		} else {
-			parts = append(parts, fmt.Sprintf("%q", string(in[caps[k]:caps[k+1]])))
+			parts = append(parts, fmt.Sprintf("%q", string([]rune(s[caps[k]:caps[k+1]]))))
 		}
 	}
-	return fmt.Sprintf("at %d: [%s]", caps[0], strings.Join(parts, " "))
+	return fmt.Sprintf("at %d: [%s]", utf8.RuneCountInString(s[:caps[0]]), strings.Join(parts, " "))
 }
 
 func describeNode(m *nodeMatch) string {

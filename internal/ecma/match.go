@@ -3,81 +3,146 @@ package ecma
 import (
 	"errors"
 	"fmt"
+	"math"
 	"regexp"
 	"strings"
 )
 
 // Regexp is a compiled pattern. It is safe for concurrent use.
 type Regexp struct {
-	src  string
-	re2  *regexp.Regexp // the translation, for a regular pattern
-	root *node          // else matched by backtracking
-	ncap int
+	src      string
+	re2      *regexp.Regexp // the translation, for a regular pattern
+	insts    int            // the size of re2's program, at most
+	root     *node          // else matched by backtracking
+	nodes    []*node        // root and the nodes under it, by id
+	ncap     int
+	anchored bool // root begins with ^ in every alternative
 }
 
 // Compile compiles a pattern as `new RegExp(src, "u")` would, or returns
 // a [*SyntaxError].
 func Compile(src string) (*Regexp, error) {
-	root, ncap, err := parse(src)
+	root, nodes, ncap, err := parse(src)
 	if err != nil {
 		return nil, err
 	}
-	re := &Regexp{src: src, root: root, ncap: ncap}
+	re := &Regexp{src: src, root: root, nodes: nodes, ncap: ncap, anchored: anchored(root)}
 	if regular(root) {
-		var b strings.Builder
-		translate(&b, root)
-		if r, err := regexp.Compile(b.String()); err == nil {
-			re.re2 = r
-		}
+		re.re2, re.insts = compileRE2(root)
 	}
 	return re, nil
 }
 
+// compileRE2 translates a regular pattern to Go's regexp, and returns it
+// with the size of its program (progSize), or nil when Go's regexp
+// refuses it (a count above 1,000, say): it is matched by backtracking
+// then.
+func compileRE2(root *node) (*regexp.Regexp, int) {
+	var b strings.Builder
+	translate(&b, root)
+	re, err := regexp.Compile(b.String())
+	if err != nil {
+		return nil, 0
+	}
+	return re, progSize(root) + 2 // and Fail and Match
+}
+
+// progSize is how many instructions Go's regexp makes of n's translation
+// at most (regexp/syntax's Simplify and Compile; its parser may merge
+// some, never add): what one byte of input costs Go's regexp at most, in
+// its time per instruction. TestProgSize holds it to Go's count.
+func progSize(n *node) int {
+	sum := 0
+	for _, s := range n.subs {
+		sum = satAdd(sum, progSize(s))
+	}
+	switch n.kind {
+	case kSeq, kGroup:
+		return max(sum, 1) // an empty one is a Nop
+	case kAlt:
+		for _, s := range n.subs {
+			if !oneCharacter(s) {
+				return satAdd(sum, len(n.subs)-1)
+			}
+		}
+		return 1 // a|b|[cd]: Go's parser makes it one class
+	case kRepeat:
+		body := sum
+		switch {
+		case n.max == 0:
+			return 1 // x{0}: a Nop
+		case n.max < 0:
+			// x*, x+: the body and two Alts at most; x{n,}: n bodies
+			// and an Alt.
+			return satAdd(satMul(max(n.min, 1), body), 2)
+		default:
+			// x{n,m}: n bodies, then m-n optional ones, each with an
+			// Alt.
+			return satAdd(satAdd(satMul(n.min, body), satMul(n.max-n.min, satAdd(body, 1))), 1)
+		}
+	}
+	return 1 // a character, or an assertion
+}
+
+// oneCharacter reports whether n is a set, maybe inside groups.
+func oneCharacter(n *node) bool {
+	for (n.kind == kSeq || n.kind == kGroup) && len(n.subs) == 1 {
+		n = n.subs[0]
+	}
+	return n.kind == kSet
+}
+
+// satAdd and satMul add and multiply, up to a size no program reaches.
+func satAdd(a, b int) int { return min(a+b, 1<<40) }
+func satMul(a, b int) int {
+	if a != 0 && b > (1<<40)/a {
+		return 1 << 40
+	}
+	return min(a*b, 1<<40)
+}
+
 func (re *Regexp) String() string { return re.src }
 
-// ErrBudget is returned by Match when the budget is spent.
-var ErrBudget = errors.New("the budget of backtracking steps is spent")
+// ErrBudget is returned by Match when the budget is spent, or would be by
+// the match asked for.
+var ErrBudget = errors.New("the budget of pattern steps is spent")
 
-// Match reports whether re matches somewhere in s. A backtracking match
-// takes one step from *budget for each node it tries; when none is left
-// it stops with [ErrBudget]. A regular pattern costs nothing.
+// Match reports whether re matches somewhere in s, spending steps from
+// *budget, and stops with [ErrBudget] when they run out. A backtracking
+// match takes a step for each node it tries and each group it closes
+// (and one per 16 bytes a backreference compares, per 16 captures a
+// repetition resets, and 8 per unit of depth past the most it held); past
+// [MaxDepth] it stops with [ErrDepth]. A regular match, by Go's regexp,
+// takes time in proportion to len(s) times the size of its program (RE2's
+// bound): it costs a step per instruction per byte of s, and one more,
+// paid before it runs, and is refused when more than is left. Either way
+// *budget is what is left: below zero after ErrBudget.
+//
+// A step costs about the same time in either engine: up to 25 ns, 100 on
+// a loaded machine (BenchmarkStepCost; docs/performance.md, "Bounded on
+// every input: patterns").
 func (re *Regexp) Match(s string, budget *int64) (bool, error) {
 	if re.re2 != nil {
-		return re.re2.MatchString(s), nil
+		if cost := re.regularCost(len(s)); cost <= *budget {
+			*budget -= cost
+			return re.re2.MatchString(s), nil
+		}
+		*budget = -1
+		return false, fmt.Errorf("%w", ErrBudget)
 	}
 	caps, err := re.backtrack(s, budget)
 	return caps != nil, err
 }
 
-// backtrack matches s by backtracking, whatever the pattern: it returns
-// the first match's captures, as ECMA-262's RegExpBuiltinExec finds them
-// (pairs of start and end in characters of s, -1 for undefined; the
-// whole match first), or nil when there is none.
-func (re *Regexp) backtrack(s string, budget *int64) ([]int, error) {
-	// Each byte of s that is not UTF-8 is a U+FFFD, as Go's regexp reads it.
-	// The matcher counts its own steps and gives back what is left, so
-	// that budget, often a field of the caller's, stays where it is.
-	m := &matcher{in: []rune(s), caps: make([]int, 2*(re.ncap+1)), left: *budget}
-	defer func() { *budget = m.left }()
-	last := len(m.in)
-	if anchored(re.root) {
-		last = 0 // ^ matches only at the start
+// regularCost is what matching n bytes with re.re2 costs, in steps: each
+// instruction of its program once per byte and once at the end (Go's
+// regexp runs them all, in the worst case, at each byte), and a step for
+// the call.
+func (re *Regexp) regularCost(n int) int64 {
+	if per := int64(re.insts); per > 0 && int64(n)+1 > (math.MaxInt64-1)/per {
+		return math.MaxInt64
 	}
-	for start := 0; start <= last; start++ {
-		for i := range m.caps {
-			m.caps[i] = -1
-		}
-		if m.match(re.root, start, false, func(end int) bool {
-			m.caps[0], m.caps[1] = start, end
-			return true
-		}) {
-			return m.caps, nil
-		}
-		if m.spent {
-			return nil, fmt.Errorf("%w", ErrBudget)
-		}
-	}
-	return nil, nil
+	return 1 + (int64(n)+1)*int64(re.insts)
 }
 
 // anchored reports whether every match of n begins with ^.
@@ -163,181 +228,4 @@ func writeSet(b *strings.Builder, s ranges) {
 		}
 	}
 	b.WriteString("]")
-}
-
-type matcher struct {
-	in    []rune
-	caps  []int
-	left  int64 // steps
-	spent bool
-}
-
-func (m *matcher) step() bool {
-	if m.spent {
-		return false
-	}
-	m.left--
-	if m.left < 0 {
-		m.spent = true
-		return false
-	}
-	return true
-}
-
-func isWord(in []rune, i int) bool {
-	return i >= 0 && i < len(in) && wordSet.has(in[i])
-}
-
-// match reports whether n matches at i with k accepting where it ends.
-// With back it matches backwards, as in a lookbehind (ECMA-262's
-// direction -1): it ends at i, and k gets where it begins.
-func (m *matcher) match(n *node, i int, back bool, k func(int) bool) bool {
-	if !m.step() {
-		return false
-	}
-	switch n.kind {
-	case kSet:
-		if back {
-			return i > 0 && n.set.has(m.in[i-1]) && k(i-1)
-		}
-		return i < len(m.in) && n.set.has(m.in[i]) && k(i+1)
-	case kSeq:
-		return m.seq(n.subs, i, back, k)
-	case kAlt:
-		for _, s := range n.subs {
-			if m.match(s, i, back, k) {
-				return true
-			}
-			if m.spent {
-				return false
-			}
-		}
-		return false
-	case kGroup:
-		lo, hi := m.caps[2*n.cap], m.caps[2*n.cap+1]
-		if m.match(n.subs[0], i, back, func(j int) bool {
-			plo, phi := m.caps[2*n.cap], m.caps[2*n.cap+1]
-			if back {
-				m.caps[2*n.cap], m.caps[2*n.cap+1] = j, i
-			} else {
-				m.caps[2*n.cap], m.caps[2*n.cap+1] = i, j
-			}
-			if k(j) {
-				return true
-			}
-			m.caps[2*n.cap], m.caps[2*n.cap+1] = plo, phi
-			return false
-		}) {
-			return true
-		}
-		m.caps[2*n.cap], m.caps[2*n.cap+1] = lo, hi
-		return false
-	case kRepeat:
-		return m.repeat(n, 0, i, -1, back, k)
-	case kBOL:
-		return i == 0 && k(i)
-	case kEOL:
-		return i == len(m.in) && k(i)
-	case kWordB:
-		return isWord(m.in, i-1) != isWord(m.in, i) && k(i)
-	case kNotWordB:
-		return isWord(m.in, i-1) == isWord(m.in, i) && k(i)
-	case kLook:
-		// A lookaround is atomic: its first match stands, with the
-		// captures it made (none for a negative one).
-		saved := append([]int(nil), m.caps...)
-		ok := m.match(n.subs[0], i, n.behind, func(int) bool { return true })
-		if m.spent {
-			return false
-		}
-		if ok == n.negate {
-			copy(m.caps, saved)
-			return false
-		}
-		if n.negate {
-			copy(m.caps, saved)
-		}
-		if k(i) {
-			return true
-		}
-		copy(m.caps, saved)
-		return false
-	case kBackref:
-		lo, hi := m.caps[2*n.cap], m.caps[2*n.cap+1]
-		if lo < 0 || hi < 0 {
-			return k(i)
-		}
-		size := hi - lo
-		from := i
-		if back {
-			from = i - size
-		}
-		if from < 0 || from+size > len(m.in) {
-			return false
-		}
-		for d := range size {
-			if m.in[from+d] != m.in[lo+d] {
-				return false
-			}
-		}
-		if back {
-			return k(from)
-		}
-		return k(i + size)
-	}
-	return false
-}
-
-// seq matches subs in order, or backwards from the last.
-func (m *matcher) seq(subs []*node, i int, back bool, k func(int) bool) bool {
-	if len(subs) == 0 {
-		return k(i)
-	}
-	if back {
-		last := len(subs) - 1
-		return m.match(subs[last], i, back, func(j int) bool { return m.seq(subs[:last], j, back, k) })
-	}
-	return m.match(subs[0], i, back, func(j int) bool { return m.seq(subs[1:], j, back, k) })
-}
-
-// repeat matches n.subs[0] count times so far, the last ending at i
-// (prev: where it began, -1 before the first), then more or k.
-func (m *matcher) repeat(n *node, count, i, prev int, back bool, k func(int) bool) bool {
-	if !m.step() {
-		return false
-	}
-	// ECMA-262 RepeatMatcher: an iteration past min that matched empty
-	// fails.
-	if prev >= 0 && count > n.min && prev == i {
-		return false
-	}
-	more := func() bool {
-		if n.max >= 0 && count >= n.max {
-			return false
-		}
-		// The captures inside the atom are undefined at the start of each
-		// iteration (RepeatMatcher, step 4), and back as they were if it
-		// fails.
-		var saved []int
-		if n.capLo <= n.capHi {
-			saved = append(saved, m.caps[2*n.capLo:2*n.capHi+2]...)
-			for c := 2 * n.capLo; c < 2*n.capHi+2; c++ {
-				m.caps[c] = -1
-			}
-		}
-		if m.match(n.subs[0], i, back, func(j int) bool { return m.repeat(n, count+1, j, i, back, k) }) {
-			return true
-		}
-		if saved != nil {
-			copy(m.caps[2*n.capLo:], saved)
-		}
-		return false
-	}
-	if count < n.min {
-		return more()
-	}
-	if n.greedy {
-		return more() || !m.spent && k(i)
-	}
-	return k(i) || !m.spent && more()
 }

@@ -5,8 +5,12 @@
 //
 // A pattern with no lookaround and no backreference is regular: it is
 // translated to Go's regexp (RE2) syntax with ECMA-262's meaning of every
-// construct, and matched in linear time at no cost to the budget. Any
-// other pattern is matched by a backtracking matcher that counts steps.
+// construct, and matched in time linear in the input, paid from the
+// budget in proportion (its program's size per byte). Any other pattern
+// is matched by a backtracking matcher with explicit stacks, that counts
+// its steps and bounds what it holds ([MaxDepth]). Either way a match's
+// time and memory are bounded by its budget, whatever the input; and
+// compiling a pattern by its length ([MaxPatternBytes] at most).
 package ecma
 
 import (
@@ -33,10 +37,12 @@ const (
 )
 
 type node struct {
+	id       int32 // its index in Regexp.nodes
 	kind     kind
 	set      ranges
 	subs     []*node
-	cap      int // kGroup, kBackref
+	one      [1]*node // subs, when it is one
+	cap      int      // kGroup, kBackref
 	min, max int
 	greedy   bool
 	behind   bool // kLook
@@ -63,37 +69,106 @@ func markCaptures(n *node) (lo, hi int) {
 	return lo, hi
 }
 
-// SyntaxError is a pattern ECMA-262 refuses (or one whose Unicode
-// property toolnorm does not know).
+// SyntaxError is a pattern ECMA-262 refuses, or one whose Unicode
+// property toolnorm does not know, or one past toolnorm's limits (Limit).
 type SyntaxError struct {
 	Pattern string
 	Offset  int // in bytes
 	Msg     string
+	// Limit: the pattern is beyond one of toolnorm's limits, which bound
+	// the time and memory of compiling a pattern (ECMA-262 sets none):
+	// its length (MaxPatternBytes), how deep its groups nest (1,000), how
+	// many character ranges its classes hold (65,536, as \p{L} has 650).
+	Limit bool
 }
 
 func (e *SyntaxError) Error() string {
-	return fmt.Sprintf("invalid regular expression /%s/u: %s (offset %d)", e.Pattern, e.Msg, e.Offset)
+	p := e.Pattern
+	if len(p) > 200 {
+		cut := 100
+		for cut > 0 && !utf8.RuneStart(p[cut]) {
+			cut--
+		}
+		p = fmt.Sprintf("%s...(%d bytes)", p[:cut], len(p))
+	}
+	if e.Limit {
+		return fmt.Sprintf("regular expression /%s/u is beyond toolnorm's limits: %s (offset %d)", p, e.Msg, e.Offset)
+	}
+	return fmt.Sprintf("invalid regular expression /%s/u: %s (offset %d)", p, e.Msg, e.Offset)
 }
 
+// MaxPatternBytes is the longest pattern Compile reads. Compiling one
+// costs up to a few hundred bytes of memory per byte, in toolnorm and in
+// Go's regexp (docs/performance.md, "Bounded on every input: patterns").
+const MaxPatternBytes = 32 << 10
+
+const (
+	maxNesting = 1000    // groups and lookarounds inside one another
+	maxRanges  = 1 << 16 // character ranges in the sets of a pattern
+)
+
 type parser struct {
-	src   string
-	i     int
-	ncap  int      // groups opened so far
-	total int      // groups in the whole pattern
-	names []string // group names, by index-1
-	refs  []*node  // \k<name> to resolve at the end, by name in set... (see namedRefs)
-	named []string
+	src    string
+	i      int
+	depth  int      // groups open
+	ranges int      // in the sets made so far
+	ncap   int      // groups opened so far
+	total  int      // groups in the whole pattern
+	names  []string // group names, by index-1
+	refs   []*node  // \k<name> to resolve at the end, by name in set... (see namedRefs)
+	named  []string
+	nodes  []*node // made so far, by id
 }
 
 func (p *parser) fail(format string, args ...any) {
 	panic(&SyntaxError{Pattern: p.src, Offset: p.i, Msg: fmt.Sprintf(format, args...)})
 }
 
-func parse(src string) (n *node, ncap int, err error) {
-	if !utf8.ValidString(src) {
-		return nil, 0, &SyntaxError{Pattern: src, Msg: "not valid UTF-8"}
+// limit fails for one of toolnorm's limits.
+func (p *parser) limit(format string, args ...any) {
+	panic(&SyntaxError{Pattern: p.src, Offset: p.i, Msg: fmt.Sprintf(format, args...), Limit: true})
+}
+
+// count counts n more ranges in the pattern's sets.
+func (p *parser) count(n int) {
+	if p.ranges += n; p.ranges > maxRanges {
+		p.limit("its character classes hold more than %d ranges", maxRanges)
 	}
-	p := &parser{src: src}
+}
+
+// setNode is a node for one character of set.
+func (p *parser) setNode(set ranges) *node {
+	p.count(len(set))
+	return p.node(node{kind: kSet, set: set})
+}
+
+// node returns a new node like n, numbered: its id is its index in
+// p.nodes.
+func (p *parser) node(n node) *node {
+	m := &n
+	m.id = int32(len(p.nodes))
+	p.nodes = append(p.nodes, m)
+	return m
+}
+
+// node1 is node, for a node with the one sub s.
+func (p *parser) node1(n node, s *node) *node {
+	m := p.node(n)
+	m.one[0] = s
+	m.subs = m.one[:]
+	return m
+}
+
+// parse returns the tree of src, and its nodes by id.
+func parse(src string) (n *node, nodes []*node, ncap int, err error) {
+	if !utf8.ValidString(src) {
+		return nil, nil, 0, &SyntaxError{Pattern: src, Msg: "not valid UTF-8"}
+	}
+	if len(src) > MaxPatternBytes {
+		return nil, nil, 0, &SyntaxError{Pattern: src, Msg: fmt.Sprintf("longer than %d bytes", MaxPatternBytes), Limit: true}
+	}
+	// A pattern of n bytes has about n+2 nodes.
+	p := &parser{src: src, nodes: make([]*node, 0, len(src)+2)}
 	p.total, p.names = countGroups(src)
 	defer func() {
 		if r := recover(); r != nil {
@@ -101,7 +176,7 @@ func parse(src string) (n *node, ncap int, err error) {
 			if !ok {
 				panic(r)
 			}
-			n, err = nil, se
+			n, nodes, err = nil, nil, se
 		}
 	}()
 	n = p.disjunction()
@@ -117,7 +192,7 @@ func parse(src string) (n *node, ncap int, err error) {
 		p.refs[i].cap = idx + 1
 	}
 	markCaptures(n)
-	return n, p.ncap, nil
+	return n, p.nodes, p.ncap, nil
 }
 
 func slicesIndex(s []string, v string) int {
@@ -175,11 +250,11 @@ func (p *parser) disjunction() *node {
 	if len(alts) == 1 {
 		return alts[0]
 	}
-	return &node{kind: kAlt, subs: alts}
+	return p.node(node{kind: kAlt, subs: alts})
 }
 
 func (p *parser) alternative() *node {
-	seq := &node{kind: kSeq}
+	seq := p.node(node{kind: kSeq})
 	for p.more() && p.peek() != '|' && p.peek() != ')' {
 		seq.subs = append(seq.subs, p.term())
 	}
@@ -193,27 +268,27 @@ func (p *parser) term() *node {
 	switch c := p.peek(); c {
 	case '^':
 		p.i++
-		return &node{kind: kBOL}
+		return p.node(node{kind: kBOL})
 	case '$':
 		p.i++
-		return &node{kind: kEOL}
+		return p.node(node{kind: kEOL})
 	case '\\':
 		if strings.HasPrefix(p.src[p.i:], `\b`) {
 			p.i += 2
-			return &node{kind: kWordB}
+			return p.node(node{kind: kWordB})
 		}
 		if strings.HasPrefix(p.src[p.i:], `\B`) {
 			p.i += 2
-			return &node{kind: kNotWordB}
+			return p.node(node{kind: kNotWordB})
 		}
 		atom = p.atomEscape()
 	case '(':
 		atom, quantifiable = p.group()
 	case '.':
 		p.i++
-		atom = &node{kind: kSet, set: dotSet}
+		atom = p.setNode(dotSet)
 	case '[':
-		atom = &node{kind: kSet, set: p.class()}
+		atom = p.node(node{kind: kSet, set: p.class()}) // counted as it is read
 	case '*', '+', '?':
 		p.fail("nothing to repeat")
 	case '{':
@@ -223,7 +298,7 @@ func (p *parser) term() *node {
 	default:
 		r, size := utf8.DecodeRuneInString(p.src[p.i:])
 		p.i += size
-		atom = &node{kind: kSet, set: single(r)}
+		atom = p.setNode(single(r))
 	}
 	if !p.more() {
 		return atom
@@ -257,7 +332,7 @@ func (p *parser) term() *node {
 		greedy = false
 		p.i++
 	}
-	return &node{kind: kRepeat, subs: []*node{atom}, min: min, max: max, greedy: greedy}
+	return p.node1(node{kind: kRepeat, min: min, max: max, greedy: greedy}, atom)
 }
 
 // braces reads {n}, {n,} or {n,m} at p.i.
@@ -301,20 +376,24 @@ func (p *parser) braces() (int, int, bool) {
 }
 
 func (p *parser) group() (*node, bool) {
+	if p.depth++; p.depth > maxNesting {
+		p.limit("groups nest more than %d deep", maxNesting)
+	}
+	defer func() { p.depth-- }()
 	rest := p.src[p.i:]
 	var n *node
 	quantifiable := true
 	switch {
 	case strings.HasPrefix(rest, "(?:"):
 		p.i += 3
-		n = &node{kind: kSeq, subs: []*node{p.disjunction()}}
+		n = p.node1(node{kind: kSeq}, p.disjunction())
 	case strings.HasPrefix(rest, "(?="), strings.HasPrefix(rest, "(?!"):
 		p.i += 3
-		n = &node{kind: kLook, negate: rest[2] == '!', subs: []*node{p.disjunction()}}
+		n = p.node1(node{kind: kLook, negate: rest[2] == '!'}, p.disjunction())
 		quantifiable = false
 	case strings.HasPrefix(rest, "(?<="), strings.HasPrefix(rest, "(?<!"):
 		p.i += 4
-		n = &node{kind: kLook, behind: true, negate: rest[3] == '!', subs: []*node{p.disjunction()}}
+		n = p.node1(node{kind: kLook, behind: true, negate: rest[3] == '!'}, p.disjunction())
 		quantifiable = false
 	case strings.HasPrefix(rest, "(?<"):
 		p.i += 3
@@ -331,7 +410,7 @@ func (p *parser) group() (*node, bool) {
 		p.i += end + 1
 		p.ncap++
 		idx := p.ncap
-		n = &node{kind: kGroup, cap: idx, subs: []*node{p.disjunction()}}
+		n = p.node1(node{kind: kGroup, cap: idx}, p.disjunction())
 	case strings.HasPrefix(rest, "(?"):
 		p.i++
 		p.fail("invalid group")
@@ -339,7 +418,7 @@ func (p *parser) group() (*node, bool) {
 		p.i++
 		p.ncap++
 		idx := p.ncap
-		n = &node{kind: kGroup, cap: idx, subs: []*node{p.disjunction()}}
+		n = p.node1(node{kind: kGroup, cap: idx}, p.disjunction())
 	}
 	if !p.more() || p.peek() != ')' {
 		p.fail("unterminated group")
@@ -381,7 +460,7 @@ func (p *parser) atomEscape() *node {
 			p.fail("invalid escape: no group %s", p.src[p.i:j])
 		}
 		p.i = j
-		return &node{kind: kBackref, cap: n}
+		return p.node(node{kind: kBackref, cap: n})
 	case c == 'k':
 		p.i++
 		if !p.more() || p.peek() != '<' {
@@ -393,12 +472,12 @@ func (p *parser) atomEscape() *node {
 		}
 		name := p.src[p.i+1 : p.i+end]
 		p.i += end + 1
-		n := &node{kind: kBackref}
+		n := p.node(node{kind: kBackref})
 		p.refs = append(p.refs, n)
 		p.named = append(p.named, name)
 		return n
 	}
-	return &node{kind: kSet, set: p.escapeSet(false)}
+	return p.setNode(p.escapeSet(false))
 }
 
 // escapeSet reads a character escape or a class escape after the
@@ -562,17 +641,21 @@ func (p *parser) class() ranges {
 			if hi < lo {
 				p.fail("range out of order in character class")
 			}
+			p.count(1)
 			set = append(set, rng{lo, hi})
 			continue
 		}
 		if loSet != nil {
+			p.count(len(loSet))
 			set = append(set, loSet...)
 		} else {
+			p.count(1)
 			set = append(set, rng{lo, lo})
 		}
 	}
 	set = set.normalize()
 	if negate {
+		p.count(1) // the negation has one range more at most
 		return set.negate()
 	}
 	return set

@@ -3,6 +3,7 @@ package ecma
 import (
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -325,8 +326,24 @@ func script(v string) (ranges, bool) {
 	return fromTable(t), true
 }
 
-// propertySet returns the set \p{body} names, or why not.
+// propertySet returns the set \p{body} names, or why not. The sets of
+// the names it knows are built once, and shared: no one changes a set.
 func propertySet(body string) (ranges, string) {
+	if s, ok := propertySets.Load(body); ok {
+		return s.(ranges), ""
+	}
+	s, msg := buildPropertySet(body)
+	if msg == "" {
+		propertySets.Store(strings.Clone(body), s) // not the pattern it is in
+	}
+	return s, msg
+}
+
+// propertySets are the sets propertySet built, by body: as many as the
+// names it knows.
+var propertySets sync.Map
+
+func buildPropertySet(body string) (ranges, string) {
 	name, value, hasValue := strings.Cut(body, "=")
 	if hasValue {
 		switch name {
