@@ -32,6 +32,10 @@ type Deviation struct {
 	Witnesses []impl.Case
 
 	change change
+	// variants are other forms of the change, one of which an
+	// implementation may show as well as change's own: a draft older
+	// than 2020-12 is 4, 6 or 7. Apply makes change; Explains tries each.
+	variants []change
 	// needs says whether a case has what the deviation needs to change
 	// anything (Relevant); nil: any case.
 	needs need
@@ -48,6 +52,10 @@ type change struct {
 	// unchecked reads a schema the reference rejects as {}: a broken
 	// schema is not rejected.
 	unchecked bool
+	// breaks: a schema the rewrite makes one the reference rejects is
+	// rejected (a draft that does not know $anchor), where otherwise the
+	// reference's reading stands (a $ref into a keyword left out).
+	breaks bool
 }
 
 // Impl is the reference with d, as an implementation.
@@ -67,36 +75,70 @@ func (d *Deviation) Impl() impl.Impl {
 // schema-not-checked: a deviation changes how arguments are repaired, and
 // may add an error (a validator after the repair), never take one away.
 func Apply(ctx context.Context, c impl.Case, ds ...*Deviation) impl.Result {
-	ref := impl.Reference.Normalize(ctx, c)
-	if ref.Error == impl.ErrInvalidSchema && slices.ContainsFunc(ds, func(d *Deviation) bool { return d.change.unchecked }) {
-		c.Schema = []byte(`{}`)
-		ds = slices.DeleteFunc(slices.Clone(ds), func(d *Deviation) bool { return d.change.unchecked })
-		return Apply(ctx, c, ds...)
+	return apply(ctx, c, ds, nil)
+}
+
+// Explains reports whether the reference with the deviations ds gives got
+// on c, in one of their forms (the variants of each, one at a time).
+func Explains(ctx context.Context, c impl.Case, got impl.Result, ds ...*Deviation) bool {
+	if got.Failure != nil {
+		return false
 	}
-	if ref.Error != "" || ref.Failure != nil || len(ds) == 0 {
+	var try func(i int, chosen []change) bool
+	try = func(i int, chosen []change) bool {
+		if i == len(ds) {
+			return impl.Compare(got, apply(ctx, c, ds, chosen)).Same()
+		}
+		for _, ch := range append([]change{ds[i].change}, ds[i].variants...) {
+			if try(i+1, append(chosen, ch)) {
+				return true
+			}
+		}
+		return false
+	}
+	return try(0, nil)
+}
+
+// apply is Apply with the changes chosen for ds (nil: each one's own).
+func apply(ctx context.Context, c impl.Case, ds []*Deviation, chosen []change) impl.Result {
+	changes := chosen
+	if changes == nil {
+		changes = make([]change, len(ds))
+		for i, d := range ds {
+			changes[i] = d.change
+		}
+	}
+	ref := impl.Reference.Normalize(ctx, c)
+	if ref.Error == impl.ErrInvalidSchema && slices.ContainsFunc(changes, func(ch change) bool { return ch.unchecked }) {
+		c.Schema = []byte(`{}`)
+		changes = slices.DeleteFunc(slices.Clone(changes), func(ch change) bool { return ch.unchecked })
+		return apply(ctx, c, nil, changes)
+	}
+	if ref.Error != "" || ref.Failure != nil || len(changes) == 0 {
 		return ref
 	}
 	o := c.Options
 	var rws []rewrite
 	var m model
 	var posts []post
-	validate := false
-	for _, d := range ds {
-		if d.change.options != nil {
-			d.change.options(&o)
+	validate, breaks := false, false
+	for _, ch := range changes {
+		breaks = breaks || ch.breaks
+		if ch.options != nil {
+			ch.options(&o)
 		}
-		if d.change.schema != nil {
-			rws = append(rws, d.change.schema)
+		if ch.schema != nil {
+			rws = append(rws, ch.schema)
 		}
-		if d.change.model != nil {
-			d.change.model(&m)
+		if ch.model != nil {
+			ch.model(&m)
 		}
-		if d.change.post != nil {
-			posts = append(posts, d.change.post)
+		if ch.post != nil {
+			posts = append(posts, ch.post)
 		}
-		validate = validate || d.change.validate
+		validate = validate || ch.validate
 	}
-	schema := rewritten(ctx, c.Schema, c.Args, o, rws)
+	schema := rewritten(ctx, c.Schema, c.Args, o, rws, breaks)
 	k := impl.Case{Schema: schema, Args: c.Args, Options: o}
 	var out *jsonvalue.Value
 	var r impl.Result
@@ -109,6 +151,9 @@ func Apply(ctx context.Context, c impl.Case, ds ...*Deviation) impl.Result {
 		out, r = m.normalize(ctx, schema, k, ref)
 	}
 	if r.Failure != nil || r.Error != "" || len(posts) == 0 && !validate {
+		if r.Error != "" {
+			r.Error = impl.ErrUnspecified // an error of the deviation's, whatever the reference calls it
+		}
 		return r
 	}
 	if out == nil {
@@ -139,7 +184,7 @@ func Apply(ctx context.Context, c impl.Case, ds ...*Deviation) impl.Result {
 // rewritten is schema with the rewrites made, or schema as it is when it
 // does not parse, or when the rewrites break it (a $ref into a keyword left
 // out): then the reference's reading stands.
-func rewritten(ctx context.Context, schema, args []byte, o impl.Options, rws []rewrite) []byte {
+func rewritten(ctx context.Context, schema, args []byte, o impl.Options, rws []rewrite, breaks bool) []byte {
 	if len(rws) == 0 {
 		return schema
 	}
@@ -151,6 +196,9 @@ func rewritten(ctx context.Context, schema, args []byte, o impl.Options, rws []r
 		rw(doc)
 	}
 	out := doc.Append(nil)
+	if breaks {
+		return out
+	}
 	if r := impl.Reference.Normalize(ctx, impl.Case{Schema: out, Args: args, Options: o}); r.Error == impl.ErrInvalidSchema {
 		if r0 := impl.Reference.Normalize(ctx, impl.Case{Schema: schema, Args: args, Options: o}); r0.Error != impl.ErrInvalidSchema {
 			return schema

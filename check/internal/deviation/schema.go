@@ -326,3 +326,14 @@ var pointerRefsOnly = everySchema(func(obj *jsonvalue.Value, _ bool) {
 		return m.Key == "$ref" && m.Value.Kind == jsonvalue.String && m.Value.Str != "#" && !strings.HasPrefix(m.Value.Str, "#/")
 	})
 })
+
+// readAs reads a schema that names no draft as the draft uri names: it
+// gets "$schema": uri.
+func readAs(uri string) rewrite {
+	return func(doc *jsonvalue.Value) {
+		if doc.Kind != jsonvalue.Object || doc.Member("$schema") != nil {
+			return
+		}
+		doc.Members = append([]jsonvalue.Member{{Key: "$schema", Value: &jsonvalue.Value{Kind: jsonvalue.String, Str: uri}}}, doc.Members...)
+	}
+}

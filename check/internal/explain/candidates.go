@@ -27,7 +27,7 @@ func (x explanation) id() string {
 
 // explains reports whether the reference with x gives got on c.
 func (x explanation) explains(ctx context.Context, c impl.Case, got impl.Result) bool {
-	return got.Failure == nil && impl.Compare(got, deviation.Apply(ctx, c, x...)).Same()
+	return deviation.Explains(ctx, c, got, x...)
 }
 
 // A finding is one finding as the steps see it.
