@@ -117,45 +117,62 @@ func apply(ctx context.Context, c impl.Case, ds []*Deviation, chosen []change) i
 	if ref.Error != "" || ref.Failure != nil || len(changes) == 0 {
 		return ref
 	}
-	o := c.Options
-	var rws []rewrite
-	var m model
-	var posts []post
-	validate, breaks := false, false
-	for _, ch := range changes {
-		breaks = breaks || ch.breaks
-		if ch.options != nil {
-			ch.options(&o)
-		}
-		if ch.schema != nil {
-			rws = append(rws, ch.schema)
-		}
-		if ch.model != nil {
-			ch.model(&m)
-		}
-		if ch.post != nil {
-			posts = append(posts, ch.post)
-		}
-		validate = validate || ch.validate
-	}
-	schema := rewritten(ctx, c.Schema, c.Args, o, rws, breaks)
-	k := impl.Case{Schema: schema, Args: c.Args, Options: o}
-	var out *jsonvalue.Value
-	var r impl.Result
-	if len(rws) > 0 || k.Options != c.Options {
+	p := plan(changes, c.Options)
+	schema := rewritten(ctx, c.Schema, c.Args, p.o, p.rewrites, p.breaks)
+	k := impl.Case{Schema: schema, Args: c.Args, Options: p.o}
+	if len(p.rewrites) > 0 || k.Options != c.Options {
 		ref = impl.Reference.Normalize(ctx, k)
 	}
-	if m.zero() {
-		r = ref
-	} else {
-		out, r = m.normalize(ctx, schema, k, ref)
+	var out *jsonvalue.Value
+	r := ref
+	if !p.m.zero() {
+		out, r = p.m.normalize(ctx, schema, k, ref)
 	}
-	if r.Failure != nil || r.Error != "" || len(posts) == 0 && !validate {
+	if r.Failure != nil || r.Error != "" || len(p.posts) == 0 && !p.validate {
 		if r.Error != "" {
 			r.Error = impl.ErrUnspecified // an error of the deviation's, whatever the reference calls it
 		}
 		return r
 	}
+	return p.finish(ctx, c, schema, out, r)
+}
+
+// A changes is several changes made together: the options, the rewrites
+// of the schema in their order, the model's switches, the rewrites of the
+// output in their order, whether a validator judges the output.
+type changes struct {
+	o                impl.Options
+	rewrites         []rewrite
+	m                model
+	posts            []post
+	validate, breaks bool
+}
+
+func plan(chs []change, o impl.Options) *changes {
+	p := &changes{o: o}
+	for _, ch := range chs {
+		p.breaks = p.breaks || ch.breaks
+		p.validate = p.validate || ch.validate
+		if ch.options != nil {
+			ch.options(&p.o)
+		}
+		if ch.schema != nil {
+			p.rewrites = append(p.rewrites, ch.schema)
+		}
+		if ch.model != nil {
+			ch.model(&p.m)
+		}
+		if ch.post != nil {
+			p.posts = append(p.posts, ch.post)
+		}
+	}
+	return p
+}
+
+// finish rewrites the output r (out, when the model made it) and judges
+// it, as p says: c is the case as given, schema the one the normalizer
+// read.
+func (p *changes) finish(ctx context.Context, c impl.Case, schema []byte, out *jsonvalue.Value, r impl.Result) impl.Result {
 	if out == nil {
 		var err error
 		if out, err = jsonvalue.Parse(r.Output); err != nil {
@@ -166,13 +183,13 @@ func apply(ctx context.Context, c impl.Case, ds []*Deviation, chosen []change) i
 	if err != nil {
 		return r
 	}
-	x := &stage{ctx: ctx, schema: schema, args: args, out: out, o: o}
-	for _, p := range posts {
-		if err := p(x); err != nil {
+	x := &stage{ctx: ctx, schema: schema, args: args, out: out, o: p.o}
+	for _, post := range p.posts {
+		if err := post(x); err != nil {
 			return impl.Result{Error: impl.ErrUnspecified, Detail: err.Error()}
 		}
 	}
-	if validate {
+	if p.validate {
 		x.schema = c.Schema // the tool's own schema, as the implementation has it
 		if err := validates(x); err != nil {
 			return impl.Result{Error: impl.ErrUnspecified, Detail: err.Error()}

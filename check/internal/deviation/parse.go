@@ -246,64 +246,58 @@ func (p *loose) str() (string, bool) {
 			}
 			b.WriteString(p.s[j : j+n])
 			j += n
-			continue
 		case c != '\\':
 			b.WriteByte(c)
 			j++
-			continue
-		}
-		if j+1 >= len(p.s) {
-			return "", false
-		}
-		e := p.s[j+1]
-		switch e {
-		case '"', '\\', '/':
-			b.WriteByte(e)
-		case '\'':
-			if !p.r.lenient {
-				return "", false
-			}
-			b.WriteByte(e)
-		case 'b':
-			b.WriteByte('\b')
-		case 'f':
-			b.WriteByte('\f')
-		case 'n':
-			b.WriteByte('\n')
-		case 'r':
-			b.WriteByte('\r')
-		case 't':
-			b.WriteByte('\t')
-		case 'u':
-			if j+6 > len(p.s) {
-				return "", false
-			}
-			x, err := strconv.ParseUint(p.s[j+2:j+6], 16, 32)
-			if err != nil {
-				return "", false
-			}
-			r := rune(x)
-			if 0xD800 <= r && r < 0xDC00 && j+12 <= len(p.s) && p.s[j+6:j+8] == `\u` {
-				if y, err := strconv.ParseUint(p.s[j+8:j+12], 16, 32); err == nil && 0xDC00 <= y && y < 0xE000 {
-					b.WriteRune((r-0xD800)<<10 | (rune(y) - 0xDC00) + 0x10000)
-					j += 12
-					continue
-				}
-			}
-			if 0xD800 <= r && r < 0xE000 {
-				// A lone surrogate, kept as WTF-8 as jsonvalue keeps it.
-				b.WriteString(string([]byte{0xED, byte(0xA0 | (r>>6)&0x1F), byte(0x80 | r&0x3F)}))
-			} else {
-				b.WriteRune(r)
-			}
-			j += 6
-			continue
 		default:
-			return "", false
+			n, ok := p.escape(&b, j)
+			if !ok {
+				return "", false
+			}
+			j += n
 		}
-		j += 2
 	}
 	return "", false
+}
+
+// escapes are the one-character escapes and what they stand for.
+var escapes = map[byte]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
+
+// escape writes what the escape at s[j] stands for, and returns its
+// length.
+func (p *loose) escape(b *strings.Builder, j int) (int, bool) {
+	if j+1 >= len(p.s) {
+		return 0, false
+	}
+	e := p.s[j+1]
+	if c, ok := escapes[e]; ok || e == '\'' && p.r.lenient {
+		if !ok {
+			c = e
+		}
+		b.WriteByte(c)
+		return 2, true
+	}
+	if e != 'u' || j+6 > len(p.s) {
+		return 0, false
+	}
+	x, err := strconv.ParseUint(p.s[j+2:j+6], 16, 32)
+	if err != nil {
+		return 0, false
+	}
+	r := rune(x)
+	if 0xD800 <= r && r < 0xDC00 && j+12 <= len(p.s) && p.s[j+6:j+8] == `\u` {
+		if y, err := strconv.ParseUint(p.s[j+8:j+12], 16, 32); err == nil && 0xDC00 <= y && y < 0xE000 {
+			b.WriteRune((r-0xD800)<<10 | (rune(y) - 0xDC00) + 0x10000)
+			return 12, true
+		}
+	}
+	if 0xD800 <= r && r < 0xE000 {
+		// A lone surrogate, kept as WTF-8 as jsonvalue keeps it.
+		b.WriteString(string([]byte{0xED, byte(0xA0 | (r>>6)&0x1F), byte(0x80 | r&0x3F)}))
+	} else {
+		b.WriteRune(r)
+	}
+	return 6, true
 }
 
 // char returns the length of the UTF-8 character at s[j], which must be
