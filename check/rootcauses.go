@@ -23,9 +23,14 @@ type RootCause struct {
 	// the deviation from the reference that explains its findings
 	// ("entities-one-pass"; two joined by "+"), or, for findings no
 	// deviation explains, its Class.
-	ID     string `json:"id"`
-	Title  string `json:"title"`
-	Clause string `json:"clause"`
+	ID    string `json:"id"`
+	Title string `json:"title"`
+	// With names the deviations that some of its findings show it
+	// together with (a validator that rejects what a missed $ref left):
+	// a second bug, filed under its own root cause when other findings
+	// show it alone.
+	With   []string `json:"with,omitempty"`
+	Clause string   `json:"clause"`
 	// Class names the difference ("undecoded/numeric-windows-1252"): the
 	// same in every report that finds it.
 	Class string `json:"class"`
@@ -221,7 +226,7 @@ func (e *run) explain() []RootCause {
 		}
 		v := corpus.New(rc.Title, clause, "found", nil, rc.Case.Schema, rc.Case.Args, rc.Case.Options, impl.Reference)
 		command := e.causeCommand(v, rc, len(out))
-		out = append(out, RootCause{ID: rc.ID, Title: rc.Title, Clause: rc.Clause, Class: rc.Class, Where: rc.Where, Artefact: rc.Artefact, Fix: rc.Fix,
+		out = append(out, RootCause{ID: rc.ID, Title: rc.Title, With: rc.With, Clause: rc.Clause, Class: rc.Class, Where: rc.Where, Artefact: rc.Artefact, Fix: rc.Fix,
 			Counterexample: Counterexample{Schema: display.ClipJSON(rc.Case.Schema, MaxShown), Arguments: display.ClipJSON(rc.Case.Args, MaxShown),
 				Options: strings.Join(rc.Case.Options.Choices(), ", "), Expected: rc.Want.Show(MaxShown), Got: rc.Got.Show(MaxShown)},
 			Vector: v, Command: command, CommandNote: commandNote(command, v, len(out)), Vectors: nonNil(rc.Vectors), Properties: nonNil(rc.Properties), Buckets: nonNil(rc.Buckets), Cut: rc.Cut,
