@@ -36,7 +36,7 @@ func Compare(got, want Result) Comparison {
 		return Comparison{Failure: got.Failure}
 	case want.Failure != nil: // no expected result (the reference stopped with its check)
 		return Comparison{Failure: want.Failure}
-	case want.Error != "" && (got.Error == want.Error || got.Error == ErrUnspecified || want.Error == ErrUnspecified):
+	case want.Error != "" && got.Error != "" && (got.Error == want.Error || got.Error == ErrUnspecified || want.Error == ErrUnspecified):
 		return Comparison{}
 	case want.Error != "" && got.Error != "":
 		return Comparison{Diff: got.Error.phrase() + ", want " + want.Error.phrase()}

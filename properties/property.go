@@ -11,10 +11,10 @@ import (
 
 	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/impl"
-	"github.com/toolnorm/toolnorm/internal/diagnose"
 	"github.com/toolnorm/toolnorm/internal/display"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 	"github.com/toolnorm/toolnorm/internal/minimize"
+	"github.com/toolnorm/toolnorm/internal/schemaview"
 	"github.com/toolnorm/toolnorm/normalize"
 	"github.com/toolnorm/toolnorm/oracle"
 )
@@ -803,10 +803,10 @@ func holdsString(id string) func(r *runner, c Case) string {
 			if parsesAs(s, shape) || parsesAs(fixpoint(s, c.Options), shape) {
 				panic(moot{})
 			}
-			if c.shrunk && !diagnose.Declares(c.Schema, c.Args, pointer(c.Focus), shape.String()) {
+			if c.shrunk && !schemaview.Declares(c.Schema, c.Args, pointer(c.Focus), shape.String()) {
 				panic(moot{})
 			}
-		} else if c.shrunk && !diagnose.DeclaresString(c.Schema, c.Args, pointer(c.Focus)) {
+		} else if c.shrunk && !schemaview.DeclaresString(c.Schema, c.Args, pointer(c.Focus)) {
 			panic(moot{})
 		} else if c.shrunk && !parsesAsJSON(s) && !parsesAsJSON(fixpoint(s, c.Options)) {
 			// What was drawn is JSON text: shrunk to text that is not
