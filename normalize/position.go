@@ -288,13 +288,15 @@ func (cl *closure) gather() {
 			}
 		}
 		if n.ref != nil {
-			stack = append(stack, n.ref)
+			stack = append(stack, flatten(n.ref))
 		}
-		stack = append(stack, n.allOf...)
+		for _, b := range n.allOf {
+			stack = append(stack, flatten(b))
+		}
 		for _, branches := range [2][]*node{n.anyOf, n.oneOf} {
 			for _, b := range branches {
 				if b.types.admits(cl.vt) {
-					stack = append(stack, b)
+					stack = append(stack, flatten(b))
 				}
 			}
 		}
@@ -351,6 +353,10 @@ type childFinder struct {
 }
 
 func (c *childFinder) find(n *node) *node {
+	// A pure $ref chain has the children of its end, which Compile
+	// found once (n.flat): following it hop by hop at every lookup cost
+	// members times hops.
+	n = flatten(n)
 	if got, ok := c.memo[n]; ok {
 		return got
 	}
