@@ -57,6 +57,10 @@ type Config struct {
 	Progress func(Progress)
 	// Version is the version of toolnorm running the check, for the report.
 	Version string
+	// Baseline, if set, holds the root causes known (see Baseline): the
+	// report marks each root cause new or known, and fails only on new
+	// ones and on failures of the program.
+	Baseline *Baseline
 	// Timeout is the adapter's time limit per request, for the repeat
 	// command (written when a request timed out and it is not
 	// DefaultTimeout).
@@ -138,10 +142,18 @@ type Report struct {
 	// the implementation is checked in full on what it does, and is not
 	// conformant.
 	NotImplemented string `json:"not_implemented,omitempty"`
+	// NotImplementedID names it as a baseline does
+	// ("not-implemented/entities": NotImplementedID).
+	NotImplementedID string `json:"not_implemented_id,omitempty"`
+	// Baseline is how the check compares with the baseline it was run
+	// against (nil without one): then Verdict fails only on root causes
+	// not in it, and on failures of the program, which a baseline never
+	// holds.
+	Baseline *BaselineResult `json:"baseline,omitempty"`
 	// Verdict is "pass" (complete, with no violation, no failure of the
 	// program, both repairs done), "fail" (violations of the rule, or
 	// failures of the program, or a repair not implemented, complete or
-	// not), "incomplete" (nothing of that found, but not complete: see
+	// not; with a baseline, only those of them not in it), "incomplete" (nothing of that found, but not complete: see
 	// Incomplete), or "nothing checked" (all ran, and nothing was judged).
 	Verdict Verdict `json:"verdict"`
 }

@@ -179,23 +179,32 @@ func Run(ctx context.Context, cfg Config) *Report {
 	e.r.Repeat = e.repeat()
 	if o, ok := impl.OptionsOf(cfg.Impl); ok && o.Repairs != normalize.AllRepairs {
 		e.r.NotImplemented = o.Repairs.Missing()
+		e.r.NotImplementedID = NotImplementedID(o.Repairs)
 	}
-	switch in := e.r.Incomplete; {
-	case e.r.Violations() > 0 || e.r.Failures() > 0 || e.r.NotImplemented != "":
-		e.r.Verdict = Fail
-	case in != nil && in.RanShort():
-		e.r.Verdict = Incomplete
-	case e.r.Judged() == 0:
-		// All ran, and nothing was judged: every vector skipped, every
-		// case answered unsupported.
-		e.r.Verdict = NothingChecked
-	case in != nil:
-		// Judged too little of what ran.
-		e.r.Verdict = Incomplete
-	default:
-		e.r.Verdict = Pass
+	e.r.Verdict = e.r.verdict(e.r.Violations() > 0 || e.r.Failures() > 0 || e.r.NotImplemented != "")
+	if cfg.Baseline != nil {
+		e.r.CompareWith(cfg.Baseline)
 	}
 	return e.r
+}
+
+// verdict is the report's verdict, failing when fails is true (something
+// found that counts against it).
+func (r *Report) verdict(fails bool) Verdict {
+	switch in := r.Incomplete; {
+	case fails:
+		return Fail
+	case in != nil && in.RanShort():
+		return Incomplete
+	case r.Judged() == 0:
+		// All ran, and nothing was judged: every vector skipped, every
+		// case answered unsupported.
+		return NothingChecked
+	case in != nil:
+		// Judged too little of what ran.
+		return Incomplete
+	}
+	return Pass
 }
 
 // over reports whether the check must stop before the next step: it was
