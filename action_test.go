@@ -65,8 +65,12 @@ func TestActionUntrustedOutput(t *testing.T) {
 			}
 			cmd := exec.Command("bash", "-e", "-c", script)
 			cmd.Dir = dir
+			baseline := "" // with --checks, a baseline too
+			if checks != "0" {
+				baseline = "known roots.json"
+			}
 			cmd.Env = append(os.Environ(), "TOOLNORM="+fake, "COMMAND=check", "IMPL=python3 a.py", "BUDGET=1m", "CHECKS="+checks,
-				"DURATION=5m", "CORPUS=", "SEED=1", "TIMEOUT=10s", "FORMAT="+format, "REPORT=", "FAIL=true",
+				"DURATION=5m", "CORPUS=", "BASELINE="+baseline, "SEED=1", "TIMEOUT=10s", "FORMAT="+format, "REPORT=", "FAIL=true",
 				"RUNNER_TEMP="+dir, "GITHUB_STEP_SUMMARY="+filepath.Join(dir, "summary"), "GITHUB_OUTPUT="+filepath.Join(dir, "output"))
 			out, err := cmd.CombinedOutput()
 			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
@@ -98,6 +102,9 @@ func TestActionUntrustedOutput(t *testing.T) {
 			}
 			if !strings.Contains(string(args), want) || strings.Contains(string(args), "--budget") == (checks != "0") {
 				t.Errorf("checks %s: toolnorm ran with %q, want %s", checks, args, want)
+			}
+			if strings.Contains(string(args), "--baseline") != (baseline != "") || baseline != "" && !strings.Contains(string(args), "--baseline "+baseline) {
+				t.Errorf("baseline %q: toolnorm ran with %q", baseline, args)
 			}
 		}
 	}

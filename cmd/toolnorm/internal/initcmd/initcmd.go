@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -21,6 +22,7 @@ import (
 	"strings"
 	"text/template"
 
+	"github.com/toolnorm/toolnorm/check"
 	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/kits"
 )
@@ -36,6 +38,12 @@ const JUnitAction = "mikepenz/action-junit-report@a9170d5795813c01ab4901ffb045b5
 
 // Workflow is where the workflow is written, from the repository's root.
 const Workflow = ".github/workflows/toolnorm.yml"
+
+// BaselineFile is the baseline of known root causes the workflow's check
+// runs against, in the adapter's directory. init writes it empty when it is
+// missing, and never overwrites it, --force or not: it is the user's, kept
+// by toolnorm check --write-baseline.
+const BaselineFile = "baseline.json"
 
 // skippedGroups are the corpus groups not copied: html5lib's thousands of
 // one-string cases, which toolnorm check replays through the adapter.
@@ -141,7 +149,7 @@ func Run(o Options, w io.Writer) error {
 		files[path.Join(dir, path.Base(lang.runnerFile))] = runner
 	}
 	up := strings.Repeat("../", strings.Count(dir, "/")+1)
-	check := "toolnorm check --impl '" + fmt.Sprintf(lang.command, dir) + "'"
+	checkLine := "toolnorm check --impl '" + fmt.Sprintf(lang.command, dir) + "'"
 	data := map[string]any{
 		"Func":         o.Func,
 		"Module":       t.Module,
@@ -154,7 +162,7 @@ func Run(o Options, w io.Writer) error {
 		"PyRoot":       jsonString(strings.TrimSuffix(up, "/")),
 		"JSPath":       jsonString(up + t.File),
 		"PHPPath":      phpString(up + t.File),
-		"Check":        check,
+		"Check":        checkLine,
 		"Impl":         fmt.Sprintf(lang.command, dir),
 		"Test":         fmt.Sprintf(lang.testCommand, dir),
 		"Runner":       lang.runner,
@@ -164,6 +172,7 @@ func Run(o Options, w io.Writer) error {
 		"GoImport":     jsonString(t.Module),
 		"GoRoot":       jsonString(strings.TrimSuffix(up, "/")),
 		"GoVectors":    jsonString(lang.vectors),
+		"Baseline":     path.Join(dir, BaselineFile),
 		"Action":       Action,
 		"JUnitAction":  JUnitAction,
 	}
@@ -194,6 +203,14 @@ func Run(o Options, w io.Writer) error {
 		}
 		fmt.Fprintf(w, "wrote %s\n", name)
 	}
+	baseline := path.Join(dir, BaselineFile)
+	if _, err := os.Lstat(filepath.Join(o.Root, filepath.FromSlash(baseline))); errors.Is(err, fs.ErrNotExist) {
+		empty := &check.Baseline{Version: check.BaselineVersion, Implementation: o.Func, RootCauses: []check.Known{}}
+		if err := write(o.Root, baseline, empty.Marshal()); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "wrote %s (empty: no root cause known yet)\n", baseline)
+	}
 	n, err := writeVectors(o.Root, vectors)
 	if err != nil {
 		return err
@@ -204,7 +221,8 @@ func Run(o Options, w io.Writer) error {
 	if o.Lang == "go" && !requires(o.Root, toolnormModule) {
 		fmt.Fprintf(w, "the adapter imports %s; add it to go.mod:\ngo get %s@latest\n", toolnormModule, toolnormModule)
 	}
-	fmt.Fprintf(w, "check it now:\n%s\n", check)
+	fmt.Fprintf(w, "to have the workflow fail only on new root causes, keep those it finds now in %s (commit it; write it again after a fix):\n%s --write-baseline %s\n", baseline, checkLine, baseline)
+	fmt.Fprintf(w, "check it now:\n%s\n", checkLine)
 	return nil
 }
 
