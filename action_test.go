@@ -70,7 +70,7 @@ func TestActionUntrustedOutput(t *testing.T) {
 				baseline = "known roots.json"
 			}
 			cmd.Env = append(os.Environ(), "TOOLNORM="+fake, "COMMAND=check", "IMPL=python3 a.py", "BUDGET=1m", "CHECKS="+checks,
-				"DURATION=5m", "CORPUS=", "BASELINE="+baseline, "SEED=1", "TIMEOUT=10s", "FORMAT="+format, "REPORT=", "FAIL=true",
+				"DURATION=5m", "CORPUS=", "ADD_CORPUS="+baseline, "BASELINE="+baseline, "SEED=1", "TIMEOUT=10s", "FORMAT="+format, "REPORT=", "FAIL=true",
 				"RUNNER_TEMP="+dir, "GITHUB_STEP_SUMMARY="+filepath.Join(dir, "summary"), "GITHUB_OUTPUT="+filepath.Join(dir, "output"))
 			out, err := cmd.CombinedOutput()
 			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
@@ -103,7 +103,7 @@ func TestActionUntrustedOutput(t *testing.T) {
 			if !strings.Contains(string(args), want) || strings.Contains(string(args), "--budget") == (checks != "0") {
 				t.Errorf("checks %s: toolnorm ran with %q, want %s", checks, args, want)
 			}
-			if strings.Contains(string(args), "--baseline") != (baseline != "") || baseline != "" && !strings.Contains(string(args), "--baseline "+baseline) {
+			if strings.Contains(string(args), "--baseline") != (baseline != "") || baseline != "" && !strings.Contains(string(args), "--add-corpus "+baseline+" --baseline "+baseline) {
 				t.Errorf("baseline %q: toolnorm ran with %q", baseline, args)
 			}
 		}

@@ -30,6 +30,14 @@ type Config struct {
 	// CorpusDir is the directory the vectors came from, for reproduction
 	// commands ("" for the corpus built into toolnorm).
 	CorpusDir string
+	// Added are vectors replayed beside Vectors, and fuzzed from: those
+	// of corpus directories added to it (check --add-corpus: the findings
+	// toolnorm fuzz keeps), each File the path of its file, its directory
+	// included, as a reproduction command names it. One with the id of a
+	// vector before it is not replayed again. AddedDirs are their
+	// directories, for the repeat command.
+	Added     []*corpus.Vector
+	AddedDirs []string
 	// Budget bounds the whole check, the corpus replay included. It is
 	// kept between rounds of cases; a request waits at most what is left
 	// of it and its Grace, when the request under way is stopped (in

@@ -218,6 +218,8 @@ type checkOptions struct {
 	// baseline is the file of known root causes to check against;
 	// writeBaseline, the file to write the root causes found into.
 	baseline, writeBaseline string
+	// addCorpus are corpus directories replayed beside the corpus.
+	addCorpus []string
 }
 
 func checkFlags(cmd *cobra.Command, o *checkOptions) {
@@ -228,6 +230,7 @@ func checkFlags(cmd *cobra.Command, o *checkOptions) {
 	cmd.Flags().Uint64Var(&o.seed, "seed", 0, "seed of the random inputs (0: a random one, printed in the report)")
 	cmd.Flags().StringVar(&o.format, "format", "text", "report format: "+strings.Join(render.Formats, ", "))
 	cmd.Flags().StringVar(&o.corpusDir, "corpus", "", "the corpus to replay (default: the one built into toolnorm)")
+	cmd.Flags().StringArrayVar(&o.addCorpus, "add-corpus", nil, "a corpus directory to replay beside the corpus, such as the findings toolnorm fuzz keeps (repeatable; one with no vectors/ yet adds nothing)")
 	cmd.Flags().StringVar(&o.baseline, "baseline", "", "a baseline of the root causes known (written by --write-baseline): fail only on those not in it, and on failures of the program")
 	cmd.Flags().StringVar(&o.writeBaseline, "write-baseline", "", "write the root causes found into this file, as a baseline for --baseline, and judge the check against it")
 	maxFileSizeFlag(cmd.Flags())
@@ -306,6 +309,10 @@ func runCheck(cmd *cobra.Command, o *checkOptions, _ []string) error {
 		starting <- opened{im, closeImpl, err}
 	}()
 	vectors, err := loadVectors(loadCtx, o.corpusDir)
+	var added []*corpus.Vector
+	if err == nil {
+		added, err = loadAdded(loadCtx, o.addCorpus)
+	}
 	op := <-starting
 	if op.err == nil {
 		defer op.close()
@@ -328,7 +335,7 @@ func runCheck(cmd *cobra.Command, o *checkOptions, _ []string) error {
 	}
 	im, closeImpl := op.im, op.close
 	st := newStatus(cmd.ErrOrStderr())
-	report := check.Run(ctx, check.Config{Version: version(), Timeout: o.f.timeout, Impl: im, Command: o.f.command, Vectors: vectors, CorpusDir: o.corpusDir, Budget: o.budget, Start: start, Checks: o.checks, Seed: o.seed, Jobs: o.f.jobs, Baseline: baseline,
+	report := check.Run(ctx, check.Config{Version: version(), Timeout: o.f.timeout, Impl: im, Command: o.f.command, Vectors: vectors, CorpusDir: o.corpusDir, Added: added, AddedDirs: o.addCorpus, Budget: o.budget, Start: start, Checks: o.checks, Seed: o.seed, Jobs: o.f.jobs, Baseline: baseline,
 		Progress: func(p check.Progress) { st.show("%s", progressLine(p, o.checks == 0)) }})
 	st.done()
 	closeImpl()
@@ -382,6 +389,33 @@ func loadVectors(ctx context.Context, dir string) ([]*corpus.Vector, error) {
 		return nil, startError{corpusError(dir, err)}
 	}
 	return vectors, nil
+}
+
+// loadAdded loads the corpus directories --add-corpus names, each
+// vector's File the path of its file. A directory with no vectors/ yet
+// (no finding kept so far) adds nothing; one that does not exist is an
+// error.
+func loadAdded(ctx context.Context, dirs []string) ([]*corpus.Vector, error) {
+	var out []*corpus.Vector
+	for _, dir := range dirs {
+		if !isDir(dir) {
+			return nil, startError{fmt.Errorf("--add-corpus %s: no such directory", dir)}
+		}
+		if !isDir(filepath.Join(dir, "vectors")) {
+			continue
+		}
+		vs, err := corpus.LoadContext(ctx, corpus.DirFS(dir, readLimit()...))
+		if err != nil {
+			return nil, startError{corpusError(dir, err)}
+		}
+		for _, v := range vs {
+			if v.File != "" {
+				v.File = filepath.Join(dir, v.File)
+			}
+		}
+		out = append(out, vs...)
+	}
+	return out, nil
 }
 
 var fuzzCmd = &command[fuzzOptions]{

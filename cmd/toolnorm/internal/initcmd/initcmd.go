@@ -39,6 +39,12 @@ const JUnitAction = "mikepenz/action-junit-report@a9170d5795813c01ab4901ffb045b5
 // Workflow is where the workflow is written, from the repository's root.
 const Workflow = ".github/workflows/toolnorm.yml"
 
+// FindingsDir is where the nightly fuzz keeps its findings, in the
+// adapter's directory: the pull-request check replays those committed
+// there beside the corpus (check --add-corpus). init writes a README into
+// it, so that it exists before the first finding.
+const FindingsDir = "findings"
+
 // BaselineFile is the baseline of known root causes the workflow's check
 // runs against, in the adapter's directory. init writes it empty when it is
 // missing, and never overwrites it, --force or not: it is the user's, kept
@@ -173,9 +179,11 @@ func Run(o Options, w io.Writer) error {
 		"GoRoot":       jsonString(strings.TrimSuffix(up, "/")),
 		"GoVectors":    jsonString(lang.vectors),
 		"Baseline":     path.Join(dir, BaselineFile),
+		"Findings":     path.Join(dir, FindingsDir),
 		"Action":       Action,
 		"JUnitAction":  JUnitAction,
 	}
+	files[path.Join(dir, FindingsDir, "README.md")] = []byte(fmt.Sprintf(findingsReadme, path.Join(dir, FindingsDir)))
 	for name, tmpl := range map[string]string{
 		path.Join(dir, lang.adapter): lang.adapter + ".tmpl",
 		path.Join(dir, lang.test):    lang.test + ".tmpl",
@@ -315,3 +323,13 @@ func jsonString(s string) string {
 func phpString(s string) string {
 	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"
 }
+
+// findingsReadme is the README of the findings directory, %[1]s its path.
+const findingsReadme = `# Findings of toolnorm fuzz
+
+The nightly job of .github/workflows/toolnorm.yml fuzzes the adapter and
+writes each new failure here as a corpus vector (vectors/found/). Download
+the job's toolnorm-findings artifact, unzip it into %[1]s and commit it:
+every pull request then replays these vectors beside toolnorm's corpus
+(toolnorm check --add-corpus %[1]s), each a regression test.
+`
