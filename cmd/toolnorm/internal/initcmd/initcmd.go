@@ -9,6 +9,7 @@ package initcmd
 
 import (
 	"bytes"
+	"cmp"
 	"embed"
 	"encoding/json"
 	"errors"
@@ -27,9 +28,19 @@ import (
 	"github.com/toolnorm/toolnorm/kits"
 )
 
-// Action is this repository's GitHub Action as the generated workflow uses
-// it, pinned to a commit (README.md shows the same pin).
-const Action = "toolnorm/toolnorm@e75a30f9137acb088968ddd90b4bdc52b438da95"
+// ActionRepo is this repository, whose GitHub Action the generated
+// workflow uses.
+const ActionRepo = "toolnorm/toolnorm"
+
+// Action is the action pinned to the newest commit of main this source
+// knows, whose toolnorm reads every declaration the kits send: the pin of
+// a workflow written by a toolnorm that does not know its own ref
+// (Options.ActionRef; a go install at a pseudo-version), and README's.
+// It is moved forward at each release (TestFallbackKnowsTheKits).
+const Action = ActionRepo + "@" + FallbackRef
+
+// FallbackRef is Action's commit.
+const FallbackRef = "3cc1b80a8ce1862f56384b585a5a616ec1243cc2"
 
 // JUnitAction is the action that shows the check's JUnit report in the
 // test tab of a pull request (as a check run: it needs checks: write),
@@ -65,6 +76,11 @@ type Options struct {
 	Dir   string // where the kit and the adapter go, relative to Root; "": the language's dir
 	Force bool   // overwrite files that exist
 	Root  string // the repository's root
+	// ActionRef is the ref of toolnorm/toolnorm the workflow pins the
+	// action to: that of the toolnorm running init, so that the action
+	// builds the same toolnorm (its release tag, or its full commit);
+	// "": FallbackRef.
+	ActionRef string
 }
 
 // A language is what init writes for one --lang.
@@ -180,7 +196,7 @@ func Run(o Options, w io.Writer) error {
 		"GoVectors":    jsonString(lang.vectors),
 		"Baseline":     path.Join(dir, BaselineFile),
 		"Findings":     path.Join(dir, FindingsDir),
-		"Action":       Action,
+		"Action":       ActionRepo + "@" + cmp.Or(o.ActionRef, FallbackRef),
 		"JUnitAction":  JUnitAction,
 	}
 	files[path.Join(dir, FindingsDir, "README.md")] = []byte(fmt.Sprintf(findingsReadme, path.Join(dir, FindingsDir)))
