@@ -95,6 +95,15 @@ func TestActionUntrustedOutput(t *testing.T) {
 			if seen == 0 {
 				t.Errorf("format %s: toolnorm's output is not shown in the log:\n%s", format, out)
 			}
+			// The step goes on past toolnorm's failure, under bash -e as
+			// the runner runs it: the report reaches the log and the job
+			// summary, and the exit status the step's output.
+			if output, _ := os.ReadFile(filepath.Join(dir, "output")); !strings.Contains(string(output), "exit-code=1\n") {
+				t.Errorf("format %s: the step's output is %q, want exit-code=1", format, output)
+			}
+			if summary, _ := os.ReadFile(filepath.Join(dir, "summary")); format == "markdown" && !strings.Contains(string(summary), "::error::from stdout") {
+				t.Errorf("format %s: the job summary does not hold the failing report: %q", format, summary)
+			}
 			args, _ := os.ReadFile(filepath.Join(dir, "args"))
 			want := "--budget 1m"
 			if checks != "0" {
