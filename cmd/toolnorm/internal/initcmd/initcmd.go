@@ -50,6 +50,16 @@ const JUnitAction = "mikepenz/action-junit-report@a9170d5795813c01ab4901ffb045b5
 // Workflow is where the workflow is written, from the repository's root.
 const Workflow = ".github/workflows/toolnorm.yml"
 
+// CheckSeed and CheckCases are the --seed and --checks of the workflow's
+// check, and of the command init prints to write its baseline: the same
+// cases every time, so that a root cause known is found again (a check
+// with a budget runs what the machine's speed allows, and explains what
+// it found as far as the budget goes).
+const (
+	CheckSeed  = 1
+	CheckCases = 256
+)
+
 // FindingsDir is where the nightly fuzz keeps its findings, in the
 // adapter's directory: the pull-request check replays those committed
 // there beside the corpus (check --add-corpus). init writes a README into
@@ -172,6 +182,7 @@ func Run(o Options, w io.Writer) error {
 	}
 	up := strings.Repeat("../", strings.Count(dir, "/")+1)
 	checkLine := "toolnorm check --impl '" + fmt.Sprintf(lang.command, dir) + "'"
+	checkArgs := fmt.Sprintf("--seed %d --checks %d", CheckSeed, CheckCases)
 	data := map[string]any{
 		"Func":         o.Func,
 		"Module":       t.Module,
@@ -195,6 +206,9 @@ func Run(o Options, w io.Writer) error {
 		"GoRoot":       jsonString(strings.TrimSuffix(up, "/")),
 		"GoVectors":    jsonString(lang.vectors),
 		"Baseline":     path.Join(dir, BaselineFile),
+		"Seed":         CheckSeed,
+		"Checks":       CheckCases,
+		"CheckArgs":    checkArgs,
 		"Findings":     path.Join(dir, FindingsDir),
 		"Action":       ActionRepo + "@" + cmp.Or(o.ActionRef, FallbackRef),
 		"JUnitAction":  JUnitAction,
@@ -245,7 +259,7 @@ func Run(o Options, w io.Writer) error {
 	if o.Lang == "go" && !requires(o.Root, toolnormModule) {
 		fmt.Fprintf(w, "the adapter imports %s; add it to go.mod:\ngo get %s@latest\n", toolnormModule, toolnormModule)
 	}
-	fmt.Fprintf(w, "to have the workflow fail only on new root causes, keep those it finds now in %s (commit it; write it again after a fix):\n%s --write-baseline %s\n", baseline, checkLine, baseline)
+	fmt.Fprintf(w, "to have the workflow fail only on new root causes, keep those it finds now in %s (commit it; write it again after a fix):\n%s %s --write-baseline %s\n", baseline, checkLine, checkArgs, baseline)
 	fmt.Fprintf(w, "check it now:\n%s\n", checkLine)
 	return nil
 }
