@@ -229,7 +229,7 @@ func checkFlags(cmd *cobra.Command, o *checkOptions) {
 	cmd.Flags().IntVar(&o.checks, "checks", 0, "run exactly N cases of every property and N of fuzzing, with no time limit (0: use --budget)")
 	cmd.Flags().Uint64Var(&o.seed, "seed", 0, "seed of the random inputs (0: a random one, printed in the report)")
 	cmd.Flags().StringVar(&o.format, "format", "text", "report format: "+strings.Join(render.Formats, ", "))
-	cmd.Flags().StringVar(&o.corpusDir, "corpus", "", "the corpus to replay (default: the one built into toolnorm)")
+	cmd.Flags().StringVar(&o.corpusDir, "corpus", "", "the corpus to replay instead of the one built into toolnorm (--add-corpus replays one beside it)")
 	cmd.Flags().StringArrayVar(&o.addCorpus, "add-corpus", nil, "a corpus directory to replay beside the corpus, such as the findings toolnorm fuzz keeps (repeatable; one with no vectors/ yet adds nothing)")
 	cmd.Flags().StringVar(&o.baseline, "baseline", "", "a baseline of the root causes known (written by --write-baseline): fail only on those not in it, and on failures of the program")
 	cmd.Flags().StringVar(&o.writeBaseline, "write-baseline", "", "write the root causes found into this file, as a baseline for --baseline, and judge the check against it")
