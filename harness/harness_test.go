@@ -546,7 +546,7 @@ func TestStartFailures(t *testing.T) {
 		{"exit-at-start", "cannot import module"},
 		{"silent", "no answer to start within"},
 		{"bad-version", "speaks protocol version 2"},
-		{"typo-declares", "declares something unknown"},
+		{"typo-declares", `the adapter declares "maxPasses", which this toolnorm does not know (it knows profile, max_passes, depth, repairs): misspelt, or newer than this toolnorm; then use a toolnorm at least as new as the adapter's kit (toolnorm version says which this is)`},
 	} {
 		_, err := Start(Config{Command: adapterCommand(tt.mode), StartTimeout: time.Second})
 		if err == nil || !strings.Contains(err.Error(), tt.want) {

@@ -69,5 +69,14 @@ func runInit(cmd *cobra.Command, o *initcmd.Options, _ []string) error {
 		return err
 	}
 	o.Root = root
+	b := thisBuild()
+	ref, exact := b.Ref()
+	o.ActionRef = ref
+	switch {
+	case ref == "":
+		fmt.Fprintf(cmd.ErrOrStderr(), "toolnorm: this toolnorm (%s) does not know its own commit: the workflow pins the action to %s, the newest this source knows; to pin the toolnorm you ran, build it from a clone (go build ./cmd/toolnorm) or install a release (go install %s/cmd/toolnorm@vX.Y.Z)\n", b.Short(), initcmd.Action, "github.com/toolnorm/toolnorm")
+	case !exact:
+		fmt.Fprintf(cmd.ErrOrStderr(), "toolnorm: this toolnorm was built with changes not in commit %s, to which the workflow pins the action\n", ref)
+	}
 	return initcmd.Run(*o, cmd.OutOrStdout())
 }

@@ -9,8 +9,10 @@ package initcmd
 
 import (
 	"bytes"
+	"cmp"
 	"embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -21,13 +23,24 @@ import (
 	"strings"
 	"text/template"
 
+	"github.com/toolnorm/toolnorm/check"
 	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/kits"
 )
 
-// Action is this repository's GitHub Action as the generated workflow uses
-// it, pinned to a commit (README.md shows the same pin).
-const Action = "toolnorm/toolnorm@e75a30f9137acb088968ddd90b4bdc52b438da95"
+// ActionRepo is this repository, whose GitHub Action the generated
+// workflow uses.
+const ActionRepo = "toolnorm/toolnorm"
+
+// Action is the action pinned to the newest commit of main this source
+// knows, whose toolnorm reads every declaration the kits send: the pin of
+// a workflow written by a toolnorm that does not know its own ref
+// (Options.ActionRef; a go install at a pseudo-version), and README's.
+// It is moved forward at each release (TestFallbackKnowsTheKits).
+const Action = ActionRepo + "@" + FallbackRef
+
+// FallbackRef is Action's commit.
+const FallbackRef = "3cc1b80a8ce1862f56384b585a5a616ec1243cc2"
 
 // JUnitAction is the action that shows the check's JUnit report in the
 // test tab of a pull request (as a check run: it needs checks: write),
@@ -36,6 +49,28 @@ const JUnitAction = "mikepenz/action-junit-report@a9170d5795813c01ab4901ffb045b5
 
 // Workflow is where the workflow is written, from the repository's root.
 const Workflow = ".github/workflows/toolnorm.yml"
+
+// CheckSeed and CheckCases are the --seed and --checks of the workflow's
+// check, and of the command init prints to write its baseline: the same
+// cases every time, so that a root cause known is found again (a check
+// with a budget runs what the machine's speed allows, and explains what
+// it found as far as the budget goes).
+const (
+	CheckSeed  = 1
+	CheckCases = 256
+)
+
+// FindingsDir is where the nightly fuzz keeps its findings, in the
+// adapter's directory: the pull-request check replays those committed
+// there beside the corpus (check --add-corpus). init writes a README into
+// it, so that it exists before the first finding.
+const FindingsDir = "findings"
+
+// BaselineFile is the baseline of known root causes the workflow's check
+// runs against, in the adapter's directory. init writes it empty when it is
+// missing, and never overwrites it, --force or not: it is the user's, kept
+// by toolnorm check --write-baseline.
+const BaselineFile = "baseline.json"
 
 // skippedGroups are the corpus groups not copied: html5lib's thousands of
 // one-string cases, which toolnorm check replays through the adapter.
@@ -51,6 +86,11 @@ type Options struct {
 	Dir   string // where the kit and the adapter go, relative to Root; "": the language's dir
 	Force bool   // overwrite files that exist
 	Root  string // the repository's root
+	// ActionRef is the ref of toolnorm/toolnorm the workflow pins the
+	// action to: that of the toolnorm running init, so that the action
+	// builds the same toolnorm (its release tag, or its full commit);
+	// "": FallbackRef.
+	ActionRef string
 }
 
 // A language is what init writes for one --lang.
@@ -141,7 +181,8 @@ func Run(o Options, w io.Writer) error {
 		files[path.Join(dir, path.Base(lang.runnerFile))] = runner
 	}
 	up := strings.Repeat("../", strings.Count(dir, "/")+1)
-	check := "toolnorm check --impl '" + fmt.Sprintf(lang.command, dir) + "'"
+	checkLine := "toolnorm check --impl '" + fmt.Sprintf(lang.command, dir) + "'"
+	checkArgs := fmt.Sprintf("--seed %d --checks %d", CheckSeed, CheckCases)
 	data := map[string]any{
 		"Func":         o.Func,
 		"Module":       t.Module,
@@ -154,7 +195,7 @@ func Run(o Options, w io.Writer) error {
 		"PyRoot":       jsonString(strings.TrimSuffix(up, "/")),
 		"JSPath":       jsonString(up + t.File),
 		"PHPPath":      phpString(up + t.File),
-		"Check":        check,
+		"Check":        checkLine,
 		"Impl":         fmt.Sprintf(lang.command, dir),
 		"Test":         fmt.Sprintf(lang.testCommand, dir),
 		"Runner":       lang.runner,
@@ -164,9 +205,15 @@ func Run(o Options, w io.Writer) error {
 		"GoImport":     jsonString(t.Module),
 		"GoRoot":       jsonString(strings.TrimSuffix(up, "/")),
 		"GoVectors":    jsonString(lang.vectors),
-		"Action":       Action,
+		"Baseline":     path.Join(dir, BaselineFile),
+		"Seed":         CheckSeed,
+		"Checks":       CheckCases,
+		"CheckArgs":    checkArgs,
+		"Findings":     path.Join(dir, FindingsDir),
+		"Action":       ActionRepo + "@" + cmp.Or(o.ActionRef, FallbackRef),
 		"JUnitAction":  JUnitAction,
 	}
+	files[path.Join(dir, FindingsDir, "README.md")] = []byte(fmt.Sprintf(findingsReadme, path.Join(dir, FindingsDir)))
 	for name, tmpl := range map[string]string{
 		path.Join(dir, lang.adapter): lang.adapter + ".tmpl",
 		path.Join(dir, lang.test):    lang.test + ".tmpl",
@@ -194,6 +241,14 @@ func Run(o Options, w io.Writer) error {
 		}
 		fmt.Fprintf(w, "wrote %s\n", name)
 	}
+	baseline := path.Join(dir, BaselineFile)
+	if _, err := os.Lstat(filepath.Join(o.Root, filepath.FromSlash(baseline))); errors.Is(err, fs.ErrNotExist) {
+		empty := &check.Baseline{Version: check.BaselineVersion, Implementation: o.Func, RootCauses: []check.Known{}}
+		if err := write(o.Root, baseline, empty.Marshal()); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "wrote %s (empty: no root cause known yet)\n", baseline)
+	}
 	n, err := writeVectors(o.Root, vectors)
 	if err != nil {
 		return err
@@ -204,7 +259,8 @@ func Run(o Options, w io.Writer) error {
 	if o.Lang == "go" && !requires(o.Root, toolnormModule) {
 		fmt.Fprintf(w, "the adapter imports %s; add it to go.mod:\ngo get %s@latest\n", toolnormModule, toolnormModule)
 	}
-	fmt.Fprintf(w, "check it now:\n%s\n", check)
+	fmt.Fprintf(w, "to have the workflow fail only on new root causes, keep those it finds now in %s (commit it; write it again after a fix):\n%s %s --write-baseline %s\n", baseline, checkLine, checkArgs, baseline)
+	fmt.Fprintf(w, "check it now:\n%s\n", checkLine)
 	return nil
 }
 
@@ -297,3 +353,13 @@ func jsonString(s string) string {
 func phpString(s string) string {
 	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"
 }
+
+// findingsReadme is the README of the findings directory, %[1]s its path.
+const findingsReadme = `# Findings of toolnorm fuzz
+
+The nightly job of .github/workflows/toolnorm.yml fuzzes the adapter and
+writes each new failure here as a corpus vector (vectors/found/). Download
+the job's toolnorm-findings artifact, unzip it into %[1]s and commit it:
+every pull request then replays these vectors beside toolnorm's corpus
+(toolnorm check --add-corpus %[1]s), each a regression test.
+`
