@@ -101,6 +101,13 @@ check('empty object with arrays', json_decode(one($identity, '{"e":{}}'))->unsup
 check('list-keyed object with arrays', str_contains(json_decode(one($identity, '{"o":{"0":1,"1":2}}'))->unsupported, 'cannot tell it from a JSON array'), TRUE);
 check('duplicate', json_decode(one($identity, '{"a":{"x":1,"x":2}}'))->unsupported, 'duplicate member "x": a PHP array keeps one');
 check('lone surrogate', str_contains(json_decode(one($identity, '{"s":"\\ud800"}'))->unsupported, 'lone surrogate'), TRUE);
+// The reason quotes the string's first 40 bytes, cut between characters:
+// a cut inside é would make json_encode throw and end the adapter.
+foreach (['', 'x'] as $pad) {
+  $text = '{"s":"' . $pad . str_repeat('é', 30) . '\\ud800"}';
+  $reason = json_decode(one($identity, $text))->unsupported ?? '';
+  check("lone surrogate after é, padded '$pad'", str_contains($reason, 'lone surrogate') && preg_match('//u', $reason) === 1, TRUE);
+}
 check('schema read as json_decode reads it', one($identity, '{"a":1}', '{"properties":{},"x":1}'), '{"id":1,"arguments":{"a":1}}');
 check('a duplicate in the schema is unsupported', one($identity, '{"a":1}', '{"properties":{},"x":1,"x":2}'), '{"id":1,"unsupported":"duplicate member \\"x\\": a PHP array keeps one"}');
 check('id as written', session($identity, ['{"cmd":"normalize","id":12345678901234567890,"schema":{},"arguments":{"a":1}}'])[0], ['{"id":12345678901234567890,"arguments":{"a":1}}']);

@@ -133,7 +133,7 @@ final class ToolnormKit {
       }
       $cmd = 'normalize';
       $why = $e instanceof ToolnormUnsupported ? $e->getMessage() : 'the adapter cannot read this request: ' . $e->getMessage();
-      return '{"id":' . $m[1] . ',"unsupported":' . json_encode($why, self::FLAGS) . '}';
+      return '{"id":' . $m[1] . ',"unsupported":' . json_encode($why, self::FLAGS | JSON_INVALID_UTF8_SUBSTITUTE) . '}';
     }
     $request = (array) $request;
     $cmd = is_string($request['cmd'] ?? NULL) ? $request['cmd'] : NULL;
@@ -350,9 +350,20 @@ final class ToolnormKit {
     $s = json_decode($m[0], FALSE, 1);
     if (!is_string($s)) {
       if (json_last_error() === JSON_ERROR_UTF16) {
-        throw new ToolnormUnsupported('a lone surrogate escape in ' . substr($m[0], 0, 40) . ': a PHP string holds UTF-8, which has no form for it');
+        throw new ToolnormUnsupported('a lone surrogate escape in ' . self::clip($m[0], 40) . ': a PHP string holds UTF-8, which has no form for it');
       }
       throw new JsonException(json_last_error_msg() . " at offset $i");
+    }
+    return $s;
+  }
+
+  /**
+   * The first bytes of $s, at most $n, cut between UTF-8 characters.
+   */
+  private static function clip(string $s, int $n): string {
+    $s = substr($s, 0, $n);
+    while ($s !== '' && !preg_match('//u', $s)) {
+      $s = substr($s, 0, -1);
     }
     return $s;
   }
