@@ -119,6 +119,14 @@ check('NAN made', str_contains(json_decode(one('fn($s, $a) => ["x" => NAN]', '{"
 check('not UTF-8', str_contains(json_decode(one('fn($s, $a) => ["x" => "\xff"]', '{"a":1}'))->error, 'not UTF-8'), TRUE);
 check('not JSON', str_contains(json_decode(one('fn($s, $a) => ["x" => fopen("php://memory", "r")]', '{"a":1}'))->error, 'not JSON'), TRUE);
 
+// A ToolnormUnsupported the function throws, or a Throwable the unsupported
+// hook names, is unsupported; a hook that throws says no.
+$picky = 'function ($s, $a) { if (isset($a["u"])) { throw new ToolnormUnsupported("u is not for me"); } throw new RangeException("r"); }';
+$lines = ['{"cmd":"normalize","id":1,"schema":{},"arguments":{"u":1}}', '{"cmd":"normalize","id":2,"schema":{},"arguments":{"r":1}}'];
+check('unsupported thrown', session($picky, $lines)[0], ['{"id":1,"unsupported":"ToolnormUnsupported: u is not for me"}', '{"id":2,"error":"RangeException: r"}']);
+check('unsupported hook', session($picky, $lines, '[]', '[\'unsupported\' => fn(Throwable $e) => $e instanceof RangeException]')[0], ['{"id":1,"unsupported":"ToolnormUnsupported: u is not for me"}', '{"id":2,"unsupported":"RangeException: r"}']);
+check('unsupported hook that throws', session($picky, $lines, '[]', "['unsupported' => function () { throw new LogicException('hook'); }]")[0], ['{"id":1,"unsupported":"ToolnormUnsupported: u is not for me"}', '{"id":2,"error":"RangeException: r"}']);
+
 // Huge and deep input.
 $big = '{"s":"' . str_repeat('x&amp;', 200000) . '","a":[' . implode(',', range(0, 99999)) . ']}';
 check('huge', one($identity, $big), '{"id":1,"arguments":' . $big . '}');
