@@ -195,9 +195,9 @@ def dumps(value):
 
 
 def call(function, schema_text, arguments_text):
-    """One case, JSON text in and out: the schema read as the function gets it, the arguments
+    """One case, JSON text in and out, as serve does it: the schema and the arguments read
     strictly (Unsupported for what a dict cannot hold), the function's answer written back."""
-    schema = loads(schema_text, strict=False)
+    schema = loads(schema_text)
     arguments = loads(arguments_text)
     return dumps(function(schema, arguments))
 
