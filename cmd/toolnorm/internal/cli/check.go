@@ -210,11 +210,19 @@ type checkOptions struct {
 	corpusDir string
 }
 
+// defaultBudget is check's --budget unless given.
+const defaultBudget = 30 * time.Second
+
 func checkFlags(cmd *cobra.Command, o *checkOptions) {
 	o.f.register(cmd)
 	o.f.registerJobs(cmd)
-	cmd.Flags().DurationVar(&o.budget, "budget", 30*time.Second, "time for the whole check, the corpus replay included")
+	cmd.Flags().DurationVar(&o.budget, "budget", defaultBudget, "time for the whole check, the corpus replay included")
 	cmd.Flags().IntVar(&o.checks, "checks", 0, "run exactly N cases of every property and N of fuzzing, with no time limit (0: use --budget)")
+	// The default of --timeout is runCheck's: the budget's, unless --checks.
+	timeout := cmd.Flags().Lookup("timeout")
+	timeout.Usage = fmt.Sprintf("how long one request may take (default: a tenth of --budget, 1s to %v, so %v for its default %v; %v with --checks)",
+		check.DefaultTimeout, check.RequestTimeout(defaultBudget), defaultBudget, check.DefaultTimeout)
+	timeout.DefValue = "0s" // not shown: the usage says it
 	cmd.Flags().Uint64Var(&o.seed, "seed", 0, "seed of the random inputs (0: a random one, printed in the report)")
 	cmd.Flags().StringVar(&o.format, "format", "text", "report format: "+strings.Join(render.Formats, ", "))
 	cmd.Flags().StringVar(&o.corpusDir, "corpus", "", "the corpus to replay (default: the one built into toolnorm)")
