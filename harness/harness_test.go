@@ -781,7 +781,7 @@ func TestPoolStartFailureOnce(t *testing.T) {
 	if err == nil {
 		t.Fatal("started")
 	}
-	if n := strings.Count(err.Error(), "no such adapter"); n != 1 {
+	if n := strings.Count(err.Error(), "no answer to start"); n != 1 {
 		t.Errorf("said %d times:\n%v", n, err)
 	}
 }
