@@ -23,6 +23,7 @@ import (
 	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/harness"
 	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/internal/display"
 )
 
 // violationsFound makes toolnorm exit with status 1 without printing an
@@ -429,7 +430,7 @@ func runFuzz(cmd *cobra.Command, o *fuzzOptions, _ []string) error {
 	}
 	defer closeImpl()
 	out := cmd.OutOrStdout()
-	fz := &check.Fuzzer{Impl: im, Command: o.f.command, Seeds: append(builtin, existing...), Known: known,
+	fz := &check.Fuzzer{Impl: im, Command: o.f.command, Seeds: append(builtin, existing...), Known: known, Titled: true,
 		OnFinding: func(fd check.Finding) error {
 			file, added, err := corpus.Add(o.dir, existing, fd.Vector)
 			if err != nil {
@@ -438,7 +439,7 @@ func runFuzz(cmd *cobra.Command, o *fuzzOptions, _ []string) error {
 			if added {
 				existing = append(existing, fd.Vector)
 				path := filepath.Join(o.dir, file)
-				fmt.Fprintf(out, "finding %s: %s\n  written to %s\n  reproduce: %s\n", fd.Bucket, fd.Message, path, check.ReplayFileCommand(o.f.command, path))
+				fmt.Fprintf(out, "finding %s: %s\n  %s\n  written to %s\n  reproduce: %s\n", fd.Bucket, display.Text(fd.Vector.Description), fd.Message, path, check.ReplayFileCommand(o.f.command, path))
 			}
 			return nil
 		}}
