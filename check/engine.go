@@ -338,34 +338,25 @@ func Replay(ctx context.Context, cfg Config) CorpusResult {
 
 // applicable returns the vectors of the corpus that apply to the
 // implementation, each with the options to send it under; the others are
-// counted as skipped. For an implementation that runs in one
-// configuration, a vector written for other options applies when the
-// reference gives its expected result under the implementation's own: it
-// means the same there (most vectors do under a pass bound, or at depth
-// top).
+// counted as skipped (see [corpus.Applies]).
 func (e *run) applicable(res *CorpusResult) ([]*corpus.Vector, []impl.Case) {
 	own, configured := impl.OptionsOf(e.cfg.Impl)
 	var vs []*corpus.Vector
 	var cs []impl.Case
 	for _, v := range e.cfg.Vectors {
 		o := v.Options
-		if configured && !o.Same(own) {
+		if configured {
 			// e.ctx (the budget, an interrupt) stops the reference too.
-			if !impl.Compare(impl.Reference.Normalize(e.ctx, impl.Case{Schema: v.SchemaText(), Args: v.ArgumentsText(), Options: own}), v.Want()).Same() {
-				// It means something else under the declared options:
-				// because of a repair left out (then it needs that repair,
-				// which the implementation does not do), or of another
-				// choice.
-				both := own
-				both.Repairs = normalize.AllRepairs
-				if own.Repairs != normalize.AllRepairs && (both.Same(v.Options) || impl.Compare(impl.Reference.Normalize(e.ctx, impl.Case{Schema: v.SchemaText(), Args: v.ArgumentsText(), Options: both}), v.Want()).Same()) {
-					res.count(v, OutcomeUnimplemented, "needs "+own.Repairs.Missing()+", which the implementation declares it does not do")
-				} else {
-					res.count(v, OutcomeSkipped, "written for "+v.Options.String()+", and meaning something else under the declared "+own.String())
-				}
+			a := corpus.Applies(e.ctx, v, own)
+			switch {
+			case a.NeedsRepair:
+				res.count(v, OutcomeUnimplemented, a.Why)
+				continue
+			case !a.Applies:
+				res.count(v, OutcomeSkipped, a.Why)
 				continue
 			}
-			o = own
+			o = a.Options
 		}
 		vs = append(vs, v)
 		cs = append(cs, impl.Case{Schema: v.SchemaText(), Args: v.ArgumentsText(), Options: o})

@@ -773,3 +773,15 @@ func TestPoolConfirmByRequest(t *testing.T) {
 		}
 	}
 }
+
+// TestPoolStartFailureOnce: an adapter that cannot start is said once,
+// however many runs of it the pool tried.
+func TestPoolStartFailureOnce(t *testing.T) {
+	_, err := StartPool(Config{Command: "echo no such adapter >&2; exit 3"}, 3)
+	if err == nil {
+		t.Fatal("started")
+	}
+	if n := strings.Count(err.Error(), "no answer to start"); n != 1 {
+		t.Errorf("said %d times:\n%v", n, err)
+	}
+}

@@ -23,6 +23,7 @@ import (
 	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/harness"
 	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/internal/display"
 )
 
 // violationsFound makes toolnorm exit with status 1 without printing an
@@ -222,11 +223,19 @@ type checkOptions struct {
 	addCorpus []string
 }
 
+// defaultBudget is check's --budget unless given.
+const defaultBudget = 30 * time.Second
+
 func checkFlags(cmd *cobra.Command, o *checkOptions) {
 	o.f.register(cmd)
 	o.f.registerJobs(cmd)
-	cmd.Flags().DurationVar(&o.budget, "budget", 30*time.Second, "time for the whole check, the corpus replay included")
+	cmd.Flags().DurationVar(&o.budget, "budget", defaultBudget, "time for the whole check, the corpus replay included")
 	cmd.Flags().IntVar(&o.checks, "checks", 0, "run exactly N cases of every property and N of fuzzing, with no time limit (0: use --budget)")
+	// The default of --timeout is runCheck's: the budget's, unless --checks.
+	timeout := cmd.Flags().Lookup("timeout")
+	timeout.Usage = fmt.Sprintf("how long one request may take (default: a tenth of --budget, 1s to %v, so %v for its default %v; %v with --checks)",
+		check.DefaultTimeout, check.RequestTimeout(defaultBudget), defaultBudget, check.DefaultTimeout)
+	timeout.DefValue = "0s" // not shown: the usage says it
 	cmd.Flags().Uint64Var(&o.seed, "seed", 0, "seed of the random inputs (0: a random one, printed in the report)")
 	cmd.Flags().StringVar(&o.format, "format", "text", "report format: "+strings.Join(render.Formats, ", "))
 	cmd.Flags().StringVar(&o.corpusDir, "corpus", "", "the corpus to replay instead of the one built into toolnorm (--add-corpus replays one beside it)")
@@ -486,7 +495,7 @@ func runFuzz(cmd *cobra.Command, o *fuzzOptions, _ []string) error {
 	}
 	defer closeImpl()
 	out := cmd.OutOrStdout()
-	fz := &check.Fuzzer{Impl: im, Command: o.f.command, Seeds: append(builtin, existing...), Known: known,
+	fz := &check.Fuzzer{Impl: im, Command: o.f.command, Seeds: append(builtin, existing...), Known: known, Titled: true,
 		OnFinding: func(fd check.Finding) error {
 			file, added, err := corpus.Add(o.dir, existing, fd.Vector)
 			if err != nil {
@@ -495,7 +504,7 @@ func runFuzz(cmd *cobra.Command, o *fuzzOptions, _ []string) error {
 			if added {
 				existing = append(existing, fd.Vector)
 				path := filepath.Join(o.dir, file)
-				fmt.Fprintf(out, "finding %s: %s\n  written to %s\n  reproduce: %s\n", fd.Bucket, fd.Message, path, check.ReplayFileCommand(o.f.command, path))
+				fmt.Fprintf(out, "finding %s: %s\n  %s\n  written to %s\n  reproduce: %s\n", fd.Bucket, display.Text(fd.Vector.Description), fd.Message, path, check.ReplayFileCommand(o.f.command, path))
 			}
 			return nil
 		}}

@@ -10,6 +10,7 @@ package initcmd
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"embed"
 	"encoding/json"
 	"errors"
@@ -85,7 +86,11 @@ type Options struct {
 	Func  string // MODULE:FUNCTION, PATH#EXPORT, PATH:FUNCTION or PACKAGE:FUNCTION
 	Dir   string // where the kit and the adapter go, relative to Root; "": the language's dir
 	Force bool   // overwrite files that exist
-	Root  string // the repository's root
+	// Refresh rewrites what toolnorm owns in Dir (the kit, the replay
+	// runner, the corpus test, the vectors) and keeps the adapter and the
+	// workflow, which the user edits; Func is not needed.
+	Refresh bool
+	Root    string // the repository's root
 	// ActionRef is the ref of toolnorm/toolnorm the workflow pins the
 	// action to: that of the toolnorm running init, so that the action
 	// builds the same toolnorm (its release tag, or its full commit);
@@ -161,12 +166,23 @@ func Run(o Options, w io.Writer) error {
 		o.Dir = lang.dir
 	}
 	dir := filepath.ToSlash(filepath.Clean(o.Dir))
-	if !safeDir.MatchString(dir) || dir == "." || strings.HasPrefix(dir, "../") || dir == ".." {
+	if !safeDir.MatchString(dir) || strings.HasPrefix(dir, "../") || dir == ".." {
 		return fmt.Errorf("init: --dir %q: want a relative path inside the repository, of letters, digits, '.', '_', '-' and '/'", o.Dir)
 	}
-	t, err := find(o.Root, o.Lang, o.Func)
-	if err != nil {
-		return fmt.Errorf("init: --func %s: %w", o.Func, err)
+	if dir == "." && o.Lang == "go" {
+		return fmt.Errorf("init: --dir .: the Go adapter is a main package of its own: want a directory below the module's root")
+	}
+	adapter := path.Join(dir, lang.adapter)
+	var t target
+	if o.Refresh {
+		if _, err := os.Stat(filepath.Join(o.Root, filepath.FromSlash(adapter))); err != nil {
+			return fmt.Errorf("init: --refresh: no %s to keep: toolnorm init without --refresh writes it", adapter)
+		}
+	} else {
+		var err error
+		if t, err = find(o.Root, o.Lang, o.Func); err != nil {
+			return fmt.Errorf("init: --func %s: %w", o.Func, err)
+		}
 	}
 
 	files := map[string][]byte{}
@@ -181,6 +197,9 @@ func Run(o Options, w io.Writer) error {
 		files[path.Join(dir, path.Base(lang.runnerFile))] = runner
 	}
 	up := strings.Repeat("../", strings.Count(dir, "/")+1)
+	if dir == "." {
+		up = ""
+	}
 	checkLine := "toolnorm check --impl '" + fmt.Sprintf(lang.command, dir) + "'"
 	checkArgs := fmt.Sprintf("--seed %d --checks %d", CheckSeed, CheckCases)
 	data := map[string]any{
@@ -213,12 +232,13 @@ func Run(o Options, w io.Writer) error {
 		"Action":       ActionRepo + "@" + cmp.Or(o.ActionRef, FallbackRef),
 		"JUnitAction":  JUnitAction,
 	}
-	files[path.Join(dir, FindingsDir, "README.md")] = []byte(fmt.Sprintf(findingsReadme, path.Join(dir, FindingsDir)))
-	for name, tmpl := range map[string]string{
-		path.Join(dir, lang.adapter): lang.adapter + ".tmpl",
-		path.Join(dir, lang.test):    lang.test + ".tmpl",
-		Workflow:                     "workflow.yml.tmpl",
-	} {
+	written := map[string]string{path.Join(dir, lang.test): lang.test + ".tmpl"}
+	if !o.Refresh {
+		files[path.Join(dir, FindingsDir, "README.md")] = []byte(fmt.Sprintf(findingsReadme, path.Join(dir, FindingsDir)))
+		written[adapter] = lang.adapter + ".tmpl"
+		written[Workflow] = "workflow.yml.tmpl"
+	}
+	for name, tmpl := range written {
 		b, err := render(tmpl, data)
 		if err != nil {
 			return err
@@ -228,7 +248,7 @@ func Run(o Options, w io.Writer) error {
 	vectors := path.Join(dir, lang.vectors)
 
 	// Nothing is written if anything would be overwritten.
-	if !o.Force {
+	if !o.Force && !o.Refresh {
 		for _, name := range append(sortedKeys(files), vectors) {
 			if _, err := os.Lstat(filepath.Join(o.Root, filepath.FromSlash(name))); err == nil {
 				return fmt.Errorf("init: %s exists (--force overwrites it)", name)
@@ -249,19 +269,36 @@ func Run(o Options, w io.Writer) error {
 		}
 		fmt.Fprintf(w, "wrote %s (empty: no root cause known yet)\n", baseline)
 	}
-	n, err := writeVectors(o.Root, vectors)
+	n, err := writeVectors(o.Root, vectors, o.Lang != "go")
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "wrote %s/ (%d vectors; the html5lib group is replayed by toolnorm check)\n", vectors, n)
+	if o.Refresh {
+		fmt.Fprintf(w, "kept %s and %s\n", adapter, Workflow)
+		return nil
+	}
 	fmt.Fprintf(w, "\nthe corpus in your own tests: %s\n", data["Test"])
-	fmt.Fprintf(w, "what you implement (profile, max_passes, depth, repairs): %s\n", path.Join(dir, lang.adapter))
+	if o.Lang == "python" {
+		fmt.Fprintf(w, "or with pytest (named: it passes by a directory whose name starts with a dot): python3 -m pytest %s\n", dir)
+	}
+	fmt.Fprintf(w, "what you implement (profile, max_passes, depth, repairs), a mode, what your function cannot take: %s\n", adapter)
+	fmt.Fprintf(w, "new vectors, keeping the adapter: toolnorm init --refresh --lang %s%s\n", o.Lang, dirFlag(o.Lang, dir))
 	if o.Lang == "go" && !requires(o.Root, toolnormModule) {
 		fmt.Fprintf(w, "the adapter imports %s; add it to go.mod:\ngo get %s@latest\n", toolnormModule, toolnormModule)
 	}
 	fmt.Fprintf(w, "to have the workflow fail only on new root causes, keep those it finds now in %s (commit it; write it again after a fix):\n%s %s --write-baseline %s\n", baseline, checkLine, checkArgs, baseline)
 	fmt.Fprintf(w, "check it now:\n%s\n", checkLine)
 	return nil
+}
+
+// dirFlag is the --dir flag that names dir, or "" for the language's
+// default.
+func dirFlag(lang, dir string) string {
+	if dir == languages[lang].dir {
+		return ""
+	}
+	return " --dir " + dir
 }
 
 // requires reports whether root's go.mod requires module.
@@ -297,8 +334,9 @@ func write(root, name string, data []byte) error {
 }
 
 // writeVectors copies the committed corpus, but for skippedGroups, into
-// dir (replacing what a former init wrote there), and counts the vectors.
-func writeVectors(root, dir string) (int, error) {
+// dir (replacing what a former init wrote there), and counts the vectors;
+// with judged, JudgedFile too (a Go test asks check.Applies itself).
+func writeVectors(root, dir string, judged bool) (int, error) {
 	out := filepath.Join(root, filepath.FromSlash(dir))
 	if err := os.RemoveAll(out); err != nil {
 		return 0, fmt.Errorf("init: %w", err)
@@ -328,6 +366,25 @@ func writeVectors(root, dir string) (int, error) {
 	})
 	if err != nil {
 		return 0, fmt.Errorf("init: the corpus: %w", err)
+	}
+	if judged {
+		all, err := corpus.Load(src)
+		if err != nil {
+			return 0, fmt.Errorf("init: the corpus: %w", err)
+		}
+		var vs []*corpus.Vector
+		for _, v := range all {
+			if g, _, _ := strings.Cut(strings.TrimPrefix(v.File, "vectors/"), "/"); !skippedGroups[g] {
+				vs = append(vs, v)
+			}
+		}
+		table, err := judgedTable(context.Background(), vs)
+		if err != nil {
+			return 0, err
+		}
+		if err := write(root, path.Join(dir, JudgedFile), table); err != nil {
+			return 0, err
+		}
 	}
 	return n, nil
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"reflect"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -23,7 +24,8 @@ func TestLanguages(t *testing.T) {
 }
 
 // TestActionPin checks that the workflow init writes pins the action as
-// the README tells users to.
+// the README tells users to, and that no page shows another ref of it
+// (@main, an older commit).
 func TestActionPin(t *testing.T) {
 	readme, err := os.ReadFile("../../../../README.md")
 	if err != nil {
@@ -31,6 +33,22 @@ func TestActionPin(t *testing.T) {
 	}
 	if !strings.Contains(string(readme), "uses: "+Action+"\n") {
 		t.Errorf("README.md does not pin the action as init does: %s", Action)
+	}
+	pages, err := filepath.Glob("../../../../docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	uses := regexp.MustCompile(`uses: (toolnorm/toolnorm@\S+)`)
+	for _, page := range append(pages, "../../../../README.md") {
+		b, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range uses.FindAllStringSubmatch(string(b), -1) {
+			if m[1] != Action {
+				t.Errorf("%s shows %s, init pins %s", filepath.Base(page), m[1], Action)
+			}
+		}
 	}
 }
 
