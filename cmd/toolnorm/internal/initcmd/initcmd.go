@@ -41,7 +41,7 @@ const ActionRepo = "toolnorm/toolnorm"
 const Action = ActionRepo + "@" + FallbackRef
 
 // FallbackRef is Action's commit.
-const FallbackRef = "3cc1b80a8ce1862f56384b585a5a616ec1243cc2"
+const FallbackRef = "80cfe29f273931d49dd0a0c0e9429acd8d841ce9"
 
 // JUnitAction is the action that shows the check's JUnit report in the
 // test tab of a pull request (as a check run: it needs checks: write),
