@@ -1,7 +1,10 @@
 package toolnorm_test
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -20,18 +23,24 @@ var layers = [][]string{
 	// The adapter kits, files embedded for toolnorm init to write out.
 	{"kits"},
 	{"internal/entity < internal/word", "internal/jsonvalue < internal/jsonraw"},
-	// The library MCP servers link, and the one minimizer of findings.
-	{"normalize", "internal/minimize"},
+	// What the analysis of findings needs that knows nothing of the
+	// reference: the one minimizer of counterexamples, and the rough
+	// reading of what a schema declares at a position of the arguments.
+	{"internal/minimize", "internal/schemaview"},
+	// The library MCP servers link.
+	{"normalize"},
 	// The hub every check imports: Case, Options, Result, Compare.
 	{"impl"},
+	// The test doubles of implementations, for tests only (testOnly).
+	{"impl/impltest"},
 	// What a check is made of: the vector format, the protocol, the
-	// fuzz targets, the broken normalizers the properties must catch, the
-	// classifier that names what differs in one counterexample, and the
-	// coalescer that sends several goroutines' requests as shared batches,
-	// and the recording implementation their tests drive (impltest).
-	{"corpus", "harness", "fuzz", "properties/internal/mutants", "internal/diagnose", "internal/coalesce", "internal/impltest"},
-	// The properties, and the grouping of findings into root causes.
-	{"properties", "corpus/internal/genhtml5lib", "internal/rootcause"},
+	// fuzz targets, the catalogue of deviations (each the reference with
+	// one change of behaviour), the classifier that names what differs in
+	// one counterexample, and the coalescer that sends several
+	// goroutines' requests as shared batches.
+	{"corpus", "harness", "fuzz", "check/internal/deviation", "check/internal/diagnose", "check/internal/coalesce"},
+	// The properties, and the explanation of findings by root causes.
+	{"properties", "corpus/internal/genhtml5lib", "check/internal/explain"},
 	// The engine and its report model, after everything it runs.
 	{"check"},
 	// The command's internals: rendering reads the report model only;
@@ -42,6 +51,13 @@ var layers = [][]string{
 	// imports nothing of the module, and its differential test's reference.
 	{"cmd/toolnorm", "implementations", "zoo/score", "zoo/difftest"},
 }
+
+// belowNormalize is why every package directly under the root internal/
+// sits in a layer before normalize's: the root internal/ holds what the
+// library is built of and what any layer may use; a package that needs
+// the reference, the hub or a check lives beside what uses it (as
+// check/internal/diagnose does), so that its place shows its layer.
+const belowNormalize = "the root internal/ holds only what sits below normalize: move it under the package that uses it"
 
 // forbidden are imports the layers would allow but the design does not,
 // each with why. A key names a package; a value, the module's packages
@@ -58,8 +74,8 @@ var forbidden = map[string]struct {
 
 // testOnly are packages only tests import, with why.
 var testOnly = map[string]string{
-	"internal/impltest": "a recording implementation for tests, as net/http/httptest is: no program links it",
-	"internal/hostile":  "the hostile inputs of issue 34, for benchmarks and fuzz targets: no program links them",
+	"impl/impltest":    "test doubles of implementations, as net/http/httptest is: no program links it",
+	"internal/hostile": "the hostile inputs of issue 34, for benchmarks and fuzz targets: no program links them",
 }
 
 // thirdParty is every import from outside the module and the standard
@@ -67,9 +83,13 @@ var testOnly = map[string]string{
 // imports none (its ECMA-262 patterns are internal/ecma, which has a
 // deterministic step budget); nothing but cli imports cobra.
 var thirdParty = map[string][]string{
-	"oracle":                    {"golang.org/x/net/html"},
-	"properties":                {"pgregory.net/rapid"},
-	"check":                     {"pgregory.net/rapid"}, // the fuzzer draws cases with the properties' generators
+	"oracle":     {"golang.org/x/net/html"},
+	"properties": {"pgregory.net/rapid"},
+	"check":      {"pgregory.net/rapid"}, // the fuzzer draws cases with the properties' generators
+	// The deviation "validates after repair" judges the repaired value
+	// with a JSON Schema validator, as an implementation that validates
+	// does: a validator of its own, not the reference's reading.
+	"check/internal/deviation":  {"github.com/santhosh-tekuri/jsonschema/v6", "github.com/santhosh-tekuri/jsonschema/v6/kind"},
 	"cmd/toolnorm/internal/cli": {"github.com/spf13/cobra", "github.com/spf13/pflag", "golang.org/x/term"},
 }
 
@@ -90,6 +110,9 @@ func TestLayers(t *testing.T) {
 			}
 		}
 	}
+	if _, ok := layer["normalize"]; !ok {
+		t.Fatal("normalize is in no layer")
+	}
 	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}}{{range .Imports}} {{.}}{{end}}`, "./...").Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
@@ -104,6 +127,9 @@ func TestLayers(t *testing.T) {
 		if !ok {
 			t.Errorf("%s is in no layer: add it to layers", pkg)
 			continue
+		}
+		if name, ok := strings.CutPrefix(pkg, "internal/"); ok && !strings.Contains(name, "/") && lp >= layer["normalize"] {
+			t.Errorf("%s (layer %d) is not below normalize (layer %d): %s", pkg, lp, layer["normalize"], belowNormalize)
 		}
 		for _, imp := range f[1:] {
 			dep, ours := strings.CutPrefix(imp, module)
@@ -129,6 +155,40 @@ func TestLayers(t *testing.T) {
 				t.Errorf("%s imports %s, which is in no layer", pkg, dep)
 			case ld > lp || ld == lp && !sameOK[pkg][dep]:
 				t.Errorf("%s (layer %d) imports %s (layer %d): the layers forbid it", pkg, lp, dep, ld)
+			}
+		}
+	}
+}
+
+// namesOf are the packages of implementations/ and the examples of
+// examples/, as the code might name them; namedBy, the packages whose Go
+// files (tests and comments included) must not. The analysis of findings
+// says the behaviour it looks for ("a `$ref` other than a `#/` pointer is
+// not followed"), never which program showed it: a behaviour named after
+// one program is a method fitted to known examples, and a case that asked
+// for a behaviour is a vector or a test, not a name in the code.
+var (
+	namesOf = regexp.MustCompile(`(?i)\b(cline|openclaw|mastra|qwen|n8n|notion(hq)?|ai-sdk)\b|@ai-sdk|\bthe (PHP|Node\.js|Python) example`)
+	namedBy = []string{"check/internal/explain", "check/internal/diagnose", "check/internal/deviation"}
+)
+
+// TestNoPackageNames fails when a Go file of namedBy names one of the
+// implementations or examples (namesOf).
+func TestNoPackageNames(t *testing.T) {
+	for _, dir := range namedBy {
+		files, err := filepath.Glob(filepath.Join(filepath.FromSlash(dir), "*.go"))
+		if err != nil || len(files) == 0 {
+			t.Fatalf("%s: no Go files (%v)", dir, err)
+		}
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, line := range strings.Split(string(b), "\n") {
+				if m := namesOf.FindString(line); m != "" {
+					t.Errorf("%s:%d names %q: say the behaviour instead", filepath.ToSlash(f), i+1, m)
+				}
 			}
 		}
 	}

@@ -125,7 +125,7 @@ type Report struct {
 	Started    time.Time  `json:"started"`
 	Seconds    float64    `json:"seconds"`
 	// RootCauses are the bugs found, most important first (see package
-	// internal/rootcause): every failing vector, violated property and
+	// check/internal/explain): every failing vector, violated property and
 	// fuzzing bucket is under exactly one.
 	RootCauses []RootCause     `json:"root_causes"`
 	Corpus     CorpusResult    `json:"corpus"`

@@ -15,12 +15,12 @@ import (
 	"sync"
 	"time"
 
+	"github.com/toolnorm/toolnorm/check/internal/coalesce"
+	"github.com/toolnorm/toolnorm/check/internal/explain"
 	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/harness"
 	"github.com/toolnorm/toolnorm/impl"
-	"github.com/toolnorm/toolnorm/internal/coalesce"
 	"github.com/toolnorm/toolnorm/internal/display"
-	"github.com/toolnorm/toolnorm/internal/rootcause"
 	"github.com/toolnorm/toolnorm/normalize"
 	"github.com/toolnorm/toolnorm/properties"
 )
@@ -75,7 +75,7 @@ type run struct {
 	alongside  bool // the corpus is replayed beside the rounds: it shows no progress
 	// found are the vectors failed, for the root causes; foundVectors
 	// them by id.
-	found        []rootcause.Finding
+	found        []explain.Finding
 	foundVectors map[string]*corpus.Vector
 	// failed are the cases each property (by its index in
 	// properties.All) failed on, in the order they were judged: the root
@@ -366,11 +366,14 @@ func (e *run) replay() CorpusResult {
 		e.ledger.add(phaseCorpus, results)
 		for i, got := range results {
 			v, c := vs[lo+i], cs[lo+i]
-			if e.stop.Err() != nil && got.Kind() != impl.KindNotRun {
+			if k := got.Kind(); e.stop.Err() != nil && k != impl.KindNotRun && k != impl.KindTimeout && k != impl.KindCrash && k != impl.KindProtocol {
 				// Judging a batch of large answers takes time too: past
 				// the hard deadline (or an interrupt) the rest of it is
 				// not judged. (An implementation given up on has the
-				// rest judged, up to what it was given up on.)
+				// rest judged, up to what it was given up on.) A failure
+				// of the program needs no judging: it is counted where it
+				// happened, never left to the report's failures "while
+				// minimizing findings", which would then count it.
 				e.over(time.Time{}) // records why
 				res.count(v, OutcomeNotRun, "the check stopped before it was judged: "+e.why())
 				continue
@@ -454,7 +457,7 @@ func dealt(ctx context.Context, im impl.Impl, cases []impl.Case, jobs int) []imp
 
 // addFound records a vector failed, for the root causes.
 func (e *run) addFound(v *corpus.Vector, c impl.Case, got impl.Result) {
-	e.found = append(e.found, rootcause.Finding{Source: rootcause.Vector, ID: v.ID, Case: c, Want: v.Want(), Got: got, Clause: v.Clause})
+	e.found = append(e.found, explain.Finding{Source: explain.Vector, ID: v.ID, Case: c, Want: v.Want(), Got: got, Clause: v.Clause})
 	if e.foundVectors == nil {
 		e.foundVectors = map[string]*corpus.Vector{}
 	}
@@ -580,7 +583,7 @@ func (e *run) each(all []properties.Property, results []*PropResult, fz *Fuzzer,
 // broken, and the fuzzer's, at once, for a program behind the protocol (an
 // impl.Batcher: an adapter, or a harness.Pool of Jobs runs), whatever Jobs
 // is. The tasks draw and judge their cases on every core, and what they
-// ask the program goes out in lockstep (internal/coalesce): a batch leaves
+// ask the program goes out in lockstep (package coalesce): a batch leaves
 // once every task waits for answers, holding what each asked in the order
 // of the tasks, so the round's first requests are one batch, and so are
 // the further runs and the shrinking steps asked for at the same time.

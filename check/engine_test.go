@@ -13,11 +13,11 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/toolnorm/toolnorm/check/internal/diagnose"
 	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/harness"
 	"github.com/toolnorm/toolnorm/impl"
-	"github.com/toolnorm/toolnorm/internal/diagnose"
-	"github.com/toolnorm/toolnorm/internal/impltest"
+	"github.com/toolnorm/toolnorm/impl/impltest"
 	"github.com/toolnorm/toolnorm/normalize"
 	"github.com/toolnorm/toolnorm/properties"
 )
@@ -70,7 +70,7 @@ func TestSlowedNoFalseViolation(t *testing.T) {
 	vs := vectors(t)
 	synctest.Test(t, func(t *testing.T) {
 		start := time.Now()
-		r := Run(context.Background(), Config{Impl: slowed(3 * time.Millisecond), Vectors: vs, Budget: 20 * time.Second, Seed: 5})
+		r := runChecked(t, context.Background(), Config{Impl: slowed(3 * time.Millisecond), Vectors: vs, Budget: 20 * time.Second, Seed: 5})
 		if r.Verdict != Incomplete || r.Violations() != 0 {
 			t.Fatalf("verdict %s with %d violations: %+v", r.Verdict, r.Violations(), r.Properties)
 		}
@@ -103,7 +103,7 @@ func TestHardDeadline(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			hangs := slowed(time.Hour)
 			start := time.Now()
-			r := Run(context.Background(), Config{Impl: hangs, Vectors: vs, Budget: tt.budget, Seed: 5})
+			r := runChecked(t, context.Background(), Config{Impl: hangs, Vectors: vs, Budget: tt.budget, Seed: 5})
 			if took := time.Since(start); took != tt.end {
 				t.Errorf("budget %v: the check took %v, want %v", tt.budget, took, tt.end)
 			}
@@ -122,7 +122,7 @@ func TestBudgetFromStart(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		began := time.Now()
 		time.Sleep(400 * time.Millisecond) // reading the corpus, starting the adapter
-		r := Run(context.Background(), Config{Impl: slowed(time.Hour), Vectors: vs, Budget: time.Second, Seed: 5, Start: began})
+		r := runChecked(t, context.Background(), Config{Impl: slowed(time.Hour), Vectors: vs, Budget: time.Second, Seed: 5, Start: began})
 		if took := time.Since(began); took != 1100*time.Millisecond {
 			t.Errorf("the command took %v, want the budget and its grace, 1.1s", took)
 		}
@@ -150,7 +150,7 @@ func TestFailuresAreNotViolations(t *testing.T) {
 		}
 		return impl.Reference.Normalize(ctx, impl.Case{Schema: schema, Args: args, Options: o})
 	})
-	r := Run(context.Background(), Config{Impl: im, Vectors: vectors(t)[:50], Checks: 32, Seed: 3})
+	r := runChecked(t, context.Background(), Config{Impl: im, Vectors: vectors(t)[:50], Checks: 32, Seed: 3})
 	if r.Violations() != 0 {
 		t.Errorf("%d violations: %+v", r.Violations(), r.Properties)
 	}
@@ -167,7 +167,7 @@ func TestFailuresAreNotViolations(t *testing.T) {
 	dead := impl.Func("traceback", func(ctx context.Context, c impl.Case) impl.Result {
 		return impl.Fail(impl.ErrProtocol, "the answer is not a JSON object: \"Traceback\"")
 	})
-	r = Run(context.Background(), Config{Impl: dead, Vectors: vectors(t)[:20], Checks: 16, Seed: 3})
+	r = runChecked(t, context.Background(), Config{Impl: dead, Vectors: vectors(t)[:20], Checks: 16, Seed: 3})
 	for _, p := range r.Properties {
 		if p.Status != StatusNotChecked || p.Reason == "" {
 			t.Errorf("%s: %s (%s), want not checked", p.ID, p.Status, p.Reason)
@@ -188,7 +188,7 @@ func TestSeedRepeats(t *testing.T) {
 	})
 	vs := vectors(t)
 	run := func(jobs int) []byte {
-		r := Run(context.Background(), Config{Impl: buggy, Vectors: vs, Checks: 48, Seed: 11, Jobs: jobs})
+		r := runChecked(t, context.Background(), Config{Impl: buggy, Vectors: vs, Checks: 48, Seed: 11, Jobs: jobs})
 		return timeless(t, r)
 	}
 	a, b := run(1), run(1)
@@ -222,7 +222,7 @@ func TestSeedRepeats(t *testing.T) {
 // rest hold, and the vectors that mean the same under the bound are
 // replayed.
 func TestBoundedReference(t *testing.T) {
-	r := Run(context.Background(), Config{Impl: impl.Configure(impl.Options{MaxPasses: 1}), Vectors: vectors(t), Checks: 32, Seed: 2})
+	r := runChecked(t, context.Background(), Config{Impl: impl.Configure(impl.Options{MaxPasses: 1}), Vectors: vectors(t), Checks: 32, Seed: 2})
 	if r.Verdict != Pass {
 		t.Fatalf("verdict %s: %+v %+v", r.Verdict, r.Corpus.Failures, r.Properties)
 	}
@@ -254,7 +254,7 @@ func TestInterrupt(t *testing.T) {
 		}
 		return impl.Reference.Normalize(ctx, impl.Case{Schema: schema, Args: args, Options: o})
 	})
-	r := Run(ctx, Config{Impl: im, Vectors: vectors(t), Checks: 1000, Seed: 1})
+	r := runChecked(t, ctx, Config{Impl: im, Vectors: vectors(t), Checks: 1000, Seed: 1})
 	if r.Verdict != Incomplete || r.Stopped != "interrupted" || r.Corpus.Passed == 0 || r.Corpus.NotRun == 0 {
 		t.Errorf("verdict %s, stopped %q, corpus %+v", r.Verdict, r.Stopped, r.Corpus)
 	}
@@ -282,7 +282,7 @@ func TestHalfImplementations(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.im.Called, func(t *testing.T) {
-			r := Run(context.Background(), Config{Impl: tt.im, Vectors: vs, Checks: 32, Seed: 3})
+			r := runChecked(t, context.Background(), Config{Impl: tt.im, Vectors: vs, Checks: 32, Seed: 3})
 			if r.NotImplemented != tt.missing || r.Verdict != Fail {
 				t.Errorf("not implemented %q, verdict %s; want %q, fail", r.NotImplemented, r.Verdict, tt.missing)
 			}
@@ -344,7 +344,7 @@ func TestDeclaredRepairsDecideWhatIsJudged(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			im := impltest.Declaring{Called: tt.name, Repairs: tt.repairs}
-			r := Run(context.Background(), Config{Impl: declared{im, tt.run}, Vectors: vs, Checks: 32, Seed: 4})
+			r := runChecked(t, context.Background(), Config{Impl: declared{im, tt.run}, Vectors: vs, Checks: 32, Seed: 4})
 			if r.Violations() != 0 || r.Failures() != 0 {
 				t.Errorf("%d violations, %d failures of the program", r.Violations(), r.Failures())
 				for _, f := range r.Corpus.Failures {
@@ -394,7 +394,7 @@ func TestCountsAddUp(t *testing.T) {
 		return impl.Reference.Normalize(ctx, c)
 	})
 	const checks = 48
-	r := Run(context.Background(), Config{Impl: im, Vectors: vectors(t)[:40], Checks: checks, Seed: 6})
+	r := runChecked(t, context.Background(), Config{Impl: im, Vectors: vectors(t)[:40], Checks: checks, Seed: 6})
 	if f := r.Fuzz; f.Cases != checks || f.Unsupported == 0 || f.Agreed()+f.Differed+f.Failures+f.Unsupported != f.Cases {
 		t.Errorf("fuzzing: %d cases of %d drawn: %+v", f.Cases, checks, f)
 	}
@@ -488,7 +488,7 @@ func TestTinyBudgetIncomplete(t *testing.T) {
 	vs := vectors(t)
 	var need time.Duration
 	synctest.Test(t, func(t *testing.T) {
-		r := Run(context.Background(), Config{Impl: slowed(3 * time.Millisecond), Vectors: vs, Budget: time.Second, Seed: 5})
+		r := runChecked(t, context.Background(), Config{Impl: slowed(3 * time.Millisecond), Vectors: vs, Budget: time.Second, Seed: 5})
 		in := r.Incomplete
 		if r.Verdict != Incomplete || in == nil || r.Violations() != 0 {
 			t.Fatalf("verdict %s, incomplete %+v", r.Verdict, in)
@@ -507,7 +507,7 @@ func TestTinyBudgetIncomplete(t *testing.T) {
 		}
 	})
 	synctest.Test(t, func(t *testing.T) {
-		r := Run(context.Background(), Config{Impl: slowed(3 * time.Millisecond), Vectors: vs, Budget: need, Seed: 5})
+		r := runChecked(t, context.Background(), Config{Impl: slowed(3 * time.Millisecond), Vectors: vs, Budget: need, Seed: 5})
 		if r.Verdict != Pass || r.Incomplete != nil {
 			t.Errorf("with --budget %v: verdict %s, incomplete %+v", need, r.Verdict, r.Incomplete)
 		}
@@ -530,7 +530,7 @@ func TestHangInFlight(t *testing.T) {
 			<-ctx.Done()
 			return impl.Fail(&impl.InFlight{Waited: time.Since(start)}, "in flight")
 		})
-		r := Run(context.Background(), Config{Impl: im, Vectors: vs, Budget: 10 * time.Second, Seed: 5})
+		r := runChecked(t, context.Background(), Config{Impl: im, Vectors: vs, Budget: 10 * time.Second, Seed: 5})
 		in := r.Incomplete
 		if r.Verdict != Incomplete || in == nil || in.InFlight == nil {
 			t.Fatalf("verdict %s, incomplete %+v", r.Verdict, in)
@@ -558,7 +558,7 @@ func TestRestartCutShortReported(t *testing.T) {
 			<-ctx.Done()
 			return impl.Fail(&impl.InFlight{Waited: time.Since(start), NotSent: true}, "waiting for the adapter to start again")
 		})
-		r := Run(context.Background(), Config{Impl: im, Vectors: vs, Budget: 10 * time.Second, Seed: 5})
+		r := runChecked(t, context.Background(), Config{Impl: im, Vectors: vs, Budget: 10 * time.Second, Seed: 5})
 		if in := r.Incomplete; in == nil || in.InFlight == nil || !in.InFlight.Restarting || in.InFlight.Waited != 10.5 {
 			t.Fatalf("verdict %s, incomplete %+v", r.Verdict, in)
 		}
@@ -585,7 +585,7 @@ func TestLongCounterexampleReplays(t *testing.T) {
 		}
 		return impl.Reference.Normalize(ctx, c)
 	})
-	r := Run(context.Background(), Config{Impl: im, Command: "./crashes", Vectors: deep, Checks: 16, Seed: 1})
+	r := runChecked(t, context.Background(), Config{Impl: im, Command: "./crashes", Vectors: deep, Checks: 16, Seed: 1})
 	if len(r.RootCauses) != 1 {
 		t.Fatalf("%d root causes, want 1: %+v", len(r.RootCauses), r.RootCauses)
 	}
@@ -616,7 +616,7 @@ func TestLongMinimalCaseReplays(t *testing.T) {
 		}
 		return impl.Reference.Normalize(ctx, c)
 	})
-	r := Run(context.Background(), Config{Impl: im, Command: "./stops", Vectors: []*corpus.Vector{long}, Checks: 16, Seed: 1})
+	r := runChecked(t, context.Background(), Config{Impl: im, Command: "./stops", Vectors: []*corpus.Vector{long}, Checks: 16, Seed: 1})
 	i := slices.IndexFunc(r.RootCauses, func(rc RootCause) bool { return slices.Contains(rc.Vectors, long.ID) })
 	if i < 0 {
 		t.Fatalf("no root cause holds the long vector: %+v", r.RootCauses)
@@ -662,7 +662,7 @@ func TestPropertyRoundTrips(t *testing.T) {
 		return impl.Reference.Normalize(ctx, impl.Case{Schema: c.Schema, Args: c.Args, Options: o})
 	})
 	report := func(im impl.Impl, jobs int) []byte {
-		r := Run(context.Background(), Config{Impl: im, Checks: 64, Seed: 3, Jobs: jobs})
+		r := runChecked(t, context.Background(), Config{Impl: im, Checks: 64, Seed: 3, Jobs: jobs})
 		r.Implementation = ""
 		return timeless(t, r)
 	}
@@ -740,7 +740,7 @@ func TestRoundsInLockstep(t *testing.T) {
 	trips := func(jobs, procs int) [][]string {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 		b := &impltest.Recorder{Impl: buggy}
-		r := Run(context.Background(), Config{Impl: b, Checks: 32, Seed: 5, Jobs: jobs})
+		r := runChecked(t, context.Background(), Config{Impl: b, Checks: 32, Seed: 5, Jobs: jobs})
 		if r.Violations() == 0 || len(r.Fuzz.Findings) == 0 {
 			t.Fatalf("no violation or no fuzzing finding to shrink: %d, %d", r.Violations(), len(r.Fuzz.Findings))
 		}
@@ -771,7 +771,7 @@ func TestRoundsInLockstep(t *testing.T) {
 	for _, jobs := range []int{1, 2} {
 		synctest.Test(t, func(t *testing.T) {
 			b := &impltest.Recorder{Impl: buggy, Delay: time.Millisecond}
-			r := Run(context.Background(), Config{Impl: b, Budget: time.Second, Seed: 5, Jobs: jobs})
+			r := runChecked(t, context.Background(), Config{Impl: b, Budget: time.Second, Seed: 5, Jobs: jobs})
 			if b.MostAtOnce() != 1 || r.Checks < 2*roundSize {
 				t.Errorf("--budget 1s --jobs %d: %d batches at once, %d cases of each, want 1 and two rounds or more", jobs, b.MostAtOnce(), r.Checks)
 			}
@@ -807,7 +807,7 @@ func (c cutShort) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result
 // TestRoundCutShort: a program that fails on every case of a round, and
 // more, has the rest of a batch given up: a round's first requests, of
 // every property, are one batch (in lockstep), and those given up on are
-// sent again, each property's on their own (internal/coalesce), so that
+// sent again, each property's on their own (package coalesce), so that
 // every case runs and the report is the one of each round sent on its own.
 func TestRoundCutShort(t *testing.T) {
 	im := cutShort{impl.Func("crashes on objects", func(ctx context.Context, c impl.Case) impl.Result {
@@ -817,7 +817,7 @@ func TestRoundCutShort(t *testing.T) {
 		return impl.Reference.Normalize(ctx, c)
 	})}
 	report := func(jobs int) []byte {
-		r := Run(context.Background(), Config{Impl: im, Checks: 32, Seed: 7, Jobs: jobs})
+		r := runChecked(t, context.Background(), Config{Impl: im, Checks: 32, Seed: 7, Jobs: jobs})
 		// Every case ran: none was left not run because the cases of
 		// the other properties shared its batch (a round's first
 		// requests go out as one batch, in lockstep).
@@ -893,10 +893,35 @@ func TestCorpusBesideRounds(t *testing.T) {
 			for _, v := range vs {
 				b.vectors[string(v.ArgumentsText())] = true
 			}
-			Run(context.Background(), Config{Impl: b, Vectors: vs, Checks: 32, Seed: 5, Jobs: jobs})
+			runChecked(t, context.Background(), Config{Impl: b, Vectors: vs, Checks: 32, Seed: 5, Jobs: jobs})
 			if b.beside != (jobs > 1) {
 				t.Errorf("--jobs %d: corpus beside the rounds %v, want %v", jobs, b.beside, jobs > 1)
 			}
 		})
+	}
+}
+
+// TestReplayFailurePastTheStop: a failure of the program in a batch that
+// came back after the check stopped (the budget, an interrupt) is counted
+// in the corpus, where it happened, and put on its vector; only answers
+// are left unjudged. (It was counted as not run, and so, as one of the
+// harness's events in no phase, among the failures "while minimizing
+// findings", when no finding was minimized.)
+func TestReplayFailurePastTheStop(t *testing.T) {
+	vs := vectors(t)[:3]
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	n := 0
+	im := impl.Func("fails, then stops the check", func(context.Context, impl.Case) impl.Result {
+		n++
+		if n == 1 {
+			return impl.OK([]byte(`{}`))
+		}
+		cancel() // the check stops while this batch is under way
+		return impl.Fail(impl.ErrProtocol, "the answer is not a JSON object")
+	})
+	got := Replay(ctx, Config{Impl: im, Vectors: vs})
+	if got.Errors != 1 || got.NotRun != 2 || len(got.ErrorList) != 1 || got.ErrorList[0].ID != vs[1].ID {
+		t.Errorf("errors %d (%v), not run %d; want the protocol error on %s, the other two not run", got.Errors, got.ErrorList, got.NotRun, vs[1].ID)
 	}
 }

@@ -12,9 +12,9 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/toolnorm/toolnorm/check/internal/coalesce"
 	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/impl"
-	"github.com/toolnorm/toolnorm/internal/coalesce"
 	"github.com/toolnorm/toolnorm/internal/display"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 	"github.com/toolnorm/toolnorm/properties"
@@ -175,6 +175,12 @@ func (f *Fuzzer) judge(ctx context.Context, cases []impl.Case, got []impl.Result
 			continue
 		}
 		want := impl.Reference.Normalize(ctx, c)
+		if want.Kind() == impl.KindNotRun {
+			// The reference stopped with the check: the case is not
+			// judged, as one the implementation did not run.
+			f.Cases--
+			return f.found(ctx, news)
+		}
 		cmp := impl.Compare(got[j], want)
 		if cmp.Same() {
 			continue
@@ -206,7 +212,7 @@ func (f *Fuzzer) counts() [4]int { return [4]int{f.Cases, f.Failures, f.Unsuppor
 // found minimizes a step's new differences and reports, in their order,
 // each whose bucket is new. A program behind the protocol (an
 // impl.Batcher) has them minimized at once, their candidates sent in
-// shared batches, in lockstep (internal/coalesce): the same requests, in
+// shared batches, in lockstep (package coalesce): the same requests, in
 // fewer round trips, and the same findings, as the buckets are told only
 // once all are minimized; the batches depend only on the differences and
 // the answers, so a program that crashes is charged the same crashes run

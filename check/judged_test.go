@@ -61,7 +61,7 @@ func TestJudgedTooLittle(t *testing.T) {
 		{"unsupported to all", unsupportedBut(1 << 31), NothingChecked},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			r := Run(context.Background(), Config{Impl: tt.im, Vectors: vs, Checks: checks, Seed: 7})
+			r := runChecked(t, context.Background(), Config{Impl: tt.im, Vectors: vs, Checks: checks, Seed: 7})
 			if r.Verdict != tt.want {
 				t.Fatalf("verdict %s, want %s; corpus %d passed, %d skipped (%d unsupported); incomplete %+v", r.Verdict, tt.want, r.Corpus.Passed, r.Corpus.Skipped, r.Corpus.Unsupported, r.Incomplete)
 			}

@@ -68,7 +68,7 @@ func (c *cancelling) RunBatch(ctx context.Context, cases []impl.Case) []impl.Res
 func TestStoppedBeforeJudging(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	im := &cancelling{Impl: impl.Reference, n: 1, cancel: cancel}
-	r := Run(ctx, Config{Impl: im, Vectors: vectors(t), Checks: 16, Seed: 1})
+	r := runChecked(t, ctx, Config{Impl: im, Vectors: vectors(t), Checks: 16, Seed: 1})
 	c := r.Corpus
 	if c.Passed != 0 || c.NotRun != c.Vectors-c.Skipped-c.Unimplemented || r.Verdict != Incomplete || r.Stopped != "interrupted" {
 		t.Errorf("verdict %s, stopped %q, corpus %d passed, %d not run of %d", r.Verdict, r.Stopped, c.Passed, c.NotRun, c.Vectors)

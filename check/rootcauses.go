@@ -7,20 +7,30 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolnorm/toolnorm/check/internal/diagnose"
+	"github.com/toolnorm/toolnorm/check/internal/explain"
 	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/harness"
 	"github.com/toolnorm/toolnorm/impl"
-	"github.com/toolnorm/toolnorm/internal/diagnose"
 	"github.com/toolnorm/toolnorm/internal/display"
-	"github.com/toolnorm/toolnorm/internal/rootcause"
 )
 
 // A RootCause is one bug the check found: the findings that one
-// difference explains (internal/diagnose names it). Every failing vector,
-// violated property and fuzzing bucket is under exactly one.
+// behaviour explains (check/internal/explain files them). Every failing
+// vector, violated property and fuzzing bucket is under exactly one.
 type RootCause struct {
-	Title  string `json:"title"`
-	Clause string `json:"clause"`
+	// ID names the root cause, the same in every report that finds it:
+	// the deviation from the reference that explains its findings
+	// ("entities-one-pass"; two joined by "+"), or, for findings no
+	// deviation explains, its Class.
+	ID    string `json:"id"`
+	Title string `json:"title"`
+	// With names the deviations that some of its findings show it
+	// together with (a validator that rejects what a missed $ref left):
+	// a second bug, filed under its own root cause when other findings
+	// show it alone.
+	With   []string `json:"with,omitempty"`
+	Clause string   `json:"clause"`
 	// Class names the difference ("undecoded/numeric-windows-1252"): the
 	// same in every report that finds it.
 	Class string `json:"class"`
@@ -164,16 +174,16 @@ func (e *run) explain() []RootCause {
 	// during the rounds) has no result to explain it by: it is listed as
 	// it is, unexplained, not as a case the program did not run.
 	var unexplained []RootCause
-	add := func(f rootcause.Finding, v *corpus.Vector, clause, message string) {
+	add := func(f explain.Finding, v *corpus.Vector, clause, message string) {
 		if f.Got.Kind() != impl.KindNotRun {
 			fs = append(fs, f)
 			return
 		}
-		rc := RootCause{Title: display.ClipText(message, 200) + " (not explained: the check stopped first)", Clause: clause, Class: "unexplained",
+		rc := RootCause{ID: "unexplained", Title: display.ClipText(message, 200) + " (not explained: the check stopped first)", Clause: clause, Class: "unexplained",
 			Counterexample: Counterexample{Schema: display.ClipJSON(f.Case.Schema, MaxShown), Arguments: display.ClipJSON(f.Case.Args, MaxShown),
 				Options: strings.Join(f.Case.Options.Choices(), ", "), Expected: f.Want.Show(MaxShown), Got: f.Got.Show(MaxShown)},
 			Vector: v, Vectors: []string{}, Properties: []string{}, Buckets: []string{}, Cut: true, NotMinimized: true}
-		if f.Source == rootcause.Property {
+		if f.Source == explain.Property {
 			rc.Properties = []string{f.ID}
 		} else {
 			rc.Buckets = []string{f.ID}
@@ -183,17 +193,17 @@ func (e *run) explain() []RootCause {
 
 	for _, p := range e.r.Properties {
 		if p.Violation != nil {
-			add(e.finding(rootcause.Property, p.ID, p.Violation.Vector, p.Statement, p.Clause), p.Violation.Vector, p.Clause, p.ID+": "+p.Violation.Message)
+			add(e.finding(explain.Property, p.ID, p.Violation.Vector, p.Statement, p.Clause), p.Violation.Vector, p.Clause, p.ID+": "+p.Violation.Message)
 		}
 	}
 	for _, f := range e.r.Fuzz.Findings {
-		add(e.finding(rootcause.Bucket, f.Bucket, f.Vector, "", f.Clause), f.Vector, f.Clause, "fuzzing: "+f.Message)
+		add(e.finding(explain.Bucket, f.Bucket, f.Vector, "", f.Clause), f.Vector, f.Clause, "fuzzing: "+f.Message)
 	}
 	// The cases of properties and fuzzing the program failed on: each
 	// counted under the failure's root cause, not run again.
 	failed := func(id string, fcs []failedCase) {
 		for _, fc := range fcs {
-			fs = append(fs, rootcause.Finding{Source: rootcause.Failed, ID: id, Case: fc.c, Want: impl.Reference.Normalize(context.WithoutCancel(e.ctx), fc.c), Got: fc.got})
+			fs = append(fs, explain.Finding{Source: explain.Failed, ID: id, Case: fc.c, Want: impl.Reference.Normalize(context.WithoutCancel(e.ctx), fc.c), Got: fc.got})
 		}
 	}
 	for _, p := range e.r.Properties {
@@ -205,7 +215,7 @@ func (e *run) explain() []RootCause {
 	if len(fs) == 0 {
 		return e.after([]RootCause{}, unexplained)
 	}
-	rcs := rootcause.Explain(e.ctx, rootcause.Config{Impl: e.sends(phaseRootCauses), Want: func(c impl.Case) impl.Result {
+	rcs := explain.Explain(e.ctx, explain.Config{Impl: e.sends(phaseRootCauses), Want: func(c impl.Case) impl.Result {
 		return impl.Reference.Normalize(context.WithoutCancel(e.ctx), c)
 	}, Keep: func() bool { return e.ctx.Err() == nil }}, fs)
 	out := make([]RootCause, 0, len(rcs))
@@ -216,7 +226,7 @@ func (e *run) explain() []RootCause {
 		}
 		v := corpus.New(rc.Title, clause, "found", nil, rc.Case.Schema, rc.Case.Args, rc.Case.Options, impl.Reference)
 		command := e.causeCommand(v, rc, len(out))
-		out = append(out, RootCause{Title: rc.Title, Clause: rc.Clause, Class: rc.Class, Where: rc.Where, Artefact: rc.Artefact, Fix: rc.Fix,
+		out = append(out, RootCause{ID: rc.ID, Title: rc.Title, With: rc.With, Clause: rc.Clause, Class: rc.Class, Where: rc.Where, Artefact: rc.Artefact, Fix: rc.Fix,
 			Counterexample: Counterexample{Schema: display.ClipJSON(rc.Case.Schema, MaxShown), Arguments: display.ClipJSON(rc.Case.Args, MaxShown),
 				Options: strings.Join(rc.Case.Options.Choices(), ", "), Expected: rc.Want.Show(MaxShown), Got: rc.Got.Show(MaxShown)},
 			Vector: v, Command: command, CommandNote: commandNote(command, v, len(out)), Vectors: nonNil(rc.Vectors), Properties: nonNil(rc.Properties), Buckets: nonNil(rc.Buckets), Cut: rc.Cut,
@@ -242,7 +252,7 @@ func (e *run) after(out, unexplained []RootCause) []RootCause {
 // program is not minimized), else from one of its vectors of the corpus
 // (which fails the same way: it is one of its findings); else it says to
 // save the report's vector of it as a file first.
-func (e *run) causeCommand(v *corpus.Vector, rc rootcause.RootCause, i int) string {
+func (e *run) causeCommand(v *corpus.Vector, rc explain.RootCause, i int) string {
 	cmd := e.command(v, fmt.Sprintf(".root_causes[%d].vector", i))
 	if strings.HasPrefix(cmd, "printf ") {
 		return cmd
@@ -287,7 +297,7 @@ func nonNil(s []string) []string {
 
 // finding is a property's or a bucket's counterexample as a finding: its
 // vector run once more for what the implementation gives.
-func (e *run) finding(source, id string, v *corpus.Vector, statement, clause string) rootcause.Finding {
+func (e *run) finding(source, id string, v *corpus.Vector, statement, clause string) explain.Finding {
 	c := impl.Case{Schema: v.SchemaText(), Args: v.ArgumentsText(), Options: v.Options}
-	return rootcause.Finding{Source: source, ID: id, Case: c, Want: v.Want(), Got: e.sends(phaseRootCauses).Normalize(e.ctx, c), Statement: statement, Clause: clause}
+	return explain.Finding{Source: source, ID: id, Case: c, Want: v.Want(), Got: e.sends(phaseRootCauses).Normalize(e.ctx, c), Statement: statement, Clause: clause}
 }

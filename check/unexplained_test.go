@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/toolnorm/toolnorm/impl"
-	"github.com/toolnorm/toolnorm/internal/impltest"
+	"github.com/toolnorm/toolnorm/impl/impltest"
 )
 
 // stopping is a program behind the protocol as a harness.Adapter is to
@@ -43,7 +43,7 @@ func TestUnexplainedAtTheBudget(t *testing.T) {
 	for ms := 100; ms <= 1000; ms += 100 {
 		synctest.Test(t, func(t *testing.T) {
 			b := &impltest.Recorder{Impl: buggy, Delay: 5 * time.Millisecond}
-			r := Run(context.Background(), Config{Impl: stopping{b}, Budget: time.Duration(ms) * time.Millisecond, Seed: 5})
+			r := runChecked(t, context.Background(), Config{Impl: stopping{b}, Budget: time.Duration(ms) * time.Millisecond, Seed: 5})
 			in := map[string]bool{}
 			for _, rc := range r.RootCauses {
 				if rc.Class == "failure/not-run" {

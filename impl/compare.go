@@ -28,12 +28,15 @@ func (c Comparison) Violation() bool { return c.Failure == nil && c.Diff != "" }
 // when they are equal as JSON values (see jsonvalue.Equal); errors of one
 // kind are equal, and an error of unspecified kind (all that the protocol
 // carries) equals an error of any kind; an error where output is expected,
-// or output where an error is, differs. A failure is not compared.
+// or output where an error is, differs. A failure, on either side, is not
+// compared.
 func Compare(got, want Result) Comparison {
 	switch {
 	case got.Failure != nil:
 		return Comparison{Failure: got.Failure}
-	case want.Error != "" && (got.Error == want.Error || got.Error == ErrUnspecified || want.Error == ErrUnspecified):
+	case want.Failure != nil: // no expected result (the reference stopped with its check)
+		return Comparison{Failure: want.Failure}
+	case want.Error != "" && got.Error != "" && (got.Error == want.Error || got.Error == ErrUnspecified || want.Error == ErrUnspecified):
 		return Comparison{}
 	case want.Error != "" && got.Error != "":
 		return Comparison{Diff: got.Error.phrase() + ", want " + want.Error.phrase()}

@@ -32,9 +32,15 @@ func TestCompare(t *testing.T) {
 		{rej(impl.ErrUnspecified), rej(impl.ErrNotObject), "", nil},
 		{rej(impl.ErrUnspecified), rej(impl.ErrInvalidSchema), "", nil},
 		{rej(impl.ErrUnspecified), out([]byte(`{}`)), "an error, want output", nil},
+		// Output is no error, even where the error expected has no kind.
+		{out([]byte(`{}`)), rej(impl.ErrUnspecified), "output, want an error", nil},
 		// A failure is not compared, whatever was expected.
 		{impl.Fail(impl.ErrCrash, "exit status 3"), out([]byte(`{}`)), "", impl.ErrCrash},
 		{impl.Fail(impl.ErrTimeout, ""), rej(impl.ErrNotObject), "", impl.ErrTimeout},
+		// Nor is an answer with no expected result: the reference stopped
+		// with its check.
+		{out([]byte(`{}`)), impl.Fail(impl.ErrNotRun, "context canceled"), "", impl.ErrNotRun},
+		{rej(impl.ErrNotObject), impl.Fail(impl.ErrNotRun, ""), "", impl.ErrNotRun},
 	}
 	for _, tt := range tests {
 		c := impl.Compare(tt.got, tt.want)

@@ -9,7 +9,7 @@ import (
 
 	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/impl"
-	"github.com/toolnorm/toolnorm/internal/impltest"
+	"github.com/toolnorm/toolnorm/impl/impltest"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 	"github.com/toolnorm/toolnorm/normalize"
 )
@@ -307,5 +307,37 @@ func TestStringParamShrinksToJSON(t *testing.T) {
 	v := p.Violation(context.Background(), anything, c, 0, 0)
 	if got := string(v.Vector.ArgumentsText()); got != `{"p":"[]"}` {
 		t.Errorf("minimal arguments %s, want {\"p\":\"[]\"}: JSON text kept at the focus", got)
+	}
+}
+
+// TestReferenceStoppedIsNotRun: the reference stops with the check (its
+// budget, an interrupt). A case judged after that, whose expected result
+// the reference never finished, is not run: never a broken property
+// ("the reference gives not-run"), never a hold. (A check whose budget
+// ran out while agrees-with-reference ran reported it broken.)
+func TestReferenceStoppedIsNotRun(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	c := Case{Case: impl.Case{Schema: []byte(`{}`), Args: []byte(`{"s":"&amp;"}`)}}
+	answers := impl.Func("answers though the check stopped", func(context.Context, impl.Case) impl.Result {
+		return impl.OK([]byte(`{"s":"&"}`))
+	})
+	for _, id := range []string{AgreesWithReference, "idempotent", "no-reference-unchanged"} {
+		p, ok := ByID(id)
+		if !ok {
+			t.Fatalf("no property %s", id)
+		}
+		o := p.Judge(ctx, answers, c, nil)
+		if o.Message != "" || o.Moot {
+			t.Errorf("%s: %+v, want the case not run", id, o)
+			continue
+		}
+		if o.Failure != nil && o.Failure.Kind() != impl.KindNotRun {
+			t.Errorf("%s: failure %v, want not run", id, o.Failure)
+		}
+	}
+	p, _ := ByID(AgreesWithReference)
+	if o := p.Judge(ctx, answers, c, nil); o.Failure == nil || o.Failure.Kind() != impl.KindNotRun {
+		t.Errorf("agrees-with-reference: %+v, want the case not run", o)
 	}
 }

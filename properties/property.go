@@ -11,10 +11,10 @@ import (
 
 	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/impl"
-	"github.com/toolnorm/toolnorm/internal/diagnose"
 	"github.com/toolnorm/toolnorm/internal/display"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 	"github.com/toolnorm/toolnorm/internal/minimize"
+	"github.com/toolnorm/toolnorm/internal/schemaview"
 	"github.com/toolnorm/toolnorm/normalize"
 	"github.com/toolnorm/toolnorm/oracle"
 )
@@ -300,9 +300,21 @@ func sameCase(x, y impl.Case) bool {
 // reference is the reference's answer for c, which must be an answer: a
 // case the reference rejects is no case for a property that needs one.
 func (r *runner) reference(c impl.Case) impl.Result {
-	res := impl.Reference.Normalize(r.ctx, c)
+	res := r.expected(c)
 	if !res.Answered() {
 		panic(moot{})
+	}
+	return res
+}
+
+// expected is the reference's result for c, an answer or an error. The
+// reference stops with the check (its budget, an interrupt): a case whose
+// expected result it did not finish is not run (panic(failed), as the
+// implementation's own not run is), never judged against no result.
+func (r *runner) expected(c impl.Case) impl.Result {
+	res := impl.Reference.Normalize(r.ctx, c)
+	if res.Kind() == impl.KindNotRun {
+		panic(failed{res, c})
 	}
 	return res
 }
@@ -392,7 +404,7 @@ func holdsDeterministic(r *runner, c Case) string {
 }
 
 func holdsAgrees(r *runner, c Case) string {
-	got, want := r.run(c.Case), impl.Reference.Normalize(r.ctx, c.Case)
+	got, want := r.run(c.Case), r.expected(c.Case)
 	if c := impl.Compare(got, want); c.Diff != "" {
 		return c.Message(got, want, "the reference gives")
 	}
@@ -791,10 +803,10 @@ func holdsString(id string) func(r *runner, c Case) string {
 			if parsesAs(s, shape) || parsesAs(fixpoint(s, c.Options), shape) {
 				panic(moot{})
 			}
-			if c.shrunk && !diagnose.Declares(c.Schema, c.Args, pointer(c.Focus), shape.String()) {
+			if c.shrunk && !schemaview.Declares(c.Schema, c.Args, pointer(c.Focus), shape.String()) {
 				panic(moot{})
 			}
-		} else if c.shrunk && !diagnose.DeclaresString(c.Schema, c.Args, pointer(c.Focus)) {
+		} else if c.shrunk && !schemaview.DeclaresString(c.Schema, c.Args, pointer(c.Focus)) {
 			panic(moot{})
 		} else if c.shrunk && !parsesAsJSON(s) && !parsesAsJSON(fixpoint(s, c.Options)) {
 			// What was drawn is JSON text: shrunk to text that is not

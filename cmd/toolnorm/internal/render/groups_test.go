@@ -7,7 +7,7 @@ import (
 
 	"github.com/toolnorm/toolnorm/check"
 	"github.com/toolnorm/toolnorm/impl"
-	"github.com/toolnorm/toolnorm/internal/impltest"
+	"github.com/toolnorm/toolnorm/impl/impltest"
 	"github.com/toolnorm/toolnorm/normalize"
 )
 

@@ -243,6 +243,7 @@ func writeMarkdown(r *check.Report, w io.Writer) error {
 		}
 		for _, c := range cs {
 			fmt.Fprintf(&b, "\n#### %d. %s (%s)\n\n", c.N, mdText(display.Text(c.Title)), c.Clause)
+			fmt.Fprintf(&b, "- id: %s\n", mdCode(display.Text(c.ID), false))
 			for _, f := range c.Example {
 				fmt.Fprintf(&b, "- %s: %s\n", f.Name, mdCode(f.Value, false))
 			}

@@ -31,21 +31,21 @@ func (twoBugs) Normalize(ctx context.Context, c impl.Case) impl.Result {
 // root cause of its own).
 func TestRareCauseShown(t *testing.T) {
 	r := check.Run(context.Background(), check.Config{Impl: twoBugs{}, Vectors: vectors(t), Checks: 32, Seed: 1})
-	var classes []string
+	var ids []string
 	for _, rc := range r.RootCauses {
-		classes = append(classes, rc.Class)
+		ids = append(ids, rc.ID)
 	}
 	var common, rare *check.RootCause
 	for i, rc := range r.RootCauses {
-		switch rc.Class {
-		case "no-fixpoint":
+		switch rc.ID {
+		case "entities-one-pass":
 			common = &r.RootCauses[i]
-		case "overdecoded/case-insensitive":
+		case "entities-case-insensitive":
 			rare = &r.RootCauses[i]
 		}
 	}
 	if common == nil || rare == nil {
-		t.Fatalf("root causes %v: want no-fixpoint and overdecoded/case-insensitive", classes)
+		t.Fatalf("root causes %v: want entities-one-pass and entities-case-insensitive", ids)
 	}
 	if rare.Count() >= common.Count() {
 		t.Fatalf("the rare bug shows %d times, the common one %d: the case does not test hiding", rare.Count(), common.Count())

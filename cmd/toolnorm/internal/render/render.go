@@ -623,6 +623,7 @@ func writeRootCauses(w io.Writer, r *check.Report) {
 	}
 	for _, c := range cs {
 		fmt.Fprintf(w, "\n== %d. %s (%s)\n", c.N, display.Text(c.Title), c.Clause)
+		fmt.Fprintf(w, "  %-10s %s\n", "id:", display.Text(c.ID))
 		for _, f := range c.Example {
 			fmt.Fprintf(w, "  %-10s %s\n", f.Name+":", f.Value)
 		}

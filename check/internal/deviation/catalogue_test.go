@@ -1,0 +1,334 @@
+package deviation
+
+import (
+	"context"
+	"encoding/json"
+	"math/rand/v2"
+	"os/exec"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/toolnorm/toolnorm/corpus"
+	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/normalize"
+	"github.com/toolnorm/toolnorm/oracle"
+)
+
+var ctx = context.Background()
+
+// quoted finds what a title quotes as code.
+var quoted = regexp.MustCompile("`([^`]+)`")
+
+// Every deviation has a unique kebab-case id, a one-line title, a clause,
+// and witnesses: the first, the example of its title, on which it differs
+// from the reference; the others differ too, or are controls, on which
+// it agrees with the reference where the title says it does (the top
+// level repaired, for a deviation that repairs only the top level). And
+// every example a title quotes is in a witness: in its schema, its
+// arguments, or what the deviation gives on it.
+func TestCatalogue(t *testing.T) {
+	ids := map[string]bool{}
+	kebab := regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+	clause := regexp.MustCompile(`^(rule/[2-5]|reading/[1-8])$`)
+	for _, d := range Catalogue() {
+		t.Run(d.ID, func(t *testing.T) {
+			if !kebab.MatchString(d.ID) || ids[d.ID] {
+				t.Errorf("id %q: want a unique kebab-case id", d.ID)
+			}
+			ids[d.ID] = true
+			if d.Title == "" || strings.ContainsAny(d.Title, "\n\r") || strings.HasSuffix(d.Title, ".") {
+				t.Errorf("title %q: want one line, no final period", d.Title)
+			}
+			if !clause.MatchString(d.Clause) {
+				t.Errorf("clause %q", d.Clause)
+			}
+			if len(d.Witnesses) == 0 {
+				t.Fatalf("no witness")
+			}
+			var texts []string
+			for i, c := range d.Witnesses {
+				got, want := Apply(ctx, c, d), impl.Reference.Normalize(ctx, c)
+				if i == 0 && impl.Compare(got, want).Same() {
+					t.Errorf("title example %s %s %+v: the same as the reference: %v", c.Schema, c.Args, c.Options, got)
+				}
+				if want.Error != "" && d.ID != "schema-not-checked" {
+					t.Errorf("witness %s %s: the reference rejects it: %v", c.Schema, c.Args, want)
+				}
+				texts = append(texts, string(c.Schema), string(c.Args), string(got.Output), string(want.Output), got.Detail)
+			}
+			for _, q := range quoted.FindAllStringSubmatch(d.Title, -1) {
+				q1 := strings.ReplaceAll(q[1], " ", "")
+				if !slices.ContainsFunc(texts, func(s string) bool {
+					s = strings.ReplaceAll(s, " ", "")
+					return strings.Contains(s, q1) || strings.Contains(s, strings.ReplaceAll(q1, `"`, `\"`))
+				}) {
+					t.Errorf("the title quotes %s, which no witness holds", q[0])
+				}
+			}
+			if ByID(d.ID) != d {
+				t.Errorf("ByID(%q) is not it", d.ID)
+			}
+		})
+	}
+}
+
+// On each witness of another deviation that the reference gives as it is
+// (nothing repaired), a deviation that changes only repairs agrees with
+// the reference: the switches change nothing they are not about. Checked
+// over the whole corpus: most deviations agree with the reference on most
+// vectors.
+func TestCorpusAgreement(t *testing.T) {
+	vectors, err := corpus.Load(corpus.Embedded())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rule []*corpus.Vector
+	for _, v := range vectors {
+		if v.Origin != "html5lib" {
+			rule = append(rule, v)
+		}
+	}
+	for _, d := range Catalogue() {
+		failed := 0
+		for _, v := range rule {
+			if !corpus.Replay(v, d.Impl()).Pass {
+				failed++
+			}
+		}
+		t.Logf("%-30s fails %3d of %d vectors", d.ID, failed, len(rule))
+		if failed == 0 {
+			t.Errorf("%s fails no vector of the corpus", d.ID)
+		}
+		if float64(failed) > 0.5*float64(len(rule)) {
+			t.Errorf("%s fails %d of %d vectors: more than half", d.ID, failed, len(rule))
+		}
+	}
+}
+
+// The model with no switch set gives the reference's result, on the
+// corpus and on random cases; and so does it with the reference's
+// decision run as a decoder pass: any difference a deviation built on them
+// shows is its change.
+func TestModelIsReference(t *testing.T) {
+	var cases []impl.Case
+	vectors, _ := corpus.Load(corpus.Embedded())
+	for _, v := range vectors {
+		cases = append(cases, impl.Case{Schema: v.SchemaText(), Args: v.ArgumentsText(), Options: v.Options})
+	}
+	for _, d := range Catalogue() {
+		cases = append(cases, d.Witnesses...)
+	}
+	r := rand.New(rand.NewPCG(7, 8))
+	n := 1500
+	if testing.Short() {
+		n = 200
+	}
+	options := []impl.Options{{}, {}, {Profile: normalize.Attribute}, {MaxPasses: 1}, {MaxPasses: 2}, {Depth: normalize.TopLevel}, {Repairs: normalize.JSONRepair}, {Repairs: normalize.EntityRepair}}
+	for range n {
+		cases = append(cases, impl.Case{Schema: []byte(randomSchemas[r.IntN(len(randomSchemas))]), Args: []byte(randomArgs(r)), Options: options[r.IntN(len(options))]})
+	}
+	for _, m := range []*model{{}, {pass: decoder{}.pass()}} {
+		for _, c := range cases {
+			_, got := m.normalize(ctx, c.Schema, c, impl.Reference.Normalize(ctx, c))
+			if d := impl.Compare(got, impl.Reference.Normalize(ctx, c)).Diff; d != "" {
+				t.Fatalf("model %+v on %s %s %+v: %s", m, c.Schema, c.Args, c.Options, d)
+			}
+		}
+	}
+}
+
+var randomSchemas = []string{noSchema, arrayParam, objectParam, arrayOfArr, nestedArr,
+	`{"properties":{"a":{"type":["string","array"]}}}`,
+	`{"$defs":{"l":{"type":"array"}},"properties":{"a":{"$ref":"#/$defs/l"}}}`,
+	`{"properties":{"a":{"anyOf":[{"type":"array"},{"type":"null"}]}},"additionalProperties":{"oneOf":[{"type":"object"},{"type":"boolean"}]}}`,
+	`{"properties":{"name":{"type":"string"}},"patternProperties":{"^ids?$":{"type":"array"}}}`,
+	`{"type":"object","additionalProperties":{"type":"array","items":{"type":"object","additionalProperties":{"type":["array","object"]}}}}`,
+	`{"properties":{"t":{"type":"array","prefixItems":[{"type":"object"},{"type":"string"}],"items":{"type":"array"}}},"additionalProperties":{"allOf":[{"type":["array","string"]},{"type":["array","null"]}]}}`,
+	`{"$defs":{"node":{"type":"object","properties":{"children":{"type":"array","items":{"$ref":"#/$defs/node"}},"tags":{"type":"array"}}}},"additionalProperties":{"$ref":"#/$defs/node"}}`,
+}
+
+// randomArgs draws arguments for randomSchemas: members named as their
+// parameters, holding scalars, references, and arrays and objects, also
+// sent as strings, sometimes escaped.
+func randomArgs(r *rand.Rand) string {
+	keys := []string{"a", "o", "t", "ids", "name", "children", "tags", "x", "__proto__", "1"}
+	texts := []string{"&amp;", "&amp;amp;", "&quot;", "&lt;", "&#9", "&#1;", "&notit;", "&region=", "x", " ", "[", "]", "{", "}", ",", "1", "\\\"", "&#x26;quot;", "&nGt;", "NaN", "'"}
+	var container func(d int) string
+	str := func(d int) string {
+		var b strings.Builder
+		if d < 3 && r.IntN(2) == 0 { // an array or object, stringified
+			b.WriteString([]string{"", " "}[r.IntN(2)] + container(d+1))
+		} else {
+			for range r.IntN(5) {
+				b.WriteString(texts[r.IntN(len(texts))])
+			}
+		}
+		s := b.String()
+		if r.IntN(4) == 0 {
+			s = strings.NewReplacer("&", "&amp;", `"`, "&quot;").Replace(s)
+		}
+		var q strings.Builder
+		enc := json.NewEncoder(&q)
+		enc.SetEscapeHTML(r.IntN(4) == 0) // mostly '&' as it is, sometimes \u0026
+		_ = enc.Encode(s)
+		return strings.TrimSuffix(q.String(), "\n")
+	}
+	val := func(d int) string {
+		switch k := r.IntN(6); {
+		case k == 0:
+			return []string{"1", "1.0", "12345678901234567890", "null", "true"}[r.IntN(5)]
+		case k < 4 || d >= 3:
+			return str(d)
+		}
+		return container(d + 1)
+	}
+	container = func(d int) string {
+		var parts []string
+		if r.IntN(2) == 0 {
+			for range r.IntN(4) {
+				parts = append(parts, val(d))
+			}
+			return "[" + strings.Join(parts, ",") + "]"
+		}
+		for range r.IntN(4) {
+			parts = append(parts, `"`+keys[r.IntN(len(keys))]+`":`+val(d))
+		}
+		return "{" + strings.Join(parts, ",") + "}"
+	}
+	var parts []string
+	for range r.IntN(5) {
+		parts = append(parts, `"`+keys[r.IntN(len(keys))]+`":`+val(0))
+	}
+	return "{" + strings.Join(parts, ",") + "}"
+}
+
+// The entities-go-html witnesses are real differences between
+// html.UnescapeString and the tokenizer (x/net).
+func TestStdlibDiffers(t *testing.T) {
+	for _, s := range []string{"&#4294967356;", "&#x10000000041;", "tab&#9", "&#3 x", "&nGt; &nLt;", "&#x;"} {
+		if got, _ := stdlib(s); got == oracle.Unescape(s) {
+			t.Errorf("stdlib(%q) = %q, the same as the tokenizer", s, got)
+		}
+	}
+}
+
+// The python decision against what Python 3.11's html.unescape returns
+// (a table taken from it), and against python3 itself when it is there.
+func TestPythonPass(t *testing.T) {
+	p := decoder{numerics: pythonNumerics}.pass()
+	for s, want := range map[string]string{
+		"&#1;&#127;&#xFFFF;&#13;&#0;&#x81;&#11;&amp-x&#9":  "\r\ufffd\u0081&-x\t",
+		"&#x80;&#xD800;&#x110000;&#xFDD0;&#x10FFFE;&#x1F;": "€\ufffd\ufffd",
+		"&notit; &AMP &#38 &#x26;":                         "¬it; & & &",
+	} {
+		if got, err := p(s); got != want || err != nil {
+			t.Errorf("python pass(%q) = %q, %v; want %q", s, got, err, want)
+		}
+	}
+	if _, err := p("&#" + strings.Repeat("0", 4301)); err == nil {
+		t.Errorf("python pass on 4,301 digits: no error")
+	}
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3")
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	atoms := []string{"&", "&", "&#", "&#x", "#", "x", "X", ";", ";", "0", "1", "7", "9", "f", "F", "a", "amp", "not", "lt", "in", "G", "t", " ", "=", "-", "é"}
+	var inputs []string
+	for range 3000 {
+		var b strings.Builder
+		for range r.IntN(10) + 1 {
+			b.WriteString(atoms[r.IntN(len(atoms))])
+		}
+		inputs = append(inputs, b.String())
+	}
+	data, _ := json.Marshal(inputs)
+	cmd := exec.Command("python3", "-c", "import html, json, sys\nfor s in json.load(sys.stdin): print(json.dumps(html.unescape(s)))")
+	cmd.Stdin = strings.NewReader(string(data))
+	out, err := cmd.Output()
+	if err != nil {
+		t.Skipf("python3: %v", err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	for i, s := range inputs {
+		var want string
+		if err := json.Unmarshal([]byte(lines[i]), &want); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := p(s); got != want {
+			t.Errorf("python pass(%q) = %q; html.unescape gives %q", s, got, want)
+		}
+	}
+}
+
+// Two deviations together make both changes: each of two witnesses of
+// different deviations is explained by the pair.
+func TestPairs(t *testing.T) {
+	miss, validator := ByID("ignores-ref"), ByID("validates-after-repair")
+	c := miss.Witnesses[0]
+	if r := Apply(ctx, c, validator); r.Error != "" {
+		t.Errorf("validates-after-repair alone on %s: %v, want output (the reference's fits)", c.Args, r)
+	}
+	if r := Apply(ctx, c, miss); r.Error != "" || string(r.Output) != string(c.Args) {
+		t.Errorf("ignores-ref alone on %s: %v, want it as it is", c.Args, r)
+	}
+	if r := Apply(ctx, c, miss, validator); r.Error == "" {
+		t.Errorf("ignores-ref and validates-after-repair on %s: %v, want an error", c.Args, r)
+	}
+	onePass, top := ByID("entities-one-pass"), ByID("entities-top-level-only")
+	c = impl.Case{Schema: []byte(`{}`), Args: []byte(`{"a":"&amp;amp;","b":["&amp;amp;"]}`)}
+	if r := Apply(ctx, c, onePass, top); string(r.Output) != `{"a":"&amp;","b":["&amp;amp;"]}` {
+		t.Errorf("one pass at the top: %v", r)
+	}
+}
+
+// Deviations that set the same part of the model undo one another; those
+// that set different parts compose.
+func TestCompatible(t *testing.T) {
+	for _, tt := range []struct {
+		a, b string
+		want bool
+	}{
+		{"json-none", "json-top-level-only", false},
+		{"entities-one-pass", "entities-top-level-only", true},
+		{"entities-semicolon-required", "entities-html4-table", true},
+		{"entities-html4-table", "entities-basic-table", false},
+		{"json-nonfinite", "json-raw-surrogates", true},
+		{"ignores-ref", "validates-after-repair", true},
+		{"entities-attribute-mode", "entities-profile-ignored", false},
+	} {
+		if got := Compatible(ByID(tt.a), ByID(tt.b)); got != tt.want {
+			t.Errorf("Compatible(%s, %s) = %v, want %v", tt.a, tt.b, got, tt.want)
+		}
+	}
+}
+
+// A deviation that a case does not have the features for gives the
+// reference's result on it: skipping it loses no explanation.
+func TestRelevant(t *testing.T) {
+	var cases []impl.Case
+	vectors, _ := corpus.Load(corpus.Embedded())
+	for _, v := range vectors {
+		cases = append(cases, impl.Case{Schema: v.SchemaText(), Args: v.ArgumentsText(), Options: v.Options})
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 500 {
+		cases = append(cases, impl.Case{Schema: []byte(randomSchemas[r.IntN(len(randomSchemas))]), Args: []byte(randomArgs(r))})
+	}
+	skipped := 0
+	for _, c := range cases {
+		f := FeaturesOf(c)
+		want := impl.Reference.Normalize(ctx, c)
+		for _, d := range Catalogue() {
+			if d.Relevant(f) {
+				continue
+			}
+			skipped++
+			if got := Apply(ctx, c, d); !impl.Compare(got, want).Same() {
+				t.Errorf("%s, not relevant to %s %s, changes it: %v, want %v", d.ID, c.Schema, c.Args, got, want)
+			}
+		}
+	}
+	t.Logf("%d of %d deviations run skipped", skipped, len(cases)*len(Catalogue()))
+}

@@ -1,0 +1,339 @@
+package deviation
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/toolnorm/toolnorm/internal/jsonvalue"
+	"github.com/toolnorm/toolnorm/internal/schemaview"
+)
+
+// A rewrite changes the schema document before the normalizer reads it:
+// how a deviation leaves a keyword unread. It is called with the document's
+// root; most rewrites change every object in it (objects that are no
+// schema, such as enum values, too: the normalizer does not read those).
+type rewrite func(doc *jsonvalue.Value)
+
+// everySchema makes a rewrite of f applied to every object in a schema
+// position of the document, an object before what it holds, as
+// schemaview.Walk visits them: the values of keywords, the members of
+// properties, patternProperties, $defs, definitions, dependentSchemas and
+// dependencies (their names are no keywords), the elements of an array
+// (allOf, a list of items); never inside const, enum, default or
+// examples, which hold data. root is true for the document's root. f may
+// change the members of the object it is given; what f leaves is walked.
+func everySchema(f func(obj *jsonvalue.Value, root bool)) rewrite {
+	return func(doc *jsonvalue.Value) { schemaview.Walk(doc, f) }
+}
+
+// dropMembers leaves out the members named key whose value is of one of
+// kinds (any kind when none is given).
+func dropMembers(key string, kinds ...jsonvalue.Kind) rewrite {
+	return everySchema(func(obj *jsonvalue.Value, _ bool) {
+		obj.Members = slices.DeleteFunc(obj.Members, func(m jsonvalue.Member) bool {
+			return m.Key == key && (len(kinds) == 0 || slices.Contains(kinds, m.Value.Kind))
+		})
+	})
+}
+
+// neutralize appends the branch true to every union named key. A union
+// with a branch that says nothing says nothing, about the type and about
+// children (docs/readings.md section 4): the keyword then contributes
+// nothing, as if it were not read, while its branches are still compiled
+// and $refs into them still resolve.
+func neutralize(key string) rewrite {
+	return everySchema(func(obj *jsonvalue.Value, _ bool) {
+		for _, m := range obj.Members {
+			if m.Key == key && m.Value.Kind == jsonvalue.Array {
+				m.Value.Elems = append(m.Value.Elems, &jsonvalue.Value{Kind: jsonvalue.Bool, Bool: true})
+			}
+		}
+	})
+}
+
+// dropStringType removes "string" from every type: "string" becomes [],
+// ["string","array"] becomes ["array"]. Whether string is admitted matters
+// to nothing but the JSON repair (a string value has no children), so
+// this changes nothing else.
+var dropStringType = everySchema(func(obj *jsonvalue.Value, _ bool) {
+	isString := func(v *jsonvalue.Value) bool { return v.Kind == jsonvalue.String && v.Str == "string" }
+	for _, m := range obj.Members {
+		if m.Key != "type" {
+			continue
+		}
+		switch {
+		case isString(m.Value):
+			*m.Value = jsonvalue.Value{Kind: jsonvalue.Array, Elems: []*jsonvalue.Value{}}
+		case m.Value.Kind == jsonvalue.Array:
+			m.Value.Elems = slices.DeleteFunc(m.Value.Elems, isString)
+		}
+	}
+})
+
+// dropTypeLists leaves out every type given as a list: only a type named
+// by a string is read.
+var dropTypeLists = dropMembers("type", jsonvalue.Array)
+
+// firstBranchOnly keeps the first branch of every allOf.
+var firstBranchOnly = everySchema(func(obj *jsonvalue.Value, _ bool) {
+	for _, m := range obj.Members {
+		if m.Key == "allOf" && m.Value.Kind == jsonvalue.Array && len(m.Value.Elems) > 1 {
+			m.Value.Elems = m.Value.Elems[:1]
+		}
+	}
+})
+
+// nestedProperties leaves out properties everywhere but in the root
+// schema, where they give the arguments' own members; a "$ref": "#"
+// below the root, which reads the root again for a nested value, names a
+// copy of the root without its properties.
+func nestedProperties(doc *jsonvalue.Value) {
+	var rootCopy *jsonvalue.Value
+	everySchema(func(obj *jsonvalue.Value, root bool) {
+		if root {
+			return
+		}
+		obj.Members = slices.DeleteFunc(obj.Members, func(m jsonvalue.Member) bool {
+			return m.Key == "properties" && m.Value.Kind == jsonvalue.Object
+		})
+		if r := obj.Member("$ref"); r != nil && r.Kind == jsonvalue.String && r.Str == "#" {
+			r.Str = "#/$defs/" + nestedRoot
+			rootCopy = doc
+		}
+	})(doc)
+	if rootCopy == nil || doc.Kind != jsonvalue.Object {
+		return
+	}
+	c := copyValue(doc)
+	c.Members = slices.DeleteFunc(c.Members, func(m jsonvalue.Member) bool { return m.Key == "properties" })
+	defs := doc.Member("$defs")
+	if defs == nil {
+		defs = &jsonvalue.Value{Kind: jsonvalue.Object}
+		doc.Members = append(doc.Members, jsonvalue.Member{Key: "$defs", Value: defs})
+	}
+	defs.Members = append(defs.Members, jsonvalue.Member{Key: nestedRoot, Value: c})
+}
+
+// nestedRoot names the copy of the root that nestedProperties makes.
+const nestedRoot = "toolnorm-nested-root"
+
+// copyValue is a deep copy of v.
+func copyValue(v *jsonvalue.Value) *jsonvalue.Value {
+	c := *v
+	c.Elems = make([]*jsonvalue.Value, len(v.Elems))
+	for i, e := range v.Elems {
+		c.Elems[i] = copyValue(e)
+	}
+	c.Members = make([]jsonvalue.Member, len(v.Members))
+	for i, m := range v.Members {
+		c.Members[i] = jsonvalue.Member{Key: m.Key, Value: copyValue(m.Value)}
+	}
+	return &c
+}
+
+// keptBesideRef are the keywords a schema that is a $ref keeps when its
+// other keywords are dropped: those that other references may lead
+// through.
+var keptBesideRef = []string{"$ref", "$defs", "definitions", "$id", "id", "$schema", "$anchor", "$dynamicAnchor"}
+
+// refSiblings drops what stands beside a $ref, as draft 7 and earlier
+// read it, whatever the draft.
+var refSiblings = everySchema(func(obj *jsonvalue.Value, _ bool) {
+	if obj.Member("$ref") == nil || obj.Member("$ref").Kind != jsonvalue.String {
+		return
+	}
+	obj.Members = slices.DeleteFunc(obj.Members, func(m jsonvalue.Member) bool { return !slices.Contains(keptBesideRef, m.Key) })
+})
+
+// noDrafts drops every $schema: each resource is read as 2020-12.
+var noDrafts = dropMembers("$schema", jsonvalue.String)
+
+// plainTypes keeps, in every object, only what a reader of plain types
+// reads: a type named by a string, properties, and items given as one
+// schema (and $defs, which only references would read).
+var plainTypes = everySchema(func(obj *jsonvalue.Value, _ bool) {
+	obj.Members = slices.DeleteFunc(obj.Members, func(m jsonvalue.Member) bool {
+		switch m.Key {
+		case "type":
+			return m.Value.Kind != jsonvalue.String
+		case "properties", "$defs", "definitions":
+			return false
+		case "items":
+			return m.Value.Kind != jsonvalue.Object && m.Value.Kind != jsonvalue.Bool
+		}
+		return true
+	})
+})
+
+// all is the rewrites one after the other.
+func all(rs ...rewrite) rewrite {
+	return func(doc *jsonvalue.Value) {
+		for _, r := range rs {
+			r(doc)
+		}
+	}
+}
+
+// refTypeOnly replaces every local $ref by the type of the schema it names
+// (through a chain of $refs): what a $ref names is read for its type
+// alone, not for what it declares below (items, properties).
+func refTypeOnly(doc *jsonvalue.Value) {
+	typeOf := func(ref string) *jsonvalue.Value {
+		for range 64 {
+			t := doc.Resolve(ref)
+			if t == nil || t.Kind != jsonvalue.Object {
+				return nil
+			}
+			if ty := t.Member("type"); ty != nil {
+				return ty
+			}
+			next := t.Member("$ref")
+			if next == nil || next.Kind != jsonvalue.String {
+				return nil
+			}
+			ref = next.Str
+		}
+		return nil
+	}
+	var found []*jsonvalue.Value
+	everySchema(func(obj *jsonvalue.Value, _ bool) {
+		if r := obj.Member("$ref"); r != nil && r.Kind == jsonvalue.String {
+			found = append(found, obj)
+		}
+	})(doc)
+	types := make([]*jsonvalue.Value, len(found))
+	for i, obj := range found {
+		types[i] = typeOf(obj.Member("$ref").Str)
+	}
+	for i, obj := range found {
+		obj.Members = slices.DeleteFunc(obj.Members, func(m jsonvalue.Member) bool { return m.Key == "$ref" })
+		if types[i] != nil && obj.Member("type") == nil {
+			t := *types[i]
+			obj.Members = append(obj.Members, jsonvalue.Member{Key: "type", Value: &t})
+		}
+	}
+}
+
+// containerBranches leaves, in every anyOf and oneOf one of whose
+// branches declares array or object, only the branches that do: the
+// others, which admit a string or anything, are not read.
+var containerBranches = everySchema(func(obj *jsonvalue.Value, _ bool) {
+	for _, m := range obj.Members {
+		if (m.Key != "anyOf" && m.Key != "oneOf") || m.Value.Kind != jsonvalue.Array {
+			continue
+		}
+		kept := slices.DeleteFunc(slices.Clone(m.Value.Elems), func(b *jsonvalue.Value) bool { return !declaresContainer(b) })
+		if len(kept) > 0 {
+			m.Value.Elems = kept
+		}
+	}
+})
+
+// declaresContainer reports whether a schema's own type names array or
+// object.
+func declaresContainer(s *jsonvalue.Value) bool {
+	t := s.Member("type")
+	if t == nil {
+		return false
+	}
+	isContainer := func(v *jsonvalue.Value) bool {
+		return v.Kind == jsonvalue.String && (v.Str == "array" || v.Str == "object")
+	}
+	return isContainer(t) || slices.ContainsFunc(t.Elems, isContainer)
+}
+
+// allOfAsAnyOf reads every allOf as an anyOf.
+var allOfAsAnyOf = everySchema(func(obj *jsonvalue.Value, _ bool) {
+	if obj.Member("anyOf") != nil {
+		return // one anyOf an object may have
+	}
+	for i, m := range obj.Members {
+		if m.Key == "allOf" && m.Value.Kind == jsonvalue.Array {
+			obj.Members[i].Key = "anyOf"
+		}
+	}
+})
+
+// untypedLevels leaves out what a schema declares of an object's members
+// unless its own type names object, and of an array's elements unless it
+// names array: a level whose type is unsaid is not walked.
+var untypedLevels = everySchema(func(obj *jsonvalue.Value, _ bool) {
+	names := func(name string) bool {
+		t := obj.Member("type")
+		if t == nil {
+			return false
+		}
+		is := func(v *jsonvalue.Value) bool { return v.Kind == jsonvalue.String && v.Str == name }
+		return is(t) || slices.ContainsFunc(t.Elems, is)
+	}
+	object, array := names("object"), names("array")
+	obj.Members = slices.DeleteFunc(obj.Members, func(m jsonvalue.Member) bool {
+		switch m.Key {
+		case "properties", "patternProperties", "additionalProperties":
+			return !object
+		case "items", "prefixItems", "additionalItems":
+			return !array
+		}
+		return false
+	})
+})
+
+// refItems leaves out, of every schema a local $ref names, what it
+// declares of an array's elements (items, prefixItems, additionalItems),
+// there and in what it holds through its own $ref, allOf, anyOf and
+// oneOf: an array's elements are declared by nothing behind a $ref.
+func refItems(doc *jsonvalue.Value) {
+	view := schemaview.New(doc)
+	var targets []*jsonvalue.Value
+	everySchema(func(obj *jsonvalue.Value, _ bool) {
+		if r := obj.Member("$ref"); r != nil && r.Kind == jsonvalue.String {
+			if t := view.Resolve(r.Str); t != nil && t.Kind == jsonvalue.Object {
+				targets = append(targets, t)
+			}
+		}
+	})(doc)
+	seen := map[*jsonvalue.Value]bool{}
+	var strip func(t *jsonvalue.Value, depth int)
+	strip = func(t *jsonvalue.Value, depth int) {
+		if t == nil || t.Kind != jsonvalue.Object || seen[t] || depth > 64 {
+			return
+		}
+		seen[t] = true
+		t.Members = slices.DeleteFunc(t.Members, func(m jsonvalue.Member) bool {
+			return m.Key == "items" || m.Key == "prefixItems" || m.Key == "additionalItems"
+		})
+		if r := t.Member("$ref"); r != nil && r.Kind == jsonvalue.String {
+			strip(view.Resolve(r.Str), depth+1)
+		}
+		for _, k := range []string{"allOf", "anyOf", "oneOf"} {
+			if b := t.Member(k); b != nil {
+				for _, e := range b.Elems {
+					strip(e, depth+1)
+				}
+			}
+		}
+	}
+	for _, t := range targets {
+		strip(t, 0)
+	}
+}
+
+// pointerRefsOnly leaves out every $ref that is not a JSON Pointer into
+// its document ("#", "#/..."): a plain-name anchor, an $id or a relative
+// URI names nothing.
+var pointerRefsOnly = everySchema(func(obj *jsonvalue.Value, _ bool) {
+	obj.Members = slices.DeleteFunc(obj.Members, func(m jsonvalue.Member) bool {
+		return m.Key == "$ref" && m.Value.Kind == jsonvalue.String && m.Value.Str != "#" && !strings.HasPrefix(m.Value.Str, "#/")
+	})
+})
+
+// readAs reads a schema that names no draft as the draft uri names: it
+// gets "$schema": uri.
+func readAs(uri string) rewrite {
+	return func(doc *jsonvalue.Value) {
+		if doc.Kind != jsonvalue.Object || doc.Member("$schema") != nil {
+			return
+		}
+		doc.Members = append([]jsonvalue.Member{{Key: "$schema", Value: &jsonvalue.Value{Kind: jsonvalue.String, Str: uri}}}, doc.Members...)
+	}
+}

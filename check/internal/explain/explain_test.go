@@ -1,0 +1,124 @@
+package explain
+
+import (
+	"context"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/toolnorm/toolnorm/check/internal/deviation"
+	"github.com/toolnorm/toolnorm/corpus"
+	"github.com/toolnorm/toolnorm/impl"
+)
+
+var ctx = context.Background()
+
+func want(c impl.Case) impl.Result { return impl.Reference.Normalize(ctx, c) }
+
+// sample is the vectors the tests replay: those written for the rule and
+// its readings, and every fourth of html5lib's.
+func someVectors(t *testing.T) []*corpus.Vector {
+	t.Helper()
+	vs, err := corpus.Load(corpus.Embedded())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []*corpus.Vector
+	for i, v := range vs {
+		if v.Origin != "html5lib" || i%4 == 0 {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// findings replays vs on im: a finding for each vector it fails.
+func findings(im impl.Impl, vs []*corpus.Vector) []Finding {
+	var fs []Finding
+	for _, v := range vs {
+		c := impl.Case{Schema: v.SchemaText(), Args: v.ArgumentsText(), Options: v.Options}
+		got, w := im.Normalize(ctx, c), v.Want()
+		if !impl.Compare(got, w).Same() {
+			fs = append(fs, Finding{Source: Vector, ID: v.ID, Case: c, Want: w, Got: got, Clause: v.Clause})
+		}
+	}
+	return fs
+}
+
+// Each deviation planted alone in the reference is found, as the one
+// root cause of its findings, under its own id; and every root cause's
+// title holds (CheckTitle).
+func TestEachDeviationAlone(t *testing.T) {
+	vs := someVectors(t)
+	for _, d := range deviation.Catalogue() {
+		t.Run(d.ID, func(t *testing.T) {
+			im := d.Impl()
+			fs := findings(im, vs)
+			if len(fs) == 0 {
+				t.Skip("no vector of the sample shows it")
+			}
+			rcs := Explain(ctx, Config{Impl: im, Want: want}, fs)
+			var ids []string
+			for _, rc := range rcs {
+				ids = append(ids, rc.ID)
+				if err := CheckTitle(ctx, im, want, rc); err != nil {
+					t.Error(err)
+				}
+			}
+			if len(rcs) != 1 || rcs[0].ID != d.ID {
+				t.Errorf("root causes %v, want just %s", ids, d.ID)
+			}
+		})
+	}
+}
+
+// Two deviations planted together are found as two root causes (or, where
+// every finding needs both, one of the pair), and no other.
+func TestPairsPlanted(t *testing.T) {
+	vs := someVectors(t)
+	cat := deviation.Catalogue()
+	r := rand.New(rand.NewPCG(1, 2))
+	n := 16
+	if testing.Short() {
+		n = 4
+	}
+	for range n {
+		a, b := cat[r.IntN(len(cat))], cat[r.IntN(len(cat))]
+		if a == b || !deviation.Compatible(a, b) {
+			continue
+		}
+		t.Run(a.ID+"+"+b.ID, func(t *testing.T) {
+			im := impl.Func("pair", func(ctx context.Context, c impl.Case) impl.Result { return deviation.Apply(ctx, c, a, b) })
+			fs := findings(im, vs)
+			rcs := Explain(ctx, Config{Impl: im, Want: want}, fs)
+			var ids []string
+			for _, rc := range rcs {
+				ids = append(ids, rc.ID)
+			}
+			t.Logf("%s + %s: %v", a.ID, b.ID, ids)
+			// Each is found, unless the other hides it on every finding.
+			for _, d := range []*deviation.Deviation{a, b} {
+				shows := slices.ContainsFunc(fs, func(f Finding) bool {
+					other := a
+					if d == a {
+						other = b
+					}
+					return !impl.Compare(deviation.Apply(ctx, f.Case, other), f.Got).Same()
+				})
+				if shows && !slices.ContainsFunc(ids, func(id string) bool { return slices.Contains(strings.Split(id, "+"), d.ID) }) {
+					t.Errorf("%s is not found", d.ID)
+				}
+			}
+			for _, rc := range rcs {
+				if err := CheckTitle(ctx, im, want, rc); err != nil {
+					t.Error(err)
+				}
+				ok := slices.ContainsFunc(strings.Split(rc.ID, "+"), func(id string) bool { return id == a.ID || id == b.ID })
+				if !ok {
+					t.Errorf("root cause %s (%s): neither %s nor %s", rc.ID, rc.Title, a.ID, b.ID)
+				}
+			}
+		})
+	}
+}

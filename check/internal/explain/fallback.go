@@ -1,0 +1,27 @@
+package explain
+
+// fallback is the fifth step: the findings no deviation explains, by
+// the class of what differs on the case as found (package diagnose), and
+// the failures of the program and the properties' violations their case
+// does not show, by theirs. Findings of one class are one cause.
+func (s *session) fallback(fs []*finding) []*cause {
+	byClass := map[string]*cause{}
+	var out []*cause
+	for _, f := range fs {
+		if f.explainable && len(f.cands) > 0 {
+			continue
+		}
+		if f.explainable && !f.counted {
+			f.class = classify(f.Case, f.Want, f.Got)
+		}
+		k := f.class.Class
+		c := byClass[k]
+		if c == nil {
+			c = &cause{class: f.class}
+			byClass[k] = c
+			out = append(out, c)
+		}
+		c.fs = append(c.fs, f)
+	}
+	return out
+}
