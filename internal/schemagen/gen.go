@@ -2,6 +2,7 @@ package schemagen
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strconv"
 
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
@@ -110,7 +111,17 @@ type Options struct {
 	// Text draws a leaf string (text and references), if set; else the
 	// package's own pool.
 	Text func() string
+	// Fit draws only what the generator models exactly: arguments that
+	// fit the schema as any validator reads it (no JSON text the repair
+	// decodes, no break, no keywords of another draft, and no not,
+	// if/then/else, dependent schemas or unevaluated keywords, whose
+	// values the generator does not draw against).
+	Fit bool
 }
+
+// unmodelled are the knobs Options.Fit turns off.
+const unmodelled = 1<<kJSONText | 1<<kJSONText2 | 1<<kBreak | 1<<kOffDraft | 1<<kNot | 1<<kIf | 1<<kDependent | 1<<kUnevaluated | 1<<kStray |
+	1<<kNullable | 1<<kRecursion | 1<<kPatternProps | 1<<kUniqueItems | 1<<kPattern
 
 // Case is a drawn case: the schema and arguments as JSON text, and the
 // features they exercise.
@@ -251,6 +262,7 @@ type gen struct {
 	// drawingSchema is true while a value is drawn for the schema itself
 	// (an enum's): it records no site.
 	drawingSchema bool
+	fitOnly       bool // Options.Fit
 }
 
 // maxNodes bounds a schema's size: past it, leaves.
@@ -259,6 +271,10 @@ const maxNodes = 10
 func newGen(seed uint64, o Options) *gen {
 	g := &gen{r: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}
 	g.knobs = g.r.Uint64()
+	if o.Fit {
+		g.knobs &^= unmodelled
+		g.fitOnly = true
+	}
 	g.text = o.Text
 	if g.text == nil {
 		g.text = func() string { return pick(g.r, strs) }
@@ -381,7 +397,8 @@ func (g *gen) schema(depth int) *node {
 			return g.ref(g.schema(depth - 1))
 		}})
 	}
-	if g.on(kBoolSchema) {
+	if g.on(kBoolSchema) && g.draft != Draft4 {
+		// (Draft 4 has no boolean schemas.)
 		kinds = append(kinds, kind{1, func() *node {
 			n := newNode(tAll)
 			n.v = boolean(true)
@@ -432,8 +449,12 @@ func (g *gen) typeForm(n *node, main typeSet) {
 	n.types = main
 	switch x := g.r.IntN(8); {
 	case x == 0 && g.on(kTypeList):
-		n.set("type", arr(str(name(main)), str("null")))
-		n.types |= tNull
+		other := tNull
+		if main == tNull {
+			other = tString
+		}
+		n.set("type", arr(str(name(main)), str(name(other))))
+		n.types |= other
 	case x == 1 && g.on(kTypeList):
 		other := pick(g.r, []typeSet{tString, tNumber, tObject, tArray, tBool, tInteger})
 		if other == main {
@@ -792,7 +813,7 @@ func (g *gen) constraints(n *node) {
 			n.unique = true
 			n.set("uniqueItems", boolean(true))
 		}
-		if g.on(kContains) && g.chance(4) {
+		if g.on(kContains) && n.items == nil && len(n.prefix) == 0 && g.chance(4) {
 			c := newNode(0)
 			g.typeForm(c, pick(g.r, []typeSet{tString, tNumber, tArray}))
 			n.contains = c
@@ -803,7 +824,10 @@ func (g *gen) constraints(n *node) {
 	if g.on(kEnum) && g.chance(4) && scalarish {
 		var vals []*jsonvalue.Value
 		for range 1 + g.r.IntN(3) {
-			vals = append(vals, g.plain(n, 0))
+			v := g.plain(n, 0)
+			if !slices.ContainsFunc(vals, func(w *jsonvalue.Value) bool { return jsonvalue.Equal(v, w) }) {
+				vals = append(vals, v) // the metaschemas want enum's items unique
+			}
 		}
 		n.enum = vals
 		n.set("enum", arr(vals...))
@@ -854,9 +878,11 @@ func (g *gen) combinator(depth int) *node {
 	n := newNode(tAll)
 	n.alts = []*node{first}
 	list := []*jsonvalue.Value{first.v}
+	null := false
 	for range 1 + g.r.IntN(2) {
 		var b *node
-		if g.chance(2) {
+		if !null && g.chance(2) {
+			null = true // (one null branch: two would both match, and oneOf fail)
 			b = newNode(tNull)
 			b.set("type", str("null"))
 		} else {
@@ -866,7 +892,7 @@ func (g *gen) combinator(depth int) *node {
 		list = append(list, b.v)
 	}
 	n.set(kw, arr(list...))
-	if g.chance(4) {
+	if !g.fitOnly && g.chance(4) {
 		// A type beside the branches narrows them.
 		g.typeForm(n, pick(g.r, []typeSet{tArray, tObject}))
 		n.types = tAll
@@ -1075,7 +1101,7 @@ func (g *gen) writeDefs(root *node) {
 			default:
 				d.n.set("$anchor", str(d.anchor))
 			}
-			if d.uri != "" && g.on(kSchemaKeyword) && g.draft.modern() && g.chance(3) {
+			if d.uri != "" && g.on(kSchemaKeyword) && g.draft.modern() && !g.fitOnly && g.chance(3) {
 				// An embedded resource that names its own draft (one that
 				// spells $id as its document does: which draft reads the
 				// identifier is left open between the drafts).
