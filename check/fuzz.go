@@ -17,6 +17,7 @@ import (
 	"github.com/toolnorm/toolnorm/impl"
 	"github.com/toolnorm/toolnorm/internal/display"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
+	"github.com/toolnorm/toolnorm/internal/schemagen"
 	"github.com/toolnorm/toolnorm/properties"
 )
 
@@ -126,10 +127,30 @@ func (f *Fuzzer) start(seed uint64) {
 func (f *Fuzzer) draw(i int) impl.Case {
 	s := properties.CaseSeed(f.seed, "fuzz", i)
 	rng := rand.New(rand.NewPCG(s, s^0x9e3779b97f4a7c15))
-	if len(f.usable) > 0 && rng.IntN(3) == 0 {
+	switch x := rng.IntN(6); {
+	case len(f.usable) > 0 && x < 2:
 		return mutate(rng, f.usable[rng.IntN(len(f.usable))])
+	case x < 3: // a half of the cases without a corpus, a sixth with one
+		return searched(rng, f.Impl)
 	}
 	return f.gen.Example(int(rng.Int64() >> 1))
+}
+
+// searched is a case of the schema search (internal/schemagen): a schema
+// over the whole vocabulary with arguments drawn for it, its schema and
+// arguments then mutated together. Each case is swarm testing: it
+// enables a random subset of the generator's features and of the
+// mutations.
+func searched(rng *rand.Rand, im impl.Impl) impl.Case {
+	schema, args, _ := schemagen.DrawTrees(rng.Uint64(), schemagen.Options{})
+	if rng.IntN(2) == 0 {
+		schemagen.Mutate(rng, schema, args)
+	}
+	c := impl.Case{Schema: schema.Append(nil), Args: args.Append(nil)}
+	if o, ok := impl.OptionsOf(im); ok {
+		c.Options = o
+	}
+	return c
 }
 
 // step runs cases from..from+n-1 as one batch and judges each against the
@@ -397,6 +418,18 @@ func mutate(rng *rand.Rand, v *corpus.Vector) impl.Case {
 	root, err := jsonvalue.Parse(c.Args)
 	if err != nil {
 		return c
+	}
+	if rng.IntN(2) == 0 {
+		// The schema and the arguments changed together, structure-aware
+		// (a keyword added or dropped, a subschema wrapped or moved into
+		// $defs, a type form or the draft changed, a constraint the value
+		// breaks, a special key).
+		if schema, err := jsonvalue.Parse(c.Schema); err == nil && root.Kind == jsonvalue.Object {
+			if _, changed := schemagen.Mutate(rng, schema, root); changed {
+				c.Schema, c.Args = schema.Append(nil), root.Append(nil)
+				return c
+			}
+		}
 	}
 	var values []*jsonvalue.Value
 	var collect func(*jsonvalue.Value)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"pgregory.net/rapid"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/toolnorm/toolnorm/internal/display"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 	"github.com/toolnorm/toolnorm/internal/minimize"
+	"github.com/toolnorm/toolnorm/internal/schemagen"
 	"github.com/toolnorm/toolnorm/internal/schemaview"
 	"github.com/toolnorm/toolnorm/normalize"
 	"github.com/toolnorm/toolnorm/oracle"
@@ -116,6 +118,10 @@ type Case struct {
 	impl.Case
 	Focus []any  // keys and array indexes
 	Decl  string // the schema at Focus
+	// Features are what the case exercises of the schema vocabulary and
+	// of the arguments (schemagen.Analyze), for the report's count of
+	// what was searched.
+	Features schemagen.Set
 	// shrunk is true for a case the minimizer made: its schema may no
 	// longer mean what Decl says (a $ref whose target it dropped), so a
 	// property about the declared type asks the reference what it means.
@@ -352,6 +358,9 @@ func properties() []Property {
 
 // The generators of the cases and options (see genBool).
 var (
+	// genVocabulary draws, one case in two, from the whole vocabulary.
+	genVocabulary     = rapid.IntRange(0, 1)
+	genSeedPart       = rapid.IntRange(0, 1<<16-1)
 	genAttribute      = rapid.IntRange(0, 4)
 	genBounded        = rapid.IntRange(0, 5)
 	genMaxPasses      = rapid.IntRange(1, 2)
@@ -380,6 +389,9 @@ func otherThan(shape jsonvalue.Kind) *rapid.Generator[jsonvalue.Kind] {
 // drawCase draws a tool schema and arguments that fit it (with strings of
 // every kind the rule is about).
 func drawCase(t *rapid.T, o impl.Options) Case {
+	if genVocabulary.Draw(t, "vocabulary") == 0 {
+		return drawVocabulary(t, o)
+	}
 	var params []prop
 	args := &jsonvalue.Value{Kind: jsonvalue.Object, Members: []jsonvalue.Member{}}
 	keys := genParams.Draw(t, "params")
@@ -393,7 +405,47 @@ func drawCase(t *rapid.T, o impl.Options) Case {
 	if genUndeclared.Draw(t, "undeclared") == 0 {
 		args.Members = append(args.Members, jsonvalue.Member{Key: "extra", Value: value(t, &node{json: `{}`, types: tAll, leaf: tAll}, 2)})
 	}
-	return Case{Case: impl.Case{Schema: []byte(document(params)), Args: args.Append(nil), Options: o}}
+	schema := document(params)
+	return Case{Case: impl.Case{Schema: []byte(schema), Args: args.Append(nil), Options: o}, Features: drawnFeatures(schema, params, args)}
+}
+
+// drawnFeatures are the features of a case drawn from the few shapes of
+// gen.go: its schema read again (a few hundred bytes), its arguments as
+// drawn.
+func drawnFeatures(schema string, _ []prop, args *jsonvalue.Value) schemagen.Set {
+	v, err := jsonvalue.Parse([]byte(schema))
+	if err != nil {
+		return schemagen.Analyze(nil, args)
+	}
+	return schemagen.Analyze(v, args)
+}
+
+// fixedFeatures are the features of the schemas the properties about one
+// position, and non-object-rejected, draw from a short list: read once
+// each (their arguments hold no special key).
+var fixedFeatures sync.Map // schema text -> schemagen.Set
+
+func featuresOf(schema []byte) schemagen.Set {
+	if f, ok := fixedFeatures.Load(string(schema)); ok {
+		return f.(schemagen.Set)
+	}
+	f := schemagen.AnalyzeText(schema, nil)
+	fixedFeatures.Store(string(schema), f)
+	return f
+}
+
+// drawVocabulary draws a case over the whole vocabulary tools ship
+// (internal/schemagen: every type form, the validation keywords beside
+// them, every applicator, references of every kind, every draft, special
+// keys, arguments that fit or break the schema at one place), its
+// strings' text drawn as the other cases draw theirs.
+func drawVocabulary(t *rapid.T, o impl.Options) Case {
+	var seed uint64
+	for range 4 {
+		seed = seed<<16 | uint64(genSeedPart.Draw(t, "seed"))
+	}
+	c := schemagen.Draw(seed, schemagen.Options{Text: func() string { return text(t) }})
+	return Case{Case: impl.Case{Schema: c.Schema, Args: c.Args, Options: o}, Features: c.Features}
 }
 
 func holdsDeterministic(r *runner, c Case) string {
@@ -610,7 +662,8 @@ var nonObjects = []string{`[]`, `[{"a":"&amp;"}]`, `"{}"`, `"x"`, `1`, `-0.5e3`,
 
 func drawNonObject(t *rapid.T, o impl.Options) Case {
 	args := genNonObject.Draw(t, "args")
-	return Case{Case: impl.Case{Schema: []byte(`{"type":"object"}`), Args: []byte(args), Options: o}}
+	schema := []byte(`{"type":"object"}`)
+	return Case{Case: impl.Case{Schema: schema, Args: []byte(args), Options: o}, Features: featuresOf(schema)}
 }
 
 func holdsNonObject(r *runner, c Case) string {
@@ -634,6 +687,16 @@ var stringDeclared = []string{
 	`{"oneOf":[{"type":"object"},{"type":"string"}]}`,
 	`{"$ref":"#/$defs/text"}`,
 	`{"allOf":[{"type":["string","array"]},{"type":["string","object"]}]}`,
+	// Validation keywords beside a type list that admits string: a
+	// string that breaks them is still declared string (issue 36).
+	`{"type":["string","array"],"maxLength":1}`,
+	`{"type":["array","string"],"minLength":40}`,
+	`{"type":["string","object","null"],"maxLength":2,"minLength":1}`,
+	`{"type":["string","array"],"pattern":"^x"}`,
+	`{"type":["object","string"],"enum":["x",null]}`,
+	`{"type":["string","array"],"format":"email"}`,
+	`{"$ref":"#/$defs/text","maxLength":1}`,
+	`{"allOf":[{"type":["string","array"]},{"maxLength":1}]}`,
 }
 
 // Schemas that declare exactly one shape, and what they declare.
@@ -651,6 +714,11 @@ var shapeDeclared = []struct {
 	{`{"type":["object","null"]}`, jsonvalue.Object},
 	{`{"allOf":[{"type":["object","array"]},{"type":"object"}]}`, jsonvalue.Object},
 	{`{"$ref":"#/$defs/map"}`, jsonvalue.Object},
+	// Validation keywords beside: they never stop the repair.
+	{`{"type":"array","maxLength":1}`, jsonvalue.Array},
+	{`{"type":"array","maxItems":1,"uniqueItems":true}`, jsonvalue.Array},
+	{`{"type":"object","minLength":40,"required":["zz"]}`, jsonvalue.Object},
+	{`{"type":"object","maxProperties":1,"propertyNames":{"maxLength":1}}`, jsonvalue.Object},
 }
 
 func declaredShape(decl string) jsonvalue.Kind {
@@ -705,7 +773,7 @@ func placeCase(t *rapid.T, o impl.Options, schema, s string) Case {
 	}
 	doc := `{"type":"object","properties":{` + param + `,"other":{"type":"string"}},` + defs + `}`
 	args := `{"other":"Ember &amp;amp; Oak","p":` + string(arg) + `}`
-	c := Case{Case: impl.Case{Schema: []byte(doc), Args: []byte(args), Options: o}, Focus: path, Decl: schema}
+	c := Case{Case: impl.Case{Schema: []byte(doc), Args: []byte(args), Options: o}, Focus: path, Decl: schema, Features: featuresOf([]byte(doc))}
 	c.placed = &placement{schema: c.Schema, args: c.Args, focus: path, decl: schema, str: s}
 	return c
 }
