@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
 	"pgregory.net/rapid"
 
@@ -118,10 +117,6 @@ type Case struct {
 	impl.Case
 	Focus []any  // keys and array indexes
 	Decl  string // the schema at Focus
-	// Features are what the case exercises of the schema vocabulary and
-	// of the arguments (schemagen.Analyze), for the report's count of
-	// what was searched.
-	Features schemagen.Set
 	// shrunk is true for a case the minimizer made: its schema may no
 	// longer mean what Decl says (a $ref whose target it dropped), so a
 	// property about the declared type asks the reference what it means.
@@ -358,8 +353,8 @@ func properties() []Property {
 
 // The generators of the cases and options (see genBool).
 var (
-	// genVocabulary draws, one case in two, from the whole vocabulary.
-	genVocabulary     = rapid.IntRange(0, 1)
+	// genVocabulary draws, one case in four, from the whole vocabulary.
+	genVocabulary     = rapid.IntRange(0, 3)
 	genSeedPart       = rapid.IntRange(0, 1<<16-1)
 	genAttribute      = rapid.IntRange(0, 4)
 	genBounded        = rapid.IntRange(0, 5)
@@ -405,33 +400,7 @@ func drawCase(t *rapid.T, o impl.Options) Case {
 	if genUndeclared.Draw(t, "undeclared") == 0 {
 		args.Members = append(args.Members, jsonvalue.Member{Key: "extra", Value: value(t, &node{json: `{}`, types: tAll, leaf: tAll}, 2)})
 	}
-	schema := document(params)
-	return Case{Case: impl.Case{Schema: []byte(schema), Args: args.Append(nil), Options: o}, Features: drawnFeatures(schema, params, args)}
-}
-
-// drawnFeatures are the features of a case drawn from the few shapes of
-// gen.go: its schema read again (a few hundred bytes), its arguments as
-// drawn.
-func drawnFeatures(schema string, _ []prop, args *jsonvalue.Value) schemagen.Set {
-	v, err := jsonvalue.Parse([]byte(schema))
-	if err != nil {
-		return schemagen.Analyze(nil, args)
-	}
-	return schemagen.Analyze(v, args)
-}
-
-// fixedFeatures are the features of the schemas the properties about one
-// position, and non-object-rejected, draw from a short list: read once
-// each (their arguments hold no special key).
-var fixedFeatures sync.Map // schema text -> schemagen.Set
-
-func featuresOf(schema []byte) schemagen.Set {
-	if f, ok := fixedFeatures.Load(string(schema)); ok {
-		return f.(schemagen.Set)
-	}
-	f := schemagen.AnalyzeText(schema, nil)
-	fixedFeatures.Store(string(schema), f)
-	return f
+	return Case{Case: impl.Case{Schema: []byte(document(params)), Args: args.Append(nil), Options: o}}
 }
 
 // drawVocabulary draws a case over the whole vocabulary tools ship
@@ -444,8 +413,8 @@ func drawVocabulary(t *rapid.T, o impl.Options) Case {
 	for range 4 {
 		seed = seed<<16 | uint64(genSeedPart.Draw(t, "seed"))
 	}
-	c := schemagen.Draw(seed, schemagen.Options{Text: func() string { return text(t) }})
-	return Case{Case: impl.Case{Schema: c.Schema, Args: c.Args, Options: o}, Features: c.Features}
+	schema, args, _ := schemagen.DrawTrees(seed, schemagen.Options{Text: func() string { return text(t) }})
+	return Case{Case: impl.Case{Schema: schema.Append(nil), Args: args.Append(nil), Options: o}}
 }
 
 func holdsDeterministic(r *runner, c Case) string {
@@ -662,8 +631,7 @@ var nonObjects = []string{`[]`, `[{"a":"&amp;"}]`, `"{}"`, `"x"`, `1`, `-0.5e3`,
 
 func drawNonObject(t *rapid.T, o impl.Options) Case {
 	args := genNonObject.Draw(t, "args")
-	schema := []byte(`{"type":"object"}`)
-	return Case{Case: impl.Case{Schema: schema, Args: []byte(args), Options: o}, Features: featuresOf(schema)}
+	return Case{Case: impl.Case{Schema: []byte(`{"type":"object"}`), Args: []byte(args), Options: o}}
 }
 
 func holdsNonObject(r *runner, c Case) string {
@@ -773,7 +741,7 @@ func placeCase(t *rapid.T, o impl.Options, schema, s string) Case {
 	}
 	doc := `{"type":"object","properties":{` + param + `,"other":{"type":"string"}},` + defs + `}`
 	args := `{"other":"Ember &amp;amp; Oak","p":` + string(arg) + `}`
-	c := Case{Case: impl.Case{Schema: []byte(doc), Args: []byte(args), Options: o}, Focus: path, Decl: schema, Features: featuresOf([]byte(doc))}
+	c := Case{Case: impl.Case{Schema: []byte(doc), Args: []byte(args), Options: o}, Focus: path, Decl: schema}
 	c.placed = &placement{schema: c.Schema, args: c.Args, focus: path, decl: schema, str: s}
 	return c
 }

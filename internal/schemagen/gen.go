@@ -132,22 +132,30 @@ type Case struct {
 
 // Draw draws the case seed gives: the same seed, the same case.
 func Draw(seed uint64, o Options) Case {
-	schema, args, feats := DrawTrees(seed, o)
-	return Case{Schema: schema.Append(nil), Args: args.Append(nil), Features: feats}
+	schema, args, broke := DrawTrees(seed, o)
+	return Case{Schema: schema.Append(nil), Args: args.Append(nil), Features: Of(schema, args, broke)}
 }
 
-// DrawTrees is Draw before the schema and arguments are written out, for
-// a caller that changes them further (Mutate).
-func DrawTrees(seed uint64, o Options) (schema, args *jsonvalue.Value, feats Set) {
+// DrawTrees is Draw before the schema and arguments are written out and
+// their features read (Of), for a caller that changes them further
+// (Mutate) or does not count features: broke says the arguments were
+// drawn to break the schema at one place.
+func DrawTrees(seed uint64, o Options) (schema, args *jsonvalue.Value, broke bool) {
 	g := newGen(seed, o)
 	schema, args = g.document()
-	feats = Analyze(schema, args)
-	if g.broke {
+	return schema, args, g.broke
+}
+
+// Of is the features of a drawn or mutated case: Analyze's, and whether
+// its arguments were drawn to fit or to break the schema.
+func Of(schema, args *jsonvalue.Value, broke bool) Set {
+	feats := Analyze(schema, args)
+	if broke {
 		feats.Add(firstArguments + 1)
 	} else {
 		feats.Add(firstArguments)
 	}
-	return schema, args, feats
+	return feats
 }
 
 // A typeSet is a set of JSON types.

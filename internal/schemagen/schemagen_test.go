@@ -40,9 +40,9 @@ func TestMutateCompiles(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		seed, mseed := drawSeed.Draw(t, "seed"), drawSeed.Draw(t, "mutation")
 		mutated := func() ([]byte, []byte, Set) {
-			s, a, _ := DrawTrees(seed, Options{})
-			f, _ := Mutate(rand.New(rand.NewPCG(mseed, 1)), s, a)
-			return s.Append(nil), a.Append(nil), f
+			s, a, broke := DrawTrees(seed, Options{})
+			broken, _ := Mutate(rand.New(rand.NewPCG(mseed, 1)), s, a)
+			return s.Append(nil), a.Append(nil), Of(s, a, broke || broken)
 		}
 		s, a, f := mutated()
 		if _, err := normalize.Compile(s); err != nil {
@@ -94,9 +94,9 @@ func drawn(n int) Set {
 	var all Set
 	for i := range uint64(n) {
 		all.Union(Draw(i, Options{}).Features)
-		s, a, _ := DrawTrees(i, Options{})
-		f, _ := Mutate(rand.New(rand.NewPCG(i, 2)), s, a)
-		all.Union(f)
+		s, a, broke := DrawTrees(i, Options{})
+		broken, _ := Mutate(rand.New(rand.NewPCG(i, 2)), s, a)
+		all.Union(Of(s, a, broke || broken))
 	}
 	return all
 }
