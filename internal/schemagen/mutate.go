@@ -236,6 +236,9 @@ func setMember(o *jsonvalue.Value, k string, v *jsonvalue.Value) {
 
 func (m *mutator) addKeyword() bool {
 	ss := m.objectSlots()
+	if len(ss) == 0 {
+		return false // a boolean schema, nothing of it an object
+	}
 	s := pick(m.r, ss)
 	k, v := pick(m.r, addable)(m.r)
 	setMember(s.v, k, v)
@@ -244,6 +247,9 @@ func (m *mutator) addKeyword() bool {
 
 func (m *mutator) dropKeyword() bool {
 	ss := m.objectSlots()
+	if len(ss) == 0 {
+		return false
+	}
 	s := pick(m.r, ss)
 	if len(s.v.Members) == 0 {
 		return false
@@ -365,7 +371,11 @@ func (m *mutator) typeForm() bool {
 		}
 	}
 	if len(withType) == 0 {
-		s := pick(m.r, m.objectSlots())
+		ss := m.objectSlots()
+		if len(ss) == 0 {
+			return false
+		}
+		s := pick(m.r, ss)
 		setMember(s.v, "type", str(pick(m.r, []string{"array", "object", "string"})))
 		return true
 	}

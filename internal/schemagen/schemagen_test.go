@@ -319,3 +319,34 @@ func TestFitValidates(t *testing.T) {
 	}
 	t.Logf("%d of %d validate, %d schemas refused", valid, n, refused)
 }
+
+// TestMutateAnySchema checks that Mutate never panics on schemas it did
+// not draw: boolean schemas, schemas of no object, keywords of the wrong
+// kind, a deep one.
+func TestMutateAnySchema(t *testing.T) {
+	for _, tc := range []struct{ schema, args string }{
+		{`true`, `{"a":"[1]"}`},
+		{`false`, `{}`},
+		{`{}`, `{}`},
+		{`{"properties":true,"items":1,"allOf":{},"$defs":[],"type":7,"required":"a"}`, `{"a":[{"b":"x"}]}`},
+		{`{"properties":{"a":false,"b":true}}`, `{"a":1,"b":"&amp;"}`},
+		{`{"$ref":"#/$defs/a","$defs":{"a":{"$ref":"#/$defs/a"}}}`, `{"x":{"y":[]}}`},
+		{strings.Repeat(`{"items":`, 300) + `{}` + strings.Repeat(`}`, 300), `{}`},
+		{`{"properties":{"a":{"type":"string"}}}`, `{"a":` + strings.Repeat(`[`, 300) + strings.Repeat(`]`, 300) + `}`},
+	} {
+		for seed := range uint64(64) {
+			s, err := jsonvalue.Parse([]byte(tc.schema))
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, err := jsonvalue.Parse([]byte(tc.args))
+			if err != nil {
+				t.Fatal(err)
+			}
+			Mutate(rand.New(rand.NewPCG(seed, 5)), s, a)
+			if _, err := jsonvalue.Parse(s.Append(nil)); err != nil {
+				t.Fatalf("%s, seed %d: the mutated schema does not parse: %v", tc.schema, seed, err)
+			}
+		}
+	}
+}
