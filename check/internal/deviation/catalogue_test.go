@@ -297,6 +297,12 @@ func TestCompatible(t *testing.T) {
 		{"json-nonfinite", "json-raw-surrogates", true},
 		{"ignores-ref", "validates-after-repair", true},
 		{"entities-attribute-mode", "entities-profile-ignored", false},
+		// Another decoder's whole pass replaces the table a deviation
+		// changes: with it, entities-named-missing's witness &amp; was
+		// "consistent" with an implementation that decodes it.
+		{"entities-named-missing", "entities-go-html", false},
+		{"entities-go-html", "entities-semicolon-required", false},
+		{"entities-go-html", "entities-one-pass", true},
 	} {
 		if got := Compatible(ByID(tt.a), ByID(tt.b)); got != tt.want {
 			t.Errorf("Compatible(%s, %s) = %v, want %v", tt.a, tt.b, got, tt.want)
