@@ -51,6 +51,8 @@ type Fuzzer struct {
 	differed int              // cases whose result differed, before bucketing
 	inFlight impl.Result      // the request under way when the check stopped
 	failed   []failedCase     // the cases the implementation failed on
+	covered  counter          // the features of the cases run
+	own      impl.Options     // the options the implementation declares (the defaults when none)
 }
 
 // Stats is a moment of a fuzzing run.
@@ -122,11 +124,15 @@ func newFuzzer(im impl.Impl, command string, vectors []*corpus.Vector, seed uint
 // start readies f for a run from seed, its counts at zero.
 func (f *Fuzzer) start(seed uint64) {
 	f.seed, f.gen, f.usable = seed, properties.Cases(f.Impl), usable(f.Impl, f.Seeds)
+	// The options the implementation declares, read from it as started
+	// (a round may send through a wrapper that declares none).
+	f.own, _ = impl.OptionsOf(f.Impl)
 	if f.Known == nil {
 		f.Known = map[string]bool{}
 	}
 	f.seen = map[string]bool{}
 	f.Cases, f.Failures, f.Unsupported, f.differed, f.Findings = 0, 0, 0, 0, nil
+	f.covered = counter{}
 }
 
 // draw is case i.
@@ -137,7 +143,7 @@ func (f *Fuzzer) draw(i int) impl.Case {
 	case len(f.usable) > 0 && x < 2:
 		return mutate(rng, f.usable[rng.IntN(len(f.usable))])
 	case x < 3: // a half of the cases without a corpus, a sixth with one
-		return searched(rng, f.Impl)
+		return searched(rng, f.own)
 	}
 	return f.gen.Example(int(rng.Int64() >> 1))
 }
@@ -147,16 +153,12 @@ func (f *Fuzzer) draw(i int) impl.Case {
 // arguments then mutated together. Each case is swarm testing: it
 // enables a random subset of the generator's features and of the
 // mutations.
-func searched(rng *rand.Rand, im impl.Impl) impl.Case {
+func searched(rng *rand.Rand, own impl.Options) impl.Case {
 	schema, args, _ := schemagen.DrawTrees(rng.Uint64(), schemagen.Options{})
 	if rng.IntN(2) == 0 {
 		schemagen.Mutate(rng, schema, args)
 	}
-	c := impl.Case{Schema: schema.Append(nil), Args: args.Append(nil)}
-	if o, ok := impl.OptionsOf(im); ok {
-		c.Options = o
-	}
-	return c
+	return impl.Case{Schema: schema.Append(nil), Args: args.Append(nil), Options: own}
 }
 
 // step runs cases from..from+n-1 as one batch and judges each against the
@@ -192,6 +194,7 @@ func (f *Fuzzer) judge(ctx context.Context, cases []impl.Case, got []impl.Result
 			return errGaveUp
 		}
 		f.Cases++
+		f.covered.count(c)
 		if got[j].Kind() == impl.KindNotSendable {
 			f.Unsupported++ // not counted against the implementation
 			continue
