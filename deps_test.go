@@ -25,8 +25,11 @@ var layers = [][]string{
 	{"internal/entity < internal/word", "internal/jsonvalue < internal/jsonraw"},
 	// What the analysis of findings needs that knows nothing of the
 	// reference: the one minimizer of counterexamples, and the rough
-	// reading of what a schema declares at a position of the arguments.
-	{"internal/minimize", "internal/schemaview"},
+	// reading of what a schema declares at a position of the arguments;
+	// and the search of schemas (issue 36), which draws and mutates cases
+	// and names the features they exercise without reading the reference,
+	// so that the search cannot share its bugs.
+	{"internal/minimize", "internal/schemaview", "internal/schemagen"},
 	// The library MCP servers link.
 	{"normalize"},
 	// The hub every check imports: Case, Options, Result, Compare.

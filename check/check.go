@@ -139,12 +139,16 @@ type Report struct {
 	// RootCauses are the bugs found, most important first (see package
 	// check/internal/explain): every failing vector, violated property and
 	// fuzzing bucket is under exactly one.
-	RootCauses []RootCause     `json:"root_causes"`
-	Corpus     CorpusResult    `json:"corpus"`
-	Properties []PropResult    `json:"properties"`
-	Fuzz       FuzzResult      `json:"fuzz"`
-	Events     []harness.Event `json:"events,omitempty"` // failures of the program, as the harness saw them
-	Restarts   int             `json:"restarts,omitempty"`
+	RootCauses []RootCause  `json:"root_causes"`
+	Corpus     CorpusResult `json:"corpus"`
+	Properties []PropResult `json:"properties"`
+	Fuzz       FuzzResult   `json:"fuzz"`
+	// Searched says what the properties and fuzzing searched: per
+	// feature of the schema vocabulary, how many of their cases
+	// exercised it (nil when no round ran).
+	Searched *Searched       `json:"searched,omitempty"`
+	Events   []harness.Event `json:"events,omitempty"` // failures of the program, as the harness saw them
+	Restarts int             `json:"restarts,omitempty"`
 	// NotImplemented names the repair the implementation declares it does
 	// not do, with its clauses ("the entity repair (rule/4)"), or is "":
 	// the implementation is checked in full on what it does, and is not

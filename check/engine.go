@@ -86,6 +86,9 @@ type run struct {
 	failed [][]failedCase
 	// fuzzFailed are the fuzzer's.
 	fuzzFailed []failedCase
+	// covered counts the features of the properties' cases run (the
+	// fuzzer counts its own), for the report's Searched.
+	covered counter
 	// ledger records the requests that failed, for a program run as a
 	// pool (nil: it is not, see newLedger).
 	ledger *ledger
@@ -567,6 +570,8 @@ func (e *run) rounds() {
 	}
 	e.r.Fuzz = FuzzResult{Cases: fz.Cases, Failures: fz.Failures, Differed: fz.differed, Unsupported: fz.Unsupported, Findings: fz.Findings, Seconds: fuzzSeconds}
 	e.fuzzFailed = fz.failed
+	e.covered.add(&fz.covered)
+	e.r.Searched = searchedOf(e.covered.counts)
 }
 
 // each runs a round of every property that applies and has not broken,
@@ -756,6 +761,7 @@ func (e *run) judgeRound(ctx context.Context, im impl.Impl, p properties.Propert
 			return
 		}
 		pr.Cases++
+		e.covered.count(c.Case)
 		if got[j].Kind() == impl.KindNotSendable {
 			pr.Unsent++ // it did not reach the implementation
 			continue

@@ -18,6 +18,7 @@ import (
 	"github.com/toolnorm/toolnorm/impl"
 	"github.com/toolnorm/toolnorm/internal/display"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
+	"github.com/toolnorm/toolnorm/internal/schemagen"
 	"github.com/toolnorm/toolnorm/properties"
 )
 
@@ -55,6 +56,8 @@ type Fuzzer struct {
 	differed int              // cases whose result differed, before bucketing
 	inFlight impl.Result      // the request under way when the check stopped
 	failed   []failedCase     // the cases the implementation failed on
+	covered  counter          // the features of the cases run
+	own      impl.Options     // the options the implementation declares (the defaults when none)
 }
 
 // Stats is a moment of a fuzzing run.
@@ -126,21 +129,41 @@ func newFuzzer(im impl.Impl, command string, vectors []*corpus.Vector, seed uint
 // start readies f for a run from seed, its counts at zero.
 func (f *Fuzzer) start(seed uint64) {
 	f.seed, f.gen, f.usable = seed, properties.Cases(f.Impl), usable(f.Impl, f.Seeds)
+	// The options the implementation declares, read from it as started
+	// (a round may send through a wrapper that declares none).
+	f.own, _ = impl.OptionsOf(f.Impl)
 	if f.Known == nil {
 		f.Known = map[string]bool{}
 	}
 	f.seen = map[string]bool{}
 	f.Cases, f.Failures, f.Unsupported, f.differed, f.Findings = 0, 0, 0, 0, nil
+	f.covered = counter{}
 }
 
 // draw is case i.
 func (f *Fuzzer) draw(i int) impl.Case {
 	s := properties.CaseSeed(f.seed, "fuzz", i)
 	rng := rand.New(rand.NewPCG(s, s^0x9e3779b97f4a7c15))
-	if len(f.usable) > 0 && rng.IntN(3) == 0 {
+	switch x := rng.IntN(6); {
+	case len(f.usable) > 0 && x < 2:
 		return mutate(rng, f.usable[rng.IntN(len(f.usable))])
+	case x < 3: // a half of the cases without a corpus, a sixth with one
+		return searched(rng, f.own)
 	}
 	return f.gen.Example(int(rng.Int64() >> 1))
+}
+
+// searched is a case of the schema search (internal/schemagen): a schema
+// over the whole vocabulary with arguments drawn for it, its schema and
+// arguments then mutated together. Each case is swarm testing: it
+// enables a random subset of the generator's features and of the
+// mutations.
+func searched(rng *rand.Rand, own impl.Options) impl.Case {
+	schema, args, _ := schemagen.DrawTrees(rng.Uint64(), schemagen.Options{})
+	if rng.IntN(2) == 0 {
+		schemagen.Mutate(rng, schema, args)
+	}
+	return impl.Case{Schema: schema.Append(nil), Args: args.Append(nil), Options: own}
 }
 
 // step runs cases from..from+n-1 as one batch and judges each against the
@@ -176,6 +199,7 @@ func (f *Fuzzer) judge(ctx context.Context, cases []impl.Case, got []impl.Result
 			return errGaveUp
 		}
 		f.Cases++
+		f.covered.count(c)
 		if got[j].Kind() == impl.KindNotSendable {
 			f.Unsupported++ // not counted against the implementation
 			continue
@@ -424,6 +448,18 @@ func mutate(rng *rand.Rand, v *corpus.Vector) impl.Case {
 	root, err := jsonvalue.Parse(c.Args)
 	if err != nil {
 		return c
+	}
+	if rng.IntN(2) == 0 {
+		// The schema and the arguments changed together, structure-aware
+		// (a keyword added or dropped, a subschema wrapped or moved into
+		// $defs, a type form or the draft changed, a constraint the value
+		// breaks, a special key).
+		if schema, err := jsonvalue.Parse(c.Schema); err == nil && root.Kind == jsonvalue.Object {
+			if _, changed := schemagen.Mutate(rng, schema, root); changed {
+				c.Schema, c.Args = schema.Append(nil), root.Append(nil)
+				return c
+			}
+		}
 	}
 	var values []*jsonvalue.Value
 	var collect func(*jsonvalue.Value)

@@ -2,7 +2,9 @@ package check
 
 import (
 	"context"
+	"encoding/json"
 	"hash/fnv"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/toolnorm/toolnorm/impl"
@@ -111,5 +113,21 @@ func TestJudgedTooLittle(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestMutateEveryVector: the fuzzing's mutation of a vector (its
+// arguments, or its schema and arguments together) never panics on any
+// vector of the corpus, a hostile one, a boolean schema, a schema of no
+// object; and a vector that is JSON is still JSON mutated.
+func TestMutateEveryVector(t *testing.T) {
+	for i, v := range vectors(t) {
+		for j := range uint64(2) {
+			rng := rand.New(rand.NewPCG(uint64(i), j))
+			c := mutate(rng, v)
+			if json.Valid(v.SchemaText()) && json.Valid(v.ArgumentsText()) && (!json.Valid(c.Schema) || !json.Valid(c.Args)) {
+				t.Fatalf("vector %s mutated is not JSON:\n%.300s\n%.300s", v.ID, c.Schema, c.Args)
+			}
+		}
 	}
 }

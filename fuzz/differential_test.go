@@ -186,6 +186,7 @@ func FuzzDifferential(f *testing.F) {
 		f.Add([]byte(s[0]), []byte(s[1]), false, uint8(0))
 	}
 	addCorpusSeeds(f)
+	addSearchSeeds(f)
 	g := &caseGen{r: rand.New(rand.NewPCG(13, 14))}
 	for range 20 {
 		f.Add([]byte(g.document(2)), []byte("{"+quote(g.pick(keys...))+":"+g.value(2)+"}"), false, uint8(0))

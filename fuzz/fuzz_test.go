@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/impl"
 	"github.com/toolnorm/toolnorm/internal/entity"
+	"github.com/toolnorm/toolnorm/internal/schemagen"
 	"github.com/toolnorm/toolnorm/normalize"
 	"github.com/toolnorm/toolnorm/oracle"
 	"github.com/toolnorm/toolnorm/properties"
@@ -41,6 +43,7 @@ func FuzzNormalize(f *testing.F) {
 		f.Add([]byte(s[0]), []byte(s[1]), false, uint8(0))
 	}
 	addCorpusSeeds(f)
+	addSearchSeeds(f)
 	f.Fuzz(func(t *testing.T, schemaText, args []byte, attribute bool, bound uint8) {
 		profile := normalize.Text
 		if attribute {
@@ -162,5 +165,18 @@ func addCorpusSeeds(f *testing.F) {
 		if in, ok := v.FuzzInput(); ok {
 			f.Add(in.Schema, in.Args, in.Attribute, in.Bound)
 		}
+	}
+}
+
+// addSearchSeeds adds cases of the schema search (internal/schemagen,
+// issue 36) as seeds: schemas over the whole vocabulary and every draft,
+// with arguments drawn for them, half of them mutated together.
+func addSearchSeeds(f *testing.F) {
+	for i := range uint64(16) {
+		schema, args, _ := schemagen.DrawTrees(i, schemagen.Options{})
+		if i%2 == 1 {
+			schemagen.Mutate(rand.New(rand.NewPCG(i, 36)), schema, args)
+		}
+		f.Add(schema.Append(nil), args.Append(nil), i%5 == 4, uint8(0))
 	}
 }

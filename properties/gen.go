@@ -62,9 +62,14 @@ var (
 		{`{}`, tAll},
 		{`{"description":"anything"}`, tAll},
 	}
-	// keyPool mixes plain keys with keys that hold references: keys must
-	// never change.
-	keyPool = []string{"title", "tags", "ops", "filter", "q", "n", "url", "a", "b", "&amp;", "k&lt;", "x&#59;", "caf\u00e9", ""}
+	// keyPool mixes plain keys with keys that hold references (keys must
+	// never change) and keys languages treat specially: JavaScript's
+	// prototype names, Python's dunder, keys a language may read as
+	// numbers (not an array index: a JavaScript object would move it
+	// first, and its kit answers unsupported), the empty key, a key
+	// outside the BMP.
+	keyPool = []string{"title", "tags", "ops", "filter", "q", "n", "url", "a", "b", "&amp;", "k&lt;", "x&#59;", "caf\u00e9", "",
+		"__proto__", "constructor", "prototype", "toString", "hasOwnProperty", "__class__", "01", "-0", "1e3", "\U0001F600"}
 )
 
 // The generators the drawing uses, built once: building one costs more

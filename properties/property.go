@@ -14,6 +14,7 @@ import (
 	"github.com/toolnorm/toolnorm/internal/display"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 	"github.com/toolnorm/toolnorm/internal/minimize"
+	"github.com/toolnorm/toolnorm/internal/schemagen"
 	"github.com/toolnorm/toolnorm/internal/schemaview"
 	"github.com/toolnorm/toolnorm/normalize"
 	"github.com/toolnorm/toolnorm/oracle"
@@ -352,6 +353,9 @@ func properties() []Property {
 
 // The generators of the cases and options (see genBool).
 var (
+	// genVocabulary draws, one case in four, from the whole vocabulary.
+	genVocabulary     = rapid.IntRange(0, 3)
+	genSeedPart       = rapid.IntRange(0, 1<<16-1)
 	genAttribute      = rapid.IntRange(0, 4)
 	genBounded        = rapid.IntRange(0, 5)
 	genMaxPasses      = rapid.IntRange(1, 2)
@@ -380,6 +384,9 @@ func otherThan(shape jsonvalue.Kind) *rapid.Generator[jsonvalue.Kind] {
 // drawCase draws a tool schema and arguments that fit it (with strings of
 // every kind the rule is about).
 func drawCase(t *rapid.T, o impl.Options) Case {
+	if genVocabulary.Draw(t, "vocabulary") == 0 {
+		return drawVocabulary(t, o)
+	}
 	var params []prop
 	args := &jsonvalue.Value{Kind: jsonvalue.Object, Members: []jsonvalue.Member{}}
 	keys := genParams.Draw(t, "params")
@@ -394,6 +401,20 @@ func drawCase(t *rapid.T, o impl.Options) Case {
 		args.Members = append(args.Members, jsonvalue.Member{Key: "extra", Value: value(t, &node{json: `{}`, types: tAll, leaf: tAll}, 2)})
 	}
 	return Case{Case: impl.Case{Schema: []byte(document(params)), Args: args.Append(nil), Options: o}}
+}
+
+// drawVocabulary draws a case over the whole vocabulary tools ship
+// (internal/schemagen: every type form, the validation keywords beside
+// them, every applicator, references of every kind, every draft, special
+// keys, arguments that fit or break the schema at one place), its
+// strings' text drawn as the other cases draw theirs.
+func drawVocabulary(t *rapid.T, o impl.Options) Case {
+	var seed uint64
+	for range 4 {
+		seed = seed<<16 | uint64(genSeedPart.Draw(t, "seed"))
+	}
+	schema, args, _ := schemagen.DrawTrees(seed, schemagen.Options{Text: func() string { return text(t) }})
+	return Case{Case: impl.Case{Schema: schema.Append(nil), Args: args.Append(nil), Options: o}}
 }
 
 func holdsDeterministic(r *runner, c Case) string {
@@ -634,6 +655,16 @@ var stringDeclared = []string{
 	`{"oneOf":[{"type":"object"},{"type":"string"}]}`,
 	`{"$ref":"#/$defs/text"}`,
 	`{"allOf":[{"type":["string","array"]},{"type":["string","object"]}]}`,
+	// Validation keywords beside a type list that admits string: a
+	// string that breaks them is still declared string (issue 36).
+	`{"type":["string","array"],"maxLength":1}`,
+	`{"type":["array","string"],"minLength":40}`,
+	`{"type":["string","object","null"],"maxLength":2,"minLength":1}`,
+	`{"type":["string","array"],"pattern":"^x"}`,
+	`{"type":["object","string"],"enum":["x",null]}`,
+	`{"type":["string","array"],"format":"email"}`,
+	`{"$ref":"#/$defs/text","maxLength":1}`,
+	`{"allOf":[{"type":["string","array"]},{"maxLength":1}]}`,
 }
 
 // Schemas that declare exactly one shape, and what they declare.
@@ -651,6 +682,11 @@ var shapeDeclared = []struct {
 	{`{"type":["object","null"]}`, jsonvalue.Object},
 	{`{"allOf":[{"type":["object","array"]},{"type":"object"}]}`, jsonvalue.Object},
 	{`{"$ref":"#/$defs/map"}`, jsonvalue.Object},
+	// Validation keywords beside: they never stop the repair.
+	{`{"type":"array","maxLength":1}`, jsonvalue.Array},
+	{`{"type":"array","maxItems":1,"uniqueItems":true}`, jsonvalue.Array},
+	{`{"type":"object","minLength":40,"required":["zz"]}`, jsonvalue.Object},
+	{`{"type":"object","maxProperties":1,"propertyNames":{"maxLength":1}}`, jsonvalue.Object},
 }
 
 func declaredShape(decl string) jsonvalue.Kind {

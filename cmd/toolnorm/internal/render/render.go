@@ -154,6 +154,9 @@ func writeText(r *check.Report, w io.Writer) error {
 		}
 	}
 	fmt.Fprintf(w, "fuzzing: %s\n", FuzzSummary(r.Fuzz))
+	if r.Searched != nil {
+		fmt.Fprintf(w, "searched: %s\n", SearchedSummary(*r.Searched))
+	}
 	if r.Incomplete != nil {
 		fmt.Fprintf(w, "incomplete: %s\n", ShortfallSummary(*r.Incomplete, applicable(r)))
 		for _, l := range remedies(r) {
@@ -788,4 +791,26 @@ func causes(r *check.Report) []Cause {
 		out = append(out, cs)
 	}
 	return out
+}
+
+// SearchedSummary is what a check searched, in one line: of the cases the
+// properties and fuzzing ran, how many single features of the schema
+// vocabulary some case exercised, and those none did (the counts per
+// feature are in the JSON report's searched).
+func SearchedSummary(s check.Searched) string {
+	single, exercised := 0, 0
+	for _, f := range s.Features {
+		if f.Group == "beside" || f.Group == "under" {
+			continue
+		}
+		single++
+		if f.Cases > 0 {
+			exercised++
+		}
+	}
+	line := fmt.Sprintf("%d of %d schema features exercised by the %d cases of the properties and fuzzing (counts per feature: --format json)", exercised, single, s.Cases)
+	if len(s.NotExercised) > 0 {
+		line += "; none exercised " + strings.Join(s.NotExercised, ", ")
+	}
+	return line
 }

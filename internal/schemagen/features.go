@@ -1,0 +1,620 @@
+package schemagen
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/toolnorm/toolnorm/internal/jsonvalue"
+)
+
+// A Feature is one thing of the schema vocabulary (a keyword, a type
+// form, a draft, a reference of a kind), of the arguments (a key that
+// languages treat specially, arguments that break the schema at one
+// place), or a pair of them that matters (a validation keyword beside a
+// type form, a keyword under an applicator). A case exercises a feature
+// when its schema or its arguments hold it (Analyze says which).
+type Feature uint16
+
+// A Group is the kind of a feature, for a report's table.
+type Group string
+
+// The groups, in a report's order.
+const (
+	GroupType       Group = "type form"
+	GroupValidation Group = "validation"
+	GroupApplicator Group = "applicator"
+	GroupReference  Group = "reference"
+	GroupDraft      Group = "draft"
+	GroupKey        Group = "key"
+	GroupArguments  Group = "arguments"
+	GroupBeside     Group = "beside"
+	GroupUnder      Group = "under"
+)
+
+// The type forms: how a schema declares its types.
+var typeForms = []string{
+	"type-name",                  // "type": "array"
+	"type-list-string-container", // a list mixing string with array or object
+	"type-list-null",             // a list with null (and no string beside a container)
+	"type-list",                  // another list
+	"nullable",                   // OpenAPI's nullable: true beside a type
+}
+
+// validation are the validation keywords counted, each beside each type
+// form. "dependencies" is draft 4 to 7's dependentRequired and
+// dependentSchemas together.
+var validation = []string{
+	"maxLength", "minLength", "pattern", "format", "enum", "const",
+	"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
+	"minItems", "maxItems", "uniqueItems", "contains",
+	"required", "minProperties", "maxProperties", "propertyNames", "dependentRequired", "dependencies",
+}
+
+// applicators are the keywords whose values are subschemas. "items-list"
+// is an items array (a tuple, drafts 4 to 2019-09).
+var applicators = []string{
+	"properties", "patternProperties", "additionalProperties",
+	"items", "items-list", "prefixItems", "additionalItems",
+	"allOf", "anyOf", "oneOf", "not", "if", "then", "else",
+	"dependentSchemas", "unevaluatedProperties", "unevaluatedItems",
+}
+
+// references are the ways a schema refers to itself.
+var references = []string{
+	"$ref",            // a $ref
+	"$ref-deep",       // a $ref into $defs (or definitions) not at the root, or deeper than a member of them
+	"$defs",           // a $defs or definitions member
+	"$id",             // an $id (id in draft 4) that names a resource
+	"$anchor",         // an $anchor, or an $id (id) "#name" of drafts 4 to 7
+	"recursion",       // a $ref to "#" or to a schema it is inside
+	"$dynamicRef",     // a $dynamicRef or $recursiveRef
+	"boolean-schema",  // true or false as a subschema
+	"embedded-schema", // a $schema below the root
+}
+
+// drafts are the $schema values a document's root may name.
+var drafts = []string{"draft-04", "draft-06", "draft-07", "draft-2019-09", "draft-2020-12", "no-$schema"}
+
+// keyFeatures are the argument keys languages treat specially.
+var keyFeatures = []string{
+	"__proto__", "constructor", "prototype", "toString", "hasOwnProperty", "__class__",
+	"0", "01", "-0", "1e3", "empty", "long", "non-BMP",
+}
+
+// argumentFeatures are said of the arguments as drawn: fitting the schema
+// everywhere the generator knows of, or breaking it at one place (a
+// mutation that adds a constraint the value breaks says so too).
+var argumentFeatures = []string{"fit", "broken-once"}
+
+// underChildren are the keywords counted under each of underParents.
+var underChildren = []string{
+	"type-list-string-container", "nullable", "maxLength", "minLength", "enum", "const",
+	"properties", "patternProperties", "additionalProperties",
+	"items", "items-list", "prefixItems", "additionalItems",
+	"allOf", "anyOf", "oneOf", "$ref",
+}
+
+// underParents are the applicators a schema is reached through (a $defs
+// member is reached through a $ref).
+var underParents = []string{
+	"$ref", "allOf", "anyOf", "oneOf", "not", "if-then-else",
+	"items", "prefixItems", "properties", "patternProperties", "additionalProperties", "dependentSchemas",
+}
+
+// catalogue is every feature: id, group.
+var catalogue []struct {
+	id    string
+	group Group
+}
+
+// The first feature of each group, and the index tables.
+var (
+	firstType, firstValidation, firstApplicator, firstReference, firstDraft, firstKey, firstArguments, firstBeside, firstUnder Feature
+	featureByName                                                                                                              = map[string]Feature{}
+	validationIndex                                                                                                            = map[string]int{}
+	childIndex                                                                                                                 = map[string]int{}
+	parentIndex                                                                                                                = map[string]int{}
+)
+
+// NumFeatures is how many features there are.
+var NumFeatures int
+
+func init() {
+	add := func(g Group, ids []string) Feature {
+		first := Feature(len(catalogue))
+		for _, id := range ids {
+			featureByName[string(g)+" "+id] = Feature(len(catalogue))
+			catalogue = append(catalogue, struct {
+				id    string
+				group Group
+			}{id, g})
+		}
+		return first
+	}
+	firstType = add(GroupType, typeForms)
+	firstValidation = add(GroupValidation, validation)
+	firstApplicator = add(GroupApplicator, applicators)
+	firstReference = add(GroupReference, references)
+	firstDraft = add(GroupDraft, drafts)
+	firstKey = add(GroupKey, keyFeatures)
+	firstArguments = add(GroupArguments, argumentFeatures)
+	var beside, under []string
+	for _, k := range validation {
+		for _, t := range typeForms {
+			beside = append(beside, k+" beside "+t)
+		}
+	}
+	for _, c := range underChildren {
+		for _, p := range underParents {
+			under = append(under, c+" under "+p)
+		}
+	}
+	firstBeside = add(GroupBeside, beside)
+	firstUnder = add(GroupUnder, under)
+	NumFeatures = len(catalogue)
+	if NumFeatures > 64*setWords {
+		panic("schemagen: more features than a Set holds")
+	}
+	for i, k := range validation {
+		validationIndex[k] = i
+	}
+	for i, k := range underChildren {
+		childIndex[k] = i
+	}
+	for i, k := range underParents {
+		parentIndex[k] = i
+	}
+}
+
+// Name is the feature's id within its group: a keyword ("maxLength"), a
+// form ("type-list-string-container"), a pair ("items under $ref").
+func (f Feature) Name() string { return catalogue[f].id }
+
+// Group is the feature's group.
+func (f Feature) Group() Group { return catalogue[f].group }
+
+// Pair reports whether f is a pair of features (beside, under).
+func (f Feature) Pair() bool { return f >= firstBeside }
+
+// String is the group and the name: "validation maxLength".
+func (f Feature) String() string { return string(f.Group()) + " " + f.Name() }
+
+// ByName is the feature String names.
+func ByName(s string) (Feature, bool) {
+	f, ok := featureByName[s]
+	return f, ok
+}
+
+// All is every feature, in the catalogue's order: the single features by
+// group, then the pairs.
+func All() []Feature {
+	out := make([]Feature, NumFeatures)
+	for i := range out {
+		out[i] = Feature(i)
+	}
+	return out
+}
+
+const setWords = 8
+
+// A Set is a set of features.
+type Set [setWords]uint64
+
+// Add adds f.
+func (s *Set) Add(f Feature) { s[f/64] |= 1 << (f % 64) }
+
+// Has reports whether s holds f.
+func (s *Set) Has(f Feature) bool { return s[f/64]&(1<<(f%64)) != 0 }
+
+// Union adds every feature of t.
+func (s *Set) Union(t Set) {
+	for i := range s {
+		s[i] |= t[i]
+	}
+}
+
+// Counts counts, per feature, the cases that exercised it.
+type Counts struct {
+	Cases int // cases counted
+	N     []int
+}
+
+// Count counts one case that exercised the features of s.
+func (c *Counts) Count(s Set) {
+	if c.N == nil {
+		c.N = make([]int, NumFeatures)
+	}
+	c.Cases++
+	for w, bits := range s {
+		for bits != 0 {
+			b := bits & -bits
+			c.N[w*64+trailingZeros(b)]++
+			bits &^= b
+		}
+	}
+}
+
+// Add adds the counts of d.
+func (c *Counts) Add(d Counts) {
+	if d.N == nil {
+		return
+	}
+	if c.N == nil {
+		c.N = make([]int, NumFeatures)
+	}
+	c.Cases += d.Cases
+	for i, n := range d.N {
+		c.N[i] += n
+	}
+}
+
+// Of is how many cases exercised f.
+func (c *Counts) Of(f Feature) int {
+	if c.N == nil {
+		return 0
+	}
+	return c.N[f]
+}
+
+func trailingZeros(b uint64) int {
+	n := 0
+	for b&1 == 0 {
+		b >>= 1
+		n++
+	}
+	return n
+}
+
+func (s *Set) addName(g Group, id string) {
+	if f, ok := featureByName[string(g)+" "+id]; ok {
+		s.Add(f)
+	}
+}
+
+// Analyze returns the features schema and args hold (either may be nil):
+// the keywords, type forms, references and draft of the schema, the pairs
+// of them that matter, and the special keys of the arguments.
+func Analyze(schema, args *jsonvalue.Value) Set {
+	var s Set
+	if schema != nil {
+		a := analyzer{set: &s}
+		if d := schema.Member("$schema"); d != nil && d.Kind == jsonvalue.String {
+			s.Add(draftFeature(d.Str))
+		} else {
+			s.Add(firstDraft + Feature(len(drafts)-1))
+		}
+		a.walk(schema, -1, true)
+	}
+	if args != nil {
+		keysOf(&s, args, 0)
+	}
+	return s
+}
+
+// AnalyzeText is Analyze of JSON texts; a text that does not parse says
+// nothing.
+func AnalyzeText(schema, args []byte) Set {
+	var sv, av *jsonvalue.Value
+	if schema != nil {
+		sv, _ = jsonvalue.Parse(schema)
+	}
+	if args != nil {
+		av, _ = jsonvalue.Parse(args)
+	}
+	return Analyze(sv, av)
+}
+
+// draftFeature is the feature of a $schema value.
+func draftFeature(uri string) Feature {
+	switch d := draftOf(uri); d {
+	case Draft4:
+		return firstDraft
+	case Draft6:
+		return firstDraft + 1
+	case Draft7:
+		return firstDraft + 2
+	case Draft2019:
+		return firstDraft + 3
+	}
+	return firstDraft + 4
+}
+
+// maxAnalyzed bounds the walk: a schema past so many subschemas, or so
+// deep, is counted as far as it goes (a hostile corpus vector costs no
+// more than an ordinary one).
+const (
+	maxAnalyzed      = 4096
+	maxAnalyzedDepth = 64
+)
+
+type analyzer struct {
+	set   *Set
+	path  []string
+	nodes int
+}
+
+// walk walks a subschema reached through parent (an index of
+// underParents, -1 at the root or through something else).
+func (a *analyzer) walk(v *jsonvalue.Value, parent int, root bool) {
+	a.nodes++
+	if a.nodes > maxAnalyzed || len(a.path) > maxAnalyzedDepth {
+		return
+	}
+	if v.Kind == jsonvalue.Bool {
+		a.set.addName(GroupReference, "boolean-schema")
+		return
+	}
+	if v.Kind != jsonvalue.Object {
+		return
+	}
+	form := -1
+	if t := v.Member("type"); t != nil {
+		form = typeForm(t)
+		if form >= 0 {
+			a.set.Add(firstType + Feature(form))
+			if form == 1 {
+				a.under("type-list-string-container", parent)
+			}
+		}
+		if nb := v.Member("nullable"); nb != nil && nb.Kind == jsonvalue.Bool && nb.Bool {
+			a.set.Add(firstType + 4)
+			a.under("nullable", parent)
+			if form < 0 || form == 0 {
+				form = 4 // the pair counts nullable as the form
+			}
+		}
+	}
+	for _, m := range v.Members {
+		k := m.Key
+		if i, ok := validationIndex[k]; ok {
+			if k == "dependencies" || k == "items" {
+				// dependencies: counted below, by what it holds.
+			} else {
+				a.validation(i, form)
+			}
+		}
+		switch k {
+		case "maxLength", "minLength", "enum", "const":
+			a.under(k, parent)
+		case "$schema":
+			if !root {
+				a.set.addName(GroupReference, "embedded-schema")
+			}
+		case "$ref":
+			a.set.addName(GroupReference, "$ref")
+			a.under("$ref", parent)
+			if m.Value.Kind == jsonvalue.String {
+				a.ref(m.Value.Str)
+			}
+		case "$dynamicRef", "$recursiveRef":
+			a.set.addName(GroupReference, "$dynamicRef")
+		case "$anchor", "$dynamicAnchor":
+			a.set.addName(GroupReference, "$anchor")
+		case "$id", "id":
+			if m.Value.Kind == jsonvalue.String {
+				if strings.HasPrefix(m.Value.Str, "#") {
+					a.set.addName(GroupReference, "$anchor")
+				} else {
+					a.set.addName(GroupReference, "$id")
+				}
+			}
+		case "properties", "patternProperties", "dependentSchemas":
+			a.set.addName(GroupApplicator, k)
+			a.under(k, parent)
+			a.members(m.Value, k, parentIndex[k])
+		case "$defs", "definitions":
+			a.set.addName(GroupReference, "$defs")
+			a.members(m.Value, k, parentIndex["$ref"])
+		case "dependencies":
+			a.dependencies(m.Value, form)
+		case "additionalProperties", "additionalItems", "not", "if", "then", "else",
+			"unevaluatedProperties", "unevaluatedItems", "contains", "propertyNames":
+			if _, isValidation := validationIndex[k]; !isValidation {
+				a.set.addName(GroupApplicator, k)
+				a.under(k, parent)
+			}
+			p := -1
+			switch k {
+			case "additionalProperties", "not":
+				p = parentIndex[k]
+			case "if", "then", "else":
+				p = parentIndex["if-then-else"]
+			case "additionalItems":
+				p = parentIndex["items"]
+			}
+			a.child(m.Value, k, p)
+		case "items":
+			if m.Value.Kind == jsonvalue.Array {
+				a.set.addName(GroupApplicator, "items-list")
+				a.under("items-list", parent)
+				a.list(m.Value, k, parentIndex["items"])
+			} else {
+				a.set.addName(GroupApplicator, "items")
+				a.under("items", parent)
+				a.child(m.Value, k, parentIndex["items"])
+			}
+		case "prefixItems", "allOf", "anyOf", "oneOf":
+			a.set.addName(GroupApplicator, k)
+			a.under(k, parent)
+			a.list(m.Value, k, parentIndex[k])
+		}
+	}
+}
+
+func (a *analyzer) validation(i, form int) {
+	a.set.Add(firstValidation + Feature(i))
+	if form >= 0 {
+		a.set.Add(firstBeside + Feature(i*len(typeForms)+form))
+	}
+}
+
+func (a *analyzer) dependencies(v *jsonvalue.Value, form int) {
+	if v.Kind != jsonvalue.Object {
+		return
+	}
+	a.validation(validationIndex["dependencies"], form)
+	a.path = append(a.path, "dependencies")
+	for _, m := range v.Members {
+		if m.Value.Kind == jsonvalue.Object || m.Value.Kind == jsonvalue.Bool {
+			a.path = append(a.path, m.Key)
+			a.walk(m.Value, parentIndex["dependentSchemas"], false)
+			a.path = a.path[:len(a.path)-1]
+		}
+	}
+	a.path = a.path[:len(a.path)-1]
+}
+
+// under counts keyword k under the parent.
+func (a *analyzer) under(k string, parent int) {
+	c, ok := childIndex[k]
+	if !ok || parent < 0 {
+		return
+	}
+	a.set.Add(firstUnder + Feature(c*len(underParents)+parent))
+}
+
+func (a *analyzer) child(v *jsonvalue.Value, k string, parent int) {
+	a.path = append(a.path, k)
+	a.walk(v, parent, false)
+	a.path = a.path[:len(a.path)-1]
+}
+
+func (a *analyzer) members(v *jsonvalue.Value, k string, parent int) {
+	if v.Kind != jsonvalue.Object {
+		return
+	}
+	a.path = append(a.path, k)
+	for _, m := range v.Members {
+		a.path = append(a.path, m.Key)
+		a.walk(m.Value, parent, false)
+		a.path = a.path[:len(a.path)-1]
+	}
+	a.path = a.path[:len(a.path)-1]
+}
+
+func (a *analyzer) list(v *jsonvalue.Value, k string, parent int) {
+	if v.Kind != jsonvalue.Array {
+		return
+	}
+	a.path = append(a.path, k)
+	for i, e := range v.Elems {
+		a.path = append(a.path, itoa(i))
+		a.walk(e, parent, false)
+		a.path = a.path[:len(a.path)-1]
+	}
+	a.path = a.path[:len(a.path)-1]
+}
+
+// ref counts what kind of reference ref is: one into $defs below the
+// root's own, and one to a schema the reference is inside (recursion).
+func (a *analyzer) ref(ref string) {
+	frag, ok := strings.CutPrefix(ref, "#")
+	if !ok {
+		return
+	}
+	if frag == "" {
+		a.set.addName(GroupReference, "recursion")
+		return
+	}
+	if !strings.HasPrefix(frag, "/") {
+		return // an anchor
+	}
+	toks := jsonvalue.PointerTokens(frag)
+	defs := 0
+	for _, t := range toks {
+		if t == "$defs" || t == "definitions" {
+			defs++
+		}
+	}
+	if defs > 0 && (len(toks) > 2 || toks[0] != "$defs" && toks[0] != "definitions") {
+		a.set.addName(GroupReference, "$ref-deep")
+	}
+	if len(toks) <= len(a.path) {
+		for i, t := range toks {
+			if a.path[i] != t {
+				return
+			}
+		}
+		a.set.addName(GroupReference, "recursion")
+	}
+}
+
+// typeForm is the index in typeForms of a type keyword's value, or -1.
+func typeForm(t *jsonvalue.Value) int {
+	switch t.Kind {
+	case jsonvalue.String:
+		return 0
+	case jsonvalue.Array:
+		var str, container, null bool
+		for _, e := range t.Elems {
+			if e.Kind != jsonvalue.String {
+				continue
+			}
+			switch e.Str {
+			case "string":
+				str = true
+			case "array", "object":
+				container = true
+			case "null":
+				null = true
+			}
+		}
+		switch {
+		case str && container:
+			return 1
+		case null:
+			return 2
+		}
+		return 3
+	}
+	return -1
+}
+
+// keysOf counts the special keys of the arguments, at every depth.
+func keysOf(s *Set, v *jsonvalue.Value, depth int) {
+	if depth > maxAnalyzedDepth {
+		return
+	}
+	switch v.Kind {
+	case jsonvalue.Array:
+		for _, e := range v.Elems {
+			keysOf(s, e, depth+1)
+		}
+	case jsonvalue.Object:
+		for _, m := range v.Members {
+			if f, ok := keyFeature(m.Key); ok {
+				s.Add(f)
+			}
+			keysOf(s, m.Value, depth+1)
+		}
+	}
+}
+
+// LongKey is how long a key must be, in bytes, to count as long.
+const LongKey = 100
+
+func keyFeature(k string) (Feature, bool) {
+	switch k {
+	case "__proto__", "constructor", "prototype", "toString", "hasOwnProperty", "__class__", "0", "01", "-0", "1e3":
+		f, ok := featureByName[string(GroupKey)+" "+k]
+		return f, ok
+	case "":
+		return featureByName[string(GroupKey)+" empty"], true
+	}
+	if len(k) >= LongKey {
+		return featureByName[string(GroupKey)+" long"], true
+	}
+	for _, r := range k {
+		if r > 0xFFFF && r != utf8.RuneError {
+			return featureByName[string(GroupKey)+" non-BMP"], true
+		}
+	}
+	return 0, false
+}
+
+func itoa(i int) string {
+	if i < 10 {
+		return string(rune('0' + i))
+	}
+	return itoa(i/10) + string(rune('0'+i%10))
+}
