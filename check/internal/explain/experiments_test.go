@@ -2,6 +2,7 @@ package explain
 
 import (
 	"context"
+	"strconv"
 	"testing"
 
 	"github.com/toolnorm/toolnorm/check/internal/deviation"
@@ -31,5 +32,31 @@ func TestExcusedOnlyByShown(t *testing.T) {
 			ids = append(ids, x.id())
 		}
 		t.Errorf("candidates kept %v, want none", ids)
+	}
+}
+
+// TestOneUnionBug: a program that takes a shape for declared wherever a
+// `type` list or a branch of `anyOf`, `oneOf` or `allOf` names it (one
+// test over the union's members) has one bug, not one for the type list,
+// one for `anyOf` and one for `allOf`.
+func TestOneUnionBug(t *testing.T) {
+	x := []*deviation.Deviation{deviation.ByID("json-string-admitted"), deviation.ByID("json-any-branch"), deviation.ByID("allof-as-union")}
+	im := impl.Func("any-member", func(ctx context.Context, c impl.Case) impl.Result { return deviation.Apply(ctx, c, x...) })
+	var fs []Finding
+	for i, sa := range [][2]string{
+		{`{"type":"object","properties":{"p":{"type":["array","string"]}}}`, `{"p":"[2]"}`},
+		{`{"type":"object","properties":{"p":{"anyOf":[{"type":"string"},{"type":"array"}]}}}`, `{"p":"[2]"}`},
+		{`{"type":"object","properties":{"p":{"allOf":[{"type":["object","array"]},{"type":"object"}]}}}`, `{"p":"[]"}`},
+	} {
+		c := impl.Case{Schema: []byte(sa[0]), Args: []byte(sa[1])}
+		fs = append(fs, Finding{Source: Vector, ID: strconv.Itoa(i), Case: c, Want: want(c), Got: im.Normalize(ctx, c)})
+	}
+	rcs := Explain(ctx, Config{Impl: im, Want: want}, fs)
+	var ids []string
+	for _, rc := range rcs {
+		ids = append(ids, rc.ID)
+	}
+	if len(rcs) != 1 || rcs[0].ID != "json-any-member" {
+		t.Errorf("root causes %v, want [json-any-member]", ids)
 	}
 }
