@@ -925,3 +925,18 @@ func TestReplayFailurePastTheStop(t *testing.T) {
 		t.Errorf("errors %d (%v), not run %d; want the protocol error on %s, the other two not run", got.Errors, got.ErrorList, got.NotRun, vs[1].ID)
 	}
 }
+
+// TestRequestTimeout: inside a budget a request waits a tenth of it, at
+// least a second, at most DefaultTimeout (check_hang shows the timeout
+// itself with --timeout, which does not depend on the machine's speed).
+func TestRequestTimeout(t *testing.T) {
+	for _, tt := range []struct{ budget, want time.Duration }{
+		{3 * time.Second, time.Second},
+		{30 * time.Second, 3 * time.Second},
+		{5 * time.Minute, DefaultTimeout},
+	} {
+		if got := RequestTimeout(tt.budget); got != tt.want {
+			t.Errorf("RequestTimeout(%v) = %v, want %v", tt.budget, got, tt.want)
+		}
+	}
+}

@@ -85,10 +85,16 @@ func Buckets(tags []string) []string {
 }
 
 // Run fuzzes until the deadline or until ctx is done, calling tick after
-// each batch. The same seed gives the same cases.
+// each batch. The same seed gives the same cases. No batch starts after
+// the deadline, and what is under way then (requests in flight, the
+// minimizing of what they found) is stopped past it by the Grace of the
+// run's duration, as a check's is past its budget: Run returns by then
+// whatever the implementation does.
 func (f *Fuzzer) Run(ctx context.Context, seed uint64, deadline time.Time, tick func(Stats)) error {
 	f.start(seed)
 	start := time.Now()
+	ctx, cancel := context.WithDeadline(ctx, deadline.Add(Grace(deadline.Sub(start))))
+	defer cancel()
 	batch := 64
 	if _, ok := f.Impl.(impl.Batcher); ok {
 		batch = 256 // pipelined

@@ -43,6 +43,23 @@ func ExampleSchema_NormalizeReport() {
 	// /note: decoded character references in 2 passes
 }
 
+// A server that reports the repairs of calls it does not trust lists a
+// few, and counts the rest.
+func ExampleSchema_NormalizeReportN() {
+	schema, _ := normalize.Compile([]byte(`{}`))
+	out, repairs, total, _ := schema.NormalizeReportN(context.Background(), []byte(`{"l":["&amp;","&lt;","&gt;","&quot;"]}`), 2)
+	fmt.Println(string(out))
+	for _, r := range repairs {
+		fmt.Println(r)
+	}
+	fmt.Printf("and %d more\n", total-len(repairs))
+	// Output:
+	// {"l":["&","<",">","\""]}
+	// /l/0: decoded character references in 1 pass
+	// /l/1: decoded character references in 1 pass
+	// and 2 more
+}
+
 func ExampleDecodeEntities() {
 	fmt.Println(normalize.DecodeEntities("Ember &amp;amp; Oak"))
 	fmt.Println(normalize.DecodeEntities("&l&#116;;"))

@@ -1,7 +1,9 @@
 package normalize
 
 import (
+	"fmt"
 	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -71,5 +73,45 @@ func TestCleanAllocs(t *testing.T) {
 		if n := testing.AllocsPerRun(5, func() { sinkBytes, _ = s.Normalize(c.clean) }); n != 0 {
 			t.Errorf("%s clean arguments: %v allocations, want 0", c.size, n)
 		}
+	}
+}
+
+// TestPatternKeyCopiedOnce: a key is copied once for all the patterns it
+// is tried against, not once per pattern. Under 20 patterns without a
+// literal prefix, 2,000 distinct keys cost 20 copies each (and one more
+// for the key kept): 21 allocations a key.
+func TestPatternKeyCopiedOnce(t *testing.T) {
+	var schema, args strings.Builder
+	schema.WriteString(`{"type":"object","patternProperties":{`)
+	const patterns, keys = 20, 2000
+	for i := range patterns {
+		if i > 0 {
+			schema.WriteByte(',')
+		}
+		fmt.Fprintf(&schema, `"_%d$":{"type":"array"}`, i)
+	}
+	schema.WriteString(`}}`)
+	args.WriteByte('{')
+	for i := range keys {
+		if i > 0 {
+			args.WriteByte(',')
+		}
+		fmt.Fprintf(&args, `"key_number_%d":"&amp;"`, i)
+	}
+	args.WriteByte('}')
+	s, err := Compile([]byte(schema.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := []byte(args.String())
+	n := testing.AllocsPerRun(3, func() {
+		if sinkBytes, err = s.Normalize(in); err != nil {
+			t.Fatal(err)
+		}
+	})
+	perKey := n / keys
+	t.Logf("%d keys under %d patterns: %.0f allocations, %.2f a key", keys, patterns, n, perKey)
+	if perKey > 2 {
+		t.Errorf("%.2f allocations a key, want at most 2: the key copied once for all its patterns", perKey)
 	}
 }

@@ -42,7 +42,9 @@ func (s *Schema) NormalizeContext(ctx context.Context, args []byte) ([]byte, err
 // NormalizeReport is [Schema.Normalize] that also lists every repair made,
 // in document order. The repairs share the steps of their pointers (see
 // [Pointer]), so that the report too costs memory linear in args: a
-// Repair is 56 bytes, and each takes at least 6 bytes of args.
+// Repair is 56 bytes, and each takes at least 6 bytes of args (about 12
+// bytes of report a byte of args full of repairs). [Schema.NormalizeReportN]
+// lists only the first few, for arguments one does not trust.
 func (s *Schema) NormalizeReport(args []byte) ([]byte, []Repair, error) {
 	return s.normalize(nil, args, true)
 }
@@ -51,6 +53,23 @@ func (s *Schema) NormalizeReport(args []byte) ([]byte, []Repair, error) {
 // is done, as [Schema.NormalizeContext] does.
 func (s *Schema) NormalizeReportContext(ctx context.Context, args []byte) ([]byte, []Repair, error) {
 	return s.normalize(ctx, args, true)
+}
+
+// NormalizeReportN is [Schema.NormalizeReportContext] that lists at most
+// the first n repairs, in document order, and counts them all: total is
+// how many repairs it made, len(repairs) or more. A negative n lists
+// every repair. Past the first n a repair costs a count, not a [Repair]
+// and the steps of its [Pointer], so that the report takes memory bounded
+// by n however many repairs args hold (a call of 10 MB can hold a million:
+// 60 MB of report). A server that reports the repairs of calls it does
+// not trust should use it, as the MCP middlewares do.
+func (s *Schema) NormalizeReportN(ctx context.Context, args []byte, n int) (out []byte, repairs []Repair, total int, err error) {
+	w := s.walker(args, true, n)
+	out, repairs, err = w.run(ctx, args, s.root)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	return out, repairs, w.repairs.total(), nil
 }
 
 func (s *Schema) normalize(ctx context.Context, args []byte, report bool) (out []byte, repairs []Repair, err error) {
@@ -64,15 +83,27 @@ func (s *Schema) normalize(ctx context.Context, args []byte, report bool) (out [
 // are tried against the patterns that may match them, once per distinct
 // key: see walker.child and prefilter.)
 func (s *Schema) normalizeWork(ctx context.Context, args []byte, report bool) (out []byte, repairs []Repair, work int64, err error) {
-	w := &walker{cfg: &s.cfg, report: report, args: args, nextAmp: -1, patternSteps: patternSteps}
+	w := s.walker(args, report, -1)
+	out, repairs, err = w.run(ctx, args, s.root)
+	return out, repairs, w.work - w.tries, err
+}
+
+// walker is a walker of args, which lists up to max repairs (all when
+// max is below 0) when report is set.
+func (s *Schema) walker(args []byte, report bool, max int) *walker {
+	return &walker{cfg: &s.cfg, report: report, repairs: repairList{max: max}, args: args, nextAmp: -1, patternSteps: patternSteps}
+}
+
+// run walks args under the schema root, stopping when ctx (if not nil) is
+// done.
+func (w *walker) run(ctx context.Context, args []byte, root *node) (out []byte, repairs []Repair, err error) {
 	if ctx != nil && ctx.Done() != nil {
 		if err := ctx.Err(); err != nil {
-			return nil, nil, 0, &Error{Offset: 0, Err: err}
+			return nil, nil, &Error{Offset: 0, Err: err}
 		}
 		w.ctx, w.nextCheck = ctx, checkEvery
 	}
-	out, repairs, err = w.walk(args, s.root)
-	return out, repairs, w.work - w.tries, err
+	return w.walk(args, root)
 }
 
 // walk normalizes args at the schema root.
@@ -515,7 +546,7 @@ func (w *walker) str(b []byte, i, end int, flags jsonraw.Flags, n *node, at *ste
 	if res.Passes == 0 {
 		return end, nil
 	}
-	if w.report {
+	if w.report && w.repairs.keep() {
 		w.repairs.add(Repair{Pointer: w.pointerTo(at), Kind: EntitiesDecoded, Passes: res.Passes, Fixpoint: res.Fixpoint})
 	}
 	if shapes != 0 {
@@ -601,8 +632,8 @@ func (w *walker) decodeJSON(v []byte, n *node, shapes typeSet, off int, at *step
 	if shape&shapes == 0 {
 		return false, nil
 	}
-	mark, outMark, prev := w.repairs.len(), len(w.out), w.prev
-	if w.report {
+	mark, outMark, prev := w.repairs.total(), len(w.out), w.prev
+	if w.report && w.repairs.keep() {
 		w.repairs.add(Repair{Pointer: w.pointerTo(at), Kind: JSONDecoded, Shape: shapeName(shape), Fixpoint: true})
 	}
 	w.prev = lo

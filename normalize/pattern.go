@@ -89,18 +89,26 @@ type compiledPattern struct {
 // internal/ecma's bound, it panics with a patternSpent, which the walk
 // turns into an error.
 //
-// The key is copied for the match, at a step per 64 bytes: a string the
-// walk's buffers cannot reach (Go's regexp and the backtracking matcher
-// keep the strings they match in pooled machines, as far as the compiler
-// knows, and the walker would go to the heap with them).
-func (p *pattern) match(key []byte, budget *int64) bool {
-	left := *budget - int64(len(key))/64
+// The match reads a copy of the key, *str: a string the walk's buffers
+// cannot reach (Go's regexp and the backtracking matcher keep the strings
+// they match in pooled machines, as far as the compiler knows, and the
+// walker would go to the heap with them). It is made at the first match
+// of the key, at a step per 64 bytes, and kept in *str for the patterns
+// after: a copy per key, not per key and pattern.
+func (p *pattern) match(key []byte, str *string, budget *int64) bool {
+	left := *budget
+	if len(*str) != len(key) {
+		left -= int64(len(key)) / 64
+		if left >= 0 {
+			*str = string(key)
+		}
+	}
 	var ok bool
 	var err error
 	if left < 0 {
 		err = ecma.ErrBudget
 	} else {
-		ok, err = p.re.Match(string(key), &left)
+		ok, err = p.re.Match(*str, &left)
 	}
 	*budget = left
 	if err != nil {

@@ -43,7 +43,7 @@ func TestPatternCache(t *testing.T) {
 			}
 			budget := patternSteps
 			for i, p := range []*pattern{{re: first}, {re: again}} {
-				if got := p.match([]byte(tc.key), &budget); got != tc.match {
+				if got := p.match([]byte(tc.key), new(string), &budget); got != tc.match {
 					t.Errorf("compile %d matches %q: %v, want %v", i+1, tc.key, got, tc.match)
 				}
 			}
@@ -63,7 +63,7 @@ func TestPatternCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	budget := patternSteps
-	if p := (&pattern{re: re}); !p.match([]byte("p3"), &budget) || p.match([]byte("p33"), &budget) {
+	if p := (&pattern{re: re}); !p.match([]byte("p3"), new(string), &budget) || p.match([]byte("p33"), new(string), &budget) {
 		t.Errorf("^p3$ compiled after the cache started over matches otherwise")
 	}
 }

@@ -149,9 +149,10 @@ func (p *positions) child(n *node, vt typeSet, sel selector) *node {
 	for range (len(cl.pats) + 7) / 8 {
 		m = append(m, 0)
 	}
+	var str string // the key's copy, made by its first match
 	cl.filter.candidates(sel.key, func(i int) {
 		p.tries++
-		if cl.pats[i].match(sel.key, sel.budget) {
+		if cl.pats[i].match(sel.key, &str, sel.budget) {
 			m[i/8] |= 1 << (i % 8)
 		}
 	})
@@ -173,7 +174,11 @@ func (p *positions) child(n *node, vt typeSet, sel selector) *node {
 	if len(cl.byKey) >= maxKeysKept {
 		clear(cl.byKey)
 	}
-	cl.byKey[string(sel.key)] = got
+	if len(str) == len(sel.key) {
+		cl.byKey[str] = got // the copy the matches made serves
+	} else {
+		cl.byKey[string(sel.key)] = got
+	}
 	return got
 }
 
@@ -288,13 +293,15 @@ func (cl *closure) gather() {
 			}
 		}
 		if n.ref != nil {
-			stack = append(stack, n.ref)
+			stack = append(stack, flatten(n.ref))
 		}
-		stack = append(stack, n.allOf...)
+		for _, b := range n.allOf {
+			stack = append(stack, flatten(b))
+		}
 		for _, branches := range [2][]*node{n.anyOf, n.oneOf} {
 			for _, b := range branches {
 				if b.types.admits(cl.vt) {
-					stack = append(stack, b)
+					stack = append(stack, flatten(b))
 				}
 			}
 		}
@@ -351,6 +358,10 @@ type childFinder struct {
 }
 
 func (c *childFinder) find(n *node) *node {
+	// A pure $ref chain has the children of its end, which Compile
+	// found once (n.flat): following it hop by hop at every lookup cost
+	// members times hops.
+	n = flatten(n)
 	if got, ok := c.memo[n]; ok {
 		return got
 	}
@@ -521,9 +532,10 @@ func (n *node) ownChildren(sel selector, parts []*node, matched *closure) []*nod
 		parts = append(parts, c)
 		named = true
 	}
+	var str string // the key's copy, made by its first match
 	for i := range n.patterns {
 		p := &n.patterns[i]
-		if matched != nil && matched.matches(p) || matched == nil && p.match(key, sel.budget) {
+		if matched != nil && matched.matches(p) || matched == nil && p.match(key, &str, sel.budget) {
 			parts = append(parts, p.n)
 			named = true
 		}

@@ -66,14 +66,28 @@ func (r Repair) String() string {
 // copies, and copies once, into a slice of the exact length, at the end.
 // A report of n repairs allocates at most about 2n for them, where append,
 // growing a long slice by a quarter at a time, allocates up to 4n along
-// the way.
+// the way. With a limit (max at 0 or more) it lists the first max and
+// counts the rest (omitted).
 type repairList struct {
-	full [][]Repair // blocks of repairBlock
-	done int        // the repairs in full
-	cur  []Repair
+	full    [][]Repair // blocks of repairBlock
+	done    int        // the repairs in full
+	cur     []Repair
+	max     int // the most listed; below 0, no limit
+	omitted int // the repairs made past max
 }
 
 const repairBlock = 4096
+
+// keep reports whether the next repair is listed, and counts it when it
+// is not: past the limit, a repair costs a count, not a Repair and the
+// steps of its Pointer.
+func (l *repairList) keep() bool {
+	if l.max < 0 || l.len() < l.max {
+		return true
+	}
+	l.omitted++
+	return false
+}
 
 func (l *repairList) add(r Repair) {
 	if len(l.cur) == cap(l.cur) {
@@ -88,11 +102,19 @@ func (l *repairList) add(r Repair) {
 	l.cur = append(l.cur, r)
 }
 
-// len returns the number of repairs.
+// len returns the number of repairs listed.
 func (l *repairList) len() int { return l.done + len(l.cur) }
 
-// truncate drops the repairs after the first n.
+// total returns the number of repairs made, listed or not.
+func (l *repairList) total() int { return l.len() + l.omitted }
+
+// truncate drops the repairs made after the first n (n a total).
 func (l *repairList) truncate(n int) {
+	if n >= l.len() {
+		l.omitted = n - l.len()
+		return
+	}
+	l.omitted = 0
 	for n < l.done {
 		l.cur = l.full[len(l.full)-1]
 		l.full = l.full[:len(l.full)-1]
@@ -101,7 +123,8 @@ func (l *repairList) truncate(n int) {
 	l.cur = l.cur[:n-l.done]
 }
 
-// list returns the repairs, in the order added; nil if there are none.
+// list returns the repairs listed, in the order added; nil if there are
+// none.
 func (l *repairList) list() []Repair {
 	if len(l.full) == 0 {
 		return l.cur

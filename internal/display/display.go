@@ -49,18 +49,51 @@ func surrogate(s string) (rune, bool) {
 // past limit bytes; it returns how much of s it escaped. It never escapes
 // more of s than it shows: a value of megabytes shown in 300 bytes costs
 // 300 bytes of work.
+//
+// No line it shows acts as a CI workflow command (see command).
 func escape(dst []byte, s string, quote bool, limit int) ([]byte, int) {
 	i := 0
+	lead := leading(dst)
 	for i < len(s) {
 		mark := len(dst)
 		var n int
-		dst, n = escapeOne(dst, s[i:], quote)
+		if dst, n = command(dst, s[i:], lead); n == 0 {
+			dst, n = escapeOne(dst, s[i:], quote)
+		}
 		if limit >= 0 && len(dst) > limit {
 			return dst[:mark], i
 		}
+		lead = lead && s[i] == ' '
 		i += n
 	}
 	return dst, i
+}
+
+// leading reports whether dst holds only spaces: what is appended to it
+// may start a line, as far as a CI runner can tell.
+func leading(dst []byte) bool {
+	for _, c := range dst {
+		if c != ' ' {
+			return false
+		}
+	}
+	return true
+}
+
+// command appends the first byte of s escaped, and returns 1, when
+// showing it as it is would make a workflow command of the line: GitHub
+// Actions acts on a line that starts with "::" (after spaces: lead says
+// that nothing but spaces comes before s) or that holds "##[", instead of
+// showing it. The first ':' is shown \u003a, the '[' \u005b. Else it
+// returns 0 and dst as it was.
+func command(dst []byte, s string, lead bool) ([]byte, int) {
+	switch {
+	case lead && strings.HasPrefix(s, "::"):
+		return append(dst, `\u003a`...), 1
+	case s[0] == '[' && len(dst) >= 2 && dst[len(dst)-1] == '#' && dst[len(dst)-2] == '#':
+		return append(dst, `\u005b`...), 1
+	}
+	return dst, 0
 }
 
 const hexDigits = "0123456789abcdef"
@@ -105,26 +138,24 @@ func utf16Pair(r rune) (rune, rune) {
 
 // Text shows free text (a message, an adapter's error, a line of its
 // stderr) in one line: line breaks and every character one cannot see
-// escaped, the rest as it is.
+// escaped, the rest as it is. What it shows is safe to print in a CI log,
+// whatever comes before it on the line: it never starts with "::" (after
+// spaces) and never holds "##[", which GitHub Actions would act on as a
+// workflow command instead of showing (the first ':' is shown \u003a, the
+// '[' \u005b). So is what every function of this package shows but Clip,
+// Tail and Pointer, which take text already shown.
 func Text(s string) string {
 	b, _ := escape(make([]byte, 0, len(s)), s, false, -1)
 	return string(b)
 }
 
 // Lines shows text of many lines that a program wrote (the end of an
-// adapter's standard error) line by line: each line as Text shows it, and
-// none that a CI runner would take for a workflow command and act on
-// instead of showing it. GitHub Actions reads a line that starts with
-// "::" (after spaces) or that holds "##[" as one: the first ':' is shown
-// \u003a, the '[' \u005b.
+// adapter's standard error) line by line, each line as Text shows it: none
+// that a CI runner would take for a workflow command.
 func Lines(s string) string {
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
-		l = strings.ReplaceAll(Text(l), "##[", `##\u005b`)
-		if rest := strings.TrimLeft(l, " "); strings.HasPrefix(rest, "::") {
-			l = l[:len(l)-len(rest)] + `\u003a` + rest[1:]
-		}
-		lines[i] = l
+		lines[i] = Text(l)
 	}
 	return strings.Join(lines, "\n")
 }
@@ -150,6 +181,7 @@ func JSON(raw []byte) string {
 // limit (when 0 or more), and returns how much of s it showed.
 func appendJSON(dst []byte, s string, limit int) ([]byte, int) {
 	in, esc := false, false
+	lead := leading(dst)
 	i := 0
 	for i < len(s) {
 		mark := len(dst)
@@ -165,12 +197,13 @@ func appendJSON(dst []byte, s string, limit int) ([]byte, int) {
 		}
 		if !in && (c == '\n' || c == '\r' || c == '\t') {
 			dst = append(dst, ' ')
-		} else {
+		} else if dst, n = command(dst, s[i:], lead); n == 0 {
 			dst, n = escapeOne(dst, s[i:], false)
 		}
 		if limit >= 0 && len(dst) > limit {
 			return dst[:mark], i
 		}
+		lead = lead && len(dst) == mark+1 && dst[mark] == ' '
 		i += n
 	}
 	return dst, i

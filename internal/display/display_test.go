@@ -202,3 +202,50 @@ func TestLines(t *testing.T) {
 		}
 	}
 }
+
+// TestNoWorkflowCommand: no function that shows text from outside (an
+// adapter's error message, an answer, a vector's description) shows it as
+// a CI workflow command: a line starting with "::" after spaces, or holding
+// "##[", which GitHub Actions acts on instead of printing. Text showed
+// them as they were: an adapter's error "::error::x" became an annotation
+// of the job, and "##[group]" folded the log.
+func TestNoWorkflowCommand(t *testing.T) {
+	inputs := []string{
+		"::error::pwned", "  ::warning file=a::y", "::", "see ##[error]z", "##[group]x", "###[", "a\n::error::b",
+		`{"a":"##[x"}`, "  \n::set-output name=a::b", strings.Repeat(" ", 40) + "::error::far",
+	}
+	shown := map[string]func(string) string{
+		"Text":      Text,
+		"ClipText":  func(s string) string { return ClipText(s, 300) },
+		"ClipText8": func(s string) string { return ClipText(s, 8) },
+		"Quote":     Quote,
+		"ClipQuote": func(s string) string { return ClipQuote(s, 300) },
+		"JSON":      func(s string) string { return JSON([]byte(s)) },
+		"ClipJSON":  func(s string) string { return ClipJSON([]byte(s), 300) },
+		"Lines":     Lines,
+	}
+	for name, show := range shown {
+		for _, in := range inputs {
+			got := show(in)
+			for _, line := range strings.Split(got, "\n") {
+				if strings.HasPrefix(strings.TrimLeft(line, " "), "::") || strings.Contains(line, "##[") {
+					t.Errorf("%s(%q) = %q: a workflow command", name, in, got)
+				}
+			}
+		}
+	}
+	for _, tt := range []struct{ in, want string }{
+		{"::error::x", `\u003a:error::x`},
+		{"  ::warning::y", `  \u003a:warning::y`},
+		{"a::b ## [c #[d", "a::b ## [c #[d"},
+		{"see ##[error]z", `see ##\u005berror]z`},
+		{"\t::debug::z", `\t::debug::z`},
+	} {
+		if got := Text(tt.in); got != tt.want {
+			t.Errorf("Text(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	if got, want := JSON([]byte("\n ::error::x")), `  \u003a:error::x`; got != want {
+		t.Errorf("JSON = %q, want %q", got, want)
+	}
+}

@@ -52,6 +52,7 @@ func Shapes() []Shape {
 		{"ref-chain", "a chain of $ref hops, compiled (item 6)", Schema, RefChain},
 		{"deep-tilde-keys", "a deep schema with long keys of ~ and /: a pointer per schema node, depth squared times key length (item 4)", Schema, DeepTildeKeys},
 		{"backtracking-key", "a long key under a pattern matched by backtracking: recursion per character (item 2)", Args, BacktrackingKey},
+		{"ref-chain-lookups", "members whose lookups each follow a chain of $ref hops: members times chain (items 5, 6)", Args, RefChainLookups},
 	}
 }
 
@@ -308,4 +309,55 @@ func BacktrackingKey(size int) Case {
 	schema := `{"type":"object","patternProperties":{"` + BacktrackingPattern + `":{"type":"array"}}}`
 	args := `{"` + strings.Repeat("a", size-16) + `":"[1]"}`
 	return Case{Schema: []byte(schema), Args: []byte(args)}
+}
+
+// RefChainLookups' schema: RefChainProps properties, more than the walk
+// keeps the lookups of (4,096 keys a position), and a chain of
+// RefChainHops $refs.
+const (
+	RefChainProps = 4500
+	RefChainHops  = 1000
+)
+
+// RefChainLookups is an array of objects whose members name the
+// RefChainProps properties of the items' schema in turn, each a string to
+// repair; that schema also has an allOf branch that is the head of a
+// chain of RefChainHops $refs, so that looking up a member's schema
+// reaches the chain. There are more distinct keys than the walk keeps the
+// lookups of: a walk that followed the chain hop by hop at each lookup
+// would cost members times hops. The schema is 79 KB at every size.
+func RefChainLookups(size int) Case {
+	size = max(size, MinSize)
+	var s strings.Builder
+	s.WriteString(`{"type":"object","properties":{"l":{"type":"array","items":{"$ref":"#/$defs/o"}}},"$defs":{"o":{"type":"object","allOf":[{"$ref":"#/$defs/d0"}],"properties":{`)
+	for i := range RefChainProps {
+		if i > 0 {
+			s.WriteByte(',')
+		}
+		s.WriteString(`"p` + strconv.Itoa(i) + `":{}`)
+	}
+	s.WriteString(`}},`)
+	for i := range RefChainHops {
+		s.WriteString(`"d` + strconv.Itoa(i) + `":{"$ref":"#/$defs/d` + strconv.Itoa(i+1) + `"},`)
+	}
+	s.WriteString(`"d` + strconv.Itoa(RefChainHops) + `":{"type":"object","properties":{"z":{"type":"array"}}}}}`)
+	var b strings.Builder
+	b.Grow(size)
+	b.WriteString(`{"l":[{`)
+	for i := 0; ; i++ {
+		m := `"p` + strconv.Itoa(i%RefChainProps) + `":"&amp;"`
+		sep := ","
+		if i%64 == 0 {
+			sep = "},{" // 64 members an object
+		}
+		if b.Len()+len(sep)+len(m)+3 > size && i > 0 {
+			break
+		}
+		if i > 0 {
+			b.WriteString(sep)
+		}
+		b.WriteString(m)
+	}
+	b.WriteString(`}]}`)
+	return Case{Schema: []byte(s.String()), Args: []byte(b.String())}
 }

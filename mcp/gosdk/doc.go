@@ -47,6 +47,10 @@
 // logger of your ServerOptions), and that tool's calls pass through
 // untouched.
 //
-// [Options.OnRepair] is told the JSON Pointer of every repair, so that an
-// operator can see which clients send what; [LogRepairs] logs them.
+// [Options.OnRepair] is told, for each repaired call, the first
+// [Options.MaxRepairs] repairs (1,000 unless set otherwise) with their
+// JSON Pointers, and how many there were in all, so that an operator can
+// see which clients send what; [LogRepairs] logs a line of them. The list
+// is bounded because a call of megabytes can hold a million repairs:
+// past it a repair is counted, and costs nothing more.
 package gosdk

@@ -25,7 +25,7 @@ func ExampleMiddleware() {
 	})
 	// Added last, so it runs before any middleware added earlier.
 	server.AddReceivingMiddleware(gosdk.Middleware(&gosdk.Options{
-		OnRepair: func(ctx context.Context, tool string, repairs []normalize.Repair) {
+		OnRepair: func(ctx context.Context, tool string, repairs []normalize.Repair, total int) {
 			for _, r := range repairs {
 				fmt.Println(tool, r)
 			}

@@ -19,10 +19,11 @@ import (
 type Options = repair.Options
 
 // LogRepairs returns an [Options.OnRepair] that logs each repaired call
-// on l at level, with attributes tool, repairs (how many), and pointers
-// (the JSON Pointers of the repaired values) and kinds of the first five
-// repairs, each pointer cut to 128 bytes: a line, however many repairs.
-func LogRepairs(l *slog.Logger, level slog.Level) func(ctx context.Context, tool string, repairs []normalize.Repair) {
+// on l at level, with attributes tool, repairs (how many, in all), and
+// pointers (the JSON Pointers of the repaired values) and kinds of the
+// first five repairs, each pointer cut to 128 bytes: a line, however many
+// repairs.
+func LogRepairs(l *slog.Logger, level slog.Level) func(ctx context.Context, tool string, repairs []normalize.Repair, total int) {
 	return repair.LogRepairs(l, level)
 }
 
@@ -43,7 +44,7 @@ func Middleware(opts *Options) mcp.Middleware {
 		opts = &Options{}
 	}
 	n := &normalizer{
-		cfg:   core.Config{Options: opts.Normalize, OnRepair: opts.OnRepair, Logger: opts.Logger, Library: "go-sdk"},
+		cfg:   core.Config{Options: opts.Normalize, OnRepair: opts.OnRepair, MaxRepairs: opts.MaxRepairs, Logger: opts.Logger, Library: "go-sdk"},
 		tools: map[string]compiled{},
 	}
 	return func(next mcp.MethodHandler) mcp.MethodHandler {

@@ -105,7 +105,7 @@ func TestTypedToolGetsRepairedValues(t *testing.T) {
 	got := make(chan Issue, 1)
 	s := issueServer(got)
 	s.AddReceivingMiddleware(gosdk.Middleware(&gosdk.Options{
-		OnRepair: func(_ context.Context, tool string, rs []normalize.Repair) {
+		OnRepair: func(_ context.Context, tool string, rs []normalize.Repair, _ int) {
 			mu.Lock()
 			defer mu.Unlock()
 			for _, r := range rs {

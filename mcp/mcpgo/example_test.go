@@ -27,7 +27,7 @@ func ExampleRegister() {
 			return mcp.NewToolResultText("ok"), nil
 		}))
 	mcpgo.Register(s, &mcpgo.Options{
-		OnRepair: func(ctx context.Context, tool string, repairs []normalize.Repair) {
+		OnRepair: func(ctx context.Context, tool string, repairs []normalize.Repair, total int) {
 			for _, r := range repairs {
 				fmt.Println(tool, r)
 			}

@@ -22,10 +22,11 @@ import (
 type Options = repair.Options
 
 // LogRepairs returns an [Options.OnRepair] that logs each repaired call
-// on l at level, with attributes tool, repairs (how many), and pointers
-// (the JSON Pointers of the repaired values) and kinds of the first five
-// repairs, each pointer cut to 128 bytes: a line, however many repairs.
-func LogRepairs(l *slog.Logger, level slog.Level) func(ctx context.Context, tool string, repairs []normalize.Repair) {
+// on l at level, with attributes tool, repairs (how many, in all), and
+// pointers (the JSON Pointers of the repaired values) and kinds of the
+// first five repairs, each pointer cut to 128 bytes: a line, however many
+// repairs.
+func LogRepairs(l *slog.Logger, level slog.Level) func(ctx context.Context, tool string, repairs []normalize.Repair, total int) {
 	return repair.LogRepairs(l, level)
 }
 
@@ -50,7 +51,7 @@ func New(opts *Options) *Normalizer {
 		opts = &Options{}
 	}
 	return &Normalizer{
-		cfg:     core.Config{Options: opts.Normalize, OnRepair: opts.OnRepair, Logger: opts.Logger, Library: "mcp-go"},
+		cfg:     core.Config{Options: opts.Normalize, OnRepair: opts.OnRepair, MaxRepairs: opts.MaxRepairs, Logger: opts.Logger, Library: "mcp-go"},
 		schemas: map[string]map[string]*core.Compiled{},
 	}
 }
@@ -93,7 +94,10 @@ func (n *Normalizer) BeforeCallTool(ctx context.Context, id any, req *mcp.CallTo
 	if !changed {
 		return
 	}
-	req.Params.RawArguments = out
+	// The map mcp-go decoded is dropped before the new one is made: the
+	// two are each several times the arguments' size, and the collector
+	// may take the first while the second is decoded.
+	req.Params.RawArguments, req.Params.Arguments = out, nil
 	req.Params.Arguments = decode(out)
 }
 

@@ -23,7 +23,7 @@ func ExampleLogRepairs() {
 	s, _ := normalize.Compile([]byte(`{"type":"object","properties":{"ids":{"type":"array"}}}`))
 	_, repairs, _ := s.NormalizeReport([]byte(`{"ids":"[1,2]","title":"Ember &amp;amp; Oak"}`))
 	opts := repair.Options{OnRepair: repair.LogRepairs(logger, slog.LevelInfo)}
-	opts.OnRepair(context.Background(), "search", repairs)
+	opts.OnRepair(context.Background(), "search", repairs, len(repairs))
 	// Output:
 	// level=INFO msg="toolnorm: repaired tool arguments" tool=search repairs=2 pointers="[/ids /title]" kinds="[json-decoded entities-decoded]"
 }

@@ -20,18 +20,30 @@ type Options struct {
 	// pass bound).
 	Normalize []normalize.Option
 	// OnRepair, when set, is called for each call whose arguments were
-	// repaired, with the tool's name and the repairs, before the call goes
-	// on. It must not keep repairs past its return.
-	OnRepair func(ctx context.Context, tool string, repairs []normalize.Repair)
+	// repaired, before the call goes on, with the tool's name, the first
+	// MaxRepairs repairs in document order, and how many there were in
+	// all (total, len(repairs) or more). It must not keep repairs past its
+	// return.
+	OnRepair func(ctx context.Context, tool string, repairs []normalize.Repair, total int)
+	// MaxRepairs is how many repairs of a call OnRepair is given at most:
+	// 0 is DefaultMaxRepairs; below 0, all of them. The repairs past it
+	// are counted, not listed, and cost nothing: a call of 10 MB can hold
+	// a million repairs, whose list would take about 60 MB.
+	MaxRepairs int
 	// Logger gets one warning for each tool schema that does not compile
 	// (its calls pass through untouched). Nil is slog.Default().
 	Logger *slog.Logger
 }
 
+// DefaultMaxRepairs is how many repairs of a call [Options.OnRepair] is
+// given unless [Options.MaxRepairs] says otherwise.
+const DefaultMaxRepairs = core.DefaultMaxRepairs
+
 // LogRepairs returns an [Options.OnRepair] that logs each repaired call
-// on l at level, with attributes tool, repairs (how many), and pointers
-// (the JSON Pointers of the repaired values) and kinds of the first five
-// repairs, each pointer cut to 128 bytes: a line, however many repairs.
-func LogRepairs(l *slog.Logger, level slog.Level) func(ctx context.Context, tool string, repairs []normalize.Repair) {
+// on l at level, with attributes tool, repairs (how many, in all), and
+// pointers (the JSON Pointers of the repaired values) and kinds of the
+// first five repairs, each pointer cut to 128 bytes: a line, however many
+// repairs.
+func LogRepairs(l *slog.Logger, level slog.Level) func(ctx context.Context, tool string, repairs []normalize.Repair, total int) {
 	return core.LogRepairs(l, level)
 }

@@ -317,7 +317,10 @@ func build() []*Deviation {
 			Title:  "`properties` is read only for the arguments' own members: nested members are not repaired as declared",
 			change: change{schema: nestedProperties},
 			Witnesses: []impl.Case{w(nestedArr, `{"o":{"t":"[1]"}}`), w(arrayParam, `{"a":"[1]"}`),
-				w(`{"type":"object","properties":{"a":{"type":"object"},"c":{"$ref":"#"}}}`, `{"c":{"a":"{}"}}`)}},
+				w(`{"type":"object","properties":{"a":{"type":"object"},"c":{"$ref":"#"}}}`, `{"c":{"a":"{}"}}`),
+				// The root's own members through a $ref that a nested value
+				// reaches again: read with properties at the top only.
+				w(`{"$defs":{"n":{"type":"object","properties":{"c":{"type":"array","items":{"$ref":"#/$defs/n"}}}}},"$ref":"#/$defs/n"}`, `{"c":[{"c":"[]"}]}`)}},
 		{ID: "ignores-patternproperties", needs: needsKeyword("patternProperties"), Clause: "reading/4",
 			Title:     "`patternProperties` is not read",
 			change:    change{schema: dropMembers("patternProperties", jsonvalue.Object)},

@@ -239,6 +239,11 @@ func Compatible(a, b *Deviation) bool {
 	var ma, mb model
 	a.change.model(&ma)
 	b.change.model(&mb)
+	// A whole pass of another decoder replaces the pass's policies (which
+	// names, which numerics, the ';'): together, one would undo the other.
+	if ma.pass != nil && mb.dec != (decoder{}) || mb.pass != nil && ma.dec != (decoder{}) {
+		return false
+	}
 	return !overlap(reflect.ValueOf(ma), reflect.ValueOf(mb))
 }
 

@@ -2,6 +2,7 @@ package deviation
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
@@ -83,35 +84,136 @@ var firstBranchOnly = everySchema(func(obj *jsonvalue.Value, _ bool) {
 	}
 })
 
-// nestedProperties leaves out properties everywhere but in the root
-// schema, where they give the arguments' own members; a "$ref": "#"
-// below the root, which reads the root again for a nested value, names a
-// copy of the root without its properties.
+// nestedProperties reads properties only for the arguments' own members:
+// in the schemas that apply to the arguments themselves (the root and
+// what it reaches by $ref, allOf, anyOf, oneOf, if, then, else and
+// dependentSchemas), properties stay; every schema of a nested value
+// (below properties, patternProperties, additionalProperties, items and
+// the like of those) is a copy without properties, and a $ref in it names
+// a copy of the whole document without properties (in $defs), so that a
+// schema the root reaches for its own members and a nested value reaches
+// again, recursively, is read with its properties at the top only.
 func nestedProperties(doc *jsonvalue.Value) {
-	var rootCopy *jsonvalue.Value
-	everySchema(func(obj *jsonvalue.Value, root bool) {
-		if root {
-			return
-		}
-		obj.Members = slices.DeleteFunc(obj.Members, func(m jsonvalue.Member) bool {
-			return m.Key == "properties" && m.Value.Kind == jsonvalue.Object
-		})
-		if r := obj.Member("$ref"); r != nil && r.Kind == jsonvalue.String && r.Str == "#" {
-			r.Str = "#/$defs/" + nestedRoot
-			rootCopy = doc
-		}
-	})(doc)
-	if rootCopy == nil || doc.Kind != jsonvalue.Object {
+	if doc.Kind != jsonvalue.Object {
 		return
 	}
-	c := copyValue(doc)
-	c.Members = slices.DeleteFunc(c.Members, func(m jsonvalue.Member) bool { return m.Key == "properties" })
+	bare := copyValue(doc)
+	withoutProperties(bare)
+	for _, s := range topSchemas(doc) {
+		for _, m := range s.Members {
+			switch m.Key {
+			case "properties", "patternProperties":
+				if m.Value.Kind == jsonvalue.Object {
+					for i := range m.Value.Members {
+						m.Value.Members[i].Value = nestedCopy(m.Value.Members[i].Value)
+					}
+				}
+			case "additionalProperties", "unevaluatedProperties", "items", "prefixItems", "additionalItems", "unevaluatedItems", "contains":
+				*m.Value = *nestedCopy(m.Value)
+			}
+		}
+	}
 	defs := doc.Member("$defs")
-	if defs == nil {
+	if defs == nil || defs.Kind != jsonvalue.Object {
 		defs = &jsonvalue.Value{Kind: jsonvalue.Object}
 		doc.Members = append(doc.Members, jsonvalue.Member{Key: "$defs", Value: defs})
 	}
-	defs.Members = append(defs.Members, jsonvalue.Member{Key: nestedRoot, Value: c})
+	defs.Members = append(defs.Members, jsonvalue.Member{Key: nestedRoot, Value: bare})
+}
+
+// nestedCopy is a copy of v, a schema of nested values, without
+// properties, its $refs into the document's copy without them.
+func nestedCopy(v *jsonvalue.Value) *jsonvalue.Value {
+	c := copyValue(v)
+	withoutProperties(c)
+	return c
+}
+
+// withoutProperties leaves out properties in every schema of v, and the
+// identifiers a copy would hold twice ($id, $anchor, $dynamicAnchor); a
+// $ref by JSON Pointer ("#", "#/...") names the same place in the copy of
+// the document without properties.
+var withoutProperties = everySchema(func(obj *jsonvalue.Value, _ bool) {
+	obj.Members = slices.DeleteFunc(obj.Members, func(m jsonvalue.Member) bool {
+		switch m.Key {
+		case "properties":
+			return m.Value.Kind == jsonvalue.Object
+		case "$id", "$anchor", "$dynamicAnchor":
+			return m.Value.Kind == jsonvalue.String
+		}
+		return false
+	})
+	if r := obj.Member("$ref"); r != nil && r.Kind == jsonvalue.String && (r.Str == "#" || strings.HasPrefix(r.Str, "#/")) {
+		r.Str = "#/$defs/" + nestedRoot + r.Str[1:]
+	}
+})
+
+// topSchemas are the schemas of the document that apply to the value at
+// its root: the root, and what it reaches by $ref (a JSON Pointer into
+// the document), allOf, anyOf, oneOf, if, then, else and dependentSchemas,
+// each once.
+func topSchemas(doc *jsonvalue.Value) []*jsonvalue.Value {
+	var out []*jsonvalue.Value
+	var visit func(s *jsonvalue.Value)
+	visit = func(s *jsonvalue.Value) {
+		if s == nil || s.Kind != jsonvalue.Object || slices.Contains(out, s) {
+			return
+		}
+		out = append(out, s)
+		for _, m := range s.Members {
+			switch m.Key {
+			case "$ref":
+				if m.Value.Kind == jsonvalue.String && (m.Value.Str == "#" || strings.HasPrefix(m.Value.Str, "#/")) {
+					visit(pointerAt(doc, m.Value.Str[1:]))
+				}
+			case "allOf", "anyOf", "oneOf":
+				if m.Value.Kind == jsonvalue.Array {
+					for _, e := range m.Value.Elems {
+						visit(e)
+					}
+				}
+			case "if", "then", "else":
+				visit(m.Value)
+			case "dependentSchemas":
+				if m.Value.Kind == jsonvalue.Object {
+					for _, d := range m.Value.Members {
+						visit(d.Value)
+					}
+				}
+			}
+		}
+	}
+	visit(doc)
+	return out
+}
+
+// pointerAt is the value at the JSON Pointer p (RFC 6901, as a URI
+// fragment may carry it, without percent-encoding) in doc: nil when there
+// is none.
+func pointerAt(doc *jsonvalue.Value, p string) *jsonvalue.Value {
+	v := doc
+	if p == "" {
+		return v
+	}
+	for _, tok := range strings.Split(strings.TrimPrefix(p, "/"), "/") {
+		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		switch v.Kind {
+		case jsonvalue.Object:
+			v = v.Member(tok)
+		case jsonvalue.Array:
+			n, err := strconv.Atoi(tok)
+			if err != nil || n < 0 || n >= len(v.Elems) {
+				return nil
+			}
+			v = v.Elems[n]
+		default:
+			return nil
+		}
+		if v == nil {
+			return nil
+		}
+	}
+	return v
 }
 
 // nestedRoot names the copy of the root that nestedProperties makes.

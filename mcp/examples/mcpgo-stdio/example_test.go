@@ -14,7 +14,7 @@ import (
 func Example() {
 	clientToServer, serverIn := io.Pipe()
 	serverOut, serverToClient := io.Pipe()
-	go serve(context.Background(), slog.New(slog.DiscardHandler), clientToServer, serverToClient)
+	go serve(context.Background(), newServer(slog.New(slog.DiscardHandler)), clientToServer, serverToClient)
 
 	answers := bufio.NewScanner(serverOut)
 	send := func(line string) {

@@ -4,13 +4,19 @@ import (
 	"context"
 	"log/slog"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/toolnorm/toolnorm/normalize"
 )
 
-// RepairFunc is told what was repaired in the arguments of a call to tool.
-type RepairFunc func(ctx context.Context, tool string, repairs []normalize.Repair)
+// RepairFunc is told what was repaired in the arguments of a call to tool:
+// the first repairs, and how many there were in all (total).
+type RepairFunc func(ctx context.Context, tool string, repairs []normalize.Repair, total int)
+
+// DefaultMaxRepairs is how many repairs of a call OnRepair is given
+// unless Config.MaxRepairs says otherwise.
+const DefaultMaxRepairs = 1000
 
 // Config is how a middleware normalizes.
 type Config struct {
@@ -20,6 +26,9 @@ type Config struct {
 	// OnRepair, when set, is called for each call whose arguments were
 	// repaired, before the call goes on.
 	OnRepair RepairFunc
+	// MaxRepairs is how many repairs of a call OnRepair is given at most,
+	// the first in document order: 0 is DefaultMaxRepairs, below 0 all.
+	MaxRepairs int
 	// Logger gets the one warning for each tool schema that does not
 	// compile; nil is slog.Default().
 	Logger *slog.Logger
@@ -70,7 +79,9 @@ func (c *Compiled) Usable() bool { return c.schema != nil }
 // normalized come back as they are: the library then judges them as it
 // would without the middleware.
 //
-// The repairs are listed only when OnRepair reads them.
+// The repairs are listed only when OnRepair reads them, and then only the
+// first MaxRepairs: past them a repair is counted (a call of 10 MB can
+// hold a million, whose list took 118 MB to make).
 func (c *Compiled) Normalize(ctx context.Context, tool string, args []byte) ([]byte, bool) {
 	if c.schema == nil {
 		return args, false
@@ -83,11 +94,15 @@ func (c *Compiled) Normalize(ctx context.Context, tool string, args []byte) ([]b
 		}
 		return out, true
 	}
-	out, repairs, err := c.schema.NormalizeReportContext(ctx, args)
-	if err != nil || len(repairs) == 0 {
+	n := c.cfg.MaxRepairs
+	if n == 0 {
+		n = DefaultMaxRepairs
+	}
+	out, repairs, total, err := c.schema.NormalizeReportN(ctx, args, n)
+	if err != nil || total == 0 {
 		return args, false
 	}
-	c.cfg.OnRepair(ctx, tool, repairs)
+	c.cfg.OnRepair(ctx, tool, repairs, total)
 	return out, true
 }
 
@@ -161,31 +176,54 @@ const (
 )
 
 // LogRepairs returns a RepairFunc that logs each repaired call on l at
-// level, with attributes tool (its name), repairs (how many), and the
-// JSON Pointers and kinds of the first LoggedRepairs repairs (pointers
+// level, with attributes tool (its name), repairs (how many, in all), and
+// the JSON Pointers and kinds of the first LoggedRepairs repairs (pointers
 // and kinds), each pointer cut to LoggedPointerBytes.
 func LogRepairs(l *slog.Logger, level slog.Level) RepairFunc {
-	return func(ctx context.Context, tool string, repairs []normalize.Repair) {
+	return func(ctx context.Context, tool string, repairs []normalize.Repair, total int) {
 		shown := repairs[:min(len(repairs), LoggedRepairs)]
 		pointers := make([]string, len(shown))
 		kinds := make([]string, len(shown))
 		for i, r := range shown {
-			pointers[i], kinds[i] = clip(r.Pointer.String(), LoggedPointerBytes), r.Kind.String()
+			pointers[i], kinds[i] = clipPointer(r.Pointer, LoggedPointerBytes), r.Kind.String()
 		}
 		l.LogAttrs(ctx, level, "toolnorm: repaired tool arguments",
-			slog.String("tool", tool), slog.Int("repairs", len(repairs)), slog.Any("pointers", pointers), slog.Any("kinds", kinds))
+			slog.String("tool", tool), slog.Int("repairs", total), slog.Any("pointers", pointers), slog.Any("kinds", kinds))
 	}
 }
 
-// clip cuts s to at most n bytes, at a character boundary, and says how
-// many more there were.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
+// clipPointer is p's text cut to at most n bytes, at a character boundary,
+// with how many more there were: spelt out only as far as it is shown (a
+// pointer below a key of megabytes is not built whole to be cut).
+func clipPointer(p normalize.Pointer, n int) string {
+	var b []byte
+	size := 0 // of the whole text
+	for tok := range p.Tokens() {
+		size += 1 + len(tok) + strings.Count(tok, "~") + strings.Count(tok, "/")
+		if len(b) > n {
+			continue
+		}
+		b = append(b, '/')
+		for i := 0; i < len(tok) && len(b) <= n; i++ {
+			switch tok[i] {
+			case '~':
+				b = append(b, "~0"...)
+			case '/':
+				b = append(b, "~1"...)
+			default:
+				b = append(b, tok[i])
+			}
+		}
+	}
+	if size <= n {
+		return string(b)
 	}
 	i := n
-	for i > 0 && !utf8.RuneStart(s[i]) {
+	for i > 0 && !utf8.RuneStart(b[i]) {
 		i--
 	}
-	return s[:i] + "...(" + strconv.Itoa(len(s)-i) + " more bytes)"
+	if i > 0 && b[i-1] == '~' {
+		i-- // not inside an escape
+	}
+	return string(b[:i]) + "...(" + strconv.Itoa(size-i) + " more bytes)"
 }

@@ -5,8 +5,10 @@ import (
 	"context"
 	"log/slog"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/normalize"
@@ -95,11 +97,12 @@ func FuzzMayNeedRepair(f *testing.F) {
 type recorder struct {
 	tool    string
 	repairs []normalize.Repair
+	total   int
 	calls   int
 }
 
-func (r *recorder) onRepair(_ context.Context, tool string, repairs []normalize.Repair) {
-	r.tool, r.repairs = tool, repairs
+func (r *recorder) onRepair(_ context.Context, tool string, repairs []normalize.Repair, total int) {
+	r.tool, r.repairs, r.total = tool, repairs, total
 	r.calls++
 }
 
@@ -172,7 +175,7 @@ func TestLogRepairs(t *testing.T) {
 	f(context.Background(), "search", []normalize.Repair{
 		{Pointer: normalize.Pointer{}.AppendToken("ids"), Kind: normalize.JSONDecoded, Shape: "array"},
 		{Pointer: normalize.Pointer{}.AppendToken("q"), Kind: normalize.EntitiesDecoded, Passes: 2, Fixpoint: true},
-	})
+	}, 2)
 	got := log.String()
 	for _, want := range []string{"level=INFO", `msg="toolnorm: repaired tool arguments"`, "tool=search", "repairs=2", `pointers="[/ids /q]"`, `kinds="[json-decoded entities-decoded]"`} {
 		if !strings.Contains(got, want) {
@@ -199,18 +202,24 @@ func allocated(f func()) uint64 {
 }
 
 // TestNormalizeBounded: without OnRepair, no report is made; with it, the
-// report and LogRepairs's line stay linear and short. The middleware made
-// a report for every call, a pointer string per repair, and LogRepairs
-// logged every pointer: a key of 16 KB above 6,000 leaves (64 KB) logged
-// 98 MB and allocated 1 GB.
+// report lists at most DefaultMaxRepairs repairs and counts the rest, and
+// LogRepairs's line is short and spells no pointer whole: a call costs
+// about what normalizing it does, however many repairs it holds. The
+// middleware made a report for every call, a pointer string per repair,
+// and LogRepairs logged every pointer: a key of 16 KB above 6,000 leaves
+// (64 KB) logged 98 MB and allocated 1 GB. Then it listed every repair
+// (56 bytes each and their pointers, 12 bytes a byte of these arguments,
+// 105 MB of a 10 MB call), and LogRepairs spelt out five pointers whole
+// to cut them (a 256 KB key five times).
 func TestNormalizeBounded(t *testing.T) {
-	args := longKeyLeaves(16<<10, 6000)
-	want := []byte(`{"` + strings.Repeat("k", 16<<10) + `":[` + strings.Repeat(`"&",`, 5999) + `"&"]}`)
+	const key, leaves = 256 << 10, 98_000
+	args := longKeyLeaves(key, leaves)
+	want := []byte(`{"` + strings.Repeat("k", key) + `":[` + strings.Repeat(`"&",`, leaves-1) + `"&"]}`)
 	for _, tc := range []struct {
 		name     string
 		onRepair bool
 		limit    float64 // bytes allocated per byte of arguments
-	}{{"without OnRepair", false, 3}, {"with LogRepairs", true, 24}} {
+	}{{"without OnRepair", false, 1.2}, {"with LogRepairs", true, 1.6}} {
 		var log bytes.Buffer
 		cfg := &Config{}
 		if tc.onRepair {
@@ -231,8 +240,54 @@ func TestNormalizeBounded(t *testing.T) {
 		if log.Len() > 2000 {
 			t.Errorf("%s: logged %d bytes, want a short line", tc.name, log.Len())
 		}
-		if tc.onRepair && (!strings.Contains(log.String(), "repairs=6000 ") || strings.Count(log.String(), "more bytes") != LoggedRepairs) {
+		if tc.onRepair && (!strings.Contains(log.String(), "repairs=98000 ") || strings.Count(log.String(), "more bytes") != LoggedRepairs) {
 			t.Errorf("%s: logged %.600s", tc.name, log.String())
 		}
+	}
+}
+
+// TestMaxRepairs: OnRepair is given the first MaxRepairs repairs and how
+// many there were; 0 is DefaultMaxRepairs, below 0 all.
+func TestMaxRepairs(t *testing.T) {
+	args := longKeyLeaves(3, DefaultMaxRepairs+5)
+	for _, tc := range []struct{ max, listed int }{{2, 2}, {0, DefaultMaxRepairs}, {-1, DefaultMaxRepairs + 5}} {
+		var rec recorder
+		cfg := &Config{OnRepair: rec.onRepair, MaxRepairs: tc.max}
+		c := cfg.Compile(context.Background(), "t", []byte(`{}`))
+		if _, changed := c.Normalize(context.Background(), "t", args); !changed {
+			t.Fatal("not repaired")
+		}
+		if len(rec.repairs) != tc.listed || rec.total != DefaultMaxRepairs+5 || rec.calls != 1 {
+			t.Errorf("MaxRepairs %d: %d repairs given of %d, in %d calls; want %d of %d", tc.max, len(rec.repairs), rec.total, rec.calls, tc.listed, DefaultMaxRepairs+5)
+		}
+		if len(rec.repairs) > 1 && rec.repairs[1].Pointer.String() != "/kkk/1" {
+			t.Errorf("MaxRepairs %d: the second repair is at %s, want /kkk/1", tc.max, rec.repairs[1].Pointer)
+		}
+	}
+}
+
+// TestClipPointer: a pointer cut as its text would be, with the count of
+// what was cut, spelt out no further than it is shown.
+func TestClipPointer(t *testing.T) {
+	p := normalize.Pointer{}.AppendToken("a~b/c").AppendToken(strings.Repeat("é", 100)).AppendToken("7")
+	full := p.String()
+	for _, n := range []int{0, 1, 5, 9, 10, 11, 12, 13, 50, len(full) - 1, len(full), 1000} {
+		got := clipPointer(p, n)
+		if n >= len(full) {
+			if got != full {
+				t.Errorf("clipPointer(%d) = %q, want %q", n, got, full)
+			}
+			continue
+		}
+		shown, _, ok := strings.Cut(got, "...(")
+		if !ok || !strings.HasPrefix(full, shown) || len(shown) > n || !utf8.ValidString(shown) || strings.HasSuffix(shown, "~") ||
+			!strings.HasSuffix(got, "...("+strconv.Itoa(len(full)-len(shown))+" more bytes)") {
+			t.Errorf("clipPointer(%d) = %q, of %q", n, got, full)
+		}
+	}
+	key := strings.Repeat("k", 1<<20)
+	long := normalize.Pointer{}.AppendToken(key).AppendToken("0")
+	if n := allocated(func() { _ = clipPointer(long, LoggedPointerBytes) }); n > 4096 {
+		t.Errorf("clipPointer of a 1 MB pointer allocated %d bytes", n)
 	}
 }
