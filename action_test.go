@@ -65,8 +65,12 @@ func TestActionUntrustedOutput(t *testing.T) {
 			}
 			cmd := exec.Command("bash", "-e", "-c", script)
 			cmd.Dir = dir
+			baseline := "" // with --checks, a baseline too
+			if checks != "0" {
+				baseline = "known roots.json"
+			}
 			cmd.Env = append(os.Environ(), "TOOLNORM="+fake, "COMMAND=check", "IMPL=python3 a.py", "BUDGET=1m", "CHECKS="+checks,
-				"DURATION=5m", "CORPUS=", "SEED=1", "TIMEOUT=10s", "FORMAT="+format, "REPORT=", "FAIL=true",
+				"DURATION=5m", "CORPUS=", "ADD_CORPUS="+baseline, "BASELINE="+baseline, "SEED=1", "TIMEOUT=10s", "FORMAT="+format, "REPORT=", "FAIL=true",
 				"RUNNER_TEMP="+dir, "GITHUB_STEP_SUMMARY="+filepath.Join(dir, "summary"), "GITHUB_OUTPUT="+filepath.Join(dir, "output"))
 			out, err := cmd.CombinedOutput()
 			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
@@ -91,6 +95,15 @@ func TestActionUntrustedOutput(t *testing.T) {
 			if seen == 0 {
 				t.Errorf("format %s: toolnorm's output is not shown in the log:\n%s", format, out)
 			}
+			// The step goes on past toolnorm's failure, under bash -e as
+			// the runner runs it: the report reaches the log and the job
+			// summary, and the exit status the step's output.
+			if output, _ := os.ReadFile(filepath.Join(dir, "output")); !strings.Contains(string(output), "exit-code=1\n") {
+				t.Errorf("format %s: the step's output is %q, want exit-code=1", format, output)
+			}
+			if summary, _ := os.ReadFile(filepath.Join(dir, "summary")); format == "markdown" && !strings.Contains(string(summary), "::error::from stdout") {
+				t.Errorf("format %s: the job summary does not hold the failing report: %q", format, summary)
+			}
 			args, _ := os.ReadFile(filepath.Join(dir, "args"))
 			want := "--budget 1m"
 			if checks != "0" {
@@ -98,6 +111,9 @@ func TestActionUntrustedOutput(t *testing.T) {
 			}
 			if !strings.Contains(string(args), want) || strings.Contains(string(args), "--budget") == (checks != "0") {
 				t.Errorf("checks %s: toolnorm ran with %q, want %s", checks, args, want)
+			}
+			if strings.Contains(string(args), "--baseline") != (baseline != "") || baseline != "" && !strings.Contains(string(args), "--add-corpus "+baseline+" --baseline "+baseline) {
+				t.Errorf("baseline %q: toolnorm ran with %q", baseline, args)
 			}
 		}
 	}

@@ -30,6 +30,14 @@ type Config struct {
 	// CorpusDir is the directory the vectors came from, for reproduction
 	// commands ("" for the corpus built into toolnorm).
 	CorpusDir string
+	// Added are vectors replayed beside Vectors, and fuzzed from: those
+	// of corpus directories added to it (check --add-corpus: the findings
+	// toolnorm fuzz keeps), each File the path of its file, its directory
+	// included, as a reproduction command names it. One with the id of a
+	// vector before it is not replayed again. AddedDirs are their
+	// directories, for the repeat command.
+	Added     []*corpus.Vector
+	AddedDirs []string
 	// Budget bounds the whole check, the corpus replay included. It is
 	// kept between rounds of cases; a request waits at most what is left
 	// of it and its Grace, when the request under way is stopped (in
@@ -57,6 +65,10 @@ type Config struct {
 	Progress func(Progress)
 	// Version is the version of toolnorm running the check, for the report.
 	Version string
+	// Baseline, if set, holds the root causes known (see Baseline): the
+	// report marks each root cause new or known, and fails only on new
+	// ones and on failures of the program.
+	Baseline *Baseline
 	// Timeout is the adapter's time limit per request, for the repeat
 	// command (written when a request timed out and it is not
 	// DefaultTimeout).
@@ -138,10 +150,18 @@ type Report struct {
 	// the implementation is checked in full on what it does, and is not
 	// conformant.
 	NotImplemented string `json:"not_implemented,omitempty"`
+	// NotImplementedID names it as a baseline does
+	// ("not-implemented/entities": NotImplementedID).
+	NotImplementedID string `json:"not_implemented_id,omitempty"`
+	// Baseline is how the check compares with the baseline it was run
+	// against (nil without one): then Verdict fails only on root causes
+	// not in it, and on failures of the program, which a baseline never
+	// holds.
+	Baseline *BaselineResult `json:"baseline,omitempty"`
 	// Verdict is "pass" (complete, with no violation, no failure of the
 	// program, both repairs done), "fail" (violations of the rule, or
 	// failures of the program, or a repair not implemented, complete or
-	// not), "incomplete" (nothing of that found, but not complete: see
+	// not; with a baseline, only those of them not in it), "incomplete" (nothing of that found, but not complete: see
 	// Incomplete), or "nothing checked" (all ran, and nothing was judged).
 	Verdict Verdict `json:"verdict"`
 }

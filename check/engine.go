@@ -51,6 +51,9 @@ const confirmShown = 10
 // run is one check under way.
 type run struct {
 	cfg Config
+	// added are the vectors of cfg.Added replayed, by pointer: their
+	// File is the path of their file (file, command).
+	added map[*corpus.Vector]bool
 	// ctx is done when the check must stop what is under way: on an
 	// interrupt, at the hard deadline, or when the implementation was
 	// given up on (cancel).
@@ -103,6 +106,7 @@ func Run(ctx context.Context, cfg Config) *Report {
 		cfg.Seed = rand.Uint64()>>1 | 1
 	}
 	e := &run{cfg: cfg, start: cfg.Start, failed: make([][]failedCase, len(properties.All()))}
+	e.addVectors()
 	if e.start.IsZero() {
 		e.start = time.Now()
 	}
@@ -179,23 +183,54 @@ func Run(ctx context.Context, cfg Config) *Report {
 	e.r.Repeat = e.repeat()
 	if o, ok := impl.OptionsOf(cfg.Impl); ok && o.Repairs != normalize.AllRepairs {
 		e.r.NotImplemented = o.Repairs.Missing()
+		e.r.NotImplementedID = NotImplementedID(o.Repairs)
 	}
-	switch in := e.r.Incomplete; {
-	case e.r.Violations() > 0 || e.r.Failures() > 0 || e.r.NotImplemented != "":
-		e.r.Verdict = Fail
-	case in != nil && in.RanShort():
-		e.r.Verdict = Incomplete
-	case e.r.Judged() == 0:
-		// All ran, and nothing was judged: every vector skipped, every
-		// case answered unsupported.
-		e.r.Verdict = NothingChecked
-	case in != nil:
-		// Judged too little of what ran.
-		e.r.Verdict = Incomplete
-	default:
-		e.r.Verdict = Pass
+	e.r.Verdict = e.r.verdict(e.r.Violations() > 0 || e.r.Failures() > 0 || e.r.NotImplemented != "")
+	if cfg.Baseline != nil {
+		e.r.CompareWith(cfg.Baseline)
 	}
 	return e.r
+}
+
+// verdict is the report's verdict, failing when fails is true (something
+// found that counts against it).
+func (r *Report) verdict(fails bool) Verdict {
+	switch in := r.Incomplete; {
+	case fails:
+		return Fail
+	case in != nil && in.RanShort():
+		return Incomplete
+	case r.Judged() == 0:
+		// All ran, and nothing was judged: every vector skipped, every
+		// case answered unsupported.
+		return NothingChecked
+	case in != nil:
+		// Judged too little of what ran.
+		return Incomplete
+	}
+	return Pass
+}
+
+// addVectors puts the vectors of cfg.Added after cfg.Vectors, each once:
+// one with the id of a vector before it is not replayed again.
+func (e *run) addVectors() {
+	if len(e.cfg.Added) == 0 {
+		return
+	}
+	e.added = map[*corpus.Vector]bool{}
+	seen := make(map[string]bool, len(e.cfg.Vectors))
+	for _, v := range e.cfg.Vectors {
+		seen[v.ID] = true
+	}
+	vs := slices.Clip(e.cfg.Vectors)
+	for _, v := range e.cfg.Added {
+		if !seen[v.ID] {
+			seen[v.ID] = true
+			e.added[v] = true
+			vs = append(vs, v)
+		}
+	}
+	e.cfg.Vectors = vs
 }
 
 // over reports whether the check must stop before the next step: it was
@@ -303,34 +338,25 @@ func Replay(ctx context.Context, cfg Config) CorpusResult {
 
 // applicable returns the vectors of the corpus that apply to the
 // implementation, each with the options to send it under; the others are
-// counted as skipped. For an implementation that runs in one
-// configuration, a vector written for other options applies when the
-// reference gives its expected result under the implementation's own: it
-// means the same there (most vectors do under a pass bound, or at depth
-// top).
+// counted as skipped (see [corpus.Applies]).
 func (e *run) applicable(res *CorpusResult) ([]*corpus.Vector, []impl.Case) {
 	own, configured := impl.OptionsOf(e.cfg.Impl)
 	var vs []*corpus.Vector
 	var cs []impl.Case
 	for _, v := range e.cfg.Vectors {
 		o := v.Options
-		if configured && !o.Same(own) {
+		if configured {
 			// e.ctx (the budget, an interrupt) stops the reference too.
-			if !impl.Compare(impl.Reference.Normalize(e.ctx, impl.Case{Schema: v.SchemaText(), Args: v.ArgumentsText(), Options: own}), v.Want()).Same() {
-				// It means something else under the declared options:
-				// because of a repair left out (then it needs that repair,
-				// which the implementation does not do), or of another
-				// choice.
-				both := own
-				both.Repairs = normalize.AllRepairs
-				if own.Repairs != normalize.AllRepairs && (both.Same(v.Options) || impl.Compare(impl.Reference.Normalize(e.ctx, impl.Case{Schema: v.SchemaText(), Args: v.ArgumentsText(), Options: both}), v.Want()).Same()) {
-					res.count(v, OutcomeUnimplemented, "needs "+own.Repairs.Missing()+", which the implementation declares it does not do")
-				} else {
-					res.count(v, OutcomeSkipped, "written for "+v.Options.String()+", and meaning something else under the declared "+own.String())
-				}
+			a := corpus.Applies(e.ctx, v, own)
+			switch {
+			case a.NeedsRepair:
+				res.count(v, OutcomeUnimplemented, a.Why)
+				continue
+			case !a.Applies:
+				res.count(v, OutcomeSkipped, a.Why)
 				continue
 			}
-			o = own
+			o = a.Options
 		}
 		vs = append(vs, v)
 		cs = append(cs, impl.Case{Schema: v.SchemaText(), Args: v.ArgumentsText(), Options: o})
@@ -783,6 +809,9 @@ func (e *run) repeat() string {
 	if e.cfg.CorpusDir != "" {
 		s += " --corpus " + shellQuote(e.cfg.CorpusDir) // the fuzzer's seeds come from it too
 	}
+	for _, dir := range e.cfg.AddedDirs {
+		s += " --add-corpus " + shellQuote(dir)
+	}
 	checks := max(e.r.Checks, 1)
 	if e.r.Incomplete != nil {
 		checks = e.r.Incomplete.Checks
@@ -792,7 +821,7 @@ func (e *run) repeat() string {
 
 // file is where a vector is, as a reproduction command names it.
 func (e *run) file(v *corpus.Vector) string {
-	if v.File != "" && e.cfg.CorpusDir != "" {
+	if v.File != "" && e.cfg.CorpusDir != "" && !e.added[v] {
 		return filepath.Join(e.cfg.CorpusDir, v.File)
 	}
 	return v.File
@@ -917,6 +946,9 @@ func (e *run) timedOut() bool {
 // saved first, from where the JSON report holds it whole (from: a jq
 // path, ".root_causes[2].vector").
 func (e *run) command(v *corpus.Vector, from string) string {
+	if e.added[v] && v.File != "" {
+		return ReplayFileCommand(e.cfg.Command, v.File)
+	}
 	return replayCommand(e.cfg.Command, e.cfg.CorpusDir, v, from)
 }
 

@@ -13,6 +13,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/toolnorm/toolnorm/check/internal/coalesce"
+	"github.com/toolnorm/toolnorm/check/internal/explain"
 	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/impl"
 	"github.com/toolnorm/toolnorm/internal/display"
@@ -35,6 +36,10 @@ type Fuzzer struct {
 	// OnFinding is called with each new finding, as soon as it is found
 	// (to write it: nothing is lost if the run is stopped).
 	OnFinding func(Finding) error
+	// Titled describes, and so names, each finding's vector by the title
+	// of its root cause (toolnorm fuzz, which writes them), rather than by
+	// its bucket and how it differs: a sentence to read in a pull request.
+	Titled bool
 
 	Cases       int // cases run
 	Failures    int // of which the implementation failed on
@@ -289,13 +294,29 @@ func (f *Fuzzer) report(ctx context.Context, c impl.Case, m minimal) error {
 	msg := impl.Compare(got, want).Message(got, want, "the reference gives")
 	// The description names the bucket, so that it is unique and a rerun
 	// of the same bug dedupes by it too.
-	v := corpus.New("Fuzzing finding "+bucket+": "+display.Clip(diff, 80), "found", "found", []string{fuzzProperty, BucketTag(bucket)}, schema, args, c.Options, impl.Reference)
+	description := "Fuzzing finding " + bucket + ": " + display.Clip(diff, 80)
+	if f.Titled {
+		description = f.title(ctx, impl.Case{Schema: schema, Args: args, Options: c.Options}, got, want, bucket) + " (fuzzing bucket " + bucket + ")"
+	}
+	v := corpus.New(description, "found", "found", []string{fuzzProperty, BucketTag(bucket)}, schema, args, c.Options, impl.Reference)
 	fd := Finding{Property: fuzzProperty, Clause: prop.Clause, Message: msg, Bucket: bucket, Vector: v, Command: replayCommand(f.Command, "", v, fmt.Sprintf(".fuzz.findings[%d].vector", len(f.Findings))), Cut: m.cut}
 	f.Findings = append(f.Findings, fd)
 	if f.OnFinding != nil {
 		return f.OnFinding(fd)
 	}
 	return nil
+}
+
+// title is the title of the root cause of a finding: its case c, the
+// implementation's result got and the reference's want.
+func (f *Fuzzer) title(ctx context.Context, c impl.Case, got, want impl.Result, bucket string) string {
+	rcs := explain.Explain(ctx, explain.Config{Impl: f.Impl, Want: func(c impl.Case) impl.Result {
+		return impl.Reference.Normalize(context.WithoutCancel(ctx), c)
+	}, Keep: func() bool { return ctx.Err() == nil }}, []explain.Finding{{Source: explain.Bucket, ID: bucket, Case: c, Want: want, Got: got, Clause: "found"}})
+	if len(rcs) == 0 || rcs[0].Title == "" {
+		return "A difference with the reference"
+	}
+	return strings.TrimSuffix(rcs[0].Title, ".")
 }
 
 // Bucket names the kind of a difference, so that one bug found many times

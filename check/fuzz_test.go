@@ -82,6 +82,31 @@ func TestFuzzerRun(t *testing.T) {
 	}
 }
 
+// TestFuzzFindingTitled: with Titled, a finding's vector is described,
+// and so named, by its root cause's title, its bucket after it; without,
+// by its bucket and how it differs.
+func TestFuzzFindingTitled(t *testing.T) {
+	f := &check.Fuzzer{Impl: jsonOnly, Titled: true}
+	fuzz(t, f, 1, 64)
+	if len(f.Findings) == 0 {
+		t.Fatal("no finding")
+	}
+	for _, fd := range f.Findings {
+		d := fd.Vector.Description
+		if strings.HasPrefix(d, "Fuzzing finding") || !strings.HasSuffix(d, " (fuzzing bucket "+fd.Bucket+")") || !strings.Contains(d, "reference") {
+			t.Errorf("bucket %s: description %q, want the root cause's title (the entity repair's names references), then the bucket", fd.Bucket, d)
+		}
+		if name := fd.Vector.FileName(); strings.HasPrefix(name, "fuzzing-finding") {
+			t.Errorf("bucket %s: file %s", fd.Bucket, name)
+		}
+	}
+	plain := &check.Fuzzer{Impl: jsonOnly}
+	fuzz(t, plain, 1, 64)
+	if d := plain.Findings[0].Vector.Description; !strings.HasPrefix(d, "Fuzzing finding "+plain.Findings[0].Bucket) {
+		t.Errorf("without Titled: %q", d)
+	}
+}
+
 // BenchmarkFuzzReference fuzzes the reference from the built-in corpus
 // (a third of the cases are its vectors mutated), 1,024 cases an
 // iteration: the fuzzer's own cost per case, as in toolnorm check.

@@ -25,6 +25,10 @@ type RootCause struct {
 	// deviation explains, its Class.
 	ID    string `json:"id"`
 	Title string `json:"title"`
+	// Baseline is BaselineNew or BaselineKnown when the check ran
+	// against a baseline (Config.Baseline): whether the baseline holds
+	// ID. A failure of the program is always new.
+	Baseline string `json:"baseline,omitempty"`
 	// With names the deviations that some of its findings show it
 	// together with (a validator that rejects what a missed $ref left):
 	// a second bug, filed under its own root cause when other findings
@@ -179,7 +183,7 @@ func (e *run) explain() []RootCause {
 			fs = append(fs, f)
 			return
 		}
-		rc := RootCause{ID: "unexplained", Title: display.ClipText(message, 200) + " (not explained: the check stopped first)", Clause: clause, Class: "unexplained",
+		rc := RootCause{ID: unexplainedID, Title: display.ClipText(message, 200) + " (not explained: the check stopped first)", Clause: clause, Class: "unexplained",
 			Counterexample: Counterexample{Schema: display.ClipJSON(f.Case.Schema, MaxShown), Arguments: display.ClipJSON(f.Case.Args, MaxShown),
 				Options: strings.Join(f.Case.Options.Choices(), ", "), Expected: f.Want.Show(MaxShown), Got: f.Got.Show(MaxShown)},
 			Vector: v, Vectors: []string{}, Properties: []string{}, Buckets: []string{}, Cut: true, NotMinimized: true}

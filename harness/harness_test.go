@@ -546,7 +546,7 @@ func TestStartFailures(t *testing.T) {
 		{"exit-at-start", "cannot import module"},
 		{"silent", "no answer to start within"},
 		{"bad-version", "speaks protocol version 2"},
-		{"typo-declares", "declares something unknown"},
+		{"typo-declares", `the adapter declares "maxPasses", which this toolnorm does not know (it knows profile, max_passes, depth, repairs): misspelt, or newer than this toolnorm; then use a toolnorm at least as new as the adapter's kit (toolnorm version says which this is)`},
 	} {
 		_, err := Start(Config{Command: adapterCommand(tt.mode), StartTimeout: time.Second})
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
@@ -771,5 +771,17 @@ func TestPoolConfirmByRequest(t *testing.T) {
 		if evs := p.adapters[k].Events(); len(evs) != 1 || evs[0].Deduced != want {
 			t.Errorf("run %d: events %+v, want blamed_by_elimination %v", k, evs, want)
 		}
+	}
+}
+
+// TestPoolStartFailureOnce: an adapter that cannot start is said once,
+// however many runs of it the pool tried.
+func TestPoolStartFailureOnce(t *testing.T) {
+	_, err := StartPool(Config{Command: "echo no such adapter >&2; exit 3"}, 3)
+	if err == nil {
+		t.Fatal("started")
+	}
+	if n := strings.Count(err.Error(), "no answer to start"); n != 1 {
+		t.Errorf("said %d times:\n%v", n, err)
 	}
 }

@@ -27,7 +27,8 @@ const minShare = 4
 
 // StartPool starts n runs of the adapter (at least one) at once. They must
 // name the same implementation and declare the same reading. It fails as
-// Start does if one cannot be started, and then stops the others.
+// Start does if one cannot be started (each distinct failure said once),
+// and then stops the others.
 func StartPool(cfg Config, n int) (*Pool, error) {
 	return StartPoolContext(context.Background(), cfg, n)
 }
@@ -56,7 +57,7 @@ func StartPoolContext(ctx context.Context, cfg Config, n int) (*Pool, error) {
 		}
 		p.adapters = append(p.adapters, a)
 	}
-	if err := errors.Join(errs...); err != nil {
+	if err := errors.Join(distinct(errs)...); err != nil {
 		p.Close()
 		return nil, err
 	}
@@ -64,6 +65,20 @@ func StartPoolContext(ctx context.Context, cfg Config, n int) (*Pool, error) {
 		p.free <- a
 	}
 	return p, nil
+}
+
+// distinct returns errs without those that say what an earlier one said:
+// an adapter that cannot start fails so in every run, and is said once.
+func distinct(errs []error) []error {
+	var out []error
+	seen := map[string]bool{}
+	for _, err := range errs {
+		if err != nil && !seen[err.Error()] {
+			seen[err.Error()] = true
+			out = append(out, err)
+		}
+	}
+	return out
 }
 
 // Size is how many runs of the adapter the pool has.

@@ -106,6 +106,16 @@ type startAnswer struct {
 	Declares       json.RawMessage `json:"declares"`
 }
 
+// memberName is the member encoding/json names, quoted as it quotes it
+// (`"repairs"`), as one line of ASCII, at most 100 characters of it.
+func memberName(quoted string) string {
+	name := strings.TrimSuffix(strings.TrimPrefix(quoted, `"`), `"`)
+	if utf8.RuneCountInString(name) > 100 {
+		name = string([]rune(name)[:100]) + "..."
+	}
+	return strconv.QuoteToASCII(name)
+}
+
 func parseStart(line []byte) (Info, Declares, error) {
 	// encoding/json takes the last of a member given twice: which the
 	// adapter meant is not known.
@@ -125,8 +135,11 @@ func parseStart(line []byte) (Info, Declares, error) {
 		dec := json.NewDecoder(bytes.NewReader(a.Declares))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&d); err != nil {
-			if strings.Contains(err.Error(), "unknown field") {
-				return Info{}, Declares{}, fmt.Errorf("the answer to start declares something unknown: %v (want profile, max_passes, depth, repairs)", err)
+			if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+				// A misspelling, or a declaration of a newer protocol
+				// than this toolnorm's (an adapter's kit newer than it):
+				// one line says which toolnorm reads it.
+				return Info{}, Declares{}, fmt.Errorf("the adapter declares %s, which this toolnorm does not know (it knows profile, max_passes, depth, repairs): misspelt, or newer than this toolnorm; then use a toolnorm at least as new as the adapter's kit (toolnorm version says which this is)", memberName(name))
 			}
 			return Info{}, Declares{}, fmt.Errorf("the answer to start declares a value toolnorm does not know: %v", err)
 		}

@@ -105,9 +105,10 @@ function text(src, k) {
   return src[k];
 }
 
-export async function replay(root, normalize, { answers, log = console.log } = {}) {
-  let read = 0, passed = 0, failed = 0;
-  const skipped = new Map(), skip = (why) => skipped.set(why, (skipped.get(why) ?? 0) + 1);
+// vectors(root) yields the vector files under root, in order, as { path (relative to root), id,
+// src (each member's text in the file), options }; a file that is not a vector throws, with one
+// line naming it.
+export function* vectors(root) {
   for (const path of files(root)) {
     const members = [];
     try { // a file that is not UTF-8, not JSON or too deep: one line naming it
@@ -118,32 +119,52 @@ export async function replay(root, normalize, { answers, log = console.log } = {
     const src = Object.fromEntries(members); // member -> its text in the file
     if (!['id', 'description', 'clause', 'origin'].every((k) => k in src) ||
         !FORMS.every((form) => form.filter((k) => k in src).length === 1)) throw new Error(`${path}: not a vector`);
+    yield { path: relative(root, path), id: JSON.parse(src.id), src, options: src.options ? JSON.parse(src.options) : {} };
+  }
+}
+
+// judge(vector, normalize, answers) is one vector on normalize (or in answers): { ok: true },
+// { ok: false, message } saying what was wrong, or { ok: null, message } saying why it was skipped.
+export async function judge({ id, src, options }, normalize, answers) {
+  const schema = text(src, 'schema'), args = text(src, 'arguments');
+  if (schema === null || args === null) return { ok: null, message: 'not UTF-8, which no JavaScript string holds' };
+  let got;
+  if (answers) got = answers.get(id) ?? { missing: true };
+  else {
+    try {
+      const out = await normalize(schema, args, options);
+      if (out === null) return { ok: null, message: 'options not offered' };
+      got = { output: typeof out === 'string' ? out : JSON.stringify(out) };
+    } catch (e) {
+      got = { error: KINDS.includes(e?.message) ? e.message : 'error', message: e instanceof Error ? `${e.name}: ${e.message}` : String(e) };
+    }
+  }
+  const error = src.error && JSON.parse(src.error), want = error || text(src, 'expected');
+  let ok;
+  if (error) ok = got.error === error || got.error === 'error';
+  else {
+    try { ok = typeof got.output === 'string' && exact(got.output) === exact(want); } catch { ok = false; } // not JSON
+  }
+  if (ok) return { ok: true };
+  const said = got.missing ? 'no answer' : 'output' in got ? String(got.output)
+    : got.error === 'error' && got.message !== undefined ? `an error (${got.message})` : `error ${got.error}`;
+  const line = (s) => s.replace(/\n\s*/g, '').slice(0, 200); // raw newlines in JSON are whitespace
+  return { ok: false, message: `got ${line(said)}, want ${error ? 'error ' : ''}${line(want)}` };
+}
+
+export async function replay(root, normalize, { answers, log = console.log } = {}) {
+  let read = 0, passed = 0, failed = 0;
+  const skipped = new Map(), skip = (why) => skipped.set(why, (skipped.get(why) ?? 0) + 1);
+  for (const v of vectors(root)) {
     read++;
     if (!normalize && !answers) continue;
-    const id = JSON.parse(src.id), schema = text(src, 'schema'), args = text(src, 'arguments');
-    if (schema === null || args === null) { skip('not UTF-8, which no JavaScript string holds'); continue; }
-    let got;
-    if (answers) got = answers.get(id) ?? { missing: true };
+    const { ok, message } = await judge(v, normalize, answers);
+    if (ok === null) skip(message);
+    else if (ok) passed++;
     else {
-      try {
-        const out = await normalize(schema, args, src.options ? JSON.parse(src.options) : {});
-        if (out === null) { skip('options not offered'); continue; }
-        got = { output: typeof out === 'string' ? out : JSON.stringify(out) };
-      } catch (e) {
-        got = { error: KINDS.includes(e?.message) ? e.message : 'error' };
-      }
+      failed++;
+      log(`FAIL ${v.path}: ${message}`);
     }
-    const error = src.error && JSON.parse(src.error), want = error || text(src, 'expected');
-    let ok;
-    if (error) ok = got.error === error || got.error === 'error';
-    else {
-      try { ok = typeof got.output === 'string' && exact(got.output) === exact(want); } catch { ok = false; } // not JSON
-    }
-    if (ok) { passed++; continue; }
-    failed++;
-    const said = got.missing ? 'no answer' : 'output' in got ? String(got.output) : `error ${got.error}`;
-    const line = (s) => s.replace(/\n\s*/g, '').slice(0, 200); // raw newlines in JSON are whitespace
-    log(`FAIL ${relative(root, path)}: got ${line(said)}, want ${error ? 'error ' : ''}${line(want)}`);
   }
   let summary = `read ${read} vectors`;
   if (normalize || answers) {

@@ -115,16 +115,18 @@ function toolnorm_text(array $src, string $k): string
     return $src[$k];
 }
 
-function toolnorm_replay(string $root, ?callable $normalize = null, ?array $answers = null): int
+// The vector files under $root, in order, each as ['path' => relative to $root, 'id' => ...,
+// 'src' => each member's text in the file, 'options' => ...]; a file that is not a vector throws
+// UnexpectedValueException, with one line naming it.
+function toolnorm_vectors(string $root): array
 {
-    $read = $passed = $failed = 0;
-    $skipped = [];
     $paths = [];
     $it = new RecursiveIteratorIterator(new RecursiveDirectoryIterator($root, FilesystemIterator::SKIP_DOTS));
     foreach ($it as $f) {
         if (str_ends_with($f->getFilename(), '.json') && $f->getFilename()[0] !== '.') $paths[] = $f->getPathname();
     }
     sort($paths, SORT_STRING);
+    $vectors = [];
     foreach ($paths as $path) {
         $members = [];
         $data = @file_get_contents($path);
@@ -143,42 +145,63 @@ function toolnorm_replay(string $root, ?callable $normalize = null, ?array $answ
             || !$one(['expected', 'expected_raw', 'error'])) {
             throw new UnexpectedValueException("$path: not a vector");
         }
+        $vectors[] = ['path' => substr($path, strlen(rtrim($root, '/')) + 1), 'id' => json_decode($src['id']), 'src' => $src,
+            'options' => isset($src['options']) ? json_decode($src['options'], true) : []];
+    }
+    return $vectors;
+}
+
+// One vector on $normalize (or in $answers): [true, ''], [false, what was wrong], or [null, why it
+// was skipped].
+function toolnorm_judge(array $v, ?callable $normalize = null, ?array $answers = null): array
+{
+    $src = $v['src'];
+    if ($answers !== null) {
+        $got = $answers[$v['id']] ?? ['missing' => true];
+    } else {
+        try {
+            $out = $normalize(toolnorm_text($src, 'schema'), toolnorm_text($src, 'arguments'), $v['options']);
+            if ($out === null) return [null, 'options not offered'];
+            $got = ['output' => is_string($out) ? $out : json_encode($out)];
+        } catch (Throwable $e) {
+            $got = ['error' => in_array($e->getMessage(), TOOLNORM_KINDS, true) ? $e->getMessage() : 'error',
+                'message' => get_class($e) . ($e->getMessage() === '' ? '' : ': ' . $e->getMessage())];
+        }
+    }
+    $error = isset($src['error']) ? json_decode($src['error']) : null;
+    $want = $error ?? toolnorm_text($src, 'expected');
+    if ($error !== null) {
+        $ok = in_array($got['error'] ?? null, [$error, 'error'], true);
+    } else {
+        try {
+            $ok = is_string($got['output'] ?? null) && toolnorm_exact($got['output']) === toolnorm_exact($want);
+        } catch (UnexpectedValueException) {
+            $ok = false; // the output is not JSON
+        }
+    }
+    if ($ok) return [true, ''];
+    $said = isset($got['missing']) ? 'no answer' : (array_key_exists('output', $got) ? (is_string($got['output']) ? $got['output'] : json_encode($got['output']))
+        : (($got['error'] ?? '') === 'error' && isset($got['message']) ? "an error ({$got['message']})" : 'error ' . ($got['error'] ?? '?')));
+    $line = fn(string $s) => substr(preg_replace('/\n\s*/', '', $s), 0, 200); // raw newlines in JSON are whitespace
+    return [false, sprintf('got %s, want %s%s', $line($said), $error !== null ? 'error ' : '', $line($want))];
+}
+
+function toolnorm_replay(string $root, ?callable $normalize = null, ?array $answers = null): int
+{
+    $read = $passed = $failed = 0;
+    $skipped = [];
+    foreach (toolnorm_vectors($root) as $v) {
         $read++;
         if ($normalize === null && $answers === null) continue;
-        $id = json_decode($src['id']);
-        if ($answers !== null) {
-            $got = $answers[$id] ?? ['missing' => true];
-        } else {
-            try {
-                $out = $normalize(toolnorm_text($src, 'schema'), toolnorm_text($src, 'arguments'), isset($src['options']) ? json_decode($src['options'], true) : []);
-                if ($out === null) {
-                    $skipped['options not offered'] = ($skipped['options not offered'] ?? 0) + 1;
-                    continue;
-                }
-                $got = ['output' => is_string($out) ? $out : json_encode($out)];
-            } catch (Throwable $e) {
-                $got = ['error' => in_array($e->getMessage(), TOOLNORM_KINDS, true) ? $e->getMessage() : 'error'];
-            }
-        }
-        $error = isset($src['error']) ? json_decode($src['error']) : null;
-        $want = $error ?? toolnorm_text($src, 'expected');
-        if ($error !== null) {
-            $ok = in_array($got['error'] ?? null, [$error, 'error'], true);
-        } else {
-            try {
-                $ok = is_string($got['output'] ?? null) && toolnorm_exact($got['output']) === toolnorm_exact($want);
-            } catch (UnexpectedValueException) {
-                $ok = false; // the output is not JSON
-            }
-        }
-        if ($ok) {
+        [$ok, $message] = toolnorm_judge($v, $normalize, $answers);
+        if ($ok === null) {
+            $skipped[$message] = ($skipped[$message] ?? 0) + 1;
+        } elseif ($ok) {
             $passed++;
-            continue;
+        } else {
+            $failed++;
+            printf("FAIL %s: %s\n", $v['path'], $message);
         }
-        $failed++;
-        $said = isset($got['missing']) ? 'no answer' : (array_key_exists('output', $got) ? (is_string($got['output']) ? $got['output'] : json_encode($got['output'])) : 'error ' . ($got['error'] ?? '?'));
-        $line = fn(string $s) => substr(preg_replace('/\n\s*/', '', $s), 0, 200); // raw newlines in JSON are whitespace
-        printf("FAIL %s: got %s, want %s%s\n", substr($path, strlen(rtrim($root, '/')) + 1), $line($said), $error !== null ? 'error ' : '', $line($want));
     }
     $summary = "read $read vectors";
     if ($normalize !== null || $answers !== null) {

@@ -53,8 +53,9 @@ def text(v, k):  # the exact text of the schema, the arguments or the expected r
     return json.dumps(v[k], ensure_ascii=False)  # embedded values hold nothing a generic reader loses
 
 
-def replay(root, normalize=None, answers=None, out=sys.stdout):
-    read, passed, failed, skipped = 0, 0, 0, {}
+def vectors(root):
+    """The vector files under root, in order, as (path relative to root, vector); a file that is
+    not a vector raises SystemExit, with one line naming it."""
     for d, _, names in sorted(os.walk(root)):
         for name in sorted(n for n in names if n.endswith(".json") and not n.startswith(".")):
             path = os.path.join(d, name)
@@ -65,34 +66,52 @@ def replay(root, normalize=None, answers=None, out=sys.stdout):
             if not (isinstance(v, dict) and all(k in v for k in ("id", "description", "clause", "origin"))
                     and all(sum(k in v for k in form) == 1 for form in FORMS)):
                 raise SystemExit(f"{path}: not a vector")
-            read += 1
-            if normalize is None and answers is None: continue
-            schema, args = text(v, "schema"), text(v, "arguments")
-            if schema is None or args is None:
-                why = "not UTF-8, which no Python str holds"
-                skipped[why] = skipped.get(why, 0) + 1
-                continue
-            if answers is not None:
-                got = answers.get(v["id"], {"missing": True})
-            else:
-                try:
-                    o = normalize(schema, args, v.get("options", {}))
-                    if o is None:
-                        skipped["options not offered"] = skipped.get("options not offered", 0) + 1
-                        continue
-                    got = {"output": o if isinstance(o, str) else json.dumps(o)}
-                except Exception as e:  # an error the implementation reports
-                    got = {"error": str(e) if str(e) in KINDS else "error"}
-            want = v.get("error") or text(v, "expected")
-            if "error" in v: ok = got.get("error") in (v["error"], "error")
-            else:
-                try: ok = "output" in got and exact(got["output"]) == exact(want)
-                except (ValueError, TypeError, RecursionError): ok = False  # the output is not JSON text
-            passed, failed = passed + ok, failed + (not ok)
-            if not ok:
-                said = "no answer" if "missing" in got else str(got["output"]) if "output" in got else f"error {got.get('error')}"
-                said = re.sub(r"\n\s*", "", said)  # raw newlines in JSON are whitespace
-                print(f"FAIL {os.path.relpath(path, root)}: got {said[:200]}, want {'error ' if 'error' in v else ''}{want[:200]}", file=out)
+            yield os.path.relpath(path, root), v
+
+
+def judge(v, normalize=None, answers=None):
+    """One vector on normalize (or in answers): (True, ""), (False, what was wrong), or (None, why
+    it was skipped)."""
+    schema, args = text(v, "schema"), text(v, "arguments")
+    if schema is None or args is None:
+        return None, "not UTF-8, which no Python str holds"
+    if answers is not None:
+        got = answers.get(v["id"], {"missing": True})
+    else:
+        try:
+            o = normalize(schema, args, v.get("options", {}))
+            if o is None:
+                return None, "options not offered"
+            got = {"output": o if isinstance(o, str) else json.dumps(o)}
+        except Exception as e:  # an error the implementation reports
+            message = str(e)
+            got = {"error": message if message in KINDS else "error", "message": f"{type(e).__name__}: {message}" if message else type(e).__name__}
+    want = v.get("error") or text(v, "expected")
+    if "error" in v: ok = got.get("error") in (v["error"], "error")
+    else:
+        try: ok = "output" in got and exact(got["output"]) == exact(want)
+        except (ValueError, TypeError, RecursionError): ok = False  # the output is not JSON text
+    if ok: return True, ""
+    if "missing" in got: said = "no answer"
+    elif "output" in got: said = str(got["output"])
+    elif "message" in got and got["error"] == "error": said = f"an error ({got['message']})"
+    else: said = f"error {got.get('error')}"
+    said = re.sub(r"\n\s*", "", said)  # raw newlines in JSON are whitespace
+    return False, f"got {said[:200]}, want {'error ' if 'error' in v else ''}{want[:200]}"
+
+
+def replay(root, normalize=None, answers=None, out=sys.stdout):
+    read, passed, failed, skipped = 0, 0, 0, {}
+    for path, v in vectors(root):
+        read += 1
+        if normalize is None and answers is None: continue
+        ok, message = judge(v, normalize, answers)
+        if ok is None:
+            skipped[message] = skipped.get(message, 0) + 1
+            continue
+        passed, failed = passed + ok, failed + (not ok)
+        if not ok:
+            print(f"FAIL {path}: {message}", file=out)
     summary = f"read {read} vectors"
     if normalize is not None or answers is not None:
         summary += f": {passed} passed, {failed} failed, {sum(skipped.values())} skipped"

@@ -183,7 +183,8 @@ const REPAIRS = ['json', 'entities'];
 // arguments or throws (an error answer). unsupported(e), if given, says
 // whether an error normalize threw means that the function's answer cannot
 // be seen (an "unsupported" answer, with the error's message) rather than
-// that the function rejects the input.
+// that the function rejects the input; an Unsupported it throws always
+// means that.
 export function serve({ info, declares = {}, normalize, unsupported = () => false, input = process.stdin, output = process.stdout }) {
   if (!info || typeof info.name !== 'string' || info.name === '') throw new TypeError('serve: info.name must be a non-empty string');
   if (typeof normalize !== 'function') throw new TypeError('serve: normalize must be a function');
@@ -233,6 +234,11 @@ export function serve({ info, declares = {}, normalize, unsupported = () => fals
   rl.on('close', () => { flush(); });
 }
 
+// says is what the unsupported hook says of e; a hook that throws says no.
+function says(unsupported, e) {
+  try { return Boolean(unsupported(e)); } catch { return false; }
+}
+
 function message(e) {
   return String((e && e.message) || e);
 }
@@ -261,6 +267,6 @@ function answer(line, req, normalize, unsupported) {
     return `{"id":${id},"arguments":${stringify(result, parsed.numbers, '/arguments')}}`;
   } catch (e) {
     const msg = JSON.stringify(message(e));
-    return unsupported(e) ? `{"id":${id},"unsupported":${msg}}` : `{"id":${id},"error":${msg}}`;
+    return e instanceof Unsupported || says(unsupported, e) ? `{"id":${id},"unsupported":${msg}}` : `{"id":${id},"error":${msg}}`;
   }
 }

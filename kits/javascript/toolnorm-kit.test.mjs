@@ -134,3 +134,17 @@ test('parse and stringify, as implementations/lib/protocol.mjs exports them', ()
   assert.doesNotThrow(() => parse('{"b":1,"1":2}', null));
   assert.equal(stringify({ a: undefined, b: [1, undefined, , 3] }, new Map()), '{"b":[1,null,null,3]}');
 });
+
+test('an Unsupported the function throws, or an error the unsupported hook names, is unsupported', () => {
+  const run = (hook) => {
+    const program = `import { serve, Unsupported } from ${JSON.stringify(kit)};
+      serve({ info: { name: 't' }, ${hook} normalize: (s, a) => { if (a.u) throw new Unsupported('u is not for me'); throw new RangeError('r'); } });`;
+    const input = ['{"u":1}', '{"r":1}'].map((a, i) => `{"cmd":"normalize","id":${i},"schema":{},"arguments":${a}}\n`).join('');
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', program], { input, encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    return r.stdout.split('\n').slice(0, -1).map((l) => JSON.parse(l));
+  };
+  assert.deepEqual(run(''), [{ id: 0, unsupported: 'u is not for me' }, { id: 1, error: 'r' }]);
+  assert.deepEqual(run('unsupported: (e) => e instanceof RangeError,'), [{ id: 0, unsupported: 'u is not for me' }, { id: 1, unsupported: 'r' }]);
+  assert.deepEqual(run('unsupported: () => { throw new Error("hook"); },'), [{ id: 0, unsupported: 'u is not for me' }, { id: 1, error: 'r' }]);
+});

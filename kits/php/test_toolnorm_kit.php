@@ -101,6 +101,13 @@ check('empty object with arrays', json_decode(one($identity, '{"e":{}}'))->unsup
 check('list-keyed object with arrays', str_contains(json_decode(one($identity, '{"o":{"0":1,"1":2}}'))->unsupported, 'cannot tell it from a JSON array'), TRUE);
 check('duplicate', json_decode(one($identity, '{"a":{"x":1,"x":2}}'))->unsupported, 'duplicate member "x": a PHP array keeps one');
 check('lone surrogate', str_contains(json_decode(one($identity, '{"s":"\\ud800"}'))->unsupported, 'lone surrogate'), TRUE);
+// The reason quotes the string's first 40 bytes, cut between characters:
+// a cut inside é would make json_encode throw and end the adapter.
+foreach (['', 'x'] as $pad) {
+  $text = '{"s":"' . $pad . str_repeat('é', 30) . '\\ud800"}';
+  $reason = json_decode(one($identity, $text))->unsupported ?? '';
+  check("lone surrogate after é, padded '$pad'", str_contains($reason, 'lone surrogate') && preg_match('//u', $reason) === 1, TRUE);
+}
 check('schema read as json_decode reads it', one($identity, '{"a":1}', '{"properties":{},"x":1}'), '{"id":1,"arguments":{"a":1}}');
 check('a duplicate in the schema is unsupported', one($identity, '{"a":1}', '{"properties":{},"x":1,"x":2}'), '{"id":1,"unsupported":"duplicate member \\"x\\": a PHP array keeps one"}');
 check('id as written', session($identity, ['{"cmd":"normalize","id":12345678901234567890,"schema":{},"arguments":{"a":1}}'])[0], ['{"id":12345678901234567890,"arguments":{"a":1}}']);
@@ -111,6 +118,14 @@ check('INF made', str_contains(json_decode(one('fn($s, $a) => ["x" => INF]', '{"
 check('NAN made', str_contains(json_decode(one('fn($s, $a) => ["x" => NAN]', '{"a":1}'))->error, 'which JSON cannot hold'), TRUE);
 check('not UTF-8', str_contains(json_decode(one('fn($s, $a) => ["x" => "\xff"]', '{"a":1}'))->error, 'not UTF-8'), TRUE);
 check('not JSON', str_contains(json_decode(one('fn($s, $a) => ["x" => fopen("php://memory", "r")]', '{"a":1}'))->error, 'not JSON'), TRUE);
+
+// A ToolnormUnsupported the function throws, or a Throwable the unsupported
+// hook names, is unsupported; a hook that throws says no.
+$picky = 'function ($s, $a) { if (isset($a["u"])) { throw new ToolnormUnsupported("u is not for me"); } throw new RangeException("r"); }';
+$lines = ['{"cmd":"normalize","id":1,"schema":{},"arguments":{"u":1}}', '{"cmd":"normalize","id":2,"schema":{},"arguments":{"r":1}}'];
+check('unsupported thrown', session($picky, $lines)[0], ['{"id":1,"unsupported":"ToolnormUnsupported: u is not for me"}', '{"id":2,"error":"RangeException: r"}']);
+check('unsupported hook', session($picky, $lines, '[]', '[\'unsupported\' => fn(Throwable $e) => $e instanceof RangeException]')[0], ['{"id":1,"unsupported":"ToolnormUnsupported: u is not for me"}', '{"id":2,"unsupported":"RangeException: r"}']);
+check('unsupported hook that throws', session($picky, $lines, '[]', "['unsupported' => function () { throw new LogicException('hook'); }]")[0], ['{"id":1,"unsupported":"ToolnormUnsupported: u is not for me"}', '{"id":2,"error":"RangeException: r"}']);
 
 // Huge and deep input.
 $big = '{"s":"' . str_repeat('x&amp;', 200000) . '","a":[' . implode(',', range(0, 99999)) . ']}';

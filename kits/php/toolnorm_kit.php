@@ -14,7 +14,8 @@
  *
  * The function is called as $fn($schema, $arguments) and returns the
  * normalized arguments, or throws to reject them (an "error" answer with the
- * message; the adapter goes on). By default JSON objects arrive as PHP
+ * message; the adapter goes on), or throws ToolnormUnsupported for input it
+ * cannot take as sent (an "unsupported" answer: not judged). By default JSON objects arrive as PHP
  * arrays, as json_decode($json, TRUE) gives them; with ['objects' =>
  * 'object'] as stdClass, as json_decode($json) gives them.
  *
@@ -62,7 +63,11 @@ final class ToolnormKit {
    *   profile (text, attribute), max_passes (0: until nothing changes),
    *   depth (all, top), repairs (['json', 'entities'] or one of them).
    * @param array $options
-   *   objects: 'array' (default) or 'object' (stdClass).
+   *   objects: 'array' (default) or 'object' (stdClass); unsupported: a
+   *   callable that says whether a Throwable of the function means it cannot
+   *   take the input as sent (an "unsupported" answer: not judged) rather
+   *   than that it rejects it (an "error" answer). A ToolnormUnsupported it
+   *   throws always means that.
    */
   public static function serve(callable $fn, array $implementation, array $declares = [], array $options = [], $in = STDIN, $out = STDOUT): void {
     if (!is_string($implementation['name'] ?? NULL) || $implementation['name'] === '') {
@@ -70,13 +75,17 @@ final class ToolnormKit {
     }
     self::checkDeclares($declares);
     $objects = self::objects($options);
+    $unsupported = $options['unsupported'] ?? NULL;
+    if ($unsupported !== NULL && !is_callable($unsupported)) {
+      throw new InvalidArgumentException('serve: unsupported is a callable');
+    }
     $implementation += ['language' => 'PHP'];
     // Nothing but answers may reach stdout: PHP's warnings go to stderr.
     ini_set('display_errors', 'stderr');
     ini_set('serialize_precision', '-1');
     $start = json_encode(['version' => 1, 'implementation' => $implementation, 'declares' => (object) $declares], self::FLAGS);
     while (($line = fgets($in)) !== FALSE) {
-      $answer = self::answer($fn, rtrim($line, "\r\n"), $objects, $cmd);
+      $answer = self::answer($fn, rtrim($line, "\r\n"), $objects, $cmd, $unsupported);
       if ($cmd === 'start') {
         $answer = $start;
       }
@@ -120,7 +129,7 @@ final class ToolnormKit {
     }
   }
 
-  private static function answer(callable $fn, string $line, string $objects, ?string &$cmd): ?string {
+  private static function answer(callable $fn, string $line, string $objects, ?string &$cmd, ?callable $unsupported = NULL): ?string {
     $cmd = NULL;
     try {
       $request = self::decode($line, '/arguments', $objects, $numbers, TRUE);
@@ -133,7 +142,7 @@ final class ToolnormKit {
       }
       $cmd = 'normalize';
       $why = $e instanceof ToolnormUnsupported ? $e->getMessage() : 'the adapter cannot read this request: ' . $e->getMessage();
-      return '{"id":' . $m[1] . ',"unsupported":' . json_encode($why, self::FLAGS) . '}';
+      return '{"id":' . $m[1] . ',"unsupported":' . json_encode($why, self::FLAGS | JSON_INVALID_UTF8_SUBSTITUTE) . '}';
     }
     $request = (array) $request;
     $cmd = is_string($request['cmd'] ?? NULL) ? $request['cmd'] : NULL;
@@ -149,7 +158,16 @@ final class ToolnormKit {
     catch (Throwable $e) {
       // Every exception and Error, a stack overflow included where PHP
       // (8.3+) makes it one: the function's answer, and the adapter goes on.
-      $answer = '{"id":' . $id . ',"error":' . json_encode(self::message($e), self::FLAGS | JSON_INVALID_UTF8_SUBSTITUTE) . '}';
+      $said = $e instanceof ToolnormUnsupported;
+      if (!$said && $unsupported !== NULL) {
+        try {
+          $said = (bool) $unsupported($e);
+        }
+        catch (Throwable) {
+          // A hook that fails says no: the error stays the function's.
+        }
+      }
+      $answer = '{"id":' . $id . ($said ? ',"unsupported":' : ',"error":') . json_encode(self::message($e), self::FLAGS | JSON_INVALID_UTF8_SUBSTITUTE) . '}';
     }
     finally {
       $echoed = ob_get_clean();
@@ -350,9 +368,20 @@ final class ToolnormKit {
     $s = json_decode($m[0], FALSE, 1);
     if (!is_string($s)) {
       if (json_last_error() === JSON_ERROR_UTF16) {
-        throw new ToolnormUnsupported('a lone surrogate escape in ' . substr($m[0], 0, 40) . ': a PHP string holds UTF-8, which has no form for it');
+        throw new ToolnormUnsupported('a lone surrogate escape in ' . self::clip($m[0], 40) . ': a PHP string holds UTF-8, which has no form for it');
       }
       throw new JsonException(json_last_error_msg() . " at offset $i");
+    }
+    return $s;
+  }
+
+  /**
+   * The first bytes of $s, at most $n, cut between UTF-8 characters.
+   */
+  private static function clip(string $s, int $n): string {
+    $s = substr($s, 0, $n);
+    while ($s !== '' && !preg_match('//u', $s)) {
+      $s = substr($s, 0, -1);
     }
     return $s;
   }

@@ -167,6 +167,20 @@ class NeverDies(unittest.TestCase):
         answer = normalize(lambda s, a: (_ for _ in ()).throw(ValueError("line\nbreak")), "{}")
         self.assertEqual(answer, '{"id":1,"error":"ValueError: line\\nbreak"}')
 
+    def test_unsupported_raised_or_said_by_the_hook(self):
+        def picky(schema, arguments):
+            if "u" in arguments:
+                raise toolnorm_kit.Unsupported("u is not for me")
+            raise KeyError("k")
+
+        line = '{"cmd":"normalize","id":1,"schema":{},"arguments":%s}'
+        self.assertEqual(session(picky, line % '{"u":1}'), ['{"id":1,"unsupported":"Unsupported: u is not for me"}'])
+        self.assertEqual(session(picky, line % '{"k":1}'), ['{"id":1,"error":"KeyError: \'k\'"}'])
+        said = session(picky, line % '{"k":1}', unsupported=lambda e: isinstance(e, KeyError))
+        self.assertEqual(said, ['{"id":1,"unsupported":"KeyError: \'k\'"}'])
+        failing = session(picky, line % '{"k":1}', unsupported=lambda e: 1 / 0)
+        self.assertEqual(failing, ['{"id":1,"error":"KeyError: \'k\'"}'])
+
     def test_unreadable_request_with_an_id_is_unsupported(self):
         out = session(identity, '{"cmd":"normalize","id":4,"schema":{},"arguments":{"a":NaN}}')
         self.assertEqual(json.loads(out[0])["id"], 4)

@@ -10,7 +10,8 @@ then: toolnorm check --impl 'python3 adapter.py'
 
 Your function gets the schema and the arguments as Python values (dict, list, str, int, float,
 bool, None) and returns the normalized arguments, or raises to reject them (an `error` answer,
-with the exception's message; the adapter goes on). What it leaves alone goes back exactly as it
+with the exception's message; the adapter goes on), or raises Unsupported for input it cannot
+take as sent (an `unsupported` answer: not judged). What it leaves alone goes back exactly as it
 came: numbers keep their text (1E+2, 1e400, -0, 12345678901234567890: they arrive as int or float
 subclasses that remember it), member order is kept, lone surrogate escapes such as \\ud800 stay
 (a Python str holds them). What a dict cannot hold, a duplicate member in the arguments, is
@@ -194,9 +195,9 @@ def dumps(value):
 
 
 def call(function, schema_text, arguments_text):
-    """One case, JSON text in and out: the schema read as the function gets it, the arguments
+    """One case, JSON text in and out, as serve does it: the schema and the arguments read
     strictly (Unsupported for what a dict cannot hold), the function's answer written back."""
-    schema = loads(schema_text, strict=False)
+    schema = loads(schema_text)
     arguments = loads(arguments_text)
     return dumps(function(schema, arguments))
 
@@ -209,7 +210,7 @@ def _message(e):
 _ID = re.compile(rb'"id"\s*:\s*(-?[0-9]+)')
 
 
-def _answer(function, line):
+def _answer(function, line, unsupported=None):
     try:
         request, duplicates = _read(line.decode("utf-8", "surrogateescape"))
     except Exception as e:  # a line the kit cannot read: answer it if its id can be seen
@@ -239,17 +240,29 @@ def _answer(function, line):
             result = function(request.get("schema"), arguments)
         return cmd, '{"id":%s,"arguments":%s}' % (id_text, dumps(result))
     except Exception as e:  # RecursionError and MemoryError included: the function's answer
+        if isinstance(e, Unsupported) or (unsupported is not None and _says(unsupported, e)):
+            return cmd, '{"id":%s,"unsupported":%s}' % (id_text, _encode_str(_message(e)))
         return cmd, '{"id":%s,"error":%s}' % (id_text, _encode_str(_message(e)))
 
 
+def _says(unsupported, e):
+    try:
+        return bool(unsupported(e))
+    except Exception:  # a hook that fails says no: the error stays the function's
+        return False
+
+
 def serve(function, name, version=None, language="Python", homepage=None, profile="text",
-          max_passes=0, depth="all", repairs=("json", "entities"), stdin=None, stdout=None):
+          max_passes=0, depth="all", repairs=("json", "entities"), unsupported=None, stdin=None, stdout=None):
     """Speaks the protocol on stdin and stdout until stop or the end of the input.
 
     name, version, language, homepage: the implementation, as the report names it.
     profile ("text" or "attribute"), max_passes (0: decode until nothing changes), depth ("all"
     or "top"), repairs ("json", "entities" or both): the reading of RT-TOOL-8 it implements
-    (docs/protocol.md, "Declares")."""
+    (docs/protocol.md, "Declares").
+    unsupported(exception), if given, says whether an exception the function raised means it
+    cannot take the input as sent (an `unsupported` answer: not judged) rather than that it
+    rejects it (an `error` answer); the kit's Unsupported always means that."""
     if not name:
         raise ValueError("serve: name must not be empty")
     if profile not in PROFILES or depth not in DEPTHS or not isinstance(max_passes, int) or max_passes < 0:
@@ -268,7 +281,7 @@ def serve(function, name, version=None, language="Python", homepage=None, profil
     stdin = stdin if stdin is not None else sys.stdin.buffer
     stdout = stdout if stdout is not None else sys.stdout.buffer
     for line in stdin:  # lines of any length
-        cmd, answer = _answer(function, line)
+        cmd, answer = _answer(function, line, unsupported)
         if cmd == "start":
             answer = start
         elif cmd == "stop":

@@ -353,6 +353,11 @@ func TestNestedProperties(t *testing.T) {
 		{`{"allOf":[{"properties":{"a":{"type":"array"}}}]}`, `{"a":"[1]"}`, `{"a":[1]}`},
 		{`{"type":"object","properties":{"o":{"type":"object","properties":{"t":{"type":"array"}}}}}`,
 			`{"o":"{\"t\":\"[1]\"}"}`, `{"o":{"t":"[1]"}}`},
+		// Through a $ref by $id, and a "#" inside that resource.
+		{`{"properties":{"":{"$ref":"https://example.com/node"}},"$defs":{"n":{"$id":"https://example.com/node","type":"object","properties":{"":{"$ref":"#"}}}}}`,
+			`{"":{"":"{}"}}`, `{"":{"":"{}"}}`},
+		{`{"properties":{"a":{"$ref":"node"},"b":{"type":"array"}},"$defs":{"n":{"$id":"node","type":"object","properties":{"b":{"type":"array"}}}}}`,
+			`{"a":{"b":"[]"},"b":"[]"}`, `{"a":{"b":"[]"},"b":[]}`},
 		{`{"$id":"https://example.com/s","type":"object","properties":{"a":{"type":"object"},"c":{"$ref":"#"}}}`,
 			`{"a":"{}","c":{"a":"{}"}}`, `{"a":{},"c":{"a":"{}"}}`},
 	} {

@@ -1,6 +1,7 @@
 package deviation
 
 import (
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -97,19 +98,24 @@ func nestedProperties(doc *jsonvalue.Value) {
 	if doc.Kind != jsonvalue.Object {
 		return
 	}
+	b := bareOf(doc)
 	bare := copyValue(doc)
-	withoutProperties(bare)
+	b.strip(bare)
 	for _, s := range topSchemas(doc) {
 		for _, m := range s.Members {
 			switch m.Key {
 			case "properties", "patternProperties":
 				if m.Value.Kind == jsonvalue.Object {
 					for i := range m.Value.Members {
-						m.Value.Members[i].Value = nestedCopy(m.Value.Members[i].Value)
+						c := copyValue(m.Value.Members[i].Value)
+						b.strip(c)
+						m.Value.Members[i].Value = c
 					}
 				}
 			case "additionalProperties", "unevaluatedProperties", "items", "prefixItems", "additionalItems", "unevaluatedItems", "contains":
-				*m.Value = *nestedCopy(m.Value)
+				c := copyValue(m.Value)
+				b.strip(c)
+				*m.Value = *c
 			}
 		}
 	}
@@ -121,32 +127,85 @@ func nestedProperties(doc *jsonvalue.Value) {
 	defs.Members = append(defs.Members, jsonvalue.Member{Key: nestedRoot, Value: bare})
 }
 
-// nestedCopy is a copy of v, a schema of nested values, without
-// properties, its $refs into the document's copy without them.
-func nestedCopy(v *jsonvalue.Value) *jsonvalue.Value {
-	c := copyValue(v)
-	withoutProperties(c)
-	return c
+// bare makes the copies of nestedProperties: schemas without properties
+// whose references name the copy of the document without them.
+type bare struct {
+	base *url.URL        // the root's $id, resolved against nothing
+	ids  map[string]bool // every $id of the document, resolved against base
 }
 
-// withoutProperties leaves out properties in every schema of v, and the
-// identifiers a copy would hold twice ($id, $anchor, $dynamicAnchor); a
-// $ref by JSON Pointer ("#", "#/...") names the same place in the copy of
-// the document without properties.
-var withoutProperties = everySchema(func(obj *jsonvalue.Value, _ bool) {
-	obj.Members = slices.DeleteFunc(obj.Members, func(m jsonvalue.Member) bool {
-		switch m.Key {
-		case "properties":
-			return m.Value.Kind == jsonvalue.Object
-		case "$id", "$anchor", "$dynamicAnchor":
-			return m.Value.Kind == jsonvalue.String
+func bareOf(doc *jsonvalue.Value) bare {
+	b := bare{base: &url.URL{}, ids: map[string]bool{}}
+	if id := doc.Member("$id"); id != nil && id.Kind == jsonvalue.String {
+		if u, err := url.Parse(id.Str); err == nil {
+			b.base = u
 		}
-		return false
-	})
-	if r := obj.Member("$ref"); r != nil && r.Kind == jsonvalue.String && (r.Str == "#" || strings.HasPrefix(r.Str, "#/")) {
-		r.Str = "#/$defs/" + nestedRoot + r.Str[1:]
 	}
-})
+	schemaview.Walk(doc, func(obj *jsonvalue.Value, _ bool) {
+		if id := obj.Member("$id"); id != nil && id.Kind == jsonvalue.String {
+			if u, ok := b.resolve(id.Str); ok {
+				b.ids[u] = true
+			}
+		}
+	})
+	return b
+}
+
+// resolve is ref's URI without its fragment, resolved against the root's.
+func (b bare) resolve(ref string) (string, bool) {
+	u, err := url.Parse(ref)
+	if err != nil {
+		return "", false
+	}
+	u = b.base.ResolveReference(u)
+	u.Fragment, u.RawFragment = "", ""
+	return u.String(), true
+}
+
+// bareSuffix renames the resources of the copy without properties: one
+// document may not hold an $id twice.
+const bareSuffix = ".toolnorm-bare"
+
+// strip leaves out properties in every schema of v; an $id of the
+// document, and a $ref to one, name its copy (renamed); a $ref by JSON
+// Pointer ("#", "#/...") outside any resource of its own names the same
+// place in the copy of the document.
+func (b bare) strip(v *jsonvalue.Value) {
+	inner := map[*jsonvalue.Value]bool{} // schemas inside a resource of their own: "#" is theirs
+	schemaview.Walk(v, func(obj *jsonvalue.Value, _ bool) {
+		if id := obj.Member("$id"); id != nil && id.Kind == jsonvalue.String {
+			schemaview.Walk(obj, func(o *jsonvalue.Value, _ bool) { inner[o] = true })
+		}
+	})
+	schemaview.Walk(v, func(obj *jsonvalue.Value, _ bool) {
+		obj.Members = slices.DeleteFunc(obj.Members, func(m jsonvalue.Member) bool {
+			return m.Key == "properties" && m.Value.Kind == jsonvalue.Object
+		})
+		if id := obj.Member("$id"); id != nil && id.Kind == jsonvalue.String {
+			if u, ok := b.resolve(id.Str); ok && b.ids[u] {
+				id.Str = u + bareSuffix
+			}
+		}
+		r := obj.Member("$ref")
+		if r == nil || r.Kind != jsonvalue.String {
+			return
+		}
+		switch {
+		case r.Str == "#" || strings.HasPrefix(r.Str, "#/"):
+			if !inner[obj] {
+				r.Str = "#/$defs/" + nestedRoot + r.Str[1:]
+			}
+		case !strings.HasPrefix(r.Str, "#"):
+			base, frag, hasFrag := strings.Cut(r.Str, "#")
+			if u, ok := b.resolve(base); ok && b.ids[u] {
+				r.Str = u + bareSuffix
+				if hasFrag {
+					r.Str += "#" + frag
+				}
+			}
+		}
+	})
+}
 
 // topSchemas are the schemas of the document that apply to the value at
 // its root: the root, and what it reaches by $ref (a JSON Pointer into

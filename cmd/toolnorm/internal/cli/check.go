@@ -23,6 +23,7 @@ import (
 	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/harness"
 	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/internal/display"
 )
 
 // violationsFound makes toolnorm exit with status 1 without printing an
@@ -182,9 +183,14 @@ prints the --seed and --checks that repeat it (docs/verdicts.md). --jobs N
 (default: the number of cores) runs N copies of the adapter, and the
 properties and the fuzzer at once; the report is the same whatever N is.
 
+--write-baseline FILE writes the root causes found into FILE; --baseline
+FILE then fails only on root causes not in it (new), and on failures of the
+program, which a baseline never holds, and says which known ones it did not
+find. Every report marks each root cause new or known (docs/verdicts.md).
+
 Exit status (docs/verdicts.md): 0 PASS, the check complete with no
-violation and no failure of the program; 1 FAIL, violations or failures of
-the program; 3 INCOMPLETE, nothing found but the budget cut the check short
+violation and no failure of the program; 1 FAIL, violations (with
+--baseline, new root causes) or failures of the program; 3 INCOMPLETE, nothing found but the budget cut the check short
 (the report says what did not run and what would run it), or a part of it
 judged under 90% of what it ran (an adapter that answers unsupported to
 most requests: the report says which part and why); 2 usage error, an
@@ -194,6 +200,8 @@ adapter's process group is killed).`,
 	Example: `  toolnorm check
   toolnorm check --impl 'python3 examples/python/adapter.py' --budget 1m
   toolnorm check --impl 'python3 examples/python/adapter.py' --seed 7 --checks 500
+  toolnorm check --impl './my-adapter' --write-baseline toolnorm-baseline.json
+  toolnorm check --impl './my-adapter' --baseline toolnorm-baseline.json
   toolnorm check --impl './my-adapter' --format junit > toolnorm.xml
   toolnorm check --impl './my-adapter' --format markdown >> "$GITHUB_STEP_SUMMARY"`,
 	Args:  cobra.NoArgs,
@@ -208,16 +216,32 @@ type checkOptions struct {
 	seed      uint64
 	format    string
 	corpusDir string
+	// baseline is the file of known root causes to check against;
+	// writeBaseline, the file to write the root causes found into.
+	baseline, writeBaseline string
+	// addCorpus are corpus directories replayed beside the corpus.
+	addCorpus []string
 }
+
+// defaultBudget is check's --budget unless given.
+const defaultBudget = 30 * time.Second
 
 func checkFlags(cmd *cobra.Command, o *checkOptions) {
 	o.f.register(cmd)
 	o.f.registerJobs(cmd)
-	cmd.Flags().DurationVar(&o.budget, "budget", 30*time.Second, "time for the whole check, the corpus replay included")
+	cmd.Flags().DurationVar(&o.budget, "budget", defaultBudget, "time for the whole check, the corpus replay included")
 	cmd.Flags().IntVar(&o.checks, "checks", 0, "run exactly N cases of every property and N of fuzzing, with no time limit (0: use --budget)")
+	// The default of --timeout is runCheck's: the budget's, unless --checks.
+	timeout := cmd.Flags().Lookup("timeout")
+	timeout.Usage = fmt.Sprintf("how long one request may take (default: a tenth of --budget, 1s to %v, so %v for its default %v; %v with --checks)",
+		check.DefaultTimeout, check.RequestTimeout(defaultBudget), defaultBudget, check.DefaultTimeout)
+	timeout.DefValue = "0s" // not shown: the usage says it
 	cmd.Flags().Uint64Var(&o.seed, "seed", 0, "seed of the random inputs (0: a random one, printed in the report)")
 	cmd.Flags().StringVar(&o.format, "format", "text", "report format: "+strings.Join(render.Formats, ", "))
-	cmd.Flags().StringVar(&o.corpusDir, "corpus", "", "the corpus to replay (default: the one built into toolnorm)")
+	cmd.Flags().StringVar(&o.corpusDir, "corpus", "", "the corpus to replay instead of the one built into toolnorm (--add-corpus replays one beside it)")
+	cmd.Flags().StringArrayVar(&o.addCorpus, "add-corpus", nil, "a corpus directory to replay beside the corpus, such as the findings toolnorm fuzz keeps (repeatable; one with no vectors/ yet adds nothing)")
+	cmd.Flags().StringVar(&o.baseline, "baseline", "", "a baseline of the root causes known (written by --write-baseline): fail only on those not in it, and on failures of the program")
+	cmd.Flags().StringVar(&o.writeBaseline, "write-baseline", "", "write the root causes found into this file, as a baseline for --baseline, and judge the check against it")
 	maxFileSizeFlag(cmd.Flags())
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(render.Formats, cobra.ShellCompDirectiveNoFileComp))
 }
@@ -235,6 +259,9 @@ func runCheck(cmd *cobra.Command, o *checkOptions, _ []string) error {
 	if o.checks > 0 && cmd.Flags().Changed("budget") {
 		return usagef("--budget and --checks exclude each other: --checks has no time limit")
 	}
+	if o.baseline != "" && o.writeBaseline != "" {
+		return usagef("--baseline and --write-baseline exclude each other: --write-baseline judges the check against what it writes (to update a baseline, write it again)")
+	}
 	// A check that cannot run still leaves a JUnit document that
 	// says why, for the CI test report that expects one.
 	cannotRun := func(err error) error {
@@ -246,6 +273,13 @@ func runCheck(cmd *cobra.Command, o *checkOptions, _ []string) error {
 			_ = render.WriteJUnitError(cmd.OutOrStdout(), name, err)
 		}
 		return err
+	}
+	var baseline *check.Baseline
+	if o.baseline != "" {
+		var err error
+		if baseline, err = readBaseline(o.baseline); err != nil {
+			return cannotRun(err)
+		}
 	}
 	// SIGINT, SIGTERM or SIGHUP: stop, report what ran, exit 130. The
 	// adapter's process group is killed on the way out.
@@ -284,6 +318,10 @@ func runCheck(cmd *cobra.Command, o *checkOptions, _ []string) error {
 		starting <- opened{im, closeImpl, err}
 	}()
 	vectors, err := loadVectors(loadCtx, o.corpusDir)
+	var added []*corpus.Vector
+	if err == nil {
+		added, err = loadAdded(loadCtx, o.addCorpus)
+	}
 	op := <-starting
 	if op.err == nil {
 		defer op.close()
@@ -306,10 +344,19 @@ func runCheck(cmd *cobra.Command, o *checkOptions, _ []string) error {
 	}
 	im, closeImpl := op.im, op.close
 	st := newStatus(cmd.ErrOrStderr())
-	report := check.Run(ctx, check.Config{Version: version(), Timeout: o.f.timeout, Impl: im, Command: o.f.command, Vectors: vectors, CorpusDir: o.corpusDir, Budget: o.budget, Start: start, Checks: o.checks, Seed: o.seed, Jobs: o.f.jobs,
+	report := check.Run(ctx, check.Config{Version: version(), Timeout: o.f.timeout, Impl: im, Command: o.f.command, Vectors: vectors, CorpusDir: o.corpusDir, Added: added, AddedDirs: o.addCorpus, Budget: o.budget, Start: start, Checks: o.checks, Seed: o.seed, Jobs: o.f.jobs, Baseline: baseline,
 		Progress: func(p check.Progress) { st.show("%s", progressLine(p, o.checks == 0)) }})
 	st.done()
 	closeImpl()
+	if o.writeBaseline != "" && ctx.Err() == nil {
+		b := check.BaselineOf(report)
+		b.File = o.writeBaseline
+		if err := writeBaselineFile(o.writeBaseline, b); err != nil {
+			return err
+		}
+		report.CompareWith(b)
+		fmt.Fprintf(cmd.ErrOrStderr(), "toolnorm: wrote %s: %s%s\n", o.writeBaseline, knownList(b), baselineCaveat(report))
+	}
 	if err := render.Write(report, cmd.OutOrStdout(), o.format); err != nil {
 		return err
 	}
@@ -351,6 +398,33 @@ func loadVectors(ctx context.Context, dir string) ([]*corpus.Vector, error) {
 		return nil, startError{corpusError(dir, err)}
 	}
 	return vectors, nil
+}
+
+// loadAdded loads the corpus directories --add-corpus names, each
+// vector's File the path of its file. A directory with no vectors/ yet
+// (no finding kept so far) adds nothing; one that does not exist is an
+// error.
+func loadAdded(ctx context.Context, dirs []string) ([]*corpus.Vector, error) {
+	var out []*corpus.Vector
+	for _, dir := range dirs {
+		if !isDir(dir) {
+			return nil, startError{fmt.Errorf("--add-corpus %s: no such directory", dir)}
+		}
+		if !isDir(filepath.Join(dir, "vectors")) {
+			continue
+		}
+		vs, err := corpus.LoadContext(ctx, corpus.DirFS(dir, readLimit()...))
+		if err != nil {
+			return nil, startError{corpusError(dir, err)}
+		}
+		for _, v := range vs {
+			if v.File != "" {
+				v.File = filepath.Join(dir, v.File)
+			}
+		}
+		out = append(out, vs...)
+	}
+	return out, nil
 }
 
 var fuzzCmd = &command[fuzzOptions]{
@@ -421,7 +495,7 @@ func runFuzz(cmd *cobra.Command, o *fuzzOptions, _ []string) error {
 	}
 	defer closeImpl()
 	out := cmd.OutOrStdout()
-	fz := &check.Fuzzer{Impl: im, Command: o.f.command, Seeds: append(builtin, existing...), Known: known,
+	fz := &check.Fuzzer{Impl: im, Command: o.f.command, Seeds: append(builtin, existing...), Known: known, Titled: true,
 		OnFinding: func(fd check.Finding) error {
 			file, added, err := corpus.Add(o.dir, existing, fd.Vector)
 			if err != nil {
@@ -430,7 +504,7 @@ func runFuzz(cmd *cobra.Command, o *fuzzOptions, _ []string) error {
 			if added {
 				existing = append(existing, fd.Vector)
 				path := filepath.Join(o.dir, file)
-				fmt.Fprintf(out, "finding %s: %s\n  written to %s\n  reproduce: %s\n", fd.Bucket, fd.Message, path, check.ReplayFileCommand(o.f.command, path))
+				fmt.Fprintf(out, "finding %s: %s\n  %s\n  written to %s\n  reproduce: %s\n", fd.Bucket, display.Text(fd.Vector.Description), fd.Message, path, check.ReplayFileCommand(o.f.command, path))
 			}
 			return nil
 		}}

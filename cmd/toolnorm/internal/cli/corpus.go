@@ -44,8 +44,9 @@ func runCorpus(_ *cobra.Command, _ *noOptions, _ []string) error {
 	return usagef("no subcommand given")
 }
 
-// corpusDir opens the corpus a subcommand works on: the directory given,
-// else ./corpus, else (when writable is false) the embedded one.
+// corpusDir opens the corpus a subcommand works on: the directory given
+// (when writable, made with its vectors/ if it has none), else ./corpus,
+// else (when writable is false) the embedded one.
 func corpusDir(args []string, writable bool) (dir string, fsys fs.FS, err error) {
 	switch {
 	case len(args) > 0:
@@ -57,7 +58,16 @@ func corpusDir(args []string, writable bool) (dir string, fsys fs.FS, err error)
 	default:
 		return "(built in)", corpus.Embedded(), nil
 	}
-	if !isDir(filepath.Join(dir, "vectors")) {
+	vectors := filepath.Join(dir, "vectors")
+	if _, err := os.Lstat(vectors); writable && len(args) > 0 && errors.Is(err, fs.ErrNotExist) {
+		// A corpus to write into is made where there is none yet, as
+		// fuzz --corpus makes it; a vectors/ that is something else (a
+		// symlink leading nowhere) is not.
+		if err := os.MkdirAll(vectors, 0o755); err != nil {
+			return "", nil, err
+		}
+	}
+	if !isDir(vectors) {
 		return "", nil, fmt.Errorf("%s: not a corpus: no vectors/ directory", dir)
 	}
 	return dir, corpus.DirFS(dir, readLimit()...), nil

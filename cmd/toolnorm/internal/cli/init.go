@@ -12,7 +12,7 @@ import (
 )
 
 var initCmd = &command[initcmd.Options]{
-	Use:   "init --lang python|javascript|php|go --func F [--dir DIR] [--force]",
+	Use:   "init --lang python|javascript|php|go (--func F [--dir DIR] [--force] | --refresh [--dir DIR])",
 	Short: "Set up a repository to check its implementation: adapter, corpus test, CI workflow",
 	Long: `Init writes, in the current directory (your repository's root), what it
 takes to check your implementation of RT-TOOL-8 with toolnorm:
@@ -21,7 +21,9 @@ takes to check your implementation of RT-TOOL-8 with toolnorm:
                     nothing of a request (docs/protocol.md, "Writing an adapter")
   DIR/adapter.*     a small adapter that imports your function F
   DIR/<test>        a test in the language's own runner that replays the corpus
-                    (DIR/vectors, without the html5lib group) through F
+                    (DIR/vectors, without the html5lib group) through F, one
+                    test per vector, judged as toolnorm check judges it under
+                    what the adapter declares
   ` + initcmd.Workflow + `
                     toolnorm check on pull requests (Markdown report in the job
                     summary, JUnit in the test tab), and a nightly toolnorm
@@ -40,9 +42,12 @@ F is the function (schema, arguments) -> arguments:
               DIR/testdata/vectors; it imports github.com/toolnorm/toolnorm,
               and init prints the go get line when go.mod lacks it.
 
-DIR is .toolnorm by default (cmd/toolnorm-adapter for go).
+DIR is .toolnorm by default (cmd/toolnorm-adapter for go); . is the
+repository's root (not for go).
 
 It never overwrites a file without --force, and refuses an F it cannot find.
+--refresh writes the kit, the test and the vectors of this toolnorm again
+and keeps the adapter and the workflow, which are yours to edit.
 The last line it prints is the toolnorm check command to run now.`,
 	Args:  cobra.NoArgs,
 	Flags: initFlags,
@@ -54,6 +59,7 @@ func initFlags(cmd *cobra.Command, o *initcmd.Options) {
 	cmd.Flags().StringVar(&o.Func, "func", "", "the function to check: MODULE:FUNCTION (python), PATH#EXPORT (javascript), PATH:FUNCTION (php), PACKAGE:FUNCTION (go)")
 	cmd.Flags().StringVar(&o.Dir, "dir", "", "the directory for the kit, the adapter, the test and the corpus (default .toolnorm; cmd/toolnorm-adapter for go)")
 	cmd.Flags().BoolVar(&o.Force, "force", false, "overwrite files that exist")
+	cmd.Flags().BoolVar(&o.Refresh, "refresh", false, "write the kit, the test and the vectors again, keeping the adapter and the workflow")
 	_ = cmd.RegisterFlagCompletionFunc("lang", cobra.FixedCompletions(initcmd.Languages, cobra.ShellCompDirectiveNoFileComp))
 }
 
@@ -61,7 +67,10 @@ func runInit(cmd *cobra.Command, o *initcmd.Options, _ []string) error {
 	if !slices.Contains(initcmd.Languages, o.Lang) {
 		return cmd.FlagErrorFunc()(cmd, fmt.Errorf("--lang: want python, javascript, php or go, not %q", o.Lang))
 	}
-	if o.Func == "" {
+	if o.Refresh && (o.Func != "" || o.Force) {
+		return cmd.FlagErrorFunc()(cmd, errors.New("--refresh keeps the adapter: it takes no --func nor --force"))
+	}
+	if o.Func == "" && !o.Refresh {
 		return cmd.FlagErrorFunc()(cmd, errors.New("--func is required: the function to check (see --help)"))
 	}
 	root, err := os.Getwd()
@@ -69,5 +78,14 @@ func runInit(cmd *cobra.Command, o *initcmd.Options, _ []string) error {
 		return err
 	}
 	o.Root = root
+	b := thisBuild()
+	ref, exact := b.Ref()
+	o.ActionRef = ref
+	switch {
+	case ref == "":
+		fmt.Fprintf(cmd.ErrOrStderr(), "toolnorm: this toolnorm (%s) does not know its own commit: the workflow pins the action to %s, the newest this source knows; to pin the toolnorm you ran, build it from a clone (go build ./cmd/toolnorm) or install a release (go install %s/cmd/toolnorm@vX.Y.Z)\n", b.Short(), initcmd.Action, "github.com/toolnorm/toolnorm")
+	case !exact:
+		fmt.Fprintf(cmd.ErrOrStderr(), "toolnorm: this toolnorm was built with changes not in commit %s, to which the workflow pins the action\n", ref)
+	}
 	return initcmd.Run(*o, cmd.OutOrStdout())
 }

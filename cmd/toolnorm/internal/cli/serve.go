@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -35,6 +37,7 @@ type serveOptions struct {
 	sf                      schemaFlags
 	delay                   time.Duration
 	hangOn                  string
+	plant                   []string
 }
 
 func serveFlags(cmd *cobra.Command, o *serveOptions) {
@@ -48,6 +51,8 @@ func serveFlags(cmd *cobra.Command, o *serveOptions) {
 	cmd.Flags().StringSliceVar(&o.faultSpecs, "fault", nil, "misbehave on every N-th answer: KIND/N, KIND one of not-json, wrong-id, exit, huge, sleep, crash, unsupported, large")
 	cmd.Flags().DurationVar(&o.delay, "delay", 0, "wait this long before each answer")
 	cmd.Flags().StringVar(&o.hangOn, "hang-on", "", "never answer a request whose arguments hold this text")
+	cmd.Flags().StringSliceVar(&o.plant, "plant", nil, "a planted bug: use this reading without declaring it, NAME=VALUE: max-passes=N, depth=top, repairs=json or repairs=entities")
+	_ = cmd.Flags().MarkHidden("plant")
 	_ = cmd.Flags().MarkHidden("fault")
 	_ = cmd.Flags().MarkHidden("hang-on")
 	_ = cmd.Flags().MarkHidden("delay")
@@ -91,6 +96,11 @@ func runServe(cmd *cobra.Command, o *serveOptions, _ []string) error {
 	if o.hangOn != "" {
 		im = hanging(im, o.hangOn)
 	}
+	if len(o.plant) > 0 {
+		if im, err = planted(im, o.plant); err != nil {
+			return err
+		}
+	}
 	return harness.Serve(cmd.InOrStdin(), out, cmd.ErrOrStderr(), im, info, d)
 }
 
@@ -105,4 +115,44 @@ func hanging(im impl.Impl, text string) impl.Impl {
 		}
 		return im.Normalize(ctx, c)
 	})
+}
+
+// planted is im, except that it reads every case under the readings
+// plant names (NAME=VALUE, as serve's flags take them) while the adapter
+// declares the rule's: a bug whose root cause the check names by the
+// deviation it is (max-passes=1 is entities-one-pass, depth=top
+// json-top-level-only), for the tests of baselines.
+func planted(im impl.Impl, plant []string) (impl.Impl, error) {
+	var set []func(*impl.Options)
+	for _, p := range plant {
+		name, value, _ := strings.Cut(p, "=")
+		switch name {
+		case "max-passes":
+			n, err := strconv.Atoi(value)
+			if err != nil || n < 1 {
+				return nil, usagef("--plant %s: want a pass bound of 1 or more", p)
+			}
+			set = append(set, func(o *impl.Options) { o.MaxPasses = n })
+		case "depth":
+			var d normalize.Depth
+			if err := d.UnmarshalText([]byte(value)); err != nil {
+				return nil, usagef("--plant %s: want depth=all or depth=top", p)
+			}
+			set = append(set, func(o *impl.Options) { o.Depth = d })
+		case "repairs":
+			var r normalize.Repairs
+			if err := r.UnmarshalText([]byte(value)); err != nil {
+				return nil, usagef("--plant %s: want repairs=json, entities or json+entities", p)
+			}
+			set = append(set, func(o *impl.Options) { o.Repairs = r })
+		default:
+			return nil, usagef("--plant %q: want max-passes=N, depth=VALUE or repairs=VALUE", p)
+		}
+	}
+	return impl.Func(im.Name(), func(ctx context.Context, c impl.Case) impl.Result {
+		for _, f := range set {
+			f(&c.Options)
+		}
+		return im.Normalize(ctx, c)
+	}), nil
 }

@@ -2,11 +2,14 @@ package cli
 
 import (
 	"fmt"
+	"regexp"
 	"runtime"
 	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/toolnorm/toolnorm/cmd/toolnorm/internal/initcmd"
 )
 
 // build describes the toolnorm binary from its build info: the module
@@ -75,10 +78,53 @@ func (b build) Long() string {
 		fmt.Fprintf(&sb, "time:     %s\n", b.Time)
 	}
 	fmt.Fprintf(&sb, "built by: %s\n", b.Go)
+	if ref, _ := b.Ref(); ref != "" {
+		fmt.Fprintf(&sb, "action:   %s@%s (what toolnorm init pins)\n", initcmd.ActionRepo, ref)
+	}
 	return sb.String()
 }
 
-func thisBuild() build { return readBuild(debug.ReadBuildInfo()) }
+// stamp is the version stamped at build, read before the build info: a
+// release tag ("v0.5.0") or the full commit toolnorm was built from, as
+// the action builds it:
+//
+//	go build -ldflags "-X github.com/toolnorm/toolnorm/cmd/toolnorm/internal/cli.stamp=v0.5.0" ./cmd/toolnorm
+var stamp string
+
+func thisBuild() build { return readBuild(debug.ReadBuildInfo()).stamped(stamp) }
+
+var (
+	releaseTag = regexp.MustCompile(`^v[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$`)
+	pseudo     = regexp.MustCompile(`[0-9]{14}-[0-9a-f]{12}$`)
+	fullCommit = regexp.MustCompile(`^[0-9a-f]{40}$`)
+)
+
+// stamped is b with the version stamped at build, if any: a release tag
+// is its version, a full commit its revision (clean).
+func (b build) stamped(s string) build {
+	switch {
+	case releaseTag.MatchString(s) && !pseudo.MatchString(s):
+		b.Version = s
+	case fullCommit.MatchString(s):
+		b.Version, b.Revision, b.Modified = "devel", s, false
+	}
+	return b
+}
+
+// Ref is the ref of the toolnorm/toolnorm repository this toolnorm was
+// built from, as a workflow pins an action to it: its release tag, or the
+// full commit (GitHub takes no abbreviated one); "" when it is not known
+// (a pseudo-version holds only 12 digits of the commit). exact is false
+// when the tree had changes the commit does not hold.
+func (b build) Ref() (ref string, exact bool) {
+	switch {
+	case releaseTag.MatchString(b.Version) && !pseudo.MatchString(b.Version):
+		return b.Version, true
+	case fullCommit.MatchString(b.Revision):
+		return b.Revision, !b.Modified
+	}
+	return "", false
+}
 
 // version is the one-word version that serve's start answer and the
 // reports carry.

@@ -9,8 +9,11 @@ package initcmd
 
 import (
 	"bytes"
+	"cmp"
+	"context"
 	"embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -21,13 +24,24 @@ import (
 	"strings"
 	"text/template"
 
+	"github.com/toolnorm/toolnorm/check"
 	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/kits"
 )
 
-// Action is this repository's GitHub Action as the generated workflow uses
-// it, pinned to a commit (README.md shows the same pin).
-const Action = "toolnorm/toolnorm@e75a30f9137acb088968ddd90b4bdc52b438da95"
+// ActionRepo is this repository, whose GitHub Action the generated
+// workflow uses.
+const ActionRepo = "toolnorm/toolnorm"
+
+// Action is the action pinned to the newest commit of main this source
+// knows, whose toolnorm reads every declaration the kits send: the pin of
+// a workflow written by a toolnorm that does not know its own ref
+// (Options.ActionRef; a go install at a pseudo-version), and README's.
+// It is moved forward at each release (TestFallbackKnowsTheKits).
+const Action = ActionRepo + "@" + FallbackRef
+
+// FallbackRef is Action's commit.
+const FallbackRef = "80cfe29f273931d49dd0a0c0e9429acd8d841ce9"
 
 // JUnitAction is the action that shows the check's JUnit report in the
 // test tab of a pull request (as a check run: it needs checks: write),
@@ -36,6 +50,28 @@ const JUnitAction = "mikepenz/action-junit-report@a9170d5795813c01ab4901ffb045b5
 
 // Workflow is where the workflow is written, from the repository's root.
 const Workflow = ".github/workflows/toolnorm.yml"
+
+// CheckSeed and CheckCases are the --seed and --checks of the workflow's
+// check, and of the command init prints to write its baseline: the same
+// cases every time, so that a root cause known is found again (a check
+// with a budget runs what the machine's speed allows, and explains what
+// it found as far as the budget goes).
+const (
+	CheckSeed  = 1
+	CheckCases = 256
+)
+
+// FindingsDir is where the nightly fuzz keeps its findings, in the
+// adapter's directory: the pull-request check replays those committed
+// there beside the corpus (check --add-corpus). init writes a README into
+// it, so that it exists before the first finding.
+const FindingsDir = "findings"
+
+// BaselineFile is the baseline of known root causes the workflow's check
+// runs against, in the adapter's directory. init writes it empty when it is
+// missing, and never overwrites it, --force or not: it is the user's, kept
+// by toolnorm check --write-baseline.
+const BaselineFile = "baseline.json"
 
 // skippedGroups are the corpus groups not copied: html5lib's thousands of
 // one-string cases, which toolnorm check replays through the adapter.
@@ -50,7 +86,16 @@ type Options struct {
 	Func  string // MODULE:FUNCTION, PATH#EXPORT, PATH:FUNCTION or PACKAGE:FUNCTION
 	Dir   string // where the kit and the adapter go, relative to Root; "": the language's dir
 	Force bool   // overwrite files that exist
-	Root  string // the repository's root
+	// Refresh rewrites what toolnorm owns in Dir (the kit, the replay
+	// runner, the corpus test, the vectors) and keeps the adapter and the
+	// workflow, which the user edits; Func is not needed.
+	Refresh bool
+	Root    string // the repository's root
+	// ActionRef is the ref of toolnorm/toolnorm the workflow pins the
+	// action to: that of the toolnorm running init, so that the action
+	// builds the same toolnorm (its release tag, or its full commit);
+	// "": FallbackRef.
+	ActionRef string
 }
 
 // A language is what init writes for one --lang.
@@ -121,12 +166,23 @@ func Run(o Options, w io.Writer) error {
 		o.Dir = lang.dir
 	}
 	dir := filepath.ToSlash(filepath.Clean(o.Dir))
-	if !safeDir.MatchString(dir) || dir == "." || strings.HasPrefix(dir, "../") || dir == ".." {
+	if !safeDir.MatchString(dir) || strings.HasPrefix(dir, "../") || dir == ".." {
 		return fmt.Errorf("init: --dir %q: want a relative path inside the repository, of letters, digits, '.', '_', '-' and '/'", o.Dir)
 	}
-	t, err := find(o.Root, o.Lang, o.Func)
-	if err != nil {
-		return fmt.Errorf("init: --func %s: %w", o.Func, err)
+	if dir == "." && o.Lang == "go" {
+		return fmt.Errorf("init: --dir .: the Go adapter is a main package of its own: want a directory below the module's root")
+	}
+	adapter := path.Join(dir, lang.adapter)
+	var t target
+	if o.Refresh {
+		if _, err := os.Stat(filepath.Join(o.Root, filepath.FromSlash(adapter))); err != nil {
+			return fmt.Errorf("init: --refresh: no %s to keep: toolnorm init without --refresh writes it", adapter)
+		}
+	} else {
+		var err error
+		if t, err = find(o.Root, o.Lang, o.Func); err != nil {
+			return fmt.Errorf("init: --func %s: %w", o.Func, err)
+		}
 	}
 
 	files := map[string][]byte{}
@@ -141,7 +197,11 @@ func Run(o Options, w io.Writer) error {
 		files[path.Join(dir, path.Base(lang.runnerFile))] = runner
 	}
 	up := strings.Repeat("../", strings.Count(dir, "/")+1)
-	check := "toolnorm check --impl '" + fmt.Sprintf(lang.command, dir) + "'"
+	if dir == "." {
+		up = ""
+	}
+	checkLine := "toolnorm check --impl '" + fmt.Sprintf(lang.command, dir) + "'"
+	checkArgs := fmt.Sprintf("--seed %d --checks %d", CheckSeed, CheckCases)
 	data := map[string]any{
 		"Func":         o.Func,
 		"Module":       t.Module,
@@ -154,7 +214,7 @@ func Run(o Options, w io.Writer) error {
 		"PyRoot":       jsonString(strings.TrimSuffix(up, "/")),
 		"JSPath":       jsonString(up + t.File),
 		"PHPPath":      phpString(up + t.File),
-		"Check":        check,
+		"Check":        checkLine,
 		"Impl":         fmt.Sprintf(lang.command, dir),
 		"Test":         fmt.Sprintf(lang.testCommand, dir),
 		"Runner":       lang.runner,
@@ -164,14 +224,21 @@ func Run(o Options, w io.Writer) error {
 		"GoImport":     jsonString(t.Module),
 		"GoRoot":       jsonString(strings.TrimSuffix(up, "/")),
 		"GoVectors":    jsonString(lang.vectors),
-		"Action":       Action,
+		"Baseline":     path.Join(dir, BaselineFile),
+		"Seed":         CheckSeed,
+		"Checks":       CheckCases,
+		"CheckArgs":    checkArgs,
+		"Findings":     path.Join(dir, FindingsDir),
+		"Action":       ActionRepo + "@" + cmp.Or(o.ActionRef, FallbackRef),
 		"JUnitAction":  JUnitAction,
 	}
-	for name, tmpl := range map[string]string{
-		path.Join(dir, lang.adapter): lang.adapter + ".tmpl",
-		path.Join(dir, lang.test):    lang.test + ".tmpl",
-		Workflow:                     "workflow.yml.tmpl",
-	} {
+	written := map[string]string{path.Join(dir, lang.test): lang.test + ".tmpl"}
+	if !o.Refresh {
+		files[path.Join(dir, FindingsDir, "README.md")] = []byte(fmt.Sprintf(findingsReadme, path.Join(dir, FindingsDir)))
+		written[adapter] = lang.adapter + ".tmpl"
+		written[Workflow] = "workflow.yml.tmpl"
+	}
+	for name, tmpl := range written {
 		b, err := render(tmpl, data)
 		if err != nil {
 			return err
@@ -181,7 +248,7 @@ func Run(o Options, w io.Writer) error {
 	vectors := path.Join(dir, lang.vectors)
 
 	// Nothing is written if anything would be overwritten.
-	if !o.Force {
+	if !o.Force && !o.Refresh {
 		for _, name := range append(sortedKeys(files), vectors) {
 			if _, err := os.Lstat(filepath.Join(o.Root, filepath.FromSlash(name))); err == nil {
 				return fmt.Errorf("init: %s exists (--force overwrites it)", name)
@@ -194,18 +261,44 @@ func Run(o Options, w io.Writer) error {
 		}
 		fmt.Fprintf(w, "wrote %s\n", name)
 	}
-	n, err := writeVectors(o.Root, vectors)
+	baseline := path.Join(dir, BaselineFile)
+	if _, err := os.Lstat(filepath.Join(o.Root, filepath.FromSlash(baseline))); errors.Is(err, fs.ErrNotExist) {
+		empty := &check.Baseline{Version: check.BaselineVersion, Implementation: o.Func, RootCauses: []check.Known{}}
+		if err := write(o.Root, baseline, empty.Marshal()); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "wrote %s (empty: no root cause known yet)\n", baseline)
+	}
+	n, err := writeVectors(o.Root, vectors, o.Lang != "go")
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "wrote %s/ (%d vectors; the html5lib group is replayed by toolnorm check)\n", vectors, n)
+	if o.Refresh {
+		fmt.Fprintf(w, "kept %s and %s\n", adapter, Workflow)
+		return nil
+	}
 	fmt.Fprintf(w, "\nthe corpus in your own tests: %s\n", data["Test"])
-	fmt.Fprintf(w, "what you implement (profile, max_passes, depth, repairs): %s\n", path.Join(dir, lang.adapter))
+	if o.Lang == "python" {
+		fmt.Fprintf(w, "or with pytest (named: it passes by a directory whose name starts with a dot): python3 -m pytest %s\n", dir)
+	}
+	fmt.Fprintf(w, "what you implement (profile, max_passes, depth, repairs), a mode, what your function cannot take: %s\n", adapter)
+	fmt.Fprintf(w, "new vectors, keeping the adapter: toolnorm init --refresh --lang %s%s\n", o.Lang, dirFlag(o.Lang, dir))
 	if o.Lang == "go" && !requires(o.Root, toolnormModule) {
 		fmt.Fprintf(w, "the adapter imports %s; add it to go.mod:\ngo get %s@latest\n", toolnormModule, toolnormModule)
 	}
-	fmt.Fprintf(w, "check it now:\n%s\n", check)
+	fmt.Fprintf(w, "to have the workflow fail only on new root causes, keep those it finds now in %s (commit it; write it again after a fix):\n%s %s --write-baseline %s\n", baseline, checkLine, checkArgs, baseline)
+	fmt.Fprintf(w, "check it now:\n%s\n", checkLine)
 	return nil
+}
+
+// dirFlag is the --dir flag that names dir, or "" for the language's
+// default.
+func dirFlag(lang, dir string) string {
+	if dir == languages[lang].dir {
+		return ""
+	}
+	return " --dir " + dir
 }
 
 // requires reports whether root's go.mod requires module.
@@ -241,8 +334,9 @@ func write(root, name string, data []byte) error {
 }
 
 // writeVectors copies the committed corpus, but for skippedGroups, into
-// dir (replacing what a former init wrote there), and counts the vectors.
-func writeVectors(root, dir string) (int, error) {
+// dir (replacing what a former init wrote there), and counts the vectors;
+// with judged, JudgedFile too (a Go test asks check.Applies itself).
+func writeVectors(root, dir string, judged bool) (int, error) {
 	out := filepath.Join(root, filepath.FromSlash(dir))
 	if err := os.RemoveAll(out); err != nil {
 		return 0, fmt.Errorf("init: %w", err)
@@ -273,6 +367,25 @@ func writeVectors(root, dir string) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("init: the corpus: %w", err)
 	}
+	if judged {
+		all, err := corpus.Load(src)
+		if err != nil {
+			return 0, fmt.Errorf("init: the corpus: %w", err)
+		}
+		var vs []*corpus.Vector
+		for _, v := range all {
+			if g, _, _ := strings.Cut(strings.TrimPrefix(v.File, "vectors/"), "/"); !skippedGroups[g] {
+				vs = append(vs, v)
+			}
+		}
+		table, err := judgedTable(context.Background(), vs)
+		if err != nil {
+			return 0, err
+		}
+		if err := write(root, path.Join(dir, JudgedFile), table); err != nil {
+			return 0, err
+		}
+	}
 	return n, nil
 }
 
@@ -297,3 +410,13 @@ func jsonString(s string) string {
 func phpString(s string) string {
 	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"
 }
+
+// findingsReadme is the README of the findings directory, %[1]s its path.
+const findingsReadme = `# Findings of toolnorm fuzz
+
+The nightly job of .github/workflows/toolnorm.yml fuzzes the adapter and
+writes each new failure here as a corpus vector (vectors/found/). Download
+the job's toolnorm-findings artifact, unzip it into %[1]s and commit it:
+every pull request then replays these vectors beside toolnorm's corpus
+(toolnorm check --add-corpus %[1]s), each a regression test.
+`

@@ -1,12 +1,18 @@
 package initcmd
 
 import (
+	"cmp"
 	"maps"
 	"os"
+	"os/exec"
+	"reflect"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/toolnorm/toolnorm/harness"
 )
 
 // TestLanguages: --lang offers and accepts the languages init writes for.
@@ -18,7 +24,8 @@ func TestLanguages(t *testing.T) {
 }
 
 // TestActionPin checks that the workflow init writes pins the action as
-// the README tells users to.
+// the README tells users to, and that no page shows another ref of it
+// (@main, an older commit).
 func TestActionPin(t *testing.T) {
 	readme, err := os.ReadFile("../../../../README.md")
 	if err != nil {
@@ -26,6 +33,64 @@ func TestActionPin(t *testing.T) {
 	}
 	if !strings.Contains(string(readme), "uses: "+Action+"\n") {
 		t.Errorf("README.md does not pin the action as init does: %s", Action)
+	}
+	pages, err := filepath.Glob("../../../../docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	uses := regexp.MustCompile(`uses: (toolnorm/toolnorm@\S+)`)
+	for _, page := range append(pages, "../../../../README.md") {
+		b, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range uses.FindAllStringSubmatch(string(b), -1) {
+			if m[1] != Action {
+				t.Errorf("%s shows %s, init pins %s", filepath.Base(page), m[1], Action)
+			}
+		}
+	}
+}
+
+// TestFallbackKnowsTheKits: the commit a workflow falls back to pinning
+// reads every declaration the kits send, so that the action it builds
+// starts their adapters: pinned 475 commits back, it knew no
+// declares.repairs, and every check exited 2 (json: unknown field
+// "repairs"). It reads the commit from this clone's history, and is
+// skipped where there is none.
+func TestFallbackKnowsTheKits(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	if err := exec.Command("git", "cat-file", "-e", FallbackRef+"^{commit}").Run(); err != nil {
+		t.Skipf("commit %s is not in this clone's history", FallbackRef)
+	}
+	for _, field := range reflect.VisibleFields(reflect.TypeFor[harness.Declares]()) {
+		name, _, _ := strings.Cut(field.Tag.Get("json"), ",")
+		if name == "" || name == "-" {
+			continue
+		}
+		if err := exec.Command("git", "grep", "-q", "-F", `json:"`+name, FallbackRef, "--", ":(top)harness/").Run(); err != nil {
+			t.Errorf("the toolnorm at %s does not read declares.%s, which this one does: move FallbackRef forward", FallbackRef, name)
+		}
+	}
+}
+
+// TestActionRef: the workflow pins the ref it is given, else the
+// fallback.
+func TestActionRef(t *testing.T) {
+	for _, tc := range []struct{ ref, want string }{
+		{"", "uses: " + Action + "\n"},
+		{"v0.5.0", "uses: toolnorm/toolnorm@v0.5.0\n"},
+		{"0123456789abcdef0123456789abcdef01234567", "uses: toolnorm/toolnorm@0123456789abcdef0123456789abcdef01234567\n"},
+	} {
+		b, err := render("workflow.yml.tmpl", map[string]any{"Action": ActionRepo + "@" + cmp.Or(tc.ref, FallbackRef), "Impl": "x", "Test": "x", "Dir": ".toolnorm", "Lang": "python"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Count(string(b), tc.want) != 2 {
+			t.Errorf("ref %q: the workflow does not pin the check and the fuzz with %q:\n%s", tc.ref, tc.want, b)
+		}
 	}
 }
 

@@ -56,6 +56,8 @@ thead tr.about th { font-weight: normal; font-size: .85em; color: #424a53; }
 .verdict.pass { color: #1a7f37; }
 .verdict.fail { color: #cf222e; }
 .verdict.incomplete { color: #9a6700; }
+span.new { padding: 0 .4em; border-radius: 1em; background: #ffebe9; color: #cf222e; font-weight: 600; }
+span.known { padding: 0 .4em; border-radius: 1em; background: #f6f8fa; color: #57606a; }
 section.run { margin: 0 0 1rem; max-width: 60rem; }
 section.run h2 { font-size: 1.05rem; margin: .8rem 0 .3rem; }
 ul.counts { margin: .2rem 0; padding-left: 1.2rem; }
@@ -91,15 +93,16 @@ footer { margin-top: 1rem; color: #6e7781; font-size: .85em; }
 <p>{{.Cases}}.{{with .Stopped}} Stopped early: {{.}}.{{end}}</p>
 <ul class="counts">{{range .Counts}}<li>{{.}}</li>{{end}}</ul>
 {{with .Incomplete}}<p class="verdict incomplete">Incomplete: {{.}}.</p>{{range $.Run.Remedies}}<p>{{sentence .}}.</p>{{end}}{{end}}
+{{with .Baseline}}<p>{{sentence .}}.</p>{{end}}
 <p>{{.RepeatLabel}}:</p>
 <pre><code>{{.Repeat}}</code></pre>
 </section>
 {{end}}
 {{with .Causes}}<section class="causes">
 <h2>{{plural (len .) "root cause"}}</h2>
-<ol>{{range .}}<li><span class="clause">{{.Clause}}</span> {{.Title}} <span class="sum">({{.Shown}})</span>{{if .SaysArtefact}} <span class="muted">probably the adapter's</span>{{end}}</li>{{end}}</ol>
+<ol>{{range .}}<li>{{with .Baseline}}<span class="{{.}}">{{.}}</span> {{end}}<span class="clause">{{.Clause}}</span> {{.Title}} <span class="sum">({{.Shown}})</span>{{if .SaysArtefact}} <span class="muted">probably the adapter's</span>{{end}}</li>{{end}}</ol>
 {{range .}}<details><summary>{{.N}}. {{.Title}} <span class="clause">{{.Clause}}</span> <span class="sum">({{.Shown}})</span></summary>
-<p class="id">id <code>{{.ID}}</code></p><dl>{{range .Example}}<dt>{{.Name}}</dt><dd><code>{{.Value}}</code></dd>{{end}}</dl>{{if .Cut}}<p class="muted">The budget stopped its minimizing: a repeat may give a smaller case.</p>{{end}}{{if .NotMinimized}}<p class="muted">Not minimized: the case as found (a failure of the program is not run again).</p>{{end}}{{if .Artefact}}<p>Probably the adapter's, not the implementation's: {{.Fix}}</p>{{end}}<pre><code>{{.Command}}</code></pre>{{with .CommandNote}}<p class="muted">({{.}})</p>{{end}}
+<p class="id">id <code>{{.ID}}</code>{{with .Baseline}} <span class="{{.}}">{{.}}</span>{{end}}</p><dl>{{range .Example}}<dt>{{.Name}}</dt><dd><code>{{.Value}}</code></dd>{{end}}</dl>{{if .Cut}}<p class="muted">The budget stopped its minimizing: a repeat may give a smaller case.</p>{{end}}{{if .NotMinimized}}<p class="muted">Not minimized: the case as found (a failure of the program is not run again).</p>{{end}}{{if .Artefact}}<p>Probably the adapter's, not the implementation's: {{.Fix}}</p>{{end}}<pre><code>{{.Command}}</code></pre>{{with .CommandNote}}<p class="muted">({{.}})</p>{{end}}
 {{with .VectorLines}}<details><summary>{{plural (len .) "vector"}}</summary><ul>{{range .}}<li><code>{{.}}</code></li>{{end}}</ul></details>{{end}}{{with .Properties}}<p>Properties: {{range .}}<code>{{.}}</code> {{end}}</p>{{end}}{{with .Buckets}}<p>Fuzzing buckets: {{range .}}<code>{{.}}</code> {{end}}</p>{{end}}{{with .Failed}}<p>{{.}}</p>{{end}}{{with .StderrLines}}<p class="muted">stderr (the end, at its first failure):</p><pre><code>{{.}}</code></pre>{{end}}</details>
 {{end}}</section>
 {{end}}{{with .Run}}{{if or .FailureCount .Failures}}<section class="run failures">

@@ -4,6 +4,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -104,6 +105,7 @@ func writeReportJUnit(r *check.Report, w io.Writer) error {
 		stamp = r.Started.UTC().Format(time.RFC3339)
 	}
 	corp := junitSuite{Name: "corpus", Time: seconds(r.Corpus.Seconds), Timestamp: stamp}
+	known := knownIn(r)
 	byFile := map[string]check.VectorFailure{}
 	for _, f := range append(append([]check.VectorFailure(nil), r.Corpus.Failures...), r.Corpus.ErrorList...) {
 		byFile[f.ID] = f
@@ -115,20 +117,28 @@ func writeReportJUnit(r *check.Report, w io.Writer) error {
 		}
 		f := byFile[o.ID]
 		detail := fmt.Sprintf("%s\nschema:    %s\narguments: %s\nwant:      %s\ngot:       %s\nreproduce: %s\n", display.Text(f.Description), f.Schema, f.Arguments, f.Want, f.Got, f.Command)
-		switch o.Outcome {
-		case check.OutcomeFailed:
+		switch {
+		case o.Outcome == check.OutcomeFailed && known.vectors[o.ID] != "":
+			c.Skipped = &junitSkipped{Message: junitMessage(known.say(known.vectors[o.ID], o.Reason))}
+		case o.Outcome == check.OutcomeFailed:
 			c.Failure = &junitFailure{Message: junitMessage(o.Reason), Type: "violation", Text: detail}
-		case check.OutcomeError:
+		case o.Outcome == check.OutcomeError:
 			c.Error = &junitFailure{Message: junitMessage(o.Reason), Type: "failure of the program", Text: detail}
-		case check.OutcomeSkipped, check.OutcomeNotRun, check.OutcomeUnimplemented:
+		case o.Outcome == check.OutcomeSkipped, o.Outcome == check.OutcomeNotRun, o.Outcome == check.OutcomeUnimplemented:
 			c.Skipped = &junitSkipped{Message: junitMessage(string(o.Outcome) + ": " + o.Reason)}
 		}
 		corp.add(c)
 	}
 	if r.NotImplemented != "" {
 		// Said once, as what it is: a clause not implemented.
-		corp.add(junitCase{Name: r.NotImplemented, Classname: "toolnorm.corpus",
-			Failure: &junitFailure{Message: junitMessage(fmt.Sprintf("not implemented, as declared: %d vectors need it", r.Corpus.Unimplemented)), Type: "not implemented"}})
+		msg := fmt.Sprintf("not implemented, as declared: %d vectors need it", r.Corpus.Unimplemented)
+		c := junitCase{Name: r.NotImplemented, Classname: "toolnorm.corpus"}
+		if b := r.Baseline; b != nil && slices.Contains(b.Known, r.NotImplementedID) {
+			c.Skipped = &junitSkipped{Message: junitMessage(known.say(r.NotImplementedID, msg))}
+		} else {
+			c.Failure = &junitFailure{Message: junitMessage(msg), Type: "not implemented"}
+		}
+		corp.add(c)
 	}
 
 	props := junitSuite{Name: "properties", Timestamp: stamp}
@@ -137,6 +147,8 @@ func writeReportJUnit(r *check.Report, w io.Writer) error {
 		total += p.Seconds
 		c := junitCase{Name: p.ID, Classname: classname("properties", p.Clause), Time: seconds(p.Seconds)}
 		switch v := p.Violation; {
+		case v != nil && known.properties[p.ID] != "":
+			c.Skipped = &junitSkipped{Message: junitMessage(known.say(known.properties[p.ID], v.Message))}
 		case v != nil:
 			c.Failure = &junitFailure{Message: junitMessage(v.Message), Type: "violation", Text: issueText(findingIssue(*v))}
 		case p.Status == check.StatusNotApplicable:
@@ -153,8 +165,13 @@ func writeReportJUnit(r *check.Report, w io.Writer) error {
 	fz := junitSuite{Name: "fuzzing", Time: seconds(r.Fuzz.Seconds), Timestamp: stamp}
 	fz.add(junitCase{Name: fmt.Sprintf("%s agreed with the reference", plural(r.Fuzz.Agreed(), "case")), Classname: "toolnorm.fuzzing"})
 	for _, f := range r.Fuzz.Findings {
-		fz.add(junitCase{Name: "bucket " + f.Bucket, Classname: classname("fuzzing", f.Clause),
-			Failure: &junitFailure{Message: junitMessage(f.Message), Type: "violation", Text: issueText(findingIssue(f))}})
+		c := junitCase{Name: "bucket " + f.Bucket, Classname: classname("fuzzing", f.Clause)}
+		if id := known.buckets[f.Bucket]; id != "" {
+			c.Skipped = &junitSkipped{Message: junitMessage(known.say(id, f.Message))}
+		} else {
+			c.Failure = &junitFailure{Message: junitMessage(f.Message), Type: "violation", Text: issueText(findingIssue(f))}
+		}
+		fz.add(c)
 	}
 	if n := r.Fuzz.Failures; n > 0 {
 		fz.add(junitCase{Name: fmt.Sprintf("%s the implementation failed on", plural(n, "case")), Classname: "toolnorm.fuzzing",
@@ -165,6 +182,9 @@ func writeReportJUnit(r *check.Report, w io.Writer) error {
 			Skipped: &junitSkipped{Message: "not sendable, or answered unsupported by the adapter: not judged"}})
 	}
 	suites := []junitSuite{corp, props, fz}
+	if b := r.Baseline; b != nil {
+		suites = append(suites, baselineSuite(r, stamp))
+	}
 	if in := r.Incomplete; in != nil {
 		// An incomplete check exits 3: one <error> says what did not run,
 		// so that a CI test report is not all green.
@@ -244,4 +264,61 @@ func WriteJUnitError(w io.Writer, implementation string, err error) error {
 	s.add(junitCase{Name: "start the implementation", Classname: "toolnorm.check",
 		Error: &junitFailure{Message: junitMessage(err.Error()), Type: "cannot run", Text: err.Error()}})
 	return writeJUnit(w, junitSuites{Name: "toolnorm check: " + implementation, Suites: []junitSuite{s}})
+}
+
+// knownFindings are the findings of a report checked against a baseline
+// that are under a known root cause, by vector, property and bucket, each
+// to the root cause's id: the JUnit report shows them skipped, so that a
+// CI test report is green when the check passes with its baseline.
+type knownFindings struct {
+	file                         string
+	vectors, properties, buckets map[string]string
+}
+
+func knownIn(r *check.Report) knownFindings {
+	k := knownFindings{vectors: map[string]string{}, properties: map[string]string{}, buckets: map[string]string{}}
+	if r.Baseline != nil {
+		k.file = r.Baseline.File
+	}
+	for _, rc := range r.RootCauses {
+		if rc.Baseline != check.BaselineKnown {
+			continue
+		}
+		for _, l := range []struct {
+			m   map[string]string
+			ids []string
+		}{{k.vectors, rc.Vectors}, {k.properties, rc.Properties}, {k.buckets, rc.Buckets}} {
+			for _, id := range l.ids {
+				l.m[id] = rc.ID
+			}
+		}
+	}
+	return k
+}
+
+// say is a known finding's message: its root cause, in the baseline.
+func (k knownFindings) say(id, message string) string {
+	return fmt.Sprintf("known root cause %s, in the baseline %s: %s", id, k.file, message)
+}
+
+// baselineSuite has a test case for each root cause of a report checked
+// against a baseline: a new one fails, a known one is skipped, one of the
+// baseline not found passes.
+func baselineSuite(r *check.Report, stamp string) junitSuite {
+	b := r.Baseline
+	s := junitSuite{Name: "baseline", Time: seconds(0), Timestamp: stamp}
+	for _, rc := range r.RootCauses {
+		switch rc.Baseline {
+		case check.BaselineNew:
+			s.add(junitCase{Name: "root cause " + rc.ID + " (new)", Classname: "toolnorm.baseline",
+				Failure: &junitFailure{Message: junitMessage("not in the baseline " + b.File + ": " + display.Text(rc.Title)), Type: "new root cause"}})
+		case check.BaselineKnown:
+			s.add(junitCase{Name: "root cause " + rc.ID + " (known, in the baseline)", Classname: "toolnorm.baseline",
+				Skipped: &junitSkipped{Message: junitMessage("in the baseline " + b.File + ": " + display.Text(rc.Title))}})
+		}
+	}
+	for _, k := range b.Fixed {
+		s.add(junitCase{Name: "root cause " + k.ID + " (not found: fixed?)", Classname: "toolnorm.baseline"})
+	}
+	return s
 }

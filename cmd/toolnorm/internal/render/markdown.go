@@ -236,14 +236,17 @@ func writeMarkdown(r *check.Report, w io.Writer) error {
 	if c.Adapted > 0 {
 		fmt.Fprintf(&b, "Of the corpus vectors passed and failed, %s.\n\n", adaptedLine(c))
 	}
+	if l := baselineLine(r); l != "" {
+		fmt.Fprintf(&b, "%s.\n\n", mdText(sentence(l)))
+	}
 	if cs := causes(r); len(cs) > 0 {
 		fmt.Fprintf(&b, "### %s\n\n", plural(len(cs), "root cause"))
 		for _, c := range cs {
-			fmt.Fprintf(&b, "%d. %s\n", c.N, mdText(rootCauseLine(c.RootCause)))
+			fmt.Fprintf(&b, "%d. %s%s\n", c.N, mdMark(c.RootCause), mdText(rootCauseLine(c.RootCause)))
 		}
 		for _, c := range cs {
 			fmt.Fprintf(&b, "\n#### %d. %s (%s)\n\n", c.N, mdText(display.Text(c.Title)), c.Clause)
-			fmt.Fprintf(&b, "- id: %s\n", mdCode(display.Text(c.ID), false))
+			fmt.Fprintf(&b, "- id: %s%s\n", mdCode(display.Text(c.ID), false), mdText(baselineNote(c.RootCause)))
 			for _, f := range c.Example {
 				fmt.Fprintf(&b, "- %s: %s\n", f.Name, mdCode(f.Value, false))
 			}
@@ -305,4 +308,16 @@ func writeMarkdown(r *check.Report, w io.Writer) error {
 	t.writeMarkdownBody(&b)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// mdMark is how the Markdown report marks a root cause checked against a
+// baseline, before its line: "**new**: ", "known: ", or "".
+func mdMark(rc check.RootCause) string {
+	switch rc.Baseline {
+	case check.BaselineNew:
+		return "**new**: "
+	case check.BaselineKnown:
+		return "known: "
+	}
+	return ""
 }

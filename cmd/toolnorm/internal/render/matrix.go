@@ -87,6 +87,7 @@ type RunDetails struct {
 	Failures     []FailureDetail // the corpus vectors failed on, then what the harness saw
 	More         int             // failures not shown
 	UnderCauses  string          // how many failures are under their root causes, not listed
+	Baseline     string          // how the check compares with its baseline ("" without one)
 }
 
 // FailureDetail is one failure of the program: what happened, the command

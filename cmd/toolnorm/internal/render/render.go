@@ -163,6 +163,9 @@ func writeText(r *check.Report, w io.Writer) error {
 	if r.Failures() > 0 {
 		fmt.Fprintf(w, "failures of the program (timeouts, crashes, protocol errors; not violations): %s\n", failureTally(r))
 	}
+	if l := baselineLine(r); l != "" {
+		fmt.Fprintln(w, l)
+	}
 	if len(r.RootCauses) > 0 {
 		writeRootCauses(w, r)
 	}
@@ -218,6 +221,7 @@ func details(r *check.Report) *RunDetails {
 	if r.Failures() > 0 {
 		d.FailureCount = failureTally(r)
 	}
+	d.Baseline = baselineLine(r)
 	// A vector the program failed on is under its root cause, with its
 	// command: the failures listed here are the harness's, each once.
 	if len(r.RootCauses) == 0 {
@@ -402,8 +406,21 @@ func holds(n int) string {
 }
 
 // verdictNote says what makes a failing verdict when no violation and no
-// failure of the program does: a repair not implemented.
+// failure of the program does: a repair not implemented; and, with a
+// baseline, what the verdict is judged on: the root causes not in it, or
+// the known ones it passes with.
 func verdictNote(r *check.Report) string {
+	if b := r.Baseline; b != nil {
+		switch {
+		case len(b.New) > 0:
+			return fmt.Sprintf(" (%s, not in the baseline: %s)", plural(len(b.New), "new root cause"), strings.Join(b.New, ", "))
+		case r.Verdict == check.Fail && r.Failures() > 0:
+			return " (failures of the program, which a baseline never holds)"
+		case len(b.Known) > 0:
+			return fmt.Sprintf(" (%s, in the baseline %s)", plural(len(b.Known), "known root cause"), b.File)
+		}
+		return ""
+	}
 	if r.NotImplemented != "" && r.Violations() == 0 && r.Failures() == 0 {
 		return " (" + r.NotImplemented + " is not implemented)"
 	}
@@ -515,6 +532,53 @@ func made(r *check.Report) string {
 	return s
 }
 
+// baselineLine says how a check compares with its baseline, in one line:
+// how many root causes are known and new, and the known ones not found
+// ("" without a baseline).
+func baselineLine(r *check.Report) string {
+	b := r.Baseline
+	if b == nil {
+		return ""
+	}
+	known := plural(len(b.Known), "known root cause")
+	if len(b.Known) == 0 {
+		known = "0 known root causes"
+	}
+	s := fmt.Sprintf("baseline %s: %s, %d new", b.File, known, len(b.New))
+	if len(b.Fixed) > 0 {
+		ids := make([]string, len(b.Fixed))
+		for i, k := range b.Fixed {
+			ids[i] = k.ID
+		}
+		s += "; not found this time (fixed?): " + strings.Join(ids, ", ")
+	}
+	return display.Text(s)
+}
+
+// baselineMark is how the text report marks a root cause checked against
+// a baseline, before its line: "NEW: ", "known: ", or "".
+func baselineMark(rc check.RootCause) string {
+	switch rc.Baseline {
+	case check.BaselineNew:
+		return "NEW: "
+	case check.BaselineKnown:
+		return "known: "
+	}
+	return ""
+}
+
+// baselineNote follows a root cause's id when it was checked against a
+// baseline.
+func baselineNote(rc check.RootCause) string {
+	switch rc.Baseline {
+	case check.BaselineNew:
+		return " (NEW: not in the baseline)"
+	case check.BaselineKnown:
+		return " (known: in the baseline)"
+	}
+	return ""
+}
+
 // rootCauseLine is a root cause in one line: its clause, its title, how
 // many findings show it.
 func rootCauseLine(rc check.RootCause) string {
@@ -619,11 +683,11 @@ func writeRootCauses(w io.Writer, r *check.Report) {
 	cs := causes(r)
 	fmt.Fprintf(w, "\n%s\n", plural(len(cs), "root cause"))
 	for _, c := range cs {
-		fmt.Fprintf(w, "%3d. %s\n", c.N, rootCauseLine(c.RootCause))
+		fmt.Fprintf(w, "%3d. %s%s\n", c.N, baselineMark(c.RootCause), rootCauseLine(c.RootCause))
 	}
 	for _, c := range cs {
 		fmt.Fprintf(w, "\n== %d. %s (%s)\n", c.N, display.Text(c.Title), c.Clause)
-		fmt.Fprintf(w, "  %-10s %s\n", "id:", display.Text(c.ID))
+		fmt.Fprintf(w, "  %-10s %s%s\n", "id:", display.Text(c.ID), baselineNote(c.RootCause))
 		for _, f := range c.Example {
 			fmt.Fprintf(w, "  %-10s %s\n", f.Name+":", f.Value)
 		}

@@ -72,6 +72,9 @@ func TestReportSchema(t *testing.T) {
 		"a failing one": check.Run(context.Background(), check.Config{Impl: logging{}, Command: "./x", Vectors: vs, Checks: 32, Seed: 5}),
 		"by budget":     check.Run(context.Background(), check.Config{Impl: onePassCrashing{}, Vectors: vs, Budget: 1, Seed: 5}),
 	}
+	baselined := check.Run(context.Background(), check.Config{Impl: logging{}, Command: "./x", Vectors: vs, Checks: 32, Seed: 5})
+	baselined.CompareWith(&check.Baseline{Version: check.BaselineVersion, File: "b.json", RootCauses: []check.Known{{ID: baselined.RootCauses[0].ID}, {ID: "fixed-since", Title: "t"}}})
+	reports["against a baseline"] = baselined
 	for name, r := range reports {
 		r.FormatVersion = check.FormatVersion
 		var b bytes.Buffer
