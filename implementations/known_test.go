@@ -45,14 +45,17 @@ type Known struct {
 	ErrorVectors   []string          `json:"error_vectors"`  // failures of the program
 	Properties     map[string]string `json:"properties"`     // id: status
 	FuzzBuckets    []string          `json:"fuzz_buckets"`
-	// RootCauses are the bugs the findings group into, by class: one lost,
+	// RootCauses are the bugs the findings group into, by id: one lost,
 	// one split in two or two merged changes them.
 	RootCauses []KnownCause `json:"root_causes"`
 }
 
-// KnownCause is one root cause: its class, title and what it accounts
-// for (vectors by file name).
+// KnownCause is one root cause: its id (the deviation that explains its
+// findings, or their class where none does), title and what it accounts
+// for (vectors by file name). The README of each package says which of
+// its confirmed bugs each id files.
 type KnownCause struct {
+	ID         string   `json:"id"`
 	Class      string   `json:"class"`
 	Clause     string   `json:"clause"`
 	Title      string   `json:"title"`
@@ -85,7 +88,7 @@ func known(r *check.Report, command string) Known {
 	}
 	k.RootCauses = []KnownCause{}
 	for _, rc := range r.RootCauses {
-		kc := KnownCause{Class: rc.Class, Clause: rc.Clause, Title: rc.Title, Artefact: rc.Artefact, Vectors: []string{},
+		kc := KnownCause{ID: rc.ID, Class: rc.Class, Clause: rc.Clause, Title: rc.Title, Artefact: rc.Artefact, Vectors: []string{},
 			Properties: append([]string{}, slices.Sorted(slices.Values(rc.Properties))...), Buckets: append([]string{}, slices.Sorted(slices.Values(rc.Buckets))...)}
 		for _, id := range rc.Vectors {
 			kc.Vectors = append(kc.Vectors, file[id])
@@ -182,28 +185,28 @@ func compare(t *testing.T, got, want Known) {
 	causes := func(k Known) map[string]KnownCause {
 		m := map[string]KnownCause{}
 		for _, c := range k.RootCauses {
-			m[c.Class] = c
+			m[c.ID] = c
 		}
 		return m
 	}
 	gc, wc := causes(got), causes(want)
-	for class, w := range wc {
-		g, ok := gc[class]
+	for id, w := range wc {
+		g, ok := gc[id]
 		switch {
 		case !ok:
-			t.Errorf("root cause lost (or merged into another): %s: %s", class, w.Title)
+			t.Errorf("root cause lost (or merged into another): %s: %s", id, w.Title)
 		case !slices.Equal(g.Vectors, w.Vectors) || !slices.Equal(g.Properties, w.Properties) || !slices.Equal(g.Buckets, w.Buckets):
 			t.Errorf("root cause %s accounts for other findings (split or merged?): vectors %v, properties %v, buckets %v; known %v, %v, %v",
-				class, g.Vectors, g.Properties, g.Buckets, w.Vectors, w.Properties, w.Buckets)
+				id, g.Vectors, g.Properties, g.Buckets, w.Vectors, w.Properties, w.Buckets)
 		case g.Title != w.Title:
 			// A maintainer files a root cause upstream by its title, and
 			// finds it again by it: it names what it lists in one order.
-			t.Errorf("root cause %s is titled %q, known %q", class, g.Title, w.Title)
+			t.Errorf("root cause %s is titled %q, known %q", id, g.Title, w.Title)
 		}
 	}
-	for class, g := range gc {
-		if _, ok := wc[class]; !ok {
-			t.Errorf("root cause added (split from another? confirm it, then -update): %s: %s", class, g.Title)
+	for id, g := range gc {
+		if _, ok := wc[id]; !ok {
+			t.Errorf("root cause added (split from another? confirm it, then -update): %s: %s", id, g.Title)
 		}
 	}
 	for id, s := range want.Properties {

@@ -18,7 +18,9 @@
 //     while it keeps the class of what differs, and explained again:
 //     a case found with several bugs at once is cut down to one;
 //   - experiments: a deviation is kept only if the implementation shows
-//     the example of its title too; where several explain a finding, the
+//     the example of its title too, and no witness of it contradicts it
+//     (a witness is excused only by another deviation the implementation
+//     shows); where several explain a finding, the
 //     witnesses of
 //     them all (small cases on which each differs from the reference) go
 //     to the implementation, and the candidates that predict its answers

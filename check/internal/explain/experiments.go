@@ -21,9 +21,10 @@ type lab struct {
 	witnesses map[labKey][]impl.Case
 	suspects  []*deviation.Deviation // every candidate deviation
 	// borne is whether the implementation bears out a deviation on its
-	// witnesses, once found; best, the candidates kept of a set.
-	borne map[labKey]bool
-	best  map[string][]explanation
+	// witnesses, once found; seen, whether it shows a deviation on the
+	// example of its title; best, the candidates kept of a set.
+	borne, seen map[labKey]bool
+	best        map[string][]explanation
 }
 
 type labKey struct {
@@ -49,7 +50,8 @@ func (s *session) experiments(fs []*finding) {
 	if !s.live() {
 		return
 	}
-	l := &lab{s: s, got: map[string]impl.Result{}, witnesses: map[labKey][]impl.Case{}, borne: map[labKey]bool{}, best: map[string][]explanation{}}
+	l := &lab{s: s, got: map[string]impl.Result{}, witnesses: map[labKey][]impl.Case{}, borne: map[labKey]bool{}, seen: map[labKey]bool{},
+		best: map[string][]explanation{}}
 	var cases []impl.Case
 	for _, f := range fs {
 		for _, x := range f.cands {
@@ -67,6 +69,15 @@ func (s *session) experiments(fs []*finding) {
 	}
 	if len(cases) == 0 {
 		return
+	}
+	// The example of every deviation's title too: only one the
+	// implementation shows may excuse a witness (shown).
+	for _, o := range l.options() {
+		for _, e := range deviation.Catalogue() {
+			if ws := s.witnesses(e, o); len(ws) > 0 {
+				cases = append(cases, ws[0])
+			}
+		}
 	}
 	for i, r := range s.ask(s.ctx, cases) {
 		l.got[coalesce.Key(cases[i])] = r
@@ -142,8 +153,9 @@ const (
 
 // witness judges d on w: the implementation's answer against d's,
 // alone or with another deviation (a suspect first, then any that may
-// change w): another bug of the implementation may change the witness
-// too.
+// change w) that the implementation shows on the example of its own
+// title: another bug of the implementation may change the witness too,
+// but not one it does not have.
 func (l *lab) witness(d *deviation.Deviation, w impl.Case) verdict {
 	got := l.got[coalesce.Key(w)]
 	control := impl.Compare(deviation.Apply(l.s.ctx, w, d), l.s.want(w)).Same()
@@ -156,7 +168,7 @@ func (l *lab) witness(d *deviation.Deviation, w impl.Case) verdict {
 	f := deviation.FeaturesOf(w)
 	v := contradicts
 	for _, e := range slices.Concat(l.suspects, deviation.Catalogue()) {
-		if e == d || !e.Relevant(f) || !deviation.Compatible(d, e) || !pair(d, e).explains(l.s.ctx, w, got) {
+		if e == d || !e.Relevant(f) || !deviation.Compatible(d, e) || !l.shown(e, w.Options) || !pair(d, e).explains(l.s.ctx, w, got) {
 			continue
 		}
 		if control || (explanation{e}).explains(l.s.ctx, w, got) {
@@ -165,6 +177,35 @@ func (l *lab) witness(d *deviation.Deviation, w impl.Case) verdict {
 		}
 		return shows
 	}
+	return v
+}
+
+// options are the declared options the lab's witnesses take.
+func (l *lab) options() []impl.Options {
+	var out []impl.Options
+	for k := range l.witnesses {
+		if !slices.Contains(out, k.o) {
+			out = append(out, k.o)
+		}
+	}
+	return out
+}
+
+// shown reports whether the implementation shows e on the example of its
+// title: only a deviation it has may excuse a witness that contradicts
+// another (a deviation that decodes every string would excuse any
+// witness where a string is decoded).
+func (l *lab) shown(e *deviation.Deviation, o impl.Options) bool {
+	k := labKey{e, declared(o)}
+	if v, ok := l.seen[k]; ok {
+		return v
+	}
+	v := false
+	if ws := l.s.witnesses(e, k.o); len(ws) > 0 {
+		got, ok := l.got[coalesce.Key(ws[0])]
+		v = ok && (explanation{e}).explains(l.s.ctx, ws[0], got)
+	}
+	l.seen[k] = v
 	return v
 }
 

@@ -589,3 +589,30 @@ func TestExplainSample(t *testing.T) {
 		})
 	}
 }
+
+// TestFallbackTitledByAll: findings no deviation explains, of one class,
+// are one root cause whose title names what each shows, not what the
+// first does: an implementation that answers arguments that are not an
+// object, and a schema broken only in its `$defs` (as a draft-07
+// validator, which does not know `$defs`), as sent, and is right
+// elsewhere, was told only "arguments not an object".
+func TestFallbackTitledByAll(t *testing.T) {
+	lax := impl.Func("lax", func(ctx context.Context, c impl.Case) impl.Result {
+		r := impl.Reference.Normalize(ctx, c)
+		if r.Error == impl.ErrNotObject || r.Error == impl.ErrInvalidSchema && strings.Contains(string(c.Schema), `"$defs"`) {
+			return impl.OK(c.Args)
+		}
+		return r
+	})
+	fs := []explain.Finding{findingOf(lax, explain.Vector, "a", `{}`, `[1]`), findingOf(lax, explain.Vector, "b", `{"$defs":[]}`, `{"a":"x"}`)}
+	for _, order := range [][]explain.Finding{fs, {fs[1], fs[0]}} {
+		rcs := explain.Explain(ctx, explain.Config{Impl: lax, Want: want}, order)
+		if len(rcs) != 1 {
+			t.Fatalf("%d root causes, want one: %+v", len(rcs), rcs)
+		}
+		const title = "Input the rule rejects (arguments not an object, a broken schema) is answered instead of rejected"
+		if rcs[0].ID != "no-error" || rcs[0].Title != title {
+			t.Errorf("root cause %s: %q; want no-error: %q", rcs[0].ID, rcs[0].Title, title)
+		}
+	}
+}

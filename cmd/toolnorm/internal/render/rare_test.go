@@ -40,12 +40,15 @@ func TestRareCauseShown(t *testing.T) {
 		switch rc.ID {
 		case "entities-one-pass":
 			common = &r.RootCauses[i]
-		case "entities-case-insensitive":
+		case "entities-case-insensitive", "overdecoded/case-insensitive":
+			// twoBugs decodes `&Amp;` alone, not every name without
+			// regard to case (`&Nbsp;` stays): no deviation is exactly
+			// it, and it may be filed by the class of what differs.
 			rare = &r.RootCauses[i]
 		}
 	}
 	if common == nil || rare == nil {
-		t.Fatalf("root causes %v: want entities-one-pass and entities-case-insensitive", ids)
+		t.Fatalf("root causes %v: want entities-one-pass and the case-insensitive &Amp;", ids)
 	}
 	if rare.Count() >= common.Count() {
 		t.Fatalf("the rare bug shows %d times, the common one %d: the case does not test hiding", rare.Count(), common.Count())
