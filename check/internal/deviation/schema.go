@@ -3,7 +3,6 @@ package deviation
 import (
 	"net/url"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
@@ -99,23 +98,18 @@ func nestedProperties(doc *jsonvalue.Value) {
 		return
 	}
 	b := bareOf(doc)
-	bare := copyValue(doc)
-	b.strip(bare)
+	bare := b.copy(doc)
 	for _, s := range topSchemas(doc) {
 		for _, m := range s.Members {
 			switch m.Key {
 			case "properties", "patternProperties":
 				if m.Value.Kind == jsonvalue.Object {
 					for i := range m.Value.Members {
-						c := copyValue(m.Value.Members[i].Value)
-						b.strip(c)
-						m.Value.Members[i].Value = c
+						m.Value.Members[i].Value = b.copy(m.Value.Members[i].Value)
 					}
 				}
 			case "additionalProperties", "unevaluatedProperties", "items", "prefixItems", "additionalItems", "unevaluatedItems", "contains":
-				c := copyValue(m.Value)
-				b.strip(c)
-				*m.Value = *c
+				*m.Value = *b.copy(m.Value)
 			}
 		}
 	}
@@ -160,6 +154,13 @@ func (b bare) resolve(ref string) (string, bool) {
 	u = b.base.ResolveReference(u)
 	u.Fragment, u.RawFragment = "", ""
 	return u.String(), true
+}
+
+// copy is a copy of v, stripped.
+func (b bare) copy(v *jsonvalue.Value) *jsonvalue.Value {
+	c := copyValue(v)
+	b.strip(c)
+	return c
 }
 
 // bareSuffix renames the resources of the copy without properties: one
@@ -223,7 +224,7 @@ func topSchemas(doc *jsonvalue.Value) []*jsonvalue.Value {
 			switch m.Key {
 			case "$ref":
 				if m.Value.Kind == jsonvalue.String && (m.Value.Str == "#" || strings.HasPrefix(m.Value.Str, "#/")) {
-					visit(pointerAt(doc, m.Value.Str[1:]))
+					visit(doc.Resolve(m.Value.Str))
 				}
 			case "allOf", "anyOf", "oneOf":
 				if m.Value.Kind == jsonvalue.Array {
@@ -244,35 +245,6 @@ func topSchemas(doc *jsonvalue.Value) []*jsonvalue.Value {
 	}
 	visit(doc)
 	return out
-}
-
-// pointerAt is the value at the JSON Pointer p (RFC 6901, as a URI
-// fragment may carry it, without percent-encoding) in doc: nil when there
-// is none.
-func pointerAt(doc *jsonvalue.Value, p string) *jsonvalue.Value {
-	v := doc
-	if p == "" {
-		return v
-	}
-	for _, tok := range strings.Split(strings.TrimPrefix(p, "/"), "/") {
-		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
-		switch v.Kind {
-		case jsonvalue.Object:
-			v = v.Member(tok)
-		case jsonvalue.Array:
-			n, err := strconv.Atoi(tok)
-			if err != nil || n < 0 || n >= len(v.Elems) {
-				return nil
-			}
-			v = v.Elems[n]
-		default:
-			return nil
-		}
-		if v == nil {
-			return nil
-		}
-	}
-	return v
 }
 
 // nestedRoot names the copy of the root that nestedProperties makes.
