@@ -373,3 +373,24 @@ func jsonEqual(t *testing.T, got []byte, want string) bool {
 	eq, err := jsonvalue.EqualJSON(got, []byte(want))
 	return err == nil && eq
 }
+
+// A validator after the repair that cannot compile the schema fails the
+// call, as real ones do (ajv throws on a schema its metaschema refuses,
+// Python's jsonschema.validate raises SchemaError, a validator that reads
+// `"type": []` admits nothing): where the reference repairs under such a
+// schema, the deviation answers an error.
+func TestValidatorRefusesSchema(t *testing.T) {
+	v := ByID("validates-after-repair")
+	for _, c := range []impl.Case{
+		{Schema: []byte(`{"type":"object","properties":{"a":{"type":[]}}}`), Args: []byte(`{"a":1}`)},
+		{Schema: []byte(`{"type":"object","properties":{"a":{"type":["string","string"]}}}`), Args: []byte(`{"a":"x"}`)},
+	} {
+		ref := impl.Reference.Normalize(ctx, c)
+		if ref.Error != "" || ref.Failure != nil {
+			t.Fatalf("the reference on %s %s: %v, want output", c.Schema, c.Args, ref)
+		}
+		if r := Apply(ctx, c, v); r.Error == "" {
+			t.Errorf("validates-after-repair on %s %s: %v, want an error (the validator refuses the schema)", c.Schema, c.Args, r)
+		}
+	}
+}
