@@ -363,6 +363,16 @@ func TestNestedProperties(t *testing.T) {
 			`{"a":{"b":"[]"},"b":"[]"}`, `{"a":{"b":"[]"},"b":[]}`},
 		{`{"$id":"https://example.com/s","type":"object","properties":{"a":{"type":"object"},"c":{"$ref":"#"}}}`,
 			`{"a":"{}","c":{"a":"{}"}}`, `{"a":{},"c":{"a":"{}"}}`},
+		// A dynamic reference in a nested value reaches, in the dynamic
+		// scope, the root that keeps its properties; the copy reaches the
+		// copy instead. By $recursiveRef, by $dynamicRef, and by a plain
+		// name ($anchor) of the root's resource.
+		{`{"$schema":"https://json-schema.org/draft/2019-09/schema","$recursiveAnchor":true,"$ref":"tree","properties":{"extra":{"type":"array"}},"$defs":{"t":{"$id":"tree","$recursiveAnchor":true,"type":"object","properties":{"":{"items":{"$recursiveRef":"#"}}}}}}`,
+			`{"":["{\"extra\":\"[]\"}"],"extra":"[]"}`, `{"":[{"extra":"[]"}],"extra":[]}`},
+		{`{"$dynamicAnchor":"n","type":"object","properties":{"a":{"type":"array"},"c":{"$dynamicRef":"#n"}}}`,
+			`{"a":"[]","c":{"a":"[]"}}`, `{"a":[],"c":{"a":"[]"}}`},
+		{`{"$anchor":"n","type":"object","properties":{"a":{"type":"array"},"c":{"$ref":"#n"}}}`,
+			`{"a":"[]","c":{"a":"[]"}}`, `{"a":[],"c":{"a":"[]"}}`},
 	} {
 		c := impl.Case{Schema: []byte(tt.schema), Args: []byte(tt.args)}
 		if r := Apply(ctx, c, d); r.Error != "" || r.Failure != nil || !jsonEqual(t, r.Output, tt.want) {
