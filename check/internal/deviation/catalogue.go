@@ -1,6 +1,7 @@
 package deviation
 
 import (
+	"strings"
 	"sync"
 
 	"github.com/toolnorm/toolnorm/impl"
@@ -16,6 +17,7 @@ const (
 	objectParam = `{"type":"object","properties":{"a":{"type":"object"}}}`
 	stringParam = `{"type":"object","properties":{"a":{"type":"string"}}}`
 	arrayOfArr  = `{"type":"object","properties":{"a":{"type":"array","items":{"type":"array"}}}}`
+	arrayOfObj  = `{"type":"object","properties":{"a":{"type":"array","items":{"type":"object"}}}}`
 	nestedArr   = `{"type":"object","properties":{"o":{"type":"object","properties":{"t":{"type":"array"}}}}}`
 	viaRef      = `{"type":"object","$defs":{"l":{"type":"array"}},"properties":{"a":{"$ref":"#/$defs/l"}}}`
 	noSchema    = `{}`
@@ -95,6 +97,19 @@ func build() []*Deviation {
 			change: change{schema: containerBranches},
 			Witnesses: []impl.Case{w(`{"type":"object","properties":{"a":{"anyOf":[{},{"type":"array"}]}}}`, `{"a":"[1]"}`),
 				w(`{"type":"object","properties":{"a":{"oneOf":[{"type":"string"},{"type":"object"}]}}}`, `{"a":"{}"}`), w(stringParam, `{"a":"[1]"}`)}},
+		{ID: "union-branches-in-order", needs: needsKeyword("anyOf", "oneOf"), Clause: "rule/3",
+			Title:  "A union's branches are tried in order, the first that takes the value winning: a string is JSON-decoded where a branch of `anyOf` or `oneOf` that declares its shape comes before one that admits a string",
+			change: change{schema: branchesInOrder},
+			Witnesses: []impl.Case{w(`{"type":"object","properties":{"a":{"oneOf":[{"type":"object"},{"type":"string"}]}}}`, `{"a":"{}"}`),
+				w(`{"type":"object","properties":{"a":{"anyOf":[{"type":"array"},{}]}}}`, `{"a":"[1]"}`),
+				w(`{"type":"object","properties":{"a":{"oneOf":[{"type":"string"},{"type":"object"}]}}}`, `{"a":"{}"}`),
+				w(`{"type":"object","properties":{"a":{"anyOf":[{},{"type":"array"}]}}}`, `{"a":"[1]"}`)}},
+		{ID: "allof-in-turn", needs: needsKeyword("allOf"), Clause: "rule/3",
+			Title:  "`allOf`'s branches are applied one after another: a string is JSON-decoded where any branch declares `array` or `object`, though another admits a string or excludes the shape",
+			change: change{schema: allOfInTurn},
+			Witnesses: []impl.Case{w(`{"type":"object","properties":{"a":{"allOf":[{"type":"array"},{"type":"object"}]}}}`, `{"a":"{}"}`),
+				w(`{"type":"object","properties":{"a":{"allOf":[{"type":"string"},{"type":"array"}]}}}`, `{"a":"[1]"}`),
+				w(`{"type":"object","properties":{"a":{"allOf":[{"type":["array","string"]},{"type":"array"}]}}}`, `{"a":"[1]"}`)}},
 		{ID: "json-any-member", needs: needsKeyword("type", "anyOf", "oneOf", "allOf"), Clause: "rule/3",
 			Title:  "A string is JSON-decoded where any type of a `type` list, or any branch of `anyOf`, `oneOf` or `allOf`, names `array` or `object`, though another admits a string or excludes the shape",
 			change: change{schema: all(allOfAsAnyOf, containerBranches, dropStringType)},
@@ -116,6 +131,11 @@ func build() []*Deviation {
 			Witnesses: []impl.Case{w(arrayParam, `{"a":"1"}`), w(objectParam, `{"a":"null"}`), w(arrayParam, `{"a":"true"}`),
 				// Substitutions that fit the schema, which a validator after the repair lets through.
 				w(arrayParam, `{"a":"\"[1]\""}`), w(`{"type":"object","properties":{"a":{"type":["array","number"]}}}`, `{"a":"1"}`)}},
+		{ID: "json-length-limit", needs: func(f *Features) bool { return f.json && f.long }, Clause: "rule/2",
+			Title:  "JSON text longer than 64 KiB is not decoded where an array or object is declared: a string of more than 65,536 UTF-16 code units stays",
+			change: withModel(func(m *model) { m.maxText = 65536 }), large: true,
+			Witnesses: []impl.Case{w(arrayParam, `{"a":"[`+strings.Repeat("0,", 32767)+`0]"}`), w(arrayParam, `{"a":"[`+strings.Repeat("0,", 32766)+`0]"}`),
+				w(arrayParam, `{"a":"[1]"}`)}},
 		{ID: "json-padding-refused", needs: needsRepair, Clause: "reading/5",
 			Title:     "JSON text with whitespace around it is not decoded where an array or object is declared",
 			change:    withModel(func(m *model) { m.unpadded = true }),
@@ -305,7 +325,11 @@ func build() []*Deviation {
 		{ID: "ignores-items", needs: needsKeyword("items"), Clause: "reading/4",
 			Title:     "`items` is not read: array elements are not repaired as declared",
 			change:    change{schema: dropMembers("items", jsonvalue.Object, jsonvalue.Bool)},
-			Witnesses: []impl.Case{w(arrayOfArr, `{"a":["[1]"]}`), w(arrayParam, `{"a":"[1]"}`)}},
+			Witnesses: []impl.Case{w(arrayOfArr, `{"a":["[1]"]}`), w(arrayOfObj, `{"a":["{}"]}`), w(arrayParam, `{"a":"[1]"}`)}},
+		{ID: "items-arrays-not-decoded", needs: needsKeyword("items"), Clause: "rule/2",
+			Title:     "A string element is not JSON-decoded where `items` declares an array: only elements sent as arrays are walked",
+			change:    withModel(func(m *model) { m.elemArrays = true }),
+			Witnesses: []impl.Case{w(arrayOfArr, `{"a":["[1]"]}`), w(arrayOfObj, `{"a":["{}"]}`), w(arrayParam, `{"a":"[1]"}`)}},
 		{ID: "ignores-prefixitems", needs: needsKeyword("prefixItems"), Clause: "reading/4",
 			Title:     "`prefixItems` is not read",
 			change:    change{schema: dropMembers("prefixItems", jsonvalue.Array)},
@@ -323,6 +347,12 @@ func build() []*Deviation {
 				// The root's own members through a $ref that a nested value
 				// reaches again: read with properties at the top only.
 				w(`{"$defs":{"n":{"type":"object","properties":{"c":{"type":"array","items":{"$ref":"#/$defs/n"}}}}},"$ref":"#/$defs/n"}`, `{"c":[{"c":"[]"}]}`)}},
+		{ID: "prototype-names-skipped", needs: needsKeyword("properties"), Clause: "rule/2",
+			Title:  "Members named `constructor`, `prototype` or `__proto__` are not repaired as declared: their declarations in `properties` are skipped",
+			change: change{schema: prototypeNames},
+			Witnesses: []impl.Case{w(`{"type":"object","properties":{"constructor":{"type":"array"}}}`, `{"constructor":"[1]"}`),
+				w(`{"type":"object","properties":{"prototype":{"type":"object"}}}`, `{"prototype":"{}"}`),
+				w(`{"type":"object","properties":{"__proto__":{"type":"array"}}}`, `{"__proto__":"[1]"}`), w(arrayParam, `{"a":"[1]"}`)}},
 		{ID: "ignores-patternproperties", needs: needsKeyword("patternProperties"), Clause: "reading/4",
 			Title:     "`patternProperties` is not read",
 			change:    change{schema: dropMembers("patternProperties", jsonvalue.Object)},

@@ -442,3 +442,74 @@ func TestCoercions(t *testing.T) {
 		}
 	}
 }
+
+// TestElementsAndLength: where `items` declares arrays, a string element is
+// left as sent (only elements that are arrays already are walked), while
+// one declared an object is decoded; and JSON text longer than 65,536
+// UTF-16 code units, as a JavaScript string counts its length, is left.
+func TestElementsAndLength(t *testing.T) {
+	arrays := func(n int) string { return `"[` + strings.Repeat("0,", n) + `0]"` } // 2n+3 code units
+	wide := `"[\"` + strings.Repeat("é", 40000) + `\"]"`                           // 40,004 code units, 80,004 bytes
+	for _, tt := range []struct{ id, schema, args, want string }{
+		{"items-arrays-not-decoded", arrayOfArr, `{"a":["[1]"]}`, `{"a":["[1]"]}`},
+		{"items-arrays-not-decoded", arrayOfArr, `{"a":[["x"],"[1]"]}`, `{"a":[["x"],"[1]"]}`},
+		{"items-arrays-not-decoded", `{"type":"object","properties":{"a":{"type":"array","items":{"type":"object"}}}}`, `{"a":["{}"]}`, `{"a":[{}]}`},
+		{"items-arrays-not-decoded", `{"type":"object","properties":{"a":{"type":"array","items":{"type":"object","properties":{"t":{"type":"array"}}}}}}`,
+			`{"a":[{"t":"[1]"}]}`, `{"a":[{"t":[1]}]}`},
+		{"items-arrays-not-decoded", arrayOfArr, `{"a":"[\"[1]\"]"}`, `{"a":["[1]"]}`},
+		{"items-arrays-not-decoded", arrayParam, `{"a":"[1]"}`, `{"a":[1]}`},
+		{"items-arrays-not-decoded", `{"type":"object","properties":{"a":{"type":"array","prefixItems":[{"type":"array"}]}}}`, `{"a":["[1]","[2]"]}`, `{"a":[[1],"[2]"]}`},
+		{"json-length-limit", arrayParam, `{"a":` + arrays(32767) + `}`, `{"a":` + arrays(32767) + `}`},
+		{"json-length-limit", arrayParam, `{"a":` + arrays(32766) + `}`, `{"a":[` + strings.Repeat("0,", 32766) + `0]}`},
+		{"json-length-limit", arrayParam, `{"a":` + wide + `}`, `{"a":["` + strings.Repeat("é", 40000) + `"]}`},
+		{"json-length-limit", arrayParam, `{"a":"[1]"}`, `{"a":[1]}`},
+	} {
+		c := impl.Case{Schema: []byte(tt.schema), Args: []byte(tt.args)}
+		d := ByID(tt.id)
+		if d == nil {
+			t.Fatalf("no deviation %s", tt.id)
+		}
+		if r := Apply(ctx, c, d); r.Error != "" || r.Failure != nil || !jsonEqual(t, r.Output, tt.want) {
+			t.Errorf("%s on %s %.80s: %.200v, want %.200s", tt.id, tt.schema, tt.args, r, tt.want)
+		}
+	}
+}
+
+// TestUnionsInOrder: a union's branches tried in order, the first that
+// takes the value winning, so a string is decoded where a branch that
+// declares its shape comes before one that admits a string; and allOf's
+// branches applied one after another, each decoding what it declares.
+func TestUnionsInOrder(t *testing.T) {
+	param := func(s string) string { return `{"type":"object","properties":{"a":` + s + `}}` }
+	for _, tt := range []struct{ id, schema, args, want string }{
+		{"union-branches-in-order", param(`{"oneOf":[{"type":"object"},{"type":"string"}]}`), `{"a":"{}"}`, `{"a":{}}`},
+		{"union-branches-in-order", param(`{"anyOf":[{"type":"array"},{}]}`), `{"a":"[1]"}`, `{"a":[1]}`},
+		{"union-branches-in-order", param(`{"anyOf":[{"type":"array"},{"type":"string"}]}`), `{"a":"{}"}`, `{"a":"{}"}`},
+		{"union-branches-in-order", param(`{"anyOf":[{"type":"array"},{"type":"object"},{"type":"string"}]}`), `{"a":"{}"}`, `{"a":{}}`},
+		{"union-branches-in-order", param(`{"oneOf":[{"type":"string"},{"type":"object"}]}`), `{"a":"{}"}`, `{"a":"{}"}`},
+		{"union-branches-in-order", param(`{"anyOf":[{},{"type":"array"}]}`), `{"a":"[1]"}`, `{"a":"[1]"}`},
+		{"union-branches-in-order", param(`{"type":["array","string"]}`), `{"a":"[1]"}`, `{"a":"[1]"}`},
+		{"union-branches-in-order", param(`{"anyOf":[{"type":"object","properties":{"x":{"type":"array"}}},{"type":"object","properties":{"x":{"type":"string"}}}]}`),
+			`{"a":{"x":"[1]"}}`, `{"a":{"x":[1]}}`},
+		{"allof-in-turn", param(`{"allOf":[{"type":"array"},{"type":"object"}]}`), `{"a":"{}"}`, `{"a":{}}`},
+		{"allof-in-turn", param(`{"allOf":[{"type":["array","string"]},{"type":"array"}]}`), `{"a":"[1]"}`, `{"a":[1]}`},
+		{"allof-in-turn", param(`{"allOf":[{"type":"string"},{"type":"array"}]}`), `{"a":"[1]"}`, `{"a":[1]}`},
+		{"allof-in-turn", param(`{"allOf":[{},{"type":"array"}]}`), `{"a":"[1]"}`, `{"a":[1]}`},
+		{"allof-in-turn", param(`{"allOf":[{"type":"string"}]}`), `{"a":"[1]"}`, `{"a":"[1]"}`},
+		{"allof-in-turn", param(`{"anyOf":[{"type":"string"},{"type":"array"}]}`), `{"a":"[1]"}`, `{"a":"[1]"}`},
+		// Declarations of members named after Object.prototype's own
+		// properties skipped, as a guard against prototype pollution does.
+		{"prototype-names-skipped", `{"type":"object","properties":{"constructor":{"type":"array"},"a":{"type":"array"}}}`, `{"constructor":"[1]","a":"[1]"}`, `{"constructor":"[1]","a":[1]}`},
+		{"prototype-names-skipped", `{"type":"object","properties":{"o":{"type":"object","properties":{"prototype":{"type":"object"}}}}}`, `{"o":{"prototype":"{}"}}`, `{"o":{"prototype":"{}"}}`},
+		{"prototype-names-skipped", `{"type":"object","properties":{"toString":{"type":"array"}}}`, `{"toString":"[1]"}`, `{"toString":[1]}`},
+	} {
+		c := impl.Case{Schema: []byte(tt.schema), Args: []byte(tt.args)}
+		d := ByID(tt.id)
+		if d == nil {
+			t.Fatalf("no deviation %s", tt.id)
+		}
+		if r := Apply(ctx, c, d); r.Error != "" || r.Failure != nil || !jsonEqual(t, r.Output, tt.want) {
+			t.Errorf("%s on %s %s: %v, want %s", tt.id, tt.schema, tt.args, r, tt.want)
+		}
+	}
+}

@@ -39,7 +39,15 @@ type Deviation struct {
 	// needs says whether a case has what the deviation needs to change
 	// anything (Relevant); nil: any case.
 	needs need
+	// large: the change shows only on a large case (a length limit), which
+	// minimizing would cut below what it needs (Large).
+	large bool
 }
+
+// Large reports whether d shows only on a large case: one past the size
+// at which a finding is minimized before it is explained, so that it must
+// be tried on the case as found.
+func (d *Deviation) Large() bool { return d.large }
 
 // change is how a deviation changes the reference. Any of its parts may
 // be missing; those of two deviations compose (Apply).

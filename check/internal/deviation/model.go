@@ -65,7 +65,13 @@ type model struct {
 	// string were not.
 	lengthBroken bool
 	unpadded     bool // JSON with whitespace around it is refused
-	read         reader
+	// maxText, when not 0, is the longest text the JSON repair tries, in
+	// UTF-16 code units (a JavaScript string's length): longer text stays.
+	maxText int
+	// elemArrays leaves a string element of an array where the elements
+	// are declared arrays: only elements already arrays are walked.
+	elemArrays bool
+	read       reader
 	// lossy is how a value decoded from a string is read besides: as
 	// JSON.parse or json.loads read it, losing what they lose.
 	lossy lossyReader
@@ -270,7 +276,7 @@ func (m *model) decode(s string, o impl.Options) (string, error) {
 // reader and switches; an error where the repair fires on a value no JSON
 // text can carry.
 func (m *model) parse(s string, shapes shape) (*jsonvalue.Value, error) {
-	if shapes == 0 || m.unpadded && strings.Trim(s, " \t\r\n") != s {
+	if shapes == 0 || m.unpadded && strings.Trim(s, " \t\r\n") != s || m.maxText > 0 && utf16Len(s) > m.maxText {
 		return nil, nil
 	}
 	p, finite := readJSON(s, m.read)
@@ -289,6 +295,19 @@ func (m *model) parse(s string, shapes shape) (*jsonvalue.Value, error) {
 		return nil, errNonFinite
 	}
 	return p, m.lossy.read(p)
+}
+
+// utf16Len is the length of s in UTF-16 code units, as JavaScript counts
+// a string's length.
+func utf16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		n++
+		if r > 0xFFFF {
+			n++
+		}
+	}
+	return n
 }
 
 // leaves appends to dst the strings in v, at path: what the repairs may
@@ -334,6 +353,9 @@ func (m *model) shapesOf(ctx context.Context, schema []byte, root *jsonvalue.Val
 	if !shapesUnder(ctx, schema, root, paths, o, shapes) {
 		return nil, false
 	}
+	if m.elemArrays {
+		m.itemsArrays(ctx, schema, root, todo, paths, o, shapes)
+	}
 	if m.lengthBroken {
 		doc, err := jsonvalue.Parse(schema)
 		if err != nil {
@@ -352,6 +374,26 @@ func (m *model) shapesOf(ctx context.Context, schema []byte, root *jsonvalue.Val
 		}
 	}
 	return shapes, true
+}
+
+// itemsArrays takes array out of the shapes of the strings that are
+// elements of an array where it is `items` (a schema, not a list) that
+// declares them arrays: without it they would not be.
+func (m *model) itemsArrays(ctx context.Context, schema []byte, root *jsonvalue.Value, todo []leaf, paths [][]int, o impl.Options, shapes []shape) {
+	doc, err := jsonvalue.Parse(schema)
+	if err != nil {
+		return
+	}
+	dropMembers("items", jsonvalue.Object, jsonvalue.Bool)(doc)
+	without := make([]shape, len(todo))
+	if !shapesUnder(ctx, doc.Append(nil), root, paths, o, without) {
+		return
+	}
+	for i, l := range todo {
+		if p := at(root, l.path[:len(l.path)-1]); p != nil && p.Kind == jsonvalue.Array && without[i]&array == 0 {
+			shapes[i] &^= array
+		}
+	}
 }
 
 // shapesUnder sets, in shapes, the shapes the schema declares at each of

@@ -21,6 +21,7 @@ type Features struct {
 	digits   bool // a digit anywhere in the arguments
 	proto    bool // a member named __proto__
 	null     bool // a member whose value is null
+	long     bool // a string longer than 64 KiB (json-length-limit)
 	keywords map[string]bool
 }
 
@@ -35,7 +36,7 @@ func FeaturesOf(c impl.Case) *Features {
 		f.walk(root)
 		f.null = f.null || f.json // a null in a decoded value
 	} else {
-		f.json, f.str, f.anyStr, f.space, f.null = true, true, true, true, true // what it holds is the reference's to judge
+		f.json, f.str, f.anyStr, f.space, f.null, f.long = true, true, true, true, true, true // what it holds is the reference's to judge
 	}
 	if doc, err := jsonvalue.Parse(c.Schema); err == nil {
 		everySchema(func(obj *jsonvalue.Value, _ bool) {
@@ -61,6 +62,7 @@ func (f *Features) walk(v *jsonvalue.Value) {
 		f.json = f.json || t != "" && (t[0] == '[' || t[0] == '{') || strings.Contains(v.Str, "&")
 		f.str = f.str || v.Str != ""
 		f.anyStr = true
+		f.long = f.long || len(v.Str) > 65536 // UTF-8 bytes: at least its UTF-16 code units
 		// A string that may be JSON text may hold whitespace written as an
 		// escape (`"\u2028"`), that only its decoded value shows.
 		f.space = f.space || f.json || strings.TrimFunc(v.Str, trimmed) != v.Str

@@ -446,6 +446,93 @@ var containerBranches = everySchema(func(obj *jsonvalue.Value, _ bool) {
 	}
 })
 
+// branchesInOrder reads every anyOf and oneOf as branches tried in order,
+// the first that takes the value winning: the branches from the first
+// that admits a string (its own type unsaid, or naming string) on are
+// not read, where a branch that declares array or object comes before it,
+// and of the branches whose type is array (or object) the first alone is.
+// A string is then decoded as the branches before it declare, and kept
+// where none does; an array or object is repaired as the first branch of
+// its type declares.
+var branchesInOrder = everySchema(func(obj *jsonvalue.Value, _ bool) {
+	for _, m := range obj.Members {
+		if (m.Key != "anyOf" && m.Key != "oneOf") || m.Value.Kind != jsonvalue.Array {
+			continue
+		}
+		i := slices.IndexFunc(m.Value.Elems, admitsString)
+		if i > 0 && slices.ContainsFunc(m.Value.Elems[:i], declaresContainer) {
+			m.Value.Elems = slices.Clone(m.Value.Elems[:i])
+		}
+		// Of the branches that declare one container type alone, the
+		// first takes a value of that type.
+		seen := map[string]bool{}
+		m.Value.Elems = slices.DeleteFunc(slices.Clone(m.Value.Elems), func(b *jsonvalue.Value) bool {
+			t := b.Member("type")
+			if t == nil || t.Kind != jsonvalue.String || (t.Str != "array" && t.Str != "object") {
+				return false
+			}
+			dup := seen[t.Str]
+			seen[t.Str] = true
+			return dup
+		})
+	}
+})
+
+// admitsString reports whether a branch admits a string by its own type:
+// a type unsaid, or one that names string.
+func admitsString(s *jsonvalue.Value) bool {
+	if s.Kind == jsonvalue.Bool {
+		return s.Bool
+	}
+	t := s.Member("type")
+	if t == nil {
+		return true
+	}
+	isString := func(v *jsonvalue.Value) bool { return v.Kind == jsonvalue.String && v.Str == "string" }
+	return isString(t) || slices.ContainsFunc(t.Elems, isString)
+}
+
+// allOfInTurn reads every allOf as its branches applied one after
+// another, each decoding the shapes it declares: an anyOf of the branches
+// whose type names array or object, without string, and none of the
+// others. An allOf none of whose branches declares a container is kept.
+var allOfInTurn = everySchema(func(obj *jsonvalue.Value, _ bool) {
+	if obj.Member("anyOf") != nil {
+		return // one anyOf an object may have
+	}
+	for i, m := range obj.Members {
+		if m.Key != "allOf" || m.Value.Kind != jsonvalue.Array {
+			continue
+		}
+		kept := slices.DeleteFunc(slices.Clone(m.Value.Elems), func(b *jsonvalue.Value) bool { return b.Kind != jsonvalue.Object || !declaresContainer(b) })
+		if len(kept) == 0 {
+			continue
+		}
+		for _, b := range kept {
+			for _, bm := range b.Members {
+				if bm.Key == "type" && bm.Value.Kind == jsonvalue.Array {
+					bm.Value.Elems = slices.DeleteFunc(bm.Value.Elems, func(v *jsonvalue.Value) bool { return v.Kind == jsonvalue.String && v.Str == "string" })
+				}
+			}
+		}
+		m.Value.Elems = kept
+		obj.Members[i].Key = "anyOf"
+	}
+})
+
+// prototypeNames leaves out of every properties the declarations of
+// members named __proto__, constructor or prototype, as a guard against
+// prototype pollution skips them.
+var prototypeNames = everySchema(func(obj *jsonvalue.Value, _ bool) {
+	for _, m := range obj.Members {
+		if m.Key == "properties" && m.Value.Kind == jsonvalue.Object {
+			m.Value.Members = slices.DeleteFunc(m.Value.Members, func(p jsonvalue.Member) bool {
+				return p.Key == "__proto__" || p.Key == "constructor" || p.Key == "prototype"
+			})
+		}
+	}
+})
+
 // declaresContainer reports whether a schema's own type names array or
 // object.
 func declaresContainer(s *jsonvalue.Value) bool {

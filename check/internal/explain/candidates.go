@@ -67,15 +67,23 @@ func (s *session) collect(findings []Finding) []*finding {
 // deviations that explain it on its case, one at a time (pairs=false),
 // or, for those none of which is left, two together (pairs=true). It
 // sends nothing: the deviations run here. A case larger than bigCase is
-// left to the reduce step, which minimizes it first; and none is looked
-// at once the check's time is up.
+// explained as found only where a deviation that shows on large cases
+// alone (Large) explains it, and then by any deviation (one that explains
+// more, json-none, may hold it); else it is left to the reduce step, which
+// minimizes it first. None is looked at once the check's time is up.
 func (s *session) candidates(fs []*finding, pairs bool) {
 	var wg sync.WaitGroup
 	next := make(chan *finding)
 	for range 2 {
 		wg.Go(func() {
 			for f := range next {
-				if size(f.Case) > bigCase || !s.timeLeft() {
+				if !s.timeLeft() {
+					continue
+				}
+				if size(f.Case) > bigCase {
+					if !pairs && len(largeOf(s.ctx, f.Case, f.Got)) > 0 {
+						f.cands = singlesOf(s.ctx, f.Case, f.Want, f.Got)
+					}
 					continue
 				}
 				if pairs {
@@ -98,6 +106,20 @@ func (s *session) candidates(fs []*finding, pairs bool) {
 // bigCase is the size past which a case found is minimized before any
 // deviation is run on it: each runs the whole case again, several times.
 const bigCase = 16 << 10
+
+// largeOf returns the deviations that show only on a large case and
+// explain got on c: a large case is minimized before the deviations are
+// run on it, which would cut it below what these need.
+func largeOf(ctx context.Context, c impl.Case, got impl.Result) []explanation {
+	var out []explanation
+	f := deviation.FeaturesOf(c)
+	for _, d := range deviation.Catalogue() {
+		if d.Large() && d.Relevant(f) && (explanation{d}).explains(ctx, c, got) {
+			out = append(out, explanation{d})
+		}
+	}
+	return out
+}
 
 // singlesOf returns the deviations that explain got on c, where want is
 // expected.
