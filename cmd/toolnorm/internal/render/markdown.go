@@ -297,7 +297,12 @@ func writeMarkdown(r *check.Report, w io.Writer, limit int, whole string) error 
 			}
 			if len(c.VectorLines) > 0 {
 				fmt.Fprintf(&b, "<details><summary>%s</summary>\n\n", plural(len(c.VectorLines), "vector"))
-				for _, l := range c.VectorLines {
+				for j, l := range c.VectorLines {
+					if j > 0 {
+						// A root cause of thousands of vectors is cut
+						// between two, its list closed.
+						marks = append(marks, mdCutAt{at: b.Len(), causes: shown, in: c.N, vectors: j, close: "\n</details>\n"})
+					}
 					fmt.Fprintf(&b, "- %s\n", mdText(l))
 				}
 				b.WriteString("\n</details>\n")
@@ -353,8 +358,14 @@ func writeMarkdown(r *check.Report, w io.Writer, limit int, whole string) error 
 
 // mdCutAt is a place a Markdown report may be cut: at its byte offset, a
 // section, note or list item begins, and the sections of causes root
-// causes are above it.
-type mdCutAt struct{ at, causes int }
+// causes are above it. Cut inside the vectors of root cause in (its
+// number; 0: none), after vectors of them, close is what closes what is
+// open there.
+type mdCutAt struct {
+	at, causes  int
+	in, vectors int
+	close       string
+}
 
 // cutMarkdown cuts a Markdown report longer than limit bytes at the last
 // of marks where what is above it and the closing line fit in limit: where
@@ -375,12 +386,14 @@ func cutMarkdown(full string, marks []mdCutAt, total, limit int, whole string) s
 	closing := func(m mdCutAt, lines int) string {
 		left := plural(lines, "line")
 		switch {
+		case m.in > 0:
+			left = fmt.Sprintf("the rest of root cause %d (after %s), %d more of %d root causes' sections and %d more lines", m.in, plural(m.vectors, "vector"), total-m.causes-1, total, lines)
 		case total == 1 && m.causes == 0:
 			left = fmt.Sprintf("the root cause's section and %d more lines", lines)
 		case total > 0:
 			left = fmt.Sprintf("%d of %d root causes' sections and %d more lines", total-m.causes, total, lines)
 		}
-		return fmt.Sprintf("\n---\n\nCut to fit %d bytes: left out %s. The whole report: %s.\n", limit, left, where)
+		return m.close + fmt.Sprintf("\n---\n\nCut to fit %d bytes: left out %s. The whole report: %s.\n", limit, left, where)
 	}
 	// lines is the count of lines below the mark at, counted on the way.
 	lines, at := strings.Count(full, "\n"), 0
