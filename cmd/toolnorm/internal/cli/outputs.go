@@ -26,13 +26,13 @@ type output struct {
 // mistake is a usage error that names the value, and a file that cannot
 // be written where it is named is found here, not after the check. format
 // is --format's value, given saying whether it was given.
-func parseOutputs(values []string, format string, given bool, baselines ...string) ([]output, error) {
+func parseOutputs(values []string, format string, given bool, baseline, writeBaseline string) ([]output, error) {
 	var outs []output
-	seen := map[string]string{} // a file's absolute path: the value that writes it
-	for _, b := range baselines {
+	seen := map[string]string{} // a file's absolute path: the flag that names it
+	for flag, b := range map[string]string{"--baseline": baseline, "--write-baseline": writeBaseline} {
 		if b != "" {
 			if abs, err := filepath.Abs(b); err == nil {
-				seen[abs] = "the baseline " + b
+				seen[abs] = flag + " " + b
 			}
 		}
 	}
@@ -47,10 +47,10 @@ func parseOutputs(values []string, format string, given bool, baselines ...strin
 		o := output{flag: v, format: f, file: file}
 		if file == "-" {
 			if by, ok := seen["-"]; ok {
-				return nil, usagef("--output %s: stdout is written by %s already", v, by)
+				return nil, usagef("--output %s: stdout is named by %s already", v, by)
 			}
 			if given {
-				return nil, usagef("--output %s: stdout is written by --format %s already", v, format)
+				return nil, usagef("--output %s: stdout is --format's (%s) already", v, format)
 			}
 			seen["-"] = "--output " + v
 			outs = append(outs, o)
@@ -61,10 +61,7 @@ func parseOutputs(values []string, format string, given bool, baselines ...strin
 			return nil, usagef("--output %s: %v", v, err)
 		}
 		if by, ok := seen[abs]; ok {
-			if !strings.HasPrefix(by, "the baseline") {
-				by = "written by " + by
-			}
-			return nil, usagef("--output %s: %s is %s already", v, filepath.Clean(file), by)
+			return nil, usagef("--output %s: %s is named by %s already", v, filepath.Clean(file), by)
 		}
 		seen[abs] = "--output " + v
 		if err := writable(file); err != nil {
