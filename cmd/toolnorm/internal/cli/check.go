@@ -216,8 +216,7 @@ adapter's process group is killed).`,
   toolnorm check --impl './my-adapter' --baseline toolnorm-baseline.json
   toolnorm check --impl './my-adapter' --format junit > toolnorm.xml
   toolnorm check --impl './my-adapter' --format markdown >> "$GITHUB_STEP_SUMMARY"
-  toolnorm check --impl './my-adapter' --format markdown --max-markdown-size 921600 \
-    --output junit=toolnorm.xml --output json=toolnorm.json --output html=toolnorm.html`,
+  toolnorm check --impl './my-adapter' --format markdown --max-markdown-size 921600 --output junit=toolnorm.xml --output html=toolnorm.html`,
 	Args:  cobra.NoArgs,
 	Flags: checkFlags,
 	Run:   runCheck,
