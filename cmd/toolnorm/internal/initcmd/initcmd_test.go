@@ -74,6 +74,26 @@ func TestFallbackKnowsTheKits(t *testing.T) {
 			t.Errorf("the toolnorm at %s does not read declares.%s, which this one does: move FallbackRef forward", FallbackRef, name)
 		}
 	}
+	// And its action takes every input the workflow gives it.
+	action, err := exec.Command("git", "show", FallbackRef+":action.yml").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	inputs := actionInputs(string(action))
+	b, err := render("workflow.yml.tmpl", map[string]any{"Action": Action, "Impl": "x", "Test": "x", "Runner": "unittest", "Dir": ".toolnorm", "Lang": "python",
+		"Seed": CheckSeed, "Checks": CheckCases, "CheckArgs": "--seed 1", "Findings": "f", "Baseline": "b", "JUnitAction": JUnitAction, "Check": "toolnorm check", "Func": "f"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, steps := range workflowJobs(t, string(b)) {
+		for _, st := range steps {
+			for k := range st.with {
+				if st.uses == Action && !inputs[k] {
+					t.Errorf("the action at %s has no input %s, which the workflow gives it: move FallbackRef forward", FallbackRef, k)
+				}
+			}
+		}
+	}
 }
 
 // TestActionRef: the workflow pins the ref it is given, else the
@@ -220,6 +240,23 @@ func workflowJobs(t *testing.T, text string) map[string][]workflowStep {
 	return jobs
 }
 
+// actionInputs are the inputs an action.yml declares.
+func actionInputs(action string) map[string]bool {
+	inputs := map[string]bool{}
+	inInputs := false
+	for _, l := range strings.Split(action, "\n") {
+		switch {
+		case l == "inputs:":
+			inInputs = true
+		case l != "" && !strings.HasPrefix(l, " "):
+			inInputs = false
+		case inInputs && regexp.MustCompile(`^  [a-z-]+:$`).MatchString(l):
+			inputs[strings.TrimSuffix(strings.TrimSpace(l), ":")] = true
+		}
+	}
+	return inputs
+}
+
 // TestWorkflowChecksOnce: each job of the workflow init writes runs
 // toolnorm once (the check: the pull request's job; the fuzz: the
 // night's), and the JUnit report in the test tab is the file that one
@@ -231,18 +268,7 @@ func TestWorkflowChecksOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	inputs := map[string]bool{}
-	inInputs := false
-	for _, l := range strings.Split(string(action), "\n") {
-		switch {
-		case l == "inputs:":
-			inInputs = true
-		case l != "" && !strings.HasPrefix(l, " "):
-			inInputs = false
-		case inInputs && regexp.MustCompile(`^  [a-z-]+:$`).MatchString(l):
-			inputs[strings.TrimSuffix(strings.TrimSpace(l), ":")] = true
-		}
-	}
+	inputs := actionInputs(string(action))
 	for _, lang := range Languages {
 		b, err := render("workflow.yml.tmpl", map[string]any{"Action": Action, "Impl": "python3 .toolnorm/adapter.py", "Test": "python3 -m unittest", "Runner": "unittest",
 			"Dir": ".toolnorm", "Lang": lang, "Seed": CheckSeed, "Checks": CheckCases, "CheckArgs": "--seed 1 --checks 256",
