@@ -3,6 +3,8 @@ package check_test
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"runtime"
@@ -226,6 +228,40 @@ func TestFuzzCrashRepeatable(t *testing.T) {
 		}
 		if !bytes.Equal(found, firstFindings) {
 			t.Errorf("repetition %d: findings differ:\n%.1000s\n%.1000s", rep, found, firstFindings)
+		}
+	}
+}
+
+// fuzzDigests pin what the fuzzer draws and what a check counts as
+// searched, as properties.TestDrawnCasesUnchanged pins the properties'
+// cases: a report names its cases by seed, so making drawing or counting
+// faster must change neither.
+var fuzzDigests = map[string]string{
+	"drawn":    "952dd75ab37ec1791af114ada22f584aee2ee9cd4007c1ae0278360aae2383d9",
+	"searched": "37868ba8499976a128592613f35503386fbc35a75ee8aefff03e15c9fbf66bd1",
+}
+
+func TestFuzzDrawnUnchanged(t *testing.T) {
+	vectors, err := corpus.Load(corpus.Embedded())
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := sha256.New()
+	var mu sync.Mutex
+	rec := impl.Func("recorded reference", func(ctx context.Context, c impl.Case) impl.Result {
+		mu.Lock()
+		fmt.Fprintf(h, "%q\x00%q\x00%+v\x00", c.Schema, c.Args, c.Options)
+		mu.Unlock()
+		return impl.Reference.Normalize(ctx, c)
+	})
+	fuzz(t, &check.Fuzzer{Impl: rec, Seeds: vectors}, 1, 2048)
+	fuzz(t, &check.Fuzzer{Impl: rec}, 7, 1024)
+	r := check.Run(context.Background(), check.Config{Impl: impl.Reference, Checks: 256, Seed: 1, Jobs: 1})
+	searched, _ := json.Marshal(r.Searched)
+	got := map[string]string{"drawn": hex.EncodeToString(h.Sum(nil)), "searched": fmt.Sprintf("%x", sha256.Sum256(searched))}
+	for name, want := range fuzzDigests {
+		if got[name] != want {
+			t.Errorf("%s changed: digest %s, want %s", name, got[name], want)
 		}
 	}
 }
