@@ -213,6 +213,9 @@ type node struct {
 	keyMax               int // propertyNames maxLength, -1: none
 	depReq               [][2]string
 	recursive, forbidden bool // recursive: a def that refers to itself; forbidden: false
+
+	own     jsonvalue.Value     // v, as drawn
+	members [4]jsonvalue.Member // room for own's first members
 }
 
 type member struct {
@@ -221,8 +224,12 @@ type member struct {
 }
 
 func newNode(types typeSet) *node {
-	return &node{v: &jsonvalue.Value{Kind: jsonvalue.Object, Members: []jsonvalue.Member{}}, types: types,
-		minLen: -1, maxLen: -1, format: -1, minItems: -1, maxItems: -1, minProps: -1, maxProps: -1, keyMax: -1}
+	// One allocation: the schema object and room for its first members
+	// are the node's own.
+	n := &node{types: types, minLen: -1, maxLen: -1, format: -1, minItems: -1, maxItems: -1, minProps: -1, maxProps: -1, keyMax: -1}
+	n.own = jsonvalue.Value{Kind: jsonvalue.Object, Members: n.members[:0]}
+	n.v = &n.own
+	return n
 }
 
 // set adds a member to the schema object.
