@@ -113,7 +113,9 @@ func build() []*Deviation {
 		{ID: "json-any-value", needs: needsString, Clause: "rule/3",
 			Title:     "Whatever a string parses to is substituted where an array or object is declared: numbers, booleans and null too",
 			change:    withModel(func(m *model) { m.anyValue = true }),
-			Witnesses: []impl.Case{w(arrayParam, `{"a":"1"}`), w(objectParam, `{"a":"null"}`), w(arrayParam, `{"a":"true"}`)}},
+			Witnesses: []impl.Case{w(arrayParam, `{"a":"1"}`), w(objectParam, `{"a":"null"}`), w(arrayParam, `{"a":"true"}`),
+				// Substitutions that fit the schema, which a validator after the repair lets through.
+				w(arrayParam, `{"a":"\"[1]\""}`), w(`{"type":"object","properties":{"a":{"type":["array","number"]}}}`, `{"a":"1"}`)}},
 		{ID: "json-padding-refused", needs: needsRepair, Clause: "reading/5",
 			Title:     "JSON text with whitespace around it is not decoded where an array or object is declared",
 			change:    withModel(func(m *model) { m.unpadded = true }),

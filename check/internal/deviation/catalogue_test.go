@@ -319,6 +319,9 @@ func TestRelevant(t *testing.T) {
 	for _, v := range vectors {
 		cases = append(cases, impl.Case{Schema: v.SchemaText(), Args: v.ArgumentsText(), Options: v.Options})
 	}
+	// Cases the random ones missed: whitespace only in a value decoded from
+	// JSON text, written as an escape there.
+	cases = append(cases, impl.Case{Schema: []byte(`{"properties":{"":{"type":"array"}}}`), Args: []byte(`{"":"[\"\\u2028\"]"}`)})
 	r := rand.New(rand.NewPCG(3, 4))
 	for range 500 {
 		cases = append(cases, impl.Case{Schema: []byte(randomSchemas[r.IntN(len(randomSchemas))]), Args: []byte(randomArgs(r))})
@@ -360,6 +363,16 @@ func TestNestedProperties(t *testing.T) {
 			`{"a":{"b":"[]"},"b":"[]"}`, `{"a":{"b":"[]"},"b":[]}`},
 		{`{"$id":"https://example.com/s","type":"object","properties":{"a":{"type":"object"},"c":{"$ref":"#"}}}`,
 			`{"a":"{}","c":{"a":"{}"}}`, `{"a":{},"c":{"a":"{}"}}`},
+		// A dynamic reference in a nested value reaches, in the dynamic
+		// scope, the root that keeps its properties; the copy reaches the
+		// copy instead. By $recursiveRef, by $dynamicRef, and by a plain
+		// name ($anchor) of the root's resource.
+		{`{"$schema":"https://json-schema.org/draft/2019-09/schema","$recursiveAnchor":true,"$ref":"tree","properties":{"extra":{"type":"array"}},"$defs":{"t":{"$id":"tree","$recursiveAnchor":true,"type":"object","properties":{"":{"items":{"$recursiveRef":"#"}}}}}}`,
+			`{"":["{\"extra\":\"[]\"}"],"extra":"[]"}`, `{"":[{"extra":"[]"}],"extra":[]}`},
+		{`{"$dynamicAnchor":"n","type":"object","properties":{"a":{"type":"array"},"c":{"$dynamicRef":"#n"}}}`,
+			`{"a":"[]","c":{"a":"[]"}}`, `{"a":[],"c":{"a":"[]"}}`},
+		{`{"$anchor":"n","type":"object","properties":{"a":{"type":"array"},"c":{"$ref":"#n"}}}`,
+			`{"a":"[]","c":{"a":"[]"}}`, `{"a":[],"c":{"a":"[]"}}`},
 	} {
 		c := impl.Case{Schema: []byte(tt.schema), Args: []byte(tt.args)}
 		if r := Apply(ctx, c, d); r.Error != "" || r.Failure != nil || !jsonEqual(t, r.Output, tt.want) {
@@ -372,4 +385,25 @@ func jsonEqual(t *testing.T, got []byte, want string) bool {
 	t.Helper()
 	eq, err := jsonvalue.EqualJSON(got, []byte(want))
 	return err == nil && eq
+}
+
+// A validator after the repair that cannot compile the schema fails the
+// call, as real ones do (ajv throws on a schema its metaschema refuses,
+// Python's jsonschema.validate raises SchemaError, a validator that reads
+// `"type": []` admits nothing): where the reference repairs under such a
+// schema, the deviation answers an error.
+func TestValidatorRefusesSchema(t *testing.T) {
+	v := ByID("validates-after-repair")
+	for _, c := range []impl.Case{
+		{Schema: []byte(`{"type":"object","properties":{"a":{"type":[]}}}`), Args: []byte(`{"a":1}`)},
+		{Schema: []byte(`{"type":"object","properties":{"a":{"type":["string","string"]}}}`), Args: []byte(`{"a":"x"}`)},
+	} {
+		ref := impl.Reference.Normalize(ctx, c)
+		if ref.Error != "" || ref.Failure != nil {
+			t.Fatalf("the reference on %s %s: %v, want output", c.Schema, c.Args, ref)
+		}
+		if r := Apply(ctx, c, v); r.Error == "" {
+			t.Errorf("validates-after-repair on %s %s: %v, want an error (the validator refuses the schema)", c.Schema, c.Args, r)
+		}
+	}
 }

@@ -17,7 +17,7 @@ type Features struct {
 	json     bool // a string that may be JSON text once references are decoded
 	str      bool // a string value that is not empty
 	anyStr   bool // a string value, empty or not
-	space    bool // a string with whitespace or a reference at an end
+	space    bool // a string with whitespace at an end, or one that may hold it once decoded
 	digits   bool // a digit anywhere in the arguments
 	proto    bool // a member named __proto__
 	null     bool // a member whose value is null
@@ -61,7 +61,9 @@ func (f *Features) walk(v *jsonvalue.Value) {
 		f.json = f.json || t != "" && (t[0] == '[' || t[0] == '{') || strings.Contains(v.Str, "&")
 		f.str = f.str || v.Str != ""
 		f.anyStr = true
-		f.space = f.space || strings.TrimFunc(v.Str, trimmed) != v.Str || strings.Contains(v.Str, "&")
+		// A string that may be JSON text may hold whitespace written as an
+		// escape (`"\u2028"`), that only its decoded value shows.
+		f.space = f.space || f.json || strings.TrimFunc(v.Str, trimmed) != v.Str
 	case jsonvalue.Array:
 		for _, e := range v.Elems {
 			f.walk(e)

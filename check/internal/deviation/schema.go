@@ -98,18 +98,19 @@ func nestedProperties(doc *jsonvalue.Value) {
 		return
 	}
 	b := bareOf(doc)
-	bare := b.copy(doc)
-	for _, s := range topSchemas(doc) {
+	bare := b.copy(doc, "")
+	in := b.resources(doc, doc)
+	for _, s := range b.topSchemas(doc) {
 		for _, m := range s.Members {
 			switch m.Key {
 			case "properties", "patternProperties":
 				if m.Value.Kind == jsonvalue.Object {
 					for i := range m.Value.Members {
-						m.Value.Members[i].Value = b.copy(m.Value.Members[i].Value)
+						m.Value.Members[i].Value = b.copy(m.Value.Members[i].Value, in[s])
 					}
 				}
 			case "additionalProperties", "unevaluatedProperties", "items", "prefixItems", "additionalItems", "unevaluatedItems", "contains":
-				*m.Value = *b.copy(m.Value)
+				*m.Value = *b.copy(m.Value, in[s])
 			}
 		}
 	}
@@ -124,12 +125,14 @@ func nestedProperties(doc *jsonvalue.Value) {
 // bare makes the copies of nestedProperties: schemas without properties
 // whose references name the copy of the document without them.
 type bare struct {
-	base *url.URL        // the root's $id, resolved against nothing
-	ids  map[string]bool // every $id of the document, resolved against base
+	base    *url.URL                    // the root's $id, resolved against nothing
+	ids     map[string]bool             // every $id of the document, resolved against base
+	byID    map[string]*jsonvalue.Value // the schema of each of ids
+	anchors map[string]*jsonvalue.Value // the plain names ($anchor, $dynamicAnchor) of the document's own resource
 }
 
 func bareOf(doc *jsonvalue.Value) bare {
-	b := bare{base: &url.URL{}, ids: map[string]bool{}}
+	b := bare{base: &url.URL{}, ids: map[string]bool{}, byID: map[string]*jsonvalue.Value{}, anchors: map[string]*jsonvalue.Value{}}
 	if id := doc.Member("$id"); id != nil && id.Kind == jsonvalue.String {
 		if u, err := url.Parse(id.Str); err == nil {
 			b.base = u
@@ -139,10 +142,54 @@ func bareOf(doc *jsonvalue.Value) bare {
 		if id := obj.Member("$id"); id != nil && id.Kind == jsonvalue.String {
 			if u, ok := b.resolve(id.Str); ok {
 				b.ids[u] = true
+				b.byID[u] = obj
+			}
+		}
+	})
+	in := b.resources(doc, doc)
+	schemaview.Walk(doc, func(obj *jsonvalue.Value, _ bool) {
+		for _, k := range []string{"$anchor", "$dynamicAnchor"} {
+			if a := obj.Member(k); a != nil && a.Kind == jsonvalue.String && in[obj] == "" {
+				b.anchors[a.Str] = obj
 			}
 		}
 	})
 	return b
+}
+
+// resources maps each schema of v that sits in a resource of v (a schema
+// with an $id, other than skip) to that resource's URI, resolved: the
+// innermost one. A schema it does not map is in the resource v sits in.
+func (b bare) resources(v, skip *jsonvalue.Value) map[*jsonvalue.Value]string {
+	out := map[*jsonvalue.Value]string{}
+	schemaview.Walk(v, func(obj *jsonvalue.Value, _ bool) {
+		id := obj.Member("$id")
+		if obj == skip || id == nil || id.Kind != jsonvalue.String {
+			return
+		}
+		if u, ok := b.resolve(id.Str); ok {
+			schemaview.Walk(obj, func(o *jsonvalue.Value, _ bool) { out[o] = u })
+		}
+	})
+	return out
+}
+
+// target is the schema of doc a reference names, or nil when it names
+// none this reading finds: a JSON Pointer, a plain name of the document's
+// own resource, or an $id (with a JSON Pointer after it).
+func (b bare) target(doc *jsonvalue.Value, ref string) *jsonvalue.Value {
+	switch {
+	case ref == "#" || strings.HasPrefix(ref, "#/"):
+		return doc.Resolve(ref)
+	case strings.HasPrefix(ref, "#"):
+		return b.anchors[ref[1:]]
+	}
+	base, frag, _ := strings.Cut(ref, "#")
+	u, ok := b.resolve(base)
+	if !ok || b.byID[u] == nil {
+		return nil
+	}
+	return b.byID[u].Resolve("#" + frag)
 }
 
 // resolve is ref's URI without its fragment, resolved against the root's.
@@ -156,10 +203,11 @@ func (b bare) resolve(ref string) (string, bool) {
 	return u.String(), true
 }
 
-// copy is a copy of v, stripped.
-func (b bare) copy(v *jsonvalue.Value) *jsonvalue.Value {
+// copy is a copy of v, stripped, for the resource res (its URI, "" for
+// the document's own) that v sits in.
+func (b bare) copy(v *jsonvalue.Value, res string) *jsonvalue.Value {
 	c := copyValue(v)
-	b.strip(c)
+	b.strip(c, res)
 	return c
 }
 
@@ -167,17 +215,13 @@ func (b bare) copy(v *jsonvalue.Value) *jsonvalue.Value {
 // document may not hold an $id twice.
 const bareSuffix = ".toolnorm-bare"
 
-// strip leaves out properties in every schema of v; an $id of the
-// document, and a $ref to one, name its copy (renamed); a $ref by JSON
-// Pointer ("#", "#/...") outside any resource of its own names the same
-// place in the copy of the document.
-func (b bare) strip(v *jsonvalue.Value) {
-	inner := map[*jsonvalue.Value]bool{} // schemas inside a resource of their own: "#" is theirs
-	schemaview.Walk(v, func(obj *jsonvalue.Value, _ bool) {
-		if id := obj.Member("$id"); id != nil && id.Kind == jsonvalue.String {
-			schemaview.Walk(obj, func(o *jsonvalue.Value, _ bool) { inner[o] = true })
-		}
-	})
+// strip leaves out properties in every schema of v, which sits in the
+// resource res; an $id of the document, and a $ref to one, name its copy
+// (renamed); a $ref by JSON Pointer ("#", "#/...") or by plain name
+// outside any resource of v's own names the same place in the copy of
+// res, or of the document.
+func (b bare) strip(v *jsonvalue.Value, res string) {
+	inner := b.resources(v, nil) // schemas inside a resource of their own: "#" is theirs
 	schemaview.Walk(v, func(obj *jsonvalue.Value, _ bool) {
 		obj.Members = slices.DeleteFunc(obj.Members, func(m jsonvalue.Member) bool {
 			return m.Key == "properties" && m.Value.Kind == jsonvalue.Object
@@ -187,32 +231,72 @@ func (b bare) strip(v *jsonvalue.Value) {
 				id.Str = u + bareSuffix
 			}
 		}
+		_, isInner := inner[obj]
+		staticAnchors(obj, !isInner)
 		r := obj.Member("$ref")
 		if r == nil || r.Kind != jsonvalue.String {
 			return
 		}
 		switch {
+		case isInner:
+			if !strings.HasPrefix(r.Str, "#") {
+				b.renameRef(r)
+			}
+		case res != "" && strings.HasPrefix(r.Str, "#"):
+			r.Str = res + bareSuffix + r.Str
 		case r.Str == "#" || strings.HasPrefix(r.Str, "#/"):
-			if !inner[obj] {
-				r.Str = "#/$defs/" + nestedRoot + r.Str[1:]
-			}
-		case !strings.HasPrefix(r.Str, "#"):
-			base, frag, hasFrag := strings.Cut(r.Str, "#")
-			if u, ok := b.resolve(base); ok && b.ids[u] {
-				r.Str = u + bareSuffix
-				if hasFrag {
-					r.Str += "#" + frag
-				}
-			}
+			r.Str = "#/$defs/" + nestedRoot + r.Str[1:]
+		case strings.HasPrefix(r.Str, "#"):
+			r.Str += anchorSuffix
+		default:
+			b.renameRef(r)
 		}
 	})
 }
 
+// renameRef makes r, a reference by URI, name the copy of the resource it
+// names, when that is one of the document's.
+func (b bare) renameRef(r *jsonvalue.Value) {
+	base, frag, hasFrag := strings.Cut(r.Str, "#")
+	if u, ok := b.resolve(base); ok && b.ids[u] {
+		r.Str = u + bareSuffix
+		if hasFrag {
+			r.Str += "#" + frag
+		}
+	}
+}
+
+// anchorSuffix renames the plain names ($anchor) of the copy without
+// properties that sit in the document's own resource: it may not hold a
+// name twice.
+const anchorSuffix = "-toolnorm-bare"
+
+// staticAnchors makes the references of obj, a schema of the copy without
+// properties, static: a $dynamicRef or $recursiveRef becomes a $ref, a
+// $dynamicAnchor an $anchor, so that a nested value reaches the copy
+// again, never the root that keeps its properties, which is where the
+// dynamic scope of a nested value leads; rename says obj is in the
+// document's own resource, where the copy's names are renamed.
+func staticAnchors(obj *jsonvalue.Value, rename bool) {
+	for i := range obj.Members {
+		m := &obj.Members[i]
+		switch {
+		case (m.Key == "$dynamicRef" || m.Key == "$recursiveRef") && obj.Member("$ref") == nil:
+			m.Key = "$ref"
+		case m.Key == "$dynamicAnchor" && obj.Member("$anchor") == nil:
+			m.Key = "$anchor"
+		}
+	}
+	if a := obj.Member("$anchor"); rename && a != nil && a.Kind == jsonvalue.String {
+		a.Str += anchorSuffix
+	}
+}
+
 // topSchemas are the schemas of the document that apply to the value at
-// its root: the root, and what it reaches by $ref (a JSON Pointer into
-// the document), allOf, anyOf, oneOf, if, then, else and dependentSchemas,
-// each once.
-func topSchemas(doc *jsonvalue.Value) []*jsonvalue.Value {
+// its root: the root, and what it reaches by a reference (static or
+// dynamic, as target finds it), allOf, anyOf, oneOf, if, then, else and
+// dependentSchemas, each once.
+func (b bare) topSchemas(doc *jsonvalue.Value) []*jsonvalue.Value {
 	var out []*jsonvalue.Value
 	var visit func(s *jsonvalue.Value)
 	visit = func(s *jsonvalue.Value) {
@@ -222,9 +306,9 @@ func topSchemas(doc *jsonvalue.Value) []*jsonvalue.Value {
 		out = append(out, s)
 		for _, m := range s.Members {
 			switch m.Key {
-			case "$ref":
-				if m.Value.Kind == jsonvalue.String && (m.Value.Str == "#" || strings.HasPrefix(m.Value.Str, "#/")) {
-					visit(doc.Resolve(m.Value.Str))
+			case "$ref", "$dynamicRef", "$recursiveRef":
+				if m.Value.Kind == jsonvalue.String {
+					visit(b.target(doc, m.Value.Str))
 				}
 			case "allOf", "anyOf", "oneOf":
 				if m.Value.Kind == jsonvalue.Array {

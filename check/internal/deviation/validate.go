@@ -76,13 +76,15 @@ func lengthBroken(schema []byte, v *jsonvalue.Value) map[string]bool {
 // implementation that runs a JSON Schema validator after its repair does
 // (ajv, jsonschema, Zod built from the schema): an error answer where the
 // repaired arguments break a constraint, such as a string left where an
-// array is declared. A schema the validator cannot compile changes
-// nothing (the implementation would fail on every call, which other
-// deviations do not explain either).
+// array is declared. A schema the validator cannot compile (one its
+// metaschema refuses, such as `"type": []`) fails every call, as it does
+// in those validators: ajv throws, jsonschema.validate raises
+// SchemaError, and a validator that reads an empty type list admits
+// nothing.
 func validates(x *stage) error {
 	s := compiled(x.schema)
 	if s == nil {
-		return nil
+		return errors.New("the validator refuses the schema")
 	}
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(x.out.Append(nil)))
 	if err != nil {

@@ -165,10 +165,11 @@ func (l *lab) witness(d *deviation.Deviation, w impl.Case) verdict {
 		}
 		return shows
 	}
-	f := deviation.FeaturesOf(w)
+	// No deviation is left out for what w lacks (Relevant): what e needs
+	// may be made by d (a "null" decoded to null, then dropped).
 	v := contradicts
 	for _, e := range slices.Concat(l.suspects, deviation.Catalogue()) {
-		if e == d || !e.Relevant(f) || !deviation.Compatible(d, e) || !l.shown(e, w.Options) || !pair(d, e).explains(l.s.ctx, w, got) {
+		if e == d || !deviation.Compatible(d, e) || !l.shown(e, w.Options) || !pair(d, e).explains(l.s.ctx, w, got) {
 			continue
 		}
 		if control || (explanation{e}).explains(l.s.ctx, w, got) {

@@ -2,6 +2,7 @@ package explain
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -58,5 +59,50 @@ func TestOneUnionBug(t *testing.T) {
 	}
 	if len(rcs) != 1 || rcs[0].ID != "json-any-member" {
 		t.Errorf("root causes %v, want [json-any-member]", ids)
+	}
+}
+
+// TestPairMadeByTheOther: a program that substitutes whatever a string
+// parses to where an array is declared, and drops members whose value is
+// null, answers `{}` to `{"a":"null"}`, a witness of the first: the second
+// excuses it, though the witness holds no null before the first decodes
+// it. The two bugs are two root causes, each by its deviation, not one
+// cause per symptom (a number coerced, a member dropped, a string literal
+// decoded).
+func TestPairMadeByTheOther(t *testing.T) {
+	x := []*deviation.Deviation{deviation.ByID("json-any-value"), deviation.ByID("null-dropped")}
+	im := impl.Func("any-value-skip-null", func(ctx context.Context, c impl.Case) impl.Result { return deviation.Apply(ctx, c, x...) })
+	var fs []Finding
+	for i, a := range []string{`{"":"1"}`, `{"":"null"}`, `{"":"\"[]\""}`, `{"":"{}"}`, `{"b":null}`} {
+		c := impl.Case{Schema: []byte(`{"properties":{"":{"type":"array"}}}`), Args: []byte(a)}
+		fs = append(fs, Finding{Source: Vector, ID: strconv.Itoa(i), Case: c, Want: want(c), Got: im.Normalize(ctx, c)})
+	}
+	var ids []string
+	for _, rc := range Explain(ctx, Config{Impl: im, Want: want}, fs) {
+		ids = append(ids, rc.ID)
+	}
+	if len(ids) != 2 || !slices.Contains(ids, "json-any-value") || !slices.Contains(ids, "null-dropped") {
+		t.Errorf("root causes %v, want json-any-value and null-dropped", ids)
+	}
+}
+
+// TestBehindAValidator: a program that substitutes whatever a string
+// parses to, then validates, rejects most of what it substitutes; the
+// substitutions that fit the schema (a string literal holding an array, a
+// number where a type list admits one) still show the first bug.
+func TestBehindAValidator(t *testing.T) {
+	x := []*deviation.Deviation{deviation.ByID("json-any-value"), deviation.ByID("validates-after-repair")}
+	im := impl.Func("any-value-validated", func(ctx context.Context, c impl.Case) impl.Result { return deviation.Apply(ctx, c, x...) })
+	var fs []Finding
+	for i, a := range []string{`{"":"1"}`, `{"":"\"[]\""}`, `{"":""}`} {
+		c := impl.Case{Schema: []byte(`{"properties":{"":{"type":"array"}}}`), Args: []byte(a)}
+		fs = append(fs, Finding{Source: Vector, ID: strconv.Itoa(i), Case: c, Want: want(c), Got: im.Normalize(ctx, c)})
+	}
+	var ids []string
+	for _, rc := range Explain(ctx, Config{Impl: im, Want: want}, fs) {
+		ids = append(ids, rc.ID)
+	}
+	if len(ids) != 2 || !slices.Contains(ids, "json-any-value") || !slices.Contains(ids, "validates-after-repair") {
+		t.Errorf("root causes %v, want json-any-value and validates-after-repair", ids)
 	}
 }
