@@ -407,3 +407,38 @@ func TestValidatorRefusesSchema(t *testing.T) {
 		}
 	}
 }
+
+// TestCoercions: the coercions validators make, each as the packages that
+// make it answered (2026-12-06): a string to the number or boolean
+// declared and back (a number or boolean to the string declared), and
+// ajv's coerceTypes table, null and the other scalars too.
+func TestCoercions(t *testing.T) {
+	param := func(typ string) string { return `{"type":"object","properties":{"a":{"type":` + typ + `}}}` }
+	for _, tt := range []struct{ id, schema, args, want string }{
+		{"scalars-coerced-both-ways", param(`"string"`), `{"a":5}`, `{"a":"5"}`},
+		{"scalars-coerced-both-ways", param(`"string"`), `{"a":true}`, `{"a":"true"}`},
+		{"scalars-coerced-both-ways", param(`"string"`), `{"a":1.50}`, `{"a":"1.5"}`},
+		{"scalars-coerced-both-ways", param(`"string"`), `{"a":1e21}`, `{"a":"1e+21"}`},
+		{"scalars-coerced-both-ways", param(`"string"`), `{"a":-0}`, `{"a":"0"}`},
+		{"scalars-coerced-both-ways", param(`"string"`), `{"a":null}`, `{"a":null}`},
+		{"scalars-coerced-both-ways", param(`"number"`), `{"a":"1"}`, `{"a":1}`},
+		{"scalars-coerced-both-ways", param(`"number"`), `{"a":true}`, `{"a":true}`},
+		{"scalars-coerced-both-ways", param(`"boolean"`), `{"a":1}`, `{"a":1}`},
+		{"scalars-coerced-both-ways", param(`["string","number"]`), `{"a":5}`, `{"a":5}`},
+		{"scalars-coerced-ajv", param(`"string"`), `{"a":5}`, `{"a":"5"}`},
+		{"scalars-coerced-ajv", param(`"string"`), `{"a":null}`, `{"a":""}`},
+		{"scalars-coerced-ajv", param(`"number"`), `{"a":true}`, `{"a":1}`},
+		{"scalars-coerced-ajv", param(`"number"`), `{"a":"1"}`, `{"a":1}`},
+		{"scalars-coerced-ajv", param(`"null"`), `{"a":false}`, `{"a":null}`},
+		{"scalars-coerced-ajv", param(`"null"`), `{"a":0}`, `{"a":null}`},
+		{"scalars-coerced-ajv", param(`"boolean"`), `{"a":1}`, `{"a":true}`},
+		{"scalars-coerced-ajv", param(`"boolean"`), `{"a":"x"}`, `{"a":"x"}`},
+		{"scalars-coerced-ajv", param(`"integer"`), `{"a":"1.5"}`, `{"a":"1.5"}`},
+		{"scalars-coerced-ajv", `{}`, `{"a":5}`, `{"a":5}`},
+	} {
+		c := impl.Case{Schema: []byte(tt.schema), Args: []byte(tt.args)}
+		if r := Apply(ctx, c, ByID(tt.id)); r.Error != "" || r.Failure != nil || !jsonEqual(t, r.Output, tt.want) {
+			t.Errorf("%s on %s %s: %v, want %s", tt.id, tt.schema, tt.args, r, tt.want)
+		}
+	}
+}

@@ -4,7 +4,9 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -375,4 +377,148 @@ func declaredType(x *stage, ps [][]int, name string) ([]bool, bool) {
 		}
 	})(doc)
 	return declared(x.ctx, doc.Append(nil), x.out, ps, jsonvalue.Array, x.o)
+}
+
+// A coercion converts a scalar to a scalar type the schema declares where
+// its own type is not declared, as a validator's coercion does; to is
+// the declared type, and the result is false where it converts nothing.
+type coercion func(v *jsonvalue.Value, to string) (jsonvalue.Value, bool)
+
+// coerceTypes converts each scalar of the output by c, to the first type
+// of string, number, integer, boolean and null that the schema declares
+// at its place, as the reference reads declarations, where its own type
+// is not declared there.
+func coerceTypes(c coercion) post {
+	types := []string{"string", "number", "integer", "boolean", "null"}
+	return func(x *stage) error {
+		ps := paths(x.out, func(v *jsonvalue.Value) bool { return v.Kind != jsonvalue.Array && v.Kind != jsonvalue.Object })
+		if len(ps) == 0 {
+			return nil
+		}
+		at := map[string][]bool{}
+		for _, t := range types {
+			d, ok := declaredType(x, ps, t)
+			if !ok {
+				return nil
+			}
+			at[t] = d
+		}
+		for i, p := range ps {
+			v := atPath(x.out, p)
+			if at[typeName(v)][i] {
+				continue
+			}
+			for _, t := range types {
+				if !at[t][i] || t == "number" && at["integer"][i] { // declaredType reads "number" where "integer" is declared
+					continue
+				}
+				if nv, ok := c(v, t); ok {
+					*v = nv
+					break
+				}
+			}
+		}
+		return nil
+	}
+}
+
+// typeName is the JSON Schema type of a scalar; "number" for an integer
+// too (declaredType reads "number" as declared where "integer" is).
+func typeName(v *jsonvalue.Value) string {
+	switch v.Kind {
+	case jsonvalue.String:
+		return "string"
+	case jsonvalue.Number:
+		return "number"
+	case jsonvalue.Bool:
+		return "boolean"
+	}
+	return "null"
+}
+
+// bothWays converts a string to the number or boolean it spells, and a
+// number or boolean to its text, as JavaScript's String writes it.
+func bothWays(v *jsonvalue.Value, to string) (jsonvalue.Value, bool) {
+	switch {
+	case v.Kind == jsonvalue.String && to != "string":
+		return fromString(v.Str, to)
+	case (v.Kind == jsonvalue.Number || v.Kind == jsonvalue.Bool) && to == "string":
+		return jsonvalue.Value{Kind: jsonvalue.String, Str: jsString(v)}, true
+	}
+	return jsonvalue.Value{}, false
+}
+
+// ajvCoercion is ajv's coerceTypes table: to a string, a number, a
+// boolean, and null as ""; to a number, a numeric string, a boolean as
+// 1 or 0, null as 0; to a boolean, "true", "false", 1, 0 and null as
+// false; to null, "", 0 and false.
+func ajvCoercion(v *jsonvalue.Value, to string) (jsonvalue.Value, bool) {
+	num := func(s string) jsonvalue.Value { return jsonvalue.Value{Kind: jsonvalue.Number, Number: s} }
+	boolean := func(b bool) jsonvalue.Value { return jsonvalue.Value{Kind: jsonvalue.Bool, Bool: b} }
+	switch {
+	case v.Kind == jsonvalue.String && to != "null":
+		return fromString(v.Str, to)
+	case to == "string" && v.Kind == jsonvalue.Null:
+		return jsonvalue.Value{Kind: jsonvalue.String}, true
+	case to == "string":
+		return jsonvalue.Value{Kind: jsonvalue.String, Str: jsString(v)}, true
+	case (to == "number" || to == "integer") && v.Kind == jsonvalue.Bool:
+		return num(map[bool]string{true: "1", false: "0"}[v.Bool]), true
+	case (to == "number" || to == "integer") && v.Kind == jsonvalue.Null:
+		return num("0"), true
+	case to == "boolean" && v.Kind == jsonvalue.Null:
+		return boolean(false), true
+	case to == "boolean" && v.Kind == jsonvalue.Number && (v.Number == "0" || v.Number == "1"):
+		return boolean(v.Number == "1"), true
+	case to == "null" && (v.Kind == jsonvalue.String && v.Str == "" || v.Kind == jsonvalue.Number && isZero(v.Number) || v.Kind == jsonvalue.Bool && !v.Bool):
+		return jsonvalue.Value{Kind: jsonvalue.Null}, true
+	}
+	return jsonvalue.Value{}, false
+}
+
+// fromString is the number, integer or boolean s spells, if it spells
+// one.
+func fromString(s, to string) (jsonvalue.Value, bool) {
+	switch to {
+	case "boolean":
+		if s == "true" || s == "false" {
+			return jsonvalue.Value{Kind: jsonvalue.Bool, Bool: s == "true"}, true
+		}
+	case "number", "integer":
+		if n, ok := numberText(s); ok && (to == "number" || isIntegral(n)) {
+			return jsonvalue.Value{Kind: jsonvalue.Number, Number: n}, true
+		}
+	}
+	return jsonvalue.Value{}, false
+}
+
+// jsString is a number's or boolean's text as JavaScript's String writes
+// it: the shortest digits that read back, an exponent from 1e21 and below
+// 1e-6, no negative zero.
+func jsString(v *jsonvalue.Value) string {
+	if v.Kind == jsonvalue.Bool {
+		return strconv.FormatBool(v.Bool)
+	}
+	f, err := strconv.ParseFloat(v.Number, 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return v.Number
+	}
+	switch {
+	case f == 0:
+		return "0"
+	case math.IsInf(f, 0):
+		return map[bool]string{true: "Infinity", false: "-Infinity"}[f > 0]
+	}
+	b, _ := json.Marshal(f) // encoding/json writes a float64 as ECMAScript does
+	return string(b)
+}
+
+func isZero(n string) bool {
+	f, err := strconv.ParseFloat(n, 64)
+	return err == nil && f == 0
+}
+
+func isIntegral(n string) bool {
+	f, err := strconv.ParseFloat(n, 64)
+	return err == nil && f == math.Trunc(f)
 }

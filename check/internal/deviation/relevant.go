@@ -89,6 +89,10 @@ var (
 	// needsString: any string to decode.
 	needsString need = func(f *Features) bool { return f.str }
 	always      need = func(*Features) bool { return true }
+	// scalarTypes: a scalar type declared, that a value may be converted to.
+	scalarTypes need = func(f *Features) bool {
+		return f.keywords["type:string"] || f.keywords["type:number"] || f.keywords["type:integer"] || f.keywords["type:boolean"] || f.keywords["type:null"]
+	}
 )
 
 // needsKeyword is a schema that holds one of the keywords (or, for
