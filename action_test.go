@@ -142,3 +142,78 @@ func TestSetupGoPinned(t *testing.T) {
 		}
 	}
 }
+
+// TestActionOneRun: the action's check runs toolnorm once, and that run
+// writes every report (--output): the Markdown of the job summary, cut to
+// fit (--max-markdown-size), the JUnit, JSON and HTML files asked for
+// (their directory made), with one seed, picked by the step when the input
+// is 0 and given as its output.
+func TestActionOneRun(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	script := actionScript(t, "run")
+	// The fake toolnorm logs its arguments, prints its --format, and
+	// writes each --output FORMAT=FILE as "FORMAT report".
+	fake := `#!/bin/bash
+echo "$*" >>"$(dirname "$0")/runs"
+format=text
+while [ $# -gt 0 ]; do
+  case $1 in
+  --format) format=$2; shift ;;
+  --output) printf '%s report\n' "${2%%=*}" >"${2#*=}"; shift ;;
+  esac
+  shift
+done
+echo "$format report"
+exit 1
+`
+	for _, tc := range []struct{ format, seed, summary string }{
+		{"markdown", "7", "markdown report\n"},
+		{"text", "0", "markdown report\n"},
+	} {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "toolnorm"), []byte(fake), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command("bash", "-e", "-c", script)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "TOOLNORM="+filepath.Join(dir, "toolnorm"), "COMMAND=check", "IMPL=python3 a.py", "BUDGET=1m", "CHECKS=16",
+			"DURATION=5m", "CORPUS=", "ADD_CORPUS=", "BASELINE=", "SEED="+tc.seed, "TIMEOUT=", "FORMAT="+tc.format, "REPORT=",
+			"JUNIT=out/t.xml", "JSON=out/t.json", "HTML=", "SUMMARY=true", "SUMMARY_MAX_SIZE=921600", "FAIL=true",
+			"RUNNER_TEMP="+dir, "GITHUB_STEP_SUMMARY="+filepath.Join(dir, "summary"), "GITHUB_OUTPUT="+filepath.Join(dir, "output"))
+		out, err := cmd.CombinedOutput()
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+			t.Fatalf("%s: the step ended with %v, want exit status 1:\n%s", tc.format, err, out)
+		}
+		runs, _ := os.ReadFile(filepath.Join(dir, "runs"))
+		if n := strings.Count(string(runs), "\n"); n != 1 {
+			t.Fatalf("%s: toolnorm ran %d times, want once:\n%s", tc.format, n, runs)
+		}
+		args := string(runs)
+		for _, want := range []string{"--output junit=out/t.xml", "--output json=out/t.json", "--max-markdown-size 921600", "--format " + tc.format} {
+			if !strings.Contains(args, want) {
+				t.Errorf("%s: toolnorm ran with %q, without %s", tc.format, args, want)
+			}
+		}
+		if strings.Contains(args, "html=") {
+			t.Errorf("%s: an html input left empty is written: %q", tc.format, args)
+		}
+		if summarized := strings.Contains(args, "--output markdown="); summarized != (tc.format != "markdown") {
+			t.Errorf("%s: toolnorm ran with %q: the Markdown of the summary is not of the same run", tc.format, args)
+		}
+		for file, want := range map[string]string{"out/t.xml": "junit report\n", "out/t.json": "json report\n", "summary": tc.summary} {
+			if b, _ := os.ReadFile(filepath.Join(dir, file)); string(b) != want {
+				t.Errorf("%s: %s holds %q, want %q", tc.format, file, b, want)
+			}
+		}
+		seed := regexp.MustCompile(`--seed (\d+)`).FindStringSubmatch(args)
+		output, _ := os.ReadFile(filepath.Join(dir, "output"))
+		if seed == nil || seed[1] == "0" || !strings.Contains(string(output), "seed="+seed[1]+"\n") || tc.seed != "0" && seed[1] != tc.seed {
+			t.Errorf("seed %s: toolnorm ran with %q, and the step's output is %q", tc.seed, args, output)
+		}
+		if tc.seed == "0" && !strings.Contains(string(out), "toolnorm: seed "+seed[1]+" (picked)") {
+			t.Errorf("the seed picked is not printed:\n%s", out)
+		}
+	}
+}

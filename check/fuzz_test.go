@@ -3,6 +3,8 @@ package check_test
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"runtime"
@@ -108,14 +110,18 @@ func TestFuzzFindingTitled(t *testing.T) {
 }
 
 // BenchmarkFuzzReference fuzzes the reference from the built-in corpus
-// (a third of the cases are its vectors mutated), 1,024 cases an
-// iteration: the fuzzer's own cost per case, as in toolnorm check.
+// (a third of the cases are its vectors mutated, a sixth drawn by the
+// schema search), 1,024 cases an iteration: the fuzzer's own cost per
+// case, as in toolnorm check. It reports cases per second of wall time
+// and, steadier on a shared machine, the process's CPU time per case
+// (cpu-µs/case: every core, the garbage collector's too).
 func BenchmarkFuzzReference(b *testing.B) {
 	vectors, err := corpus.Load(corpus.Embedded())
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
+	cases, cpu := 0, cpuTime()
 	for b.Loop() {
 		ctx, cancel := context.WithCancel(context.Background())
 		f := &check.Fuzzer{Impl: impl.Reference, Seeds: vectors}
@@ -128,6 +134,17 @@ func BenchmarkFuzzReference(b *testing.B) {
 		if err != nil || len(f.Findings) != 0 {
 			b.Fatal(err, f.Findings)
 		}
+		cases += f.Cases
+	}
+	reportCases(b, cases, cpuTime()-cpu)
+}
+
+// reportCases reports cases per second of wall time and the CPU time per
+// case of a benchmark that ran cases and used cpu.
+func reportCases(b *testing.B, cases int, cpu time.Duration) {
+	b.ReportMetric(float64(cases)/b.Elapsed().Seconds(), "cases/s")
+	if cpu > 0 {
+		b.ReportMetric(float64(cpu.Microseconds())/float64(cases), "cpu-µs/case")
 	}
 }
 
@@ -226,6 +243,42 @@ func TestFuzzCrashRepeatable(t *testing.T) {
 		}
 		if !bytes.Equal(found, firstFindings) {
 			t.Errorf("repetition %d: findings differ:\n%.1000s\n%.1000s", rep, found, firstFindings)
+		}
+	}
+}
+
+// fuzzDigests pin what the fuzzer draws and what a check counts as
+// searched, as properties.TestDrawnCasesUnchanged pins the properties'
+// cases: a report names its cases by seed, so making drawing or counting
+// faster must change neither. A change to what is drawn on purpose (the
+// generators, the built-in corpus the fuzzer mutates) updates them, as it
+// updates properties' drawnDigests.
+var fuzzDigests = map[string]string{
+	"drawn":    "4e013bc71b21798526ee428ed7c0bd958ce5ff2a486ea752c696dacfd88e9de2",
+	"searched": "2d4700d2413ce82434ca7256afae0a824bbe1f27027e7aff1b60361ed3464573",
+}
+
+func TestFuzzDrawnUnchanged(t *testing.T) {
+	vectors, err := corpus.Load(corpus.Embedded())
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := sha256.New()
+	var mu sync.Mutex
+	rec := impl.Func("recorded reference", func(ctx context.Context, c impl.Case) impl.Result {
+		mu.Lock()
+		fmt.Fprintf(h, "%q\x00%q\x00%+v\x00", c.Schema, c.Args, c.Options)
+		mu.Unlock()
+		return impl.Reference.Normalize(ctx, c)
+	})
+	fuzz(t, &check.Fuzzer{Impl: rec, Seeds: vectors}, 1, 2048)
+	fuzz(t, &check.Fuzzer{Impl: rec}, 7, 1024)
+	r := check.Run(context.Background(), check.Config{Impl: impl.Reference, Checks: 256, Seed: 1, Jobs: 1})
+	searched, _ := json.Marshal(r.Searched)
+	got := map[string]string{"drawn": hex.EncodeToString(h.Sum(nil)), "searched": fmt.Sprintf("%x", sha256.Sum256(searched))}
+	for name, want := range fuzzDigests {
+		if got[name] != want {
+			t.Errorf("%s changed: digest %s, want %s", name, got[name], want)
 		}
 	}
 }

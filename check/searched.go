@@ -50,35 +50,19 @@ func searchedOf(c schemagen.Counts) *Searched {
 }
 
 // A counter counts the features of the cases run; safe for concurrent
-// use. The features of a schema are read once per text, as long as the
-// cache has room (the properties send a few schemas many times).
+// use. The features of a case are read from its texts each time
+// (schemagen.AnalyzeText reads them in place, for less than a cache of
+// them cost).
 type counter struct {
-	mu      sync.Mutex
-	counts  schemagen.Counts
-	schemas map[string]schemagen.Set
+	mu     sync.Mutex
+	counts schemagen.Counts
 }
-
-// maxCachedSchemas bounds the cache of a counter.
-const maxCachedSchemas = 4096
 
 // count counts case c as run.
 func (k *counter) count(c impl.Case) {
-	k.mu.Lock()
-	schema, ok := k.schemas[string(c.Schema)]
-	k.mu.Unlock()
-	if !ok {
-		schema = schemagen.AnalyzeText(c.Schema, nil)
-	}
-	s := schema
-	s.Union(schemagen.AnalyzeText(nil, c.Args))
+	s := schemagen.AnalyzeText(c.Schema, c.Args)
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	if !ok && len(k.schemas) < maxCachedSchemas {
-		if k.schemas == nil {
-			k.schemas = map[string]schemagen.Set{}
-		}
-		k.schemas[string(c.Schema)] = schema
-	}
 	k.counts.Count(s)
 }
 

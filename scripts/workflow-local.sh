@@ -4,12 +4,15 @@
 # it decodes every string that parses as JSON, and no character
 # reference), toolnorm init; then the pull-request job's steps: the
 # action's toolnorm built from the ref the workflow pins (a copy of that
-# commit, stamped as action.yml's "Build toolnorm" step stamps it), the
-# action's check step with the workflow's inputs, and the JUnit step.
+# commit, stamped as action.yml's "Build toolnorm" step stamps it), and
+# the action's check step with the workflow's inputs: one run of toolnorm
+# writing the job summary, the JUnit report the test tab shows and the
+# whole report kept as an artifact (toolnorm-report/).
 #
 #   1. with the empty baseline init writes: FAIL, every root cause new;
 #   2. with the baseline written by the command init prints: PASS, and a
-#      JUnit report with no failure;
+#      JUnit report with no failure, of the same run (the same seed) as the
+#      summary;
 #   3. with a bug planted beside the known ones (strings trimmed): FAIL,
 #      the new root causes named.
 #
@@ -125,16 +128,20 @@ action_run() {
 	with=$(awk '/- name: toolnorm check$/{on=1} on&&/^ +with:/{w=1;next} w&&/^ +[a-z-]+:/{print} w&&/^ +- /{exit}' .github/workflows/toolnorm.yml)
 	input() { printf '%s\n' "$with" | sed -n "s/^ *$1: *//p" | sed 's/^"\(.*\)"$/\1/'; }
 	mkdir -p runner
+	rm -rf toolnorm-report
+	# The action's default for an input the workflow does not give.
+	max=$(awk '/^  summary-max-size:/{on=1} on&&/default:/{gsub(/"/,"",$2);print $2;exit}' "$tmp/action/src/action.yml")
 	env TOOLNORM="$tmp/action/toolnorm" COMMAND=check IMPL="$(input impl)" BUDGET="$(input budget)" \
 		CHECKS="$(input checks)" SEED="$(input seed)" FORMAT="$(input format)" CORPUS= DURATION= TIMEOUT= \
 		ADD_CORPUS="$(input add-corpus)" BASELINE="$(input baseline)" REPORT= FAIL=true \
+		JUNIT="$(input junit)" JSON="$(input json)" HTML="$(input html)" SUMMARY=true SUMMARY_MAX_SIZE="$max" \
 		RUNNER_TEMP="$PWD/runner" GITHUB_STEP_SUMMARY="$PWD/runner/summary.md" GITHUB_OUTPUT="$PWD/runner/output" \
 		bash -e -c "$(awk '/id: run$/{on=1} on&&/run: \|/{r=1;next} r&&/^        /{sub(/^        /,"");print;next} r&&!/^ *$/{exit} r{print}' "$tmp/action/src/action.yml")"
 }
 
-# The JUnit step's run script, with the action's toolnorm on the PATH.
-junit_run() {
-	PATH="$tmp/action:$PATH" bash -e -c "$(awk '/name: toolnorm check, as JUnit/{on=1} on&&/run: \|/{r=1;next} r&&/^          /{sub(/^          /,"");print;next} r{exit}' .github/workflows/toolnorm.yml)"
+# The file the test tab shows: report_paths of the JUnit reporter's step.
+junit_file() {
+	sed -n 's/^ *report_paths: *//p' .github/workflows/toolnorm.yml
 }
 
 for lang in "${langs[@]}"; do
@@ -164,10 +171,15 @@ for lang in "${langs[@]}"; do
 	action_run >step2.log 2>&1 && code=0 || code=$?
 	echo "2. with the baseline: exit $code; $(grep -m1 '^## toolnorm check' runner/summary.md)"
 	[ "$code" = 0 ] || fail "with the baseline written: exit $code, want 0"
-	junit_run >junit.log 2>&1 || fail "the JUnit step failed"
-	n=$(grep -c '<failure' toolnorm-junit.xml)
+	junit=$(junit_file)
+	[ -f "$junit" ] || fail "the check wrote no JUnit report into $junit"
+	n=$(grep -c '<failure' "$junit")
 	echo "   JUnit: $n failures"
 	[ "$n" = 0 ] || fail "the JUnit report has $n failures, want none"
+	seeds=$(sed -n 's/^Seed .\([0-9]*\)., .*/\1/p' runner/summary.md; sed -n 's/.*<property name="repeat" value="[^"]*--seed \([0-9]*\) .*/\1/p' "$junit")
+	echo "   seeds of the summary and the JUnit report: ${seeds//$'\n'/ }"
+	[ "$(printf '%s\n' "$seeds" | sort -u | wc -l)" = 1 ] || fail "the summary and the JUnit report have other seeds: $seeds"
+	[ -f toolnorm-report/toolnorm.html ] || fail "no whole report (HTML) for the artifact"
 
 	export PLANT=trim
 	: >runner/summary.md

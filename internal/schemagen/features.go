@@ -164,7 +164,23 @@ func init() {
 	for i, k := range underParents {
 		parentIndex[k] = i
 	}
+	for f, c := range catalogue {
+		if byGroup[c.group] == nil {
+			byGroup[c.group] = map[string]Feature{}
+		}
+		byGroup[c.group][c.id] = Feature(f)
+	}
+	ref := func(id string) Feature { return byGroup[GroupReference][id] }
+	featBooleanSchema, featEmbeddedSchema, featRef, featRefDeep = ref("boolean-schema"), ref("embedded-schema"), ref("$ref"), ref("$ref-deep")
+	featDynamicRef, featAnchor, featID, featDefs, featRecursion = ref("$dynamicRef"), ref("$anchor"), ref("$id"), ref("$defs"), ref("recursion")
 }
+
+// byGroup is every feature by group and name (addName looks a feature up
+// without building its String).
+var byGroup = map[Group]map[string]Feature{}
+
+// The references, looked up once.
+var featBooleanSchema, featEmbeddedSchema, featRef, featRefDeep, featDynamicRef, featAnchor, featID, featDefs, featRecursion Feature
 
 // Name is the feature's id within its group: a keyword ("maxLength"), a
 // form ("type-list-string-container"), a pair ("items under $ref").
@@ -266,7 +282,7 @@ func trailingZeros(b uint64) int {
 }
 
 func (s *Set) addName(g Group, id string) {
-	if f, ok := featureByName[string(g)+" "+id]; ok {
+	if f, ok := byGroup[g][id]; ok {
 		s.Add(f)
 	}
 }
@@ -289,19 +305,6 @@ func Analyze(schema, args *jsonvalue.Value) Set {
 		keysOf(&s, args, 0)
 	}
 	return s
-}
-
-// AnalyzeText is Analyze of JSON texts; a text that does not parse says
-// nothing.
-func AnalyzeText(schema, args []byte) Set {
-	var sv, av *jsonvalue.Value
-	if schema != nil {
-		sv, _ = jsonvalue.Parse(schema)
-	}
-	if args != nil {
-		av, _ = jsonvalue.Parse(args)
-	}
-	return Analyze(sv, av)
 }
 
 // draftFeature is the feature of a $schema value.
@@ -593,20 +596,24 @@ func keysOf(s *Set, v *jsonvalue.Value, depth int) {
 // LongKey is how long a key must be, in bytes, to count as long.
 const LongKey = 100
 
-func keyFeature(k string) (Feature, bool) {
-	switch k {
+func keyFeature(k string) (Feature, bool) { return keyFeatureBytes([]byte(k)) }
+
+// keyFeatureBytes is keyFeature of a key's bytes.
+func keyFeatureBytes(k []byte) (Feature, bool) {
+	keys := byGroup[GroupKey]
+	switch string(k) {
 	case "__proto__", "constructor", "prototype", "toString", "hasOwnProperty", "__class__", "0", "01", "-0", "1e3":
-		f, ok := featureByName[string(GroupKey)+" "+k]
+		f, ok := keys[string(k)]
 		return f, ok
 	case "":
-		return featureByName[string(GroupKey)+" empty"], true
+		return keys["empty"], true
 	}
 	if len(k) >= LongKey {
-		return featureByName[string(GroupKey)+" long"], true
+		return keys["long"], true
 	}
-	for _, r := range k {
+	for _, r := range string(k) {
 		if r > 0xFFFF && r != utf8.RuneError {
-			return featureByName[string(GroupKey)+" non-BMP"], true
+			return keys["non-BMP"], true
 		}
 	}
 	return 0, false

@@ -213,6 +213,9 @@ type node struct {
 	keyMax               int // propertyNames maxLength, -1: none
 	depReq               [][2]string
 	recursive, forbidden bool // recursive: a def that refers to itself; forbidden: false
+
+	own     jsonvalue.Value     // v, as drawn
+	members [4]jsonvalue.Member // room for own's first members
 }
 
 type member struct {
@@ -221,8 +224,12 @@ type member struct {
 }
 
 func newNode(types typeSet) *node {
-	return &node{v: &jsonvalue.Value{Kind: jsonvalue.Object, Members: []jsonvalue.Member{}}, types: types,
-		minLen: -1, maxLen: -1, format: -1, minItems: -1, maxItems: -1, minProps: -1, maxProps: -1, keyMax: -1}
+	// One allocation: the schema object and room for its first members
+	// are the node's own.
+	n := &node{types: types, minLen: -1, maxLen: -1, format: -1, minItems: -1, maxItems: -1, minProps: -1, maxProps: -1, keyMax: -1}
+	n.own = jsonvalue.Value{Kind: jsonvalue.Object, Members: n.members[:0]}
+	n.v = &n.own
+	return n
 }
 
 // set adds a member to the schema object.
@@ -387,45 +394,64 @@ func (g *gen) schema(depth int) *node {
 	if depth <= 0 || g.nodes > maxNodes {
 		return g.leaf()
 	}
-	// The kinds this case enables, weighted.
-	type kind struct {
-		w    int
-		draw func() *node
-	}
-	kinds := []kind{{3, g.leaf}, {4, func() *node { return g.array(depth) }}, {4, func() *node { return g.object(depth) }}}
+	// The kinds this case enables, weighted (an array, not closures: this
+	// runs for every subschema drawn).
+	const (
+		kindLeaf = iota
+		kindArray
+		kindObject
+		kindCombinator
+		kindRef
+		kindBool
+		kindRecursive
+	)
+	type kind struct{ w, k int }
+	var kinds [7]kind
+	n := copy(kinds[:], []kind{{3, kindLeaf}, {4, kindArray}, {4, kindObject}})
 	if g.on(kAllOf) || g.on(kAnyOf) || g.on(kOneOf) {
-		kinds = append(kinds, kind{2, func() *node { return g.combinator(depth) }})
+		kinds[n], n = kind{2, kindCombinator}, n+1
 	}
 	if g.on(kRef) {
-		kinds = append(kinds, kind{3, func() *node {
+		kinds[n], n = kind{3, kindRef}, n+1
+	}
+	if g.on(kBoolSchema) && g.draft != Draft4 {
+		// (Draft 4 has no boolean schemas.)
+		kinds[n], n = kind{1, kindBool}, n+1
+	}
+	if g.on(kRecursion) {
+		kinds[n], n = kind{1, kindRecursive}, n+1
+	}
+	total := 0
+	for _, k := range kinds[:n] {
+		total += k.w
+	}
+	x := g.r.IntN(total)
+	for _, k := range kinds[:n] {
+		if x >= k.w {
+			x -= k.w
+			continue
+		}
+		switch k.k {
+		case kindArray:
+			return g.array(depth)
+		case kindObject:
+			return g.object(depth)
+		case kindCombinator:
+			return g.combinator(depth)
+		case kindRef:
 			if g.chance(2) {
 				// Where a $ref matters most: to an array or an object.
 				return g.ref(g.container(depth - 1))
 			}
 			return g.ref(g.schema(depth - 1))
-		}})
-	}
-	if g.on(kBoolSchema) && g.draft != Draft4 {
-		// (Draft 4 has no boolean schemas.)
-		kinds = append(kinds, kind{1, func() *node {
+		case kindBool:
 			n := newNode(tAll)
 			n.v = boolean(true)
 			return n
-		}})
-	}
-	if g.on(kRecursion) {
-		kinds = append(kinds, kind{1, func() *node { return g.recursive(depth) }})
-	}
-	total := 0
-	for _, k := range kinds {
-		total += k.w
-	}
-	x := g.r.IntN(total)
-	for _, k := range kinds {
-		if x < k.w {
-			return k.draw()
+		case kindRecursive:
+			return g.recursive(depth)
 		}
-		x -= k.w
+		return g.leaf()
 	}
 	return g.leaf()
 }

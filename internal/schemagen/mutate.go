@@ -124,6 +124,9 @@ func (m *mutator) slots() []slot {
 		}
 		for i := range v.Members {
 			mem := &v.Members[i]
+			if !holdsSchemas[mem.Key] {
+				continue // (the path below built only for what is added)
+			}
 			p := append(append([]string(nil), path...), mem.Key)
 			switch mem.Key {
 			case "properties", "patternProperties", "$defs", "definitions", "dependentSchemas":
@@ -154,6 +157,14 @@ func (m *mutator) slots() []slot {
 	}
 	walk(m.schema, nil, 0)
 	return out
+}
+
+// holdsSchemas are the keywords slots looks under.
+var holdsSchemas = map[string]bool{
+	"properties": true, "patternProperties": true, "$defs": true, "definitions": true, "dependentSchemas": true,
+	"allOf": true, "anyOf": true, "oneOf": true, "prefixItems": true, "items": true,
+	"additionalProperties": true, "additionalItems": true, "not": true, "if": true, "then": true, "else": true, "contains": true, "propertyNames": true,
+	"unevaluatedProperties": true, "unevaluatedItems": true,
 }
 
 // objectSlots are the slots that hold a schema object.

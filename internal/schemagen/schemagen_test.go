@@ -350,3 +350,86 @@ func TestMutateAnySchema(t *testing.T) {
 		}
 	}
 }
+
+// TestAnalyzeTextIsTree checks that AnalyzeText reads from a text what
+// Analyze reads from its tree: on drawn and mutated cases, and on texts
+// no generator draws (escaped keys and keywords, duplicates, whitespace,
+// values of the wrong kind, deep and invalid text).
+func TestAnalyzeTextIsTree(t *testing.T) {
+	same := func(schema, args []byte) {
+		t.Helper()
+		for _, in := range [][2][]byte{{schema, args}, {schema, nil}, {nil, args}} {
+			if got, want := AnalyzeText(in[0], in[1]), analyzeParsed(in[0], in[1]); got != want {
+				var diff []string
+				for _, f := range All() {
+					if got.Has(f) != want.Has(f) {
+						diff = append(diff, fmt.Sprintf("%s (text %v)", f, got.Has(f)))
+					}
+				}
+				t.Fatalf("AnalyzeText differs from the tree's on %s %s: %s", in[0], in[1], strings.Join(diff, ", "))
+			}
+		}
+	}
+	for seed := range uint64(3000) {
+		s, a, _ := DrawTrees(seed, Options{})
+		if seed%2 == 0 {
+			Mutate(rand.New(rand.NewPCG(seed, 9)), s, a)
+		}
+		same(s.Append(nil), a.Append(nil))
+		// The same texts indented, as a corpus vector's are.
+		same(indent(s.Append(nil)), indent(a.Append(nil)))
+	}
+	deep := strings.Repeat(`{"items":`, 500) + `{}` + strings.Repeat(`}`, 500)
+	for _, tc := range []struct{ schema, args string }{
+		{`{"\u0074ype":["\u0073tring","array"],"max\u004cength":1,"nullable":true,"type":"x"}`, `{"\u005f_proto__":1,"a\ud83d\ude00":2}`},
+		{`{"type":"string","nullable":false,"nullable":true}`, `{"":{"01":[{"-0":[]}]}}`},
+		{`{"type":7,"nullable":true,"enum":[1]}`, `[{"1e3":1},"x",{"toString":{}}]`},
+		{` { "$schema" : 7 , "$schema":"http://json-schema.org/draft-04/schema#" , "items" : [ true , { "$ref" : "#/items/1" } ] } `, ` { "constructor" : null } `},
+		{`{"$schema":"https://json-schema.org/draft/2019-09/schema","$defs":{"a\/b":{"$ref":"#/$defs/a~1b"},"0":{"$ref":"#/$defs/0"}},"allOf":[{"$ref":"#/allOf/0"},{"$id":"#x","id":"\u0023y"}]}`, `{}`},
+		{`{"dependencies":{"a":["b"],"c":{"$ref":"#/dependencies/c"},"d":true},"properties":{"p":{"properties":{"q":{"$ref":"#/properties/p"}}}}}`, `{}`},
+		{`{"items":{"$ref":"#/items"},"prefixItems":[{"$ref":"#/prefixItems/0"},{"$ref":"#/prefixItems/00"}],"if":{"$dynamicRef":"#"},"then":false,"else":{"$schema":"x"}}`, `{}`},
+		{`true`, `{}`}, {`false`, `1`}, {`[]`, `"x"`}, {`"s"`, `null`},
+		{`{"properties":true,"items":1,"allOf":{},"$defs":[],"type":7,"required":"a"}`, `{"a":[{"b":"x"}]}`},
+		{deep, `{}`},
+		{strings.Repeat(`[`, 10001) + strings.Repeat(`]`, 10001), strings.Repeat(`{"a":`, 10000) + `1` + strings.Repeat(`}`, 10000)},
+		{strings.Repeat(`[`, 10000) + strings.Repeat(`]`, 10000), `{"` + strings.Repeat("k", LongKey) + `":` + strings.Repeat(`[`, 100) + `{"__proto__":1}` + strings.Repeat(`]`, 100) + `}`},
+		{`{"type":`, `[`}, {``, ``}, {`{} {}`, `{"a":1}x`}, {`{"a":"\ud800"}`, `{"\ud800":1}`},
+	} {
+		same([]byte(tc.schema), []byte(tc.args))
+	}
+}
+
+// indent writes a JSON text with spaces and newlines around everything.
+func indent(b []byte) []byte {
+	var out bytes.Buffer
+	inString := false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		out.WriteByte(c)
+		switch {
+		case inString && c == '\\':
+			i++
+			out.WriteByte(b[i])
+		case c == '"':
+			inString = !inString
+		case !inString && (c == '{' || c == '[' || c == ',' || c == ':'):
+			out.WriteString("\n  ")
+		}
+	}
+	return out.Bytes()
+}
+
+// BenchmarkAnalyzeText reads the features of drawn cases, as a check
+// counts each case it runs.
+func BenchmarkAnalyzeText(b *testing.B) {
+	var cases [][2][]byte
+	for seed := range uint64(64) {
+		s, a, _ := DrawTrees(seed, Options{})
+		cases = append(cases, [2][]byte{s.Append(nil), a.Append(nil)})
+	}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		c := cases[i%len(cases)]
+		AnalyzeText(c[0], c[1])
+	}
+}

@@ -23,11 +23,14 @@
  * leaves alone goes back exactly as it came: numbers keep their text
  * (12345678901234567890 and 1e400 are a float and INF to PHP, and are
  * written back as sent where the function left them), member order is kept.
+ * With arrays, an object of the arguments that a PHP array cannot tell
+ * from a JSON array (empty, or keyed "0", "1", ... in order) reaches the
+ * function as json_decode gives it, a list, and a list the function leaves
+ * at its place is written back as the object it was.
  * What PHP cannot hand to the function as sent is answered "unsupported",
- * with the reason, and not judged: a duplicate member, a lone surrogate
+ * with the reason, and not judged: a duplicate member, and a lone surrogate
  * escape such as \ud800 (a PHP string holds UTF-8, which has no form for
- * it), and with arrays an empty object or one keyed "0", "1", ... in order
- * (a PHP array cannot tell them from a JSON array). Answers are always one
+ * it). Answers are always one
  * valid JSON line: INF or NAN the function makes, or a string that is not
  * UTF-8, is an "error" answer. What the function echoes goes to stderr.
  *
@@ -51,6 +54,11 @@ final class ToolnormKit {
   private const STRING = '/"[^"\\\\\x00-\x1f]*+(?:\\\\(?:["\\\\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\\\x00-\x1f]*+)*+"/A';
   private const NUMBER = '/-?(?:0|[1-9][0-9]*+)(\.[0-9]++)?([eE][+-]?[0-9]++)?/A';
   private const FLAGS = JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE | JSON_THROW_ON_ERROR;
+  // Recorded, beside the numbers' texts, at the place of an object of the
+  // arguments that reaches the function as a list (empty, or keyed "0",
+  // "1", ... in order): a list the function leaves there is written as an
+  // object.
+  private const AN_OBJECT = [NULL, 'object'];
 
   /**
    * Speaks the protocol on STDIN and STDOUT until stop or the end of input.
@@ -251,10 +259,10 @@ final class ToolnormKit {
         $close = $c === '{' ? '}' : ']';
         if ($i < $n && $text[$i] === $close) {
           $i++;
-          if ($c === '{' && $strict && $objects === 'array') {
-            throw new ToolnormUnsupported('an empty object: a PHP array cannot tell it from []');
-          }
           $value = $c === '[' ? [] : (($objects === 'object' || ($request && !$stack)) ? new stdClass() : []);
+          if ($c === '{' && $strict && is_array($value)) {
+            $numbers[self::pointer($stack)] = self::AN_OBJECT;
+          }
         }
         else {
           $stack[] = [$c === '{', [], NULL, $strict];
@@ -281,11 +289,7 @@ final class ToolnormKit {
         if ($written !== $t) {
           // Its pointer, from the frames: only for numbers whose text PHP
           // would not write, so that deep nesting costs no pointer per level.
-          $at = '';
-          foreach ($stack as $frame) {
-            $at .= '/' . ($frame[0] ? strtr($frame[2], ['~' => '~0', '/' => '~1']) : count($frame[1]));
-          }
-          $numbers[$at] = [$t, $value];
+          $numbers[self::pointer($stack)] = [$t, $value];
         }
       }
       elseif (substr_compare($text, 'true', $i, 4) === 0) {
@@ -342,13 +346,25 @@ final class ToolnormKit {
         }
         else {
           if ($frame[3] && array_is_list($frame[1])) {
-            throw new ToolnormUnsupported('an object keyed "0", "1", ... in order: a PHP array cannot tell it from a JSON array');
+            $numbers[self::pointer($stack)] = self::AN_OBJECT;
           }
           $value = $frame[1];
         }
         $frame = NULL;
       }
     }
+  }
+
+  /**
+   * The JSON Pointer of the value about to go into the innermost of the
+   * decoder's frames.
+   */
+  private static function pointer(array $stack): string {
+    $at = '';
+    foreach ($stack as $frame) {
+      $at .= '/' . ($frame[0] ? strtr($frame[2], ['~' => '~0', '/' => '~1']) : count($frame[1]));
+    }
+    return $at;
   }
 
   /**
@@ -445,7 +461,7 @@ final class ToolnormKit {
       elseif ($v === NULL || is_bool($v)) {
         $out .= json_encode($v);
       }
-      elseif (is_array($v) && array_is_list($v)) {
+      elseif (is_array($v) && array_is_list($v) && !($at !== NULL && ($numbers[$at] ?? NULL) === self::AN_OBJECT)) {
         $out .= '[';
         $work[] = [NULL, NULL, ']'];
         for ($k = count($v) - 1; $k >= 0; $k--) {

@@ -106,3 +106,32 @@ func TestBehindAValidator(t *testing.T) {
 		t.Errorf("root causes %v, want json-any-value and validates-after-repair", ids)
 	}
 }
+
+// TestDecodesEverything: a program that replaces every string that parses
+// as JSON by its value, wherever it is and whatever the schema says, and
+// does not repair what it decoded, is two root causes (what it decodes,
+// and that it does not recurse), not one per symptom (a string parameter
+// decoded, a literal unquoted, a number made of text, a wrong shape).
+func TestDecodesEverything(t *testing.T) {
+	x := []*deviation.Deviation{deviation.ByID("json-decodes-everything"), deviation.ByID("json-not-recursive")}
+	im := impl.Func("decodes-everything", func(ctx context.Context, c impl.Case) impl.Result { return deviation.Apply(ctx, c, x...) })
+	var fs []Finding
+	for i, sa := range [][2]string{
+		{`{}`, `{"a":"[1]"}`},
+		{`{"properties":{"a":{"type":"string"}}}`, `{"a":"{}"}`},
+		{`{"properties":{"a":{"type":"number"}}}`, `{"a":"1"}`},
+		{`{"properties":{"a":{"type":"array"}}}`, `{"a":"\"x\""}`},
+		{`{"properties":{"a":{"type":"array"}}}`, `{"a":"{}"}`},
+		{`{"properties":{"a":{"type":"array","items":{"type":"array"}}}}`, `{"a":"[\"[1]\"]"}`},
+	} {
+		c := impl.Case{Schema: []byte(sa[0]), Args: []byte(sa[1])}
+		fs = append(fs, Finding{Source: Vector, ID: strconv.Itoa(i), Case: c, Want: want(c), Got: im.Normalize(ctx, c)})
+	}
+	var ids []string
+	for _, rc := range Explain(ctx, Config{Impl: im, Want: want}, fs) {
+		ids = append(ids, rc.ID)
+	}
+	if len(ids) != 2 || !slices.Contains(ids, "json-decodes-everything") || !slices.Contains(ids, "json-not-recursive") {
+		t.Errorf("root causes %v, want json-decodes-everything and json-not-recursive", ids)
+	}
+}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -165,7 +166,7 @@ func progressLine(p check.Progress, budgeted bool) string {
 }
 
 var checkCmd = &command[checkOptions]{
-	Use:   "check [--impl CMD] [--budget DURATION | --checks N] [--seed N] [--format text|json|junit|markdown|html]",
+	Use:   "check [--impl CMD] [--budget DURATION | --checks N] [--seed N] [--format text|json|junit|markdown|html] [--output FORMAT=FILE ...]",
 	Short: "Check an implementation: replay the corpus, run every property, fuzz it against the reference",
 	Long: `Check replays the corpus on the implementation, runs every property of the
 rule, and fuzzes it against the reference. Without --impl it checks the
@@ -188,6 +189,17 @@ FILE then fails only on root causes not in it (new), and on failures of the
 program, which a baseline never holds, and says which known ones it did not
 find. Every report marks each root cause new or known (docs/verdicts.md).
 
+--format decides the report on stdout; --output FORMAT=FILE (repeatable)
+writes the report of the same run in another format too, so that a CI
+job's summary, its test report and its artifact never disagree: one seed,
+one set of findings. Each file is written whole or not at all (a temporary
+file renamed into place), also when the check is interrupted; a FILE that
+cannot be written is a usage error found before the check runs.
+--max-markdown-size BYTES cuts a Markdown report (a CI job's summary:
+GitHub takes at most 1 MiB) where a section begins, the verdict and counts
+whole, and ends it with a line saying what was left out and where the
+whole report is: the first --output html or json file.
+
 Exit status (docs/verdicts.md): 0 PASS, the check complete with no
 violation and no failure of the program; 1 FAIL, violations (with
 --baseline, new root causes) or failures of the program; 3 INCOMPLETE, nothing found but the budget cut the check short
@@ -203,7 +215,8 @@ adapter's process group is killed).`,
   toolnorm check --impl './my-adapter' --write-baseline toolnorm-baseline.json
   toolnorm check --impl './my-adapter' --baseline toolnorm-baseline.json
   toolnorm check --impl './my-adapter' --format junit > toolnorm.xml
-  toolnorm check --impl './my-adapter' --format markdown >> "$GITHUB_STEP_SUMMARY"`,
+  toolnorm check --impl './my-adapter' --format markdown >> "$GITHUB_STEP_SUMMARY"
+  toolnorm check --impl './my-adapter' --format markdown --max-markdown-size 921600 --output junit=toolnorm.xml --output html=toolnorm.html`,
 	Args:  cobra.NoArgs,
 	Flags: checkFlags,
 	Run:   runCheck,
@@ -221,6 +234,11 @@ type checkOptions struct {
 	baseline, writeBaseline string
 	// addCorpus are corpus directories replayed beside the corpus.
 	addCorpus []string
+	// outputFlags are the values of --output; outputs, them read.
+	outputFlags []string
+	outputs     []output
+	// maxMarkdown cuts a Markdown report to this many bytes (0: never).
+	maxMarkdown int
 }
 
 // defaultBudget is check's --budget unless given.
@@ -242,6 +260,8 @@ func checkFlags(cmd *cobra.Command, o *checkOptions) {
 	cmd.Flags().StringArrayVar(&o.addCorpus, "add-corpus", nil, "a corpus directory to replay beside the corpus, such as the findings toolnorm fuzz keeps (repeatable; one with no vectors/ yet adds nothing)")
 	cmd.Flags().StringVar(&o.baseline, "baseline", "", "a baseline of the root causes known (written by --write-baseline): fail only on those not in it, and on failures of the program")
 	cmd.Flags().StringVar(&o.writeBaseline, "write-baseline", "", "write the root causes found into this file, as a baseline for --baseline, and judge the check against it")
+	cmd.Flags().StringArrayVar(&o.outputFlags, "output", nil, "also write the report of the same run in FORMAT into FILE, as --output FORMAT=FILE (repeatable; FILE - is stdout, in place of --format's)")
+	cmd.Flags().IntVar(&o.maxMarkdown, "max-markdown-size", 0, "cut a Markdown report longer than this many bytes where a section begins, saying what was left out and where the whole report is (the first --output html or json file); 0: never")
 	maxFileSizeFlag(cmd.Flags())
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(render.Formats, cobra.ShellCompDirectiveNoFileComp))
 }
@@ -262,21 +282,34 @@ func runCheck(cmd *cobra.Command, o *checkOptions, _ []string) error {
 	if o.baseline != "" && o.writeBaseline != "" {
 		return usagef("--baseline and --write-baseline exclude each other: --write-baseline judges the check against what it writes (to update a baseline, write it again)")
 	}
+	if o.maxMarkdown < 0 {
+		return usagef("--max-markdown-size must not be negative")
+	}
+	var err error
+	if o.outputs, err = parseOutputs(o.outputFlags, o.format, cmd.Flags().Changed("format"), o.baseline, o.writeBaseline); err != nil {
+		return err
+	}
 	// A check that cannot run still leaves a JUnit document that
-	// says why, for the CI test report that expects one.
+	// says why, for the CI test report that expects one, on stdout and
+	// in every --output junit file.
 	cannotRun := func(err error) error {
-		if o.format == "junit" {
-			name := o.f.command
-			if name == "" {
-				name = "the built-in reference"
-			}
+		name := o.f.command
+		if name == "" {
+			name = "the built-in reference"
+		}
+		if stdoutFormat(o.outputs, o.format) == "junit" {
 			_ = render.WriteJUnitError(cmd.OutOrStdout(), name, err)
 		}
+		_ = writeOutputs(o.outputs, func(w *bufio.Writer, format string) error {
+			if format != "junit" {
+				return errSkip
+			}
+			return render.WriteJUnitError(w, name, err)
+		})
 		return err
 	}
 	var baseline *check.Baseline
 	if o.baseline != "" {
-		var err error
 		if baseline, err = readBaseline(o.baseline); err != nil {
 			return cannotRun(err)
 		}
@@ -357,7 +390,7 @@ func runCheck(cmd *cobra.Command, o *checkOptions, _ []string) error {
 		report.CompareWith(b)
 		fmt.Fprintf(cmd.ErrOrStderr(), "toolnorm: wrote %s: %s%s\n", o.writeBaseline, knownList(b), baselineCaveat(report))
 	}
-	if err := render.Write(report, cmd.OutOrStdout(), o.format); err != nil {
+	if err := writeReports(report, cmd.OutOrStdout(), o); err != nil {
 		return err
 	}
 	switch {

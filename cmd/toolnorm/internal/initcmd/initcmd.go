@@ -41,7 +41,7 @@ const ActionRepo = "toolnorm/toolnorm"
 const Action = ActionRepo + "@" + FallbackRef
 
 // FallbackRef is Action's commit.
-const FallbackRef = "80cfe29f273931d49dd0a0c0e9429acd8d841ce9"
+const FallbackRef = "1a9ee7af048b39b74a9cd9ade68d043a5c179778"
 
 // JUnitAction is the action that shows the check's JUnit report in the
 // test tab of a pull request (as a check run: it needs checks: write),

@@ -74,6 +74,26 @@ func TestFallbackKnowsTheKits(t *testing.T) {
 			t.Errorf("the toolnorm at %s does not read declares.%s, which this one does: move FallbackRef forward", FallbackRef, name)
 		}
 	}
+	// And its action takes every input the workflow gives it.
+	action, err := exec.Command("git", "show", FallbackRef+":action.yml").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	inputs := actionInputs(string(action))
+	b, err := render("workflow.yml.tmpl", map[string]any{"Action": Action, "Impl": "x", "Test": "x", "Runner": "unittest", "Dir": ".toolnorm", "Lang": "python",
+		"Seed": CheckSeed, "Checks": CheckCases, "CheckArgs": "--seed 1", "Findings": "f", "Baseline": "b", "JUnitAction": JUnitAction, "Check": "toolnorm check", "Func": "f"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, steps := range workflowJobs(t, string(b)) {
+		for _, st := range steps {
+			for k := range st.with {
+				if st.uses == Action && !inputs[k] {
+					t.Errorf("the action at %s has no input %s, which the workflow gives it: move FallbackRef forward", FallbackRef, k)
+				}
+			}
+		}
+	}
 }
 
 // TestActionRef: the workflow pins the ref it is given, else the
@@ -155,6 +175,137 @@ func TestFind(t *testing.T) {
 			t.Errorf("find(%s, %s): %v", c.lang, c.f, err)
 		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
 			t.Errorf("find(%s, %s) = %v, want an error with %q", c.lang, c.f, err, c.err)
+		}
+	}
+}
+
+// workflowStep is one step of a job of the workflow init writes, as far
+// as the tests read it.
+type workflowStep struct {
+	uses, run string
+	with      map[string]string
+}
+
+// workflowJobs reads the jobs of the workflow init writes, each a list of
+// steps: a reader of this one file's shape (two spaces a level), not of
+// YAML at large.
+func workflowJobs(t *testing.T, text string) map[string][]workflowStep {
+	t.Helper()
+	jobs := map[string][]workflowStep{}
+	job, inRun, inWith := "", false, false
+	var st *workflowStep
+	for _, l := range strings.Split(text, "\n") {
+		indent := len(l) - len(strings.TrimLeft(l, " "))
+		trimmed := strings.TrimSpace(l)
+		switch {
+		case trimmed == "" || strings.HasPrefix(trimmed, "#"):
+			continue
+		case indent == 2 && strings.HasSuffix(trimmed, ":"):
+			job, st = strings.TrimSuffix(trimmed, ":"), nil
+			continue
+		case indent == 6 && strings.HasPrefix(trimmed, "- "):
+			jobs[job] = append(jobs[job], workflowStep{with: map[string]string{}})
+			st = &jobs[job][len(jobs[job])-1]
+			inRun, inWith = false, false
+			trimmed = strings.TrimPrefix(trimmed, "- ")
+			indent = 8
+		}
+		if st == nil {
+			continue
+		}
+		if inRun && indent > 8 {
+			st.run += trimmed + "\n"
+			continue
+		}
+		if inWith && indent == 10 {
+			k, v, _ := strings.Cut(trimmed, ":")
+			st.with[k] = strings.Trim(strings.TrimSpace(v), `"`)
+			continue
+		}
+		inRun, inWith = false, false
+		k, v, _ := strings.Cut(trimmed, ":")
+		v = strings.TrimSpace(v)
+		switch k {
+		case "uses":
+			st.uses = v
+		case "run":
+			inRun = v == "|"
+			if !inRun {
+				st.run = v + "\n"
+			}
+		case "with":
+			inWith = true
+		}
+	}
+	return jobs
+}
+
+// actionInputs are the inputs an action.yml declares.
+func actionInputs(action string) map[string]bool {
+	inputs := map[string]bool{}
+	inInputs := false
+	for _, l := range strings.Split(action, "\n") {
+		switch {
+		case l == "inputs:":
+			inInputs = true
+		case l != "" && !strings.HasPrefix(l, " "):
+			inInputs = false
+		case inInputs && regexp.MustCompile(`^  [a-z-]+:$`).MatchString(l):
+			inputs[strings.TrimSuffix(strings.TrimSpace(l), ":")] = true
+		}
+	}
+	return inputs
+}
+
+// TestWorkflowChecksOnce: each job of the workflow init writes runs
+// toolnorm once (the check: the pull request's job; the fuzz: the
+// night's), and the JUnit report in the test tab is the file that one
+// check wrote, beside the Markdown of the job summary: the two came from
+// two runs, with two seeds, and could disagree. Every input the workflow
+// gives the action is one action.yml declares.
+func TestWorkflowChecksOnce(t *testing.T) {
+	action, err := os.ReadFile("../../../../action.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inputs := actionInputs(string(action))
+	for _, lang := range Languages {
+		b, err := render("workflow.yml.tmpl", map[string]any{"Action": Action, "Impl": "python3 .toolnorm/adapter.py", "Test": "python3 -m unittest", "Runner": "unittest",
+			"Dir": ".toolnorm", "Lang": lang, "Seed": CheckSeed, "Checks": CheckCases, "CheckArgs": "--seed 1 --checks 256",
+			"Findings": ".toolnorm/findings", "Baseline": ".toolnorm/baseline.json", "JUnitAction": JUnitAction, "Check": "toolnorm check", "Func": "f"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		jobs := workflowJobs(t, string(b))
+		for job, want := range map[string]string{"check": "check", "fuzz": "fuzz"} {
+			runs, junit := 0, ""
+			var reported []string
+			for _, st := range jobs[job] {
+				switch {
+				case st.uses == Action:
+					runs++
+					if cmp.Or(st.with["command"], "check") != want {
+						t.Errorf("%s: job %s runs toolnorm %s", lang, job, st.with["command"])
+					}
+					junit = st.with["junit"]
+					for k := range st.with {
+						if !inputs[k] {
+							t.Errorf("%s: job %s gives the action %s, an input action.yml does not declare", lang, job, k)
+						}
+					}
+				case strings.Contains(st.run, "toolnorm "):
+					runs++
+					t.Errorf("%s: job %s runs toolnorm in a step of its own: %q", lang, job, st.run)
+				case strings.HasPrefix(st.uses, "mikepenz/action-junit-report@"):
+					reported = append(reported, st.with["report_paths"])
+				}
+			}
+			if runs != 1 {
+				t.Errorf("%s: job %s runs toolnorm %d times, want once", lang, job, runs)
+			}
+			if job == "check" && (junit == "" || !slices.Equal(reported, []string{junit})) {
+				t.Errorf("%s: the check writes JUnit into %q, and the test tab shows %q", lang, junit, reported)
+			}
 		}
 	}
 }

@@ -109,13 +109,19 @@ func (t *Table) WriteMarkdown(w io.Writer) error {
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | `%d` | %s |\n", mdText(c.Name), mdText(orDash(c.Language)), mdText(orDash(c.Version)), choices, verdict, mdText(c.CausesText()), c.Seed, mdText(orDash(c.Budget)))
 	}
 	b.WriteString("\n")
-	t.writeMarkdownBody(&b)
+	t.writeMarkdownBody(&b, nil)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-// writeMarkdownBody writes the matrix and its notes.
-func (t *Table) writeMarkdownBody(b *strings.Builder) {
+// writeMarkdownBody writes the matrix and its notes. mark, if not nil, is
+// told each place in b where the report may be cut (cutMarkdown): before
+// the matrix, before each note, and before the last line.
+func (t *Table) writeMarkdownBody(b *strings.Builder, mark func()) {
+	if mark == nil {
+		mark = func() {}
+	}
+	mark()
 	b.WriteString("| property | clause |")
 	for _, c := range t.Columns {
 		fmt.Fprintf(b, " %s |", mdText(c.Name))
@@ -124,6 +130,7 @@ func (t *Table) writeMarkdownBody(b *strings.Builder) {
 	b.WriteString(strings.Repeat(" --- |", len(t.Columns)))
 	b.WriteString("\n")
 	var notes strings.Builder
+	var noteAt []int // where each note begins in notes
 	note := 0
 	for _, s := range t.Sections {
 		fmt.Fprintf(b, "| **%s** | |%s\n", mdText(s.Title), strings.Repeat(" |", len(t.Columns)))
@@ -134,6 +141,7 @@ func (t *Table) writeMarkdownBody(b *strings.Builder) {
 				if c.Status == Broken && len(c.Issues) > 0 {
 					note++
 					n = note
+					noteAt = append(noteAt, notes.Len())
 					writeNote(&notes, note, t.Columns[i].Name, r, c)
 				}
 				fmt.Fprintf(b, " %s |", mdCell(c, n))
@@ -142,10 +150,21 @@ func (t *Table) writeMarkdownBody(b *strings.Builder) {
 		}
 	}
 	if notes.Len() > 0 {
+		mark()
 		b.WriteString("\n## Broken, with commands that reproduce it\n\n")
-		b.WriteString(notes.String())
+		for i, at := range noteAt {
+			end := notes.Len()
+			if i+1 < len(noteAt) {
+				end = noteAt[i+1]
+			}
+			if i > 0 {
+				mark()
+			}
+			b.WriteString(notes.String()[at:end])
+		}
 	}
 	if t.Made != "" {
+		mark()
 		fmt.Fprintf(b, "\n<sub>Made by %s.</sub>\n", mdText(t.Made))
 	}
 }
@@ -189,9 +208,16 @@ func writeMarkdownIssue(b *strings.Builder, is Issue) {
 }
 
 // writeMarkdown is check --format markdown: the verdict, the counts, and
-// the report as a matrix of one implementation, with its notes.
-func writeMarkdown(r *check.Report, w io.Writer) error {
+// the report as a matrix of one implementation, with its notes. With
+// limit > 0 a report longer than limit bytes is cut to fit (cutMarkdown);
+// whole says where the whole report is.
+func writeMarkdown(r *check.Report, w io.Writer, limit int, whole string) error {
 	var b strings.Builder
+	// The places the report may be cut, each with the root causes whose
+	// sections come before it.
+	var marks []mdCutAt
+	shown := 0
+	mark := func() { marks = append(marks, mdCutAt{at: b.Len(), causes: shown}) }
 	v := verdictStatus(r.Verdict)
 	fmt.Fprintf(&b, "## toolnorm check: %s: %s %s\n\n", mdText(display.Text(r.Implementation)), v.Icon(), mdText(strings.ToUpper(string(r.Verdict))+verdictNote(r)))
 	if r.NotImplemented != "" {
@@ -239,12 +265,18 @@ func writeMarkdown(r *check.Report, w io.Writer) error {
 	if l := baselineLine(r); l != "" {
 		fmt.Fprintf(&b, "%s.\n\n", mdText(sentence(l)))
 	}
-	if cs := causes(r); len(cs) > 0 {
+	// The head, above, is never cut: the verdict, the counts, the repeat
+	// command.
+	mark()
+	cs := causes(r)
+	if len(cs) > 0 {
 		fmt.Fprintf(&b, "### %s\n\n", plural(len(cs), "root cause"))
 		for _, c := range cs {
 			fmt.Fprintf(&b, "%d. %s%s\n", c.N, mdMark(c.RootCause), mdText(rootCauseLine(c.RootCause)))
 		}
-		for _, c := range cs {
+		for i, c := range cs {
+			shown = i
+			mark()
 			fmt.Fprintf(&b, "\n#### %d. %s (%s)\n\n", c.N, mdText(display.Text(c.Title)), c.Clause)
 			fmt.Fprintf(&b, "- id: %s%s\n", mdCode(display.Text(c.ID), false), mdText(baselineNote(c.RootCause)))
 			for _, f := range c.Example {
@@ -265,7 +297,12 @@ func writeMarkdown(r *check.Report, w io.Writer) error {
 			}
 			if len(c.VectorLines) > 0 {
 				fmt.Fprintf(&b, "<details><summary>%s</summary>\n\n", plural(len(c.VectorLines), "vector"))
-				for _, l := range c.VectorLines {
+				for j, l := range c.VectorLines {
+					if j > 0 {
+						// A root cause of thousands of vectors is cut
+						// between two, its list closed.
+						marks = append(marks, mdCutAt{at: b.Len(), causes: shown, in: c.N, vectors: j, close: "\n</details>\n"})
+					}
 					fmt.Fprintf(&b, "- %s\n", mdText(l))
 				}
 				b.WriteString("\n</details>\n")
@@ -284,15 +321,20 @@ func writeMarkdown(r *check.Report, w io.Writer) error {
 			}
 		}
 		b.WriteString("\n")
+		shown = len(cs)
 	}
 	if len(r.Events) > 0 {
+		mark()
 		fmt.Fprintf(&b, "Failures of the program (timeouts, crashes, protocol errors; not violations): %s.\n\n", failureTally(r))
 		loose := r.LooseEvents()
 		if s := underCauses(r, len(loose)); s != "" {
 			fmt.Fprintf(&b, "%s.\n\n", mdText(s))
 		}
-		shown, more := looseShown(loose)
-		for _, e := range shown {
+		list, more := looseShown(loose)
+		for i, e := range list {
+			if i > 0 {
+				mark()
+			}
 			fmt.Fprintf(&b, "- %s\n", mdText(e.Line))
 			if e.Stderr != "" {
 				b.WriteString("\n  stderr:\n" + mdBlock(e.Stderr, "", "  "))
@@ -305,9 +347,65 @@ func writeMarkdown(r *check.Report, w io.Writer) error {
 	}
 	t := Matrix([]*check.Report{r})
 	t.Made = made(r)
-	t.writeMarkdownBody(&b)
-	_, err := io.WriteString(w, b.String())
+	t.writeMarkdownBody(&b, mark)
+	out := b.String()
+	if limit > 0 && len(out) > limit {
+		out = cutMarkdown(out, marks, len(cs), limit, whole)
+	}
+	_, err := io.WriteString(w, out)
 	return err
+}
+
+// mdCutAt is a place a Markdown report may be cut: at its byte offset, a
+// section, note or list item begins, and the sections of causes root
+// causes are above it. Cut inside the vectors of root cause in (its
+// number; 0: none), after vectors of them, close is what closes what is
+// open there.
+type mdCutAt struct {
+	at, causes  int
+	in, vectors int
+	close       string
+}
+
+// cutMarkdown cuts a Markdown report longer than limit bytes at the last
+// of marks where what is above it and the closing line fit in limit: where
+// a section, note or list item begins, never inside a code block or a
+// <details>. The first mark ends the head (the verdict, the counts, the
+// repeat command), which is kept whole even past limit. The closing line
+// says how many of the report's total root causes' sections and how many
+// more lines were left out, and where the whole report is (whole; "": the
+// same check with --format html).
+func cutMarkdown(full string, marks []mdCutAt, total, limit int, whole string) string {
+	if len(marks) == 0 {
+		return full
+	}
+	where := "the same check (the command above) with --format html"
+	if whole != "" {
+		where = mdCode(whole, false)
+	}
+	closing := func(m mdCutAt, lines int) string {
+		left := plural(lines, "line")
+		switch {
+		case m.in > 0:
+			left = fmt.Sprintf("the rest of root cause %d (after %s), %d more of %d root causes' sections and %d more lines", m.in, plural(m.vectors, "vector"), total-m.causes-1, total, lines)
+		case total == 1 && m.causes == 0:
+			left = fmt.Sprintf("the root cause's section and %d more lines", lines)
+		case total > 0:
+			left = fmt.Sprintf("%d of %d root causes' sections and %d more lines", total-m.causes, total, lines)
+		}
+		return m.close + fmt.Sprintf("\n---\n\nCut to fit %d bytes: left out %s. The whole report: %s.\n", limit, left, where)
+	}
+	// lines is the count of lines below the mark at, counted on the way.
+	lines, at := strings.Count(full, "\n"), 0
+	best, bestLines := marks[0], 0
+	for i, m := range marks {
+		lines -= strings.Count(full[at:m.at], "\n")
+		at = m.at
+		if i == 0 || m.at+len(closing(m, lines)) <= limit {
+			best, bestLines = m, lines
+		}
+	}
+	return full[:best.at] + closing(best, bestLines)
 }
 
 // mdMark is how the Markdown report marks a root cause checked against a

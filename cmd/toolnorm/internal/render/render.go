@@ -23,6 +23,24 @@ var Formats = []string{"text", "json", "junit", "markdown", "html"}
 
 // Write renders the report in a format.
 func Write(r *check.Report, w io.Writer, format string) error {
+	return WriteWith(r, w, format, Options{})
+}
+
+// Options are how WriteWith renders a report, beyond its format.
+type Options struct {
+	// MaxMarkdown, if above 0, cuts a Markdown report longer than this
+	// many bytes, such as a CI job's summary (GitHub takes at most 1 MiB),
+	// where a section begins, never inside a code block: the verdict and
+	// the counts at its top stay whole, and a last line says what was left
+	// out and where the whole report is. Other formats are never cut.
+	MaxMarkdown int
+	// Whole is where the whole report is, for that last line: a file or
+	// an artifact's name. Empty: the same check with --format html.
+	Whole string
+}
+
+// WriteWith renders the report in a format, with the options.
+func WriteWith(r *check.Report, w io.Writer, format string, o Options) error {
 	switch format {
 	case "text":
 		return writeText(r, w)
@@ -34,7 +52,7 @@ func Write(r *check.Report, w io.Writer, format string) error {
 	case "junit":
 		return writeReportJUnit(r, w)
 	case "markdown":
-		return writeMarkdown(r, w)
+		return writeMarkdown(r, w, o.MaxMarkdown, o.Whole)
 	case "html":
 		return writeHTML(r, w, made(r))
 	}
