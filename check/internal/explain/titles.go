@@ -20,7 +20,9 @@ import (
 //     (a failure of the program, for a failure's root cause);
 //   - a root cause a deviation names: the deviation (with the one it needs
 //     beside it, if any) gives exactly im's answer on the counterexample,
-//     and im answers as the deviation does on every witness of it;
+//     and im answers as the deviation does on every witness of it (or as
+//     it does with another deviation that im shows on its title's
+//     example, as the experiments allow);
 //   - any other: each text its title quotes that the counterexample holds
 //     (a keyword of its schema, a reference or a number of its
 //     arguments) is needed: with it taken out, im no longer fails that
@@ -40,7 +42,7 @@ func CheckTitle(ctx context.Context, im impl.Impl, want func(impl.Case) impl.Res
 		return fmt.Errorf("%s: its counterexample does not fail: %v", rc.ID, got)
 	}
 	if len(rc.Deviations) > 0 {
-		return checkDeviations(ctx, im, rc, got)
+		return checkDeviations(ctx, im, want, rc, got)
 	}
 	for _, q := range quotedIn(rc.Title) {
 		if err := needed(ctx, im, want, rc, q); err != nil {
@@ -50,7 +52,7 @@ func CheckTitle(ctx context.Context, im impl.Impl, want func(impl.Case) impl.Res
 	return nil
 }
 
-func checkDeviations(ctx context.Context, im impl.Impl, rc RootCause, got impl.Result) error {
+func checkDeviations(ctx context.Context, im impl.Impl, want func(impl.Case) impl.Result, rc RootCause, got impl.Result) error {
 	var x explanation
 	for _, id := range slices.Concat(rc.Deviations, rc.With) {
 		d := deviation.ByID(id)
@@ -68,12 +70,31 @@ func checkDeviations(ctx context.Context, im impl.Impl, rc RootCause, got impl.R
 			g := im.Normalize(ctx, w)
 			if !(explanation{d}).explains(ctx, w, g) && !slices.ContainsFunc(x, func(e *deviation.Deviation) bool {
 				return e != d && pair(d, e).explains(ctx, w, g)
-			}) {
+			}) && !excused(ctx, im, want, d, w, g) {
 				return fmt.Errorf("%s: on its witness %s %s the implementation gives %v, the deviation %v", rc.ID, w.Schema, w.Args, g, deviation.Apply(ctx, w, d))
 			}
 		}
 	}
 	return nil
+}
+
+// excused reports whether im's answer g on d's witness w is d's together
+// with another deviation that im shows on the example of its title (one
+// that differs from the reference under w's options), as
+// the experiments excuse a witness (lab.witness): a second bug of the
+// implementation's may change what the first gives.
+func excused(ctx context.Context, im impl.Impl, want func(impl.Case) impl.Result, d *deviation.Deviation, w impl.Case, g impl.Result) bool {
+	for _, e := range deviation.Catalogue() {
+		if e == d || !deviation.Compatible(d, e) || !pair(d, e).explains(ctx, w, g) {
+			continue
+		}
+		ex := e.Witnesses[0]
+		ex.Options.Repairs, ex.Options.Depth = w.Options.Repairs, w.Options.Depth
+		if !impl.Compare(deviation.Apply(ctx, ex, e), want(ex)).Same() && (explanation{e}).explains(ctx, ex, im.Normalize(ctx, ex)) {
+			return true
+		}
+	}
+	return false
 }
 
 var quotedRE = regexp.MustCompile("`([^`]+)`")
