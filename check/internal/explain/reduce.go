@@ -74,12 +74,16 @@ func (s *session) countLike(samples, others []*finding) []*finding {
 		return others
 	}
 	var rest []*finding
+	var class diagnose.Diagnosis // the samples' class, read once: an answer may be megabytes
+	if len(first.cands) == 0 {
+		class = classify(first.Case, first.Want, first.Got)
+	}
 	for _, f := range others {
 		switch {
 		case len(first.cands) > 0 && first.cands[0].explains(s.ctx, f.Case, f.Got):
 			f.cands = first.cands[:1]
 		case len(first.cands) == 0:
-			f.class, f.counted = classify(first.Case, first.Want, first.Got), true
+			f.class, f.counted = class, true
 		default:
 			rest = append(rest, f)
 		}
