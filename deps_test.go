@@ -19,7 +19,7 @@ var layers = [][]string{
 	// the second opinions (oracle), which share nothing with the reference
 	// they judge but the one definition of which patterns are valid; and
 	// the hostile inputs of issue 34, which any package's tests may build.
-	{"internal/word", "internal/jsonraw", "internal/display", "internal/ecma", "oracle < internal/ecma", "internal/hostile"},
+	{"internal/word", "internal/jsonraw", "internal/display", "internal/ecma", "oracle < internal/ecma", "internal/hostile", "internal/cputime"},
 	// The adapter kits, files embedded for toolnorm init to write out.
 	{"kits"},
 	{"internal/entity < internal/word", "internal/jsonvalue < internal/jsonraw"},
@@ -79,6 +79,7 @@ var forbidden = map[string]struct {
 var testOnly = map[string]string{
 	"impl/impltest":    "test doubles of implementations, as net/http/httptest is: no program links it",
 	"internal/hostile": "the hostile inputs of issue 34, for benchmarks and fuzz targets: no program links them",
+	"internal/cputime": "the CPU time a benchmark reports beside wall time: no program links it",
 }
 
 // thirdParty is every import from outside the module and the standard

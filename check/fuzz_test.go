@@ -18,6 +18,7 @@ import (
 	"github.com/toolnorm/toolnorm/corpus"
 	"github.com/toolnorm/toolnorm/impl"
 	"github.com/toolnorm/toolnorm/impl/impltest"
+	"github.com/toolnorm/toolnorm/internal/cputime"
 	"github.com/toolnorm/toolnorm/normalize"
 )
 
@@ -121,7 +122,7 @@ func BenchmarkFuzzReference(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
-	cases, cpu := 0, cpuTime()
+	cases, cpu := 0, cputime.Used()
 	for b.Loop() {
 		ctx, cancel := context.WithCancel(context.Background())
 		f := &check.Fuzzer{Impl: impl.Reference, Seeds: vectors}
@@ -136,7 +137,7 @@ func BenchmarkFuzzReference(b *testing.B) {
 		}
 		cases += f.Cases
 	}
-	reportCases(b, cases, cpuTime()-cpu)
+	reportCases(b, cases, cputime.Used()-cpu)
 }
 
 // reportCases reports cases per second of wall time and the CPU time per

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/internal/cputime"
 )
 
 // The test binary is also the adapter under test: with TOOLNORM_TEST_ADAPTER
@@ -571,10 +572,10 @@ func BenchmarkHarness(b *testing.B) {
 	defer a.Close()
 	reqs := cases(1000, -1)
 	b.ResetTimer()
-	cpu := cpuTime()
+	cpu := cputime.Used()
 	defer func() {
 		if cpu > 0 {
-			b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N*len(reqs)), "cpu-ns/request")
+			b.ReportMetric(float64(cputime.Used()-cpu)/float64(b.N*len(reqs)), "cpu-ns/request")
 		}
 	}()
 	for b.Loop() {

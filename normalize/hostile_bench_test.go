@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/toolnorm/toolnorm/internal/cputime"
 	"github.com/toolnorm/toolnorm/internal/hostile"
 )
 
@@ -62,7 +63,7 @@ func BenchmarkHostile(b *testing.B) {
 					b.ReportAllocs()
 					var before, after runtime.MemStats
 					runtime.ReadMemStats(&before)
-					cpu := cpuTime()
+					cpu := cputime.Used()
 					for b.Loop() {
 						var err error
 						switch api {
@@ -83,7 +84,7 @@ func BenchmarkHostile(b *testing.B) {
 							b.Fatal(err)
 						}
 					}
-					cpu = cpuTime() - cpu
+					cpu = cputime.Used() - cpu
 					runtime.ReadMemStats(&after)
 					b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(in), "ns/B")
 					if cpu > 0 {

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/toolnorm/toolnorm/cmd/toolnorm/internal/cli"
+	"github.com/toolnorm/toolnorm/internal/cputime"
 )
 
 // The benchmarks of toolnorm check measure cases per second: the corpus's
@@ -61,7 +62,7 @@ func BenchmarkCheckNode(b *testing.B) {
 // collector's too; no adapter's).
 func benchCheck(b *testing.B, args ...string) {
 	args = append([]string{"check", "--seed", "1", "--format", "json"}, args...)
-	cases, cpu := 0, cpuTime()
+	cases, cpu := 0, cputime.Used()
 	for b.Loop() {
 		var out strings.Builder
 		if code := cli.Main(args, strings.NewReader(""), &out, io.Discard); code > 1 {
@@ -70,7 +71,7 @@ func benchCheck(b *testing.B, args ...string) {
 		cases += casesIn(b, out.String())
 	}
 	b.ReportMetric(float64(cases)/b.Elapsed().Seconds(), "cases/s")
-	if used := cpuTime() - cpu; used > 0 {
+	if used := cputime.Used() - cpu; used > 0 {
 		b.ReportMetric(float64(used.Microseconds())/float64(cases), "cpu-µs/case")
 	}
 }

@@ -454,13 +454,7 @@ func (a *textAnalyzer) typeForm(t int) int {
 				null = true
 			}
 		})
-		switch {
-		case str && container:
-			return 1
-		case null:
-			return 2
-		}
-		return 3
+		return listForm(str, container, null)
 	}
 	return -1
 }

@@ -562,13 +562,7 @@ func typeForm(t *jsonvalue.Value) int {
 				null = true
 			}
 		}
-		switch {
-		case str && container:
-			return 1
-		case null:
-			return 2
-		}
-		return 3
+		return listForm(str, container, null)
 	}
 	return -1
 }
@@ -624,4 +618,16 @@ func itoa(i int) string {
 		return string(rune('0' + i))
 	}
 	return itoa(i/10) + string(rune('0'+i%10))
+}
+
+// listForm is the form of a type list, from what it names: 1 `string`
+// beside a container, 2 `null` (and no such pair), 3 another list.
+func listForm(str, container, null bool) int {
+	switch {
+	case str && container:
+		return 1
+	case null:
+		return 2
+	}
+	return 3
 }

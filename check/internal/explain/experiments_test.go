@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/toolnorm/toolnorm/check/internal/deviation"
@@ -36,102 +37,78 @@ func TestExcusedOnlyByShown(t *testing.T) {
 	}
 }
 
-// TestOneUnionBug: a program that takes a shape for declared wherever a
-// `type` list or a branch of `anyOf`, `oneOf` or `allOf` names it (one
-// test over the union's members) has one bug, not one for the type list,
-// one for `anyOf` and one for `allOf`.
-func TestOneUnionBug(t *testing.T) {
-	x := []*deviation.Deviation{deviation.ByID("json-string-admitted"), deviation.ByID("json-any-branch"), deviation.ByID("allof-as-union")}
-	im := impl.Func("any-member", func(ctx context.Context, c impl.Case) impl.Result { return deviation.Apply(ctx, c, x...) })
+// planted explains the findings of an implementation that is the
+// reference with the deviations ids, on cases given as schema and
+// arguments, and returns the root causes' ids, sorted.
+func planted(ids []string, cases [][2]string) []string {
+	var x []*deviation.Deviation
+	for _, id := range ids {
+		x = append(x, deviation.ByID(id))
+	}
+	im := impl.Func(strings.Join(ids, "+"), func(ctx context.Context, c impl.Case) impl.Result { return deviation.Apply(ctx, c, x...) })
 	var fs []Finding
-	for i, sa := range [][2]string{
-		{`{"type":"object","properties":{"p":{"type":["array","string"]}}}`, `{"p":"[2]"}`},
-		{`{"type":"object","properties":{"p":{"anyOf":[{"type":"string"},{"type":"array"}]}}}`, `{"p":"[2]"}`},
-		{`{"type":"object","properties":{"p":{"allOf":[{"type":["object","array"]},{"type":"object"}]}}}`, `{"p":"[]"}`},
-	} {
+	for i, sa := range cases {
 		c := impl.Case{Schema: []byte(sa[0]), Args: []byte(sa[1])}
 		fs = append(fs, Finding{Source: Vector, ID: strconv.Itoa(i), Case: c, Want: want(c), Got: im.Normalize(ctx, c)})
 	}
-	rcs := Explain(ctx, Config{Impl: im, Want: want}, fs)
-	var ids []string
-	for _, rc := range rcs {
-		ids = append(ids, rc.ID)
-	}
-	if len(rcs) != 1 || rcs[0].ID != "json-any-member" {
-		t.Errorf("root causes %v, want [json-any-member]", ids)
-	}
-}
-
-// TestPairMadeByTheOther: a program that substitutes whatever a string
-// parses to where an array is declared, and drops members whose value is
-// null, answers `{}` to `{"a":"null"}`, a witness of the first: the second
-// excuses it, though the witness holds no null before the first decodes
-// it. The two bugs are two root causes, each by its deviation, not one
-// cause per symptom (a number coerced, a member dropped, a string literal
-// decoded).
-func TestPairMadeByTheOther(t *testing.T) {
-	x := []*deviation.Deviation{deviation.ByID("json-any-value"), deviation.ByID("null-dropped")}
-	im := impl.Func("any-value-skip-null", func(ctx context.Context, c impl.Case) impl.Result { return deviation.Apply(ctx, c, x...) })
-	var fs []Finding
-	for i, a := range []string{`{"":"1"}`, `{"":"null"}`, `{"":"\"[]\""}`, `{"":"{}"}`, `{"b":null}`} {
-		c := impl.Case{Schema: []byte(`{"properties":{"":{"type":"array"}}}`), Args: []byte(a)}
-		fs = append(fs, Finding{Source: Vector, ID: strconv.Itoa(i), Case: c, Want: want(c), Got: im.Normalize(ctx, c)})
-	}
-	var ids []string
+	var out []string
 	for _, rc := range Explain(ctx, Config{Impl: im, Want: want}, fs) {
-		ids = append(ids, rc.ID)
+		out = append(out, rc.ID)
 	}
-	if len(ids) != 2 || !slices.Contains(ids, "json-any-value") || !slices.Contains(ids, "null-dropped") {
-		t.Errorf("root causes %v, want json-any-value and null-dropped", ids)
-	}
+	slices.Sort(out)
+	return out
 }
 
-// TestBehindAValidator: a program that substitutes whatever a string
-// parses to, then validates, rejects most of what it substitutes; the
-// substitutions that fit the schema (a string literal holding an array, a
-// number where a type list admits one) still show the first bug.
-func TestBehindAValidator(t *testing.T) {
-	x := []*deviation.Deviation{deviation.ByID("json-any-value"), deviation.ByID("validates-after-repair")}
-	im := impl.Func("any-value-validated", func(ctx context.Context, c impl.Case) impl.Result { return deviation.Apply(ctx, c, x...) })
-	var fs []Finding
-	for i, a := range []string{`{"":"1"}`, `{"":"\"[]\""}`, `{"":""}`} {
-		c := impl.Case{Schema: []byte(`{"properties":{"":{"type":"array"}}}`), Args: []byte(a)}
-		fs = append(fs, Finding{Source: Vector, ID: strconv.Itoa(i), Case: c, Want: want(c), Got: im.Normalize(ctx, c)})
-	}
-	var ids []string
-	for _, rc := range Explain(ctx, Config{Impl: im, Want: want}, fs) {
-		ids = append(ids, rc.ID)
-	}
-	if len(ids) != 2 || !slices.Contains(ids, "json-any-value") || !slices.Contains(ids, "validates-after-repair") {
-		t.Errorf("root causes %v, want json-any-value and validates-after-repair", ids)
-	}
-}
-
-// TestDecodesEverything: a program that replaces every string that parses
-// as JSON by its value, wherever it is and whatever the schema says, and
-// does not repair what it decoded, is two root causes (what it decodes,
-// and that it does not recurse), not one per symptom (a string parameter
-// decoded, a literal unquoted, a number made of text, a wrong shape).
-func TestDecodesEverything(t *testing.T) {
-	x := []*deviation.Deviation{deviation.ByID("json-decodes-everything"), deviation.ByID("json-not-recursive")}
-	im := impl.Func("decodes-everything", func(ctx context.Context, c impl.Case) impl.Result { return deviation.Apply(ctx, c, x...) })
-	var fs []Finding
-	for i, sa := range [][2]string{
-		{`{}`, `{"a":"[1]"}`},
-		{`{"properties":{"a":{"type":"string"}}}`, `{"a":"{}"}`},
-		{`{"properties":{"a":{"type":"number"}}}`, `{"a":"1"}`},
-		{`{"properties":{"a":{"type":"array"}}}`, `{"a":"\"x\""}`},
-		{`{"properties":{"a":{"type":"array"}}}`, `{"a":"{}"}`},
-		{`{"properties":{"a":{"type":"array","items":{"type":"array"}}}}`, `{"a":"[\"[1]\"]"}`},
+// TestPlanted: the findings of bugs planted together are their root
+// causes, one a bug, each by its deviation, not one cause a symptom.
+func TestPlanted(t *testing.T) {
+	const arrayParam = `{"properties":{"":{"type":"array"}}}`
+	for _, tt := range []struct {
+		name    string
+		planted []string
+		cases   [][2]string
+		want    []string
+	}{
+		// A program that takes a shape for declared wherever a `type` list
+		// or a branch of `anyOf`, `oneOf` or `allOf` names it (one test over
+		// the union's members) has one bug, not one for the type list, one
+		// for `anyOf` and one for `allOf`.
+		{"one union bug", []string{"json-string-admitted", "json-any-branch", "allof-as-union"}, [][2]string{
+			{`{"type":"object","properties":{"p":{"type":["array","string"]}}}`, `{"p":"[2]"}`},
+			{`{"type":"object","properties":{"p":{"anyOf":[{"type":"string"},{"type":"array"}]}}}`, `{"p":"[2]"}`},
+			{`{"type":"object","properties":{"p":{"allOf":[{"type":["object","array"]},{"type":"object"}]}}}`, `{"p":"[]"}`},
+		}, []string{"json-any-member"}},
+		// Whatever a string parses to substituted where an array is declared,
+		// and members whose value is null dropped: `{"a":"null"}`, a witness
+		// of the first, comes out `{}`, excused by the second, though it holds
+		// no null before the first decodes it.
+		{"a pair made by the other", []string{"json-any-value", "null-dropped"}, [][2]string{
+			{arrayParam, `{"":"1"}`}, {arrayParam, `{"":"null"}`}, {arrayParam, `{"":"\"[]\""}`}, {arrayParam, `{"":"{}"}`}, {arrayParam, `{"b":null}`},
+		}, []string{"json-any-value", "null-dropped"}},
+		// The same substitution, then a validator: most of what is
+		// substituted is rejected; the substitutions that fit the schema (a
+		// string literal holding an array, a number where a type list admits
+		// one) still show the first bug.
+		{"behind a validator", []string{"json-any-value", "validates-after-repair"}, [][2]string{
+			{arrayParam, `{"":"1"}`}, {arrayParam, `{"":"\"[]\""}`}, {arrayParam, `{"":""}`},
+		}, []string{"json-any-value", "validates-after-repair"}},
+		// Every string that parses as JSON replaced by its value, wherever it
+		// is and whatever the schema says, and what it decoded not repaired:
+		// two causes, not one a symptom (a string parameter decoded, a
+		// literal unquoted, a number made of text, a wrong shape).
+		{"decodes everything", []string{"json-decodes-everything", "json-not-recursive"}, [][2]string{
+			{`{}`, `{"a":"[1]"}`},
+			{`{"properties":{"a":{"type":"string"}}}`, `{"a":"{}"}`},
+			{`{"properties":{"a":{"type":"number"}}}`, `{"a":"1"}`},
+			{`{"properties":{"a":{"type":"array"}}}`, `{"a":"\"x\""}`},
+			{`{"properties":{"a":{"type":"array"}}}`, `{"a":"{}"}`},
+			{`{"properties":{"a":{"type":"array","items":{"type":"array"}}}}`, `{"a":"[\"[1]\"]"}`},
+		}, []string{"json-decodes-everything", "json-not-recursive"}},
 	} {
-		c := impl.Case{Schema: []byte(sa[0]), Args: []byte(sa[1])}
-		fs = append(fs, Finding{Source: Vector, ID: strconv.Itoa(i), Case: c, Want: want(c), Got: im.Normalize(ctx, c)})
-	}
-	var ids []string
-	for _, rc := range Explain(ctx, Config{Impl: im, Want: want}, fs) {
-		ids = append(ids, rc.ID)
-	}
-	if len(ids) != 2 || !slices.Contains(ids, "json-decodes-everything") || !slices.Contains(ids, "json-not-recursive") {
-		t.Errorf("root causes %v, want json-decodes-everything and json-not-recursive", ids)
+		t.Run(tt.name, func(t *testing.T) {
+			if got := planted(tt.planted, tt.cases); !slices.Equal(got, tt.want) {
+				t.Errorf("root causes %v, want %v", got, tt.want)
+			}
+		})
 	}
 }

@@ -1,15 +1,13 @@
 //go:build unix
 
-package harness
+package cputime
 
 import (
 	"syscall"
 	"time"
 )
 
-// cpuTime is the CPU time this process (toolnorm's side of the protocol,
-// not the adapter's) has used, user and system.
-func cpuTime() time.Duration {
+func used() time.Duration {
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
 		return 0
