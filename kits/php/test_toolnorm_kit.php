@@ -106,6 +106,9 @@ check('list-keyed object with arrays', one($identity, '{"o":{"0":1,"1":{"0":{}}}
 check('an empty object made an empty list is an object', one('fn($s, $a) => $a + ["x" => 1]', '{"e":{}}'), '{"id":1,"arguments":{"e":{},"x":1}}');
 check('an array the function puts where a string was is a list', one('fn($s, $a) => ["e" => json_decode($a["e"], TRUE)]', '{"e":"{}"}'), '{"id":1,"arguments":{"e":[]}}');
 check('an object the function changed goes as PHP writes it', one('fn($s, $a) => ["o" => [...$a["o"], 2]]', '{"o":{"0":1}}'), '{"id":1,"arguments":{"o":{"0":1,"1":2}}}');
+// The protocol's ids are numbers: a request with another goes unanswered,
+// and the adapter goes on.
+check('an id not a number', session($identity, ['{"cmd":"normalize","id":"x","schema":{},"arguments":{}}', '{"cmd":"normalize","id":2,"schema":{},"arguments":{}}'])[0], ['{"id":2,"arguments":{}}']);
 // What PHP cannot hold as sent is unsupported, in the arguments only.
 check('duplicate', json_decode(one($identity, '{"a":{"x":1,"x":2}}'))->unsupported, 'duplicate member "x": a PHP array keeps one');
 check('lone surrogate', str_contains(json_decode(one($identity, '{"s":"\\ud800"}'))->unsupported, 'lone surrogate'), TRUE);

@@ -157,7 +157,12 @@ final class ToolnormKit {
     if ($cmd !== 'normalize') {
       return NULL;
     }
-    $id = $numbers['/id'][0] ?? (string) ($request['id'] ?? 'null');
+    if (!is_int($request['id'] ?? NULL) && !is_float($request['id'] ?? NULL)) {
+      // The protocol's ids are numbers: no answer could name this request.
+      fwrite(STDERR, "toolnorm_kit: a request whose id is not a number: not answered\n");
+      return NULL;
+    }
+    $id = $numbers['/id'][0] ?? (string) $request['id'];
     ob_start();
     try {
       $result = $fn($request['schema'] ?? NULL, $request['arguments'] ?? NULL);

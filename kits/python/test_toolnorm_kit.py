@@ -52,6 +52,13 @@ class Session(unittest.TestCase):
         line = '{"cmd":"normalize","id":12345678901234567890,"schema":{},"arguments":{}}'
         self.assertEqual(session(identity, line), ['{"id":12345678901234567890,"arguments":{}}'])
 
+    def test_id_not_a_number_is_not_answered(self):
+        # The protocol's ids are numbers: a request with another goes unanswered (said on
+        # stderr), and the adapter goes on.
+        out = session(identity, '{"cmd":"normalize","id":"x","schema":{},"arguments":{}}',
+                      {"cmd": "normalize", "id": 2, "schema": {}, "arguments": {}})
+        self.assertEqual(out, ['{"id":2,"arguments":{}}'])
+
     def test_end_of_input_without_stop(self):
         self.assertEqual(len(session(identity, {"cmd": "normalize", "id": 1, "schema": {}, "arguments": {}},
                                      {"cmd": "normalize", "id": 2, "schema": {}, "arguments": {}})), 2)

@@ -225,7 +225,12 @@ def _answer(function, line, unsupported=None):
     cmd = request.get("cmd")
     if cmd != "normalize":
         return cmd, None
-    id_text = _number(request.get("id"))
+    id_ = request.get("id")
+    if isinstance(id_, bool) or not isinstance(id_, (int, float)):
+        print(f"toolnorm_kit: a request whose id is not a number ({_encode_str(str(id_))[:60]}): not answered",
+              file=sys.stderr)
+        return cmd, None
+    id_text = _number(id_)
     arguments = request.get("arguments")
     try:
         # The arguments are held to what a dict cannot hold; the schema is read as json reads
