@@ -410,12 +410,4 @@ func cutMarkdown(full string, marks []mdCutAt, total, limit int, whole string) s
 
 // mdMark is how the Markdown report marks a root cause checked against a
 // baseline, before its line: "**new**: ", "known: ", or "".
-func mdMark(rc check.RootCause) string {
-	switch rc.Baseline {
-	case check.BaselineNew:
-		return "**new**: "
-	case check.BaselineKnown:
-		return "known: "
-	}
-	return ""
-}
+func mdMark(rc check.RootCause) string { return byBaseline(rc, "**new**: ", "known: ") }

@@ -578,12 +578,16 @@ func baselineLine(r *check.Report) string {
 
 // baselineMark is how the text report marks a root cause checked against
 // a baseline, before its line: "NEW: ", "known: ", or "".
-func baselineMark(rc check.RootCause) string {
+func baselineMark(rc check.RootCause) string { return byBaseline(rc, "NEW: ", "known: ") }
+
+// byBaseline is ifNew or ifKnown as rc was found new or known against a
+// baseline, "" when it was not checked against one.
+func byBaseline(rc check.RootCause, ifNew, ifKnown string) string {
 	switch rc.Baseline {
 	case check.BaselineNew:
-		return "NEW: "
+		return ifNew
 	case check.BaselineKnown:
-		return "known: "
+		return ifKnown
 	}
 	return ""
 }
@@ -591,13 +595,7 @@ func baselineMark(rc check.RootCause) string {
 // baselineNote follows a root cause's id when it was checked against a
 // baseline.
 func baselineNote(rc check.RootCause) string {
-	switch rc.Baseline {
-	case check.BaselineNew:
-		return " (NEW: not in the baseline)"
-	case check.BaselineKnown:
-		return " (known: in the baseline)"
-	}
-	return ""
+	return byBaseline(rc, " (NEW: not in the baseline)", " (known: in the baseline)")
 }
 
 // rootCauseLine is a root cause in one line: its clause, its title, how
