@@ -15,7 +15,9 @@ import (
 
 	"golang.org/x/net/html"
 
+	"github.com/toolnorm/toolnorm/internal/cputime"
 	"github.com/toolnorm/toolnorm/internal/jsonraw"
+	"github.com/toolnorm/toolnorm/internal/schemagen"
 )
 
 var (
@@ -181,6 +183,31 @@ func BenchmarkCompile(b *testing.B) {
 }
 
 var sinkSchema *Schema
+
+// BenchmarkCompileDrawn compiles schemas the schema search draws
+// (internal/schemagen, every keyword and draft beside each other), as a
+// check compiles each case's schema: the reference's cost per drawn
+// schema, most of a searched case's. cpu-ns/op is the process's CPU time
+// an op, steadier than the wall time on a shared machine.
+func BenchmarkCompileDrawn(b *testing.B) {
+	var schemas [][]byte
+	size := 0
+	for seed := range uint64(256) {
+		s, _, _ := schemagen.DrawTrees(seed, schemagen.Options{})
+		schemas = append(schemas, s.Append(nil))
+		size += len(schemas[seed])
+	}
+	b.SetBytes(int64(size / len(schemas)))
+	b.ReportAllocs()
+	cpu := cputime.Used()
+	for i := 0; b.Loop(); i++ {
+		s, _ := Compile(schemas[i%len(schemas)])
+		sinkSchema = s
+	}
+	if cpu := cputime.Used() - cpu; cpu > 0 {
+		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+	}
+}
 
 // BenchmarkReadSchema reads the benchmark tools' schemas as Compile does
 // (decodeOrdered: the values and member order in one pass), and as it did

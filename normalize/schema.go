@@ -467,7 +467,8 @@ func (c *compiler) compile(p place, s *scope) *node {
 		c.fail(p.doc, p.at, "a schema must be an object or a boolean, not %s", jsonKind(p.v))
 		return c.yes
 	}
-	if !readsAny(m) {
+	var kw keywords
+	if !kw.gather(m) {
 		// Nothing below it depends on the scope, or is compiled.
 		return c.yes
 	}
@@ -480,7 +481,7 @@ func (c *compiler) compile(p place, s *scope) *node {
 		// Compiled again, in another scope: the scopes' work, which
 		// pays for the object and each of its subschemas.
 		if c.objects[key.obj] {
-			if !r.spendScope(1+subschemas(m), p) {
+			if !r.spendScope(1+kw.subschemas(), p) {
 				return c.yes
 			}
 		} else {
@@ -490,80 +491,151 @@ func (c *compiler) compile(p place, s *scope) *node {
 	n := &node{own: tAll}
 	c.nodes[key] = n
 	c.all = append(c.all, n)
-	c.compileObject(n, m, p, s)
+	c.compileObject(n, &kw, p, s)
 	return n
 }
 
-// subschemas returns how many subschemas the keywords of m hold, at most:
-// the calls of compile that compiling m makes.
-func subschemas(m map[string]any) int {
+// keywords holds the members of a schema object that compileObject reads,
+// found in one pass over the object: a lookup in the object's map for
+// each of them, most of them absent, cost more than the object has members.
+type keywords struct {
+	has                                       keywordSet
+	ref, dynamicRef, recursiveRef             any
+	typ, nullable                             any
+	allOf, anyOf, oneOf                       any
+	properties, patternProperties, additional any
+	prefixItems, items, additionalItems       any
+	defs, definitions                         any
+}
+
+// keywordSet is a set of the keywords compileObject reads, a bit each.
+type keywordSet uint32
+
+const (
+	kwRef keywordSet = 1 << iota
+	kwDynamicRef
+	kwRecursiveRef
+	kwType
+	kwNullable
+	kwAllOf
+	kwAnyOf
+	kwOneOf
+	kwProperties
+	kwPatternProperties
+	kwAdditionalProperties
+	kwPrefixItems
+	kwItems
+	kwAdditionalItems
+	kwDefs
+	kwDefinitions
+)
+
+// gather records the keywords of m that compileObject reads, and reports
+// whether m has one beside nullable (which is read only beside type): an
+// object without is the schema true to Compile.
+func (kw *keywords) gather(m map[string]any) bool {
+	for k, v := range m {
+		switch k {
+		case "$ref":
+			kw.ref, kw.has = v, kw.has|kwRef
+		case "$dynamicRef":
+			kw.dynamicRef, kw.has = v, kw.has|kwDynamicRef
+		case "$recursiveRef":
+			kw.recursiveRef, kw.has = v, kw.has|kwRecursiveRef
+		case "type":
+			kw.typ, kw.has = v, kw.has|kwType
+		case "nullable":
+			kw.nullable, kw.has = v, kw.has|kwNullable
+		case "allOf":
+			kw.allOf, kw.has = v, kw.has|kwAllOf
+		case "anyOf":
+			kw.anyOf, kw.has = v, kw.has|kwAnyOf
+		case "oneOf":
+			kw.oneOf, kw.has = v, kw.has|kwOneOf
+		case "properties":
+			kw.properties, kw.has = v, kw.has|kwProperties
+		case "patternProperties":
+			kw.patternProperties, kw.has = v, kw.has|kwPatternProperties
+		case "additionalProperties":
+			kw.additional, kw.has = v, kw.has|kwAdditionalProperties
+		case "prefixItems":
+			kw.prefixItems, kw.has = v, kw.has|kwPrefixItems
+		case "items":
+			kw.items, kw.has = v, kw.has|kwItems
+		case "additionalItems":
+			kw.additionalItems, kw.has = v, kw.has|kwAdditionalItems
+		case "$defs":
+			kw.defs, kw.has = v, kw.has|kwDefs
+		case "definitions":
+			kw.definitions, kw.has = v, kw.has|kwDefinitions
+		}
+	}
+	return kw.has&^kwNullable != 0
+}
+
+// subschemas returns how many subschemas the keywords hold, at most: the
+// calls of compile that compiling their object makes.
+func (kw *keywords) subschemas() int {
 	n := 4 // additionalProperties, items, additionalItems, a reference
-	for _, kw := range [...]string{"properties", "patternProperties", "$defs", "definitions"} {
-		if o, ok := m[kw].(map[string]any); ok {
+	for _, v := range [...]any{kw.properties, kw.patternProperties, kw.defs, kw.definitions} {
+		if o, ok := v.(map[string]any); ok {
 			n += len(o)
 		}
 	}
-	for _, kw := range [...]string{"allOf", "anyOf", "oneOf", "prefixItems", "items"} {
-		if a, ok := m[kw].([]any); ok {
+	for _, v := range [...]any{kw.allOf, kw.anyOf, kw.oneOf, kw.prefixItems, kw.items} {
+		if a, ok := v.([]any); ok {
 			n += len(a)
 		}
 	}
 	return n
 }
 
-// readsAny reports whether m has a keyword compileObject reads: an object
-// without is the schema true to Compile.
-func readsAny(m map[string]any) bool {
-	for k := range m {
-		switch k {
-		case "$ref", "$dynamicRef", "$recursiveRef", "type", "allOf", "anyOf", "oneOf",
-			"properties", "patternProperties", "additionalProperties",
-			"prefixItems", "items", "additionalItems", "$defs", "definitions":
-			return true
-		}
-	}
-	return false
-}
-
-func (c *compiler) compileObject(n *node, m map[string]any, p place, s *scope) {
+func (c *compiler) compileObject(n *node, kw *keywords, p place, s *scope) {
 	draft := p.res.draft
-	for _, kw := range [...]string{"$ref", "$dynamicRef", "$recursiveRef"} {
-		r, ok := m[kw]
-		if !ok || kw == "$dynamicRef" && draft != Draft2020 || kw == "$recursiveRef" && draft != Draft2019 {
+	for _, r := range [...]struct {
+		name string
+		v    any
+		has  bool
+	}{
+		{"$ref", kw.ref, kw.has&kwRef != 0},
+		{"$dynamicRef", kw.dynamicRef, kw.has&kwDynamicRef != 0 && draft == Draft2020},
+		{"$recursiveRef", kw.recursiveRef, kw.has&kwRecursiveRef != 0 && draft == Draft2019},
+	} {
+		if !r.has {
 			continue
 		}
-		str, isString := r.(string)
+		str, isString := r.v.(string)
 		if !isString {
-			c.fail(p.doc, p.at.member(kw), "%s must be a string, not %s", kw, jsonKind(r))
+			c.fail(p.doc, p.at.member(r.name), "%s must be a string, not %s", r.name, jsonKind(r.v))
 			continue
 		}
-		c.pending = append(c.pending, refSite{n: n, kw: kw, ref: str, doc: p.doc, res: p.res, at: p.at, scope: s})
+		c.pending = append(c.pending, refSite{n: n, kw: r.name, ref: str, doc: p.doc, res: p.res, at: p.at, scope: s})
 	}
-	_, hasRef := m["$ref"]
-	if hasRef && !draft.modern() {
+	if kw.has&kwRef != 0 && !draft.modern() {
 		// Drafts 4 to 7: the other keywords beside $ref are ignored;
 		// definitions are still compiled, for their errors.
-		c.definitions(m, p, s)
+		c.definitions(kw, p, s)
 		return
 	}
-	if t, ok := m["type"]; ok {
-		n.own = c.types(t, p.doc, p.at)
-		if nb, ok := m["nullable"]; ok {
-			b, isBool := nb.(bool)
+	if kw.has&kwType != 0 {
+		n.own = c.types(kw.typ, p.doc, p.at)
+		if kw.has&kwNullable != 0 {
+			b, isBool := kw.nullable.(bool)
 			if !isBool {
-				c.fail(p.doc, p.at.member("nullable"), "nullable must be a boolean, not %s", jsonKind(nb))
+				c.fail(p.doc, p.at.member("nullable"), "nullable must be a boolean, not %s", jsonKind(kw.nullable))
 			} else if b {
 				n.own |= tNull
 			}
 		}
 	}
-	n.allOf = c.list(m, "allOf", p, s)
-	n.anyOf = c.list(m, "anyOf", p, s)
-	n.oneOf = c.list(m, "oneOf", p, s)
-	_, n.hasAnyOf = m["anyOf"]
-	_, n.hasOneOf = m["oneOf"]
+	n.allOf = c.list(kw.allOf, kw.has&kwAllOf != 0, "allOf", p, s)
+	n.anyOf = c.list(kw.anyOf, kw.has&kwAnyOf != 0, "anyOf", p, s)
+	n.oneOf = c.list(kw.oneOf, kw.has&kwOneOf != 0, "oneOf", p, s)
+	n.hasAnyOf = kw.has&kwAnyOf != 0
+	n.hasOneOf = kw.has&kwOneOf != 0
 
-	if pr, ok := m["properties"]; ok {
+	if kw.has&kwProperties != 0 {
+		pr := kw.properties
 		obj, isObj := pr.(map[string]any)
 		if !isObj {
 			c.fail(p.doc, p.at.member("properties"), "properties must be an object, not %s", jsonKind(pr))
@@ -578,7 +650,8 @@ func (c *compiler) compileObject(n *node, m map[string]any, p place, s *scope) {
 		}
 		n.propTab = c.newPropTab(obj, keys, nodes)
 	}
-	if pp, ok := m["patternProperties"]; ok {
+	if kw.has&kwPatternProperties != 0 {
+		pp := kw.patternProperties
 		obj, isObj := pp.(map[string]any)
 		if !isObj {
 			c.fail(p.doc, p.at.member("patternProperties"), "patternProperties must be an object, not %s", jsonKind(pp))
@@ -594,25 +667,25 @@ func (c *compiler) compileObject(n *node, m map[string]any, p place, s *scope) {
 			n.patterns = append(n.patterns, pattern{re, c.compile(p.child(obj[k], &locs[i]), s)})
 		}
 	}
-	if a, ok := m["additionalProperties"]; ok {
-		n.additional = c.compile(p.child(a, p.at.member("additionalProperties")), s)
+	if kw.has&kwAdditionalProperties != 0 {
+		n.additional = c.compile(p.child(kw.additional, p.at.member("additionalProperties")), s)
 	}
-	if pi, ok := m["prefixItems"]; ok {
-		n.prefixItems = c.listOf(pi, p, "prefixItems", s)
+	if kw.has&kwPrefixItems != 0 {
+		n.prefixItems = c.listOf(kw.prefixItems, p, "prefixItems", s)
 		n.hasPrefixItems = true
 	}
-	if it, ok := m["items"]; ok {
-		if arr, isArr := it.([]any); isArr {
+	if kw.has&kwItems != 0 {
+		if arr, isArr := kw.items.([]any); isArr {
 			n.tupleItems = c.listOf(arr, p, "items", s)
 			n.hasTupleItems = true
 		} else {
-			n.items = c.compile(p.child(it, p.at.member("items")), s)
+			n.items = c.compile(p.child(kw.items, p.at.member("items")), s)
 		}
 	}
-	if a, ok := m["additionalItems"]; ok {
-		n.additionalItems = c.compile(p.child(a, p.at.member("additionalItems")), s)
+	if kw.has&kwAdditionalItems != 0 {
+		n.additionalItems = c.compile(p.child(kw.additionalItems, p.at.member("additionalItems")), s)
 	}
-	c.definitions(m, p, s)
+	c.definitions(kw, p, s)
 }
 
 // compilePattern is compilePattern, once per source in a Compile: a
@@ -633,26 +706,31 @@ func (c *compiler) compilePattern(src string) (*ecma.Regexp, error) {
 
 // definitions compiles $defs and definitions even when nothing refers to
 // them, so that a broken one is reported.
-func (c *compiler) definitions(m map[string]any, p place, s *scope) {
-	for _, kw := range [...]string{"$defs", "definitions"} {
-		if d, ok := m[kw]; ok {
-			defs, isObj := d.(map[string]any)
-			if !isObj {
-				c.fail(p.doc, p.at.member(kw), "%s must be an object, not %s", kw, jsonKind(d))
-			}
-			keys := p.doc.members(defs)
-			locs := p.at.member(kw).members(keys)
-			for i, k := range keys {
-				c.compile(p.child(defs[k], &locs[i]), s)
-			}
+func (c *compiler) definitions(kw *keywords, p place, s *scope) {
+	for _, d := range [...]struct {
+		name string
+		v    any
+		has  bool
+	}{{"$defs", kw.defs, kw.has&kwDefs != 0}, {"definitions", kw.definitions, kw.has&kwDefinitions != 0}} {
+		if !d.has {
+			continue
+		}
+		defs, isObj := d.v.(map[string]any)
+		if !isObj {
+			c.fail(p.doc, p.at.member(d.name), "%s must be an object, not %s", d.name, jsonKind(d.v))
+		}
+		keys := p.doc.members(defs)
+		locs := p.at.member(d.name).members(keys)
+		for i, k := range keys {
+			c.compile(p.child(defs[k], &locs[i]), s)
 		}
 	}
 }
 
-// list compiles allOf, anyOf or oneOf, which must be a non-empty array.
-func (c *compiler) list(m map[string]any, kw string, p place, s *scope) []*node {
-	v, ok := m[kw]
-	if !ok {
+// list compiles allOf, anyOf or oneOf, v if has, which must be a
+// non-empty array.
+func (c *compiler) list(v any, has bool, kw string, p place, s *scope) []*node {
+	if !has {
 		return nil
 	}
 	if arr, isArr := v.([]any); isArr && len(arr) == 0 {
