@@ -48,8 +48,9 @@ func TestReferenceCachesRightly(t *testing.T) {
 	}
 }
 
-// TestReferenceCacheBounded fills the cache past its bound and wants it
-// to start over, not grow.
+// TestReferenceCacheBounded fills the cache past its bound and wants its
+// newer generation to become the older, not grow; a schema found in the
+// older is moved to the newer, and the oldest are forgotten.
 func TestReferenceCacheBounded(t *testing.T) {
 	c := &schemas{}
 	for i := range maxCached + 10 {
@@ -57,8 +58,33 @@ func TestReferenceCacheBounded(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if len(c.m) != 10 {
-		t.Errorf("after %d schemas the cache holds %d, want 10", maxCached+10, len(c.m))
+	if len(c.m) != 10 || len(c.old) != maxCached {
+		t.Errorf("after %d schemas the cache holds %d and %d, want 10 and %d", maxCached+10, len(c.m), len(c.old), maxCached)
+	}
+	first := fmt.Appendf(nil, `{"description":"%d"}`, 0)
+	s, err := c.compile(context.Background(), first, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.m) != 11 || len(c.old) != maxCached-1 {
+		t.Errorf("a schema of the older generation: the cache holds %d and %d, want 11 and %d", len(c.m), len(c.old), maxCached-1)
+	}
+	if again, _ := c.compile(context.Background(), first, Options{}); again != s {
+		t.Error("a schema moved to the newer generation was compiled again")
+	}
+	for i := range 2 * maxCached {
+		if _, err := c.compile(context.Background(), fmt.Appendf(nil, `{"description":"x%d"}`, i), Options{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(c.m)+len(c.old) > 2*maxCached {
+		t.Errorf("the cache holds %d schemas, more than %d", len(c.m)+len(c.old), 2*maxCached)
+	}
+	if _, ok := c.m[schemaKey{string(first), Options{}}]; ok {
+		t.Error("the oldest schema is still in the newer generation")
+	}
+	if _, ok := c.old[schemaKey{string(first), Options{}}]; ok {
+		t.Error("the oldest schema is still in the older generation")
 	}
 }
 
