@@ -174,9 +174,40 @@ const maxFastDepth = 10000
 // twice, or a string with a lone surrogate escape. Then the caller reads
 // the text with encoding/json and memberOrder, for their errors.
 func decodeOrdered(text []byte) (v any, order map[uintptr][]string, ok bool) {
+	return decodeOrderedSkipping(text, skipNone)
+}
+
+// skipMode says which members of schema objects decodeOrderedSkipping
+// leaves undecoded: none, those neither compile nor the index of
+// identifiers reads, or those compile does not read (for a schema with no
+// identifier, which is not indexed).
+type skipMode uint8
+
+const (
+	skipNone skipMode = iota
+	skipUnindexed
+	skipUncompiled
+)
+
+// skipped stands in the decoded value for a member decodeOrderedSkipping
+// left undecoded: its text was checked as decodeOrdered checks it, and
+// what a JSON Pointer reaches of it is decoded then (resolver.follow,
+// document.decoded). It is of size zero, so it costs no allocation.
+type skipped struct{}
+
+// decodeOrderedSkipping is decodeOrdered, but for the members of schema
+// objects that mode leaves: most of a schema's text is such keywords
+// (enum, const, default, required, description, minimum and the other
+// validation keywords), which Compile never reads, and decoding them was
+// much of its cost. Their text is checked all the same (JSON, duplicate
+// keys, depth), so that it reports false exactly where decodeOrdered does,
+// but for a lone surrogate escape in a string that is no key of an object
+// (which decodeOrdered leaves to encoding/json, which replaces it: where a
+// pointer reaches such a string, it is decoded the same way then).
+func decodeOrderedSkipping(text []byte, mode skipMode) (v any, order map[uintptr][]string, ok bool) {
 	// Room for the keys and values of a small schema: they grow from
 	// there, but most schemas need no more.
-	d := orderedDecoder{b: text, keys: make([]string, 0, 32), vals: make([]any, 0, 32)}
+	d := orderedDecoder{b: text, keys: make([]string, 0, 32), vals: make([]any, 0, 32), mode: mode}
 	i := jsonraw.SkipSpace(text, 0)
 	v, i, ok = d.value(i, 0, "")
 	if !ok || jsonraw.SkipSpace(text, i) != len(text) {
@@ -191,6 +222,8 @@ type orderedDecoder struct {
 	vals  []any    // their values, a stack
 	buf   []byte   // scratch for unquoting
 	order map[uintptr][]string
+	mode  skipMode
+	raw   [][]byte // keys of the objects being skipped, unquoted, a stack
 }
 
 // value reads the value at b[i], the value of the member named token
@@ -321,7 +354,13 @@ func (d *orderedDecoder) object(i, depth int, token string) (any, int, bool) {
 		if i >= len(b) || b[i] != ':' {
 			return nil, 0, false
 		}
-		v, end, ok := d.value(jsonraw.SkipSpace(b, i+1), depth, key)
+		var v any
+		if d.mode != skipNone && !ordered(token) && !d.reads(key) {
+			v = skipped{}
+			end, ok = d.skip(jsonraw.SkipSpace(b, i+1), depth)
+		} else {
+			v, end, ok = d.value(jsonraw.SkipSpace(b, i+1), depth, key)
+		}
 		if !ok {
 			return nil, 0, false
 		}
@@ -383,4 +422,152 @@ func (d *orderedDecoder) array(i, depth int) (any, int, bool) {
 	clear(d.vals[base:])
 	d.vals = d.vals[:base]
 	return a, i + 1, true
+}
+
+// reads reports whether the member key of a schema object is decoded
+// under d's mode: a keyword compile reads (keywords.gather), $schema, and
+// unless the mode is skipUncompiled the keywords the index of identifiers
+// reads (resolver.index: identifiers, anchors, and every keyword whose
+// value holds schemas). TestSkippedNotRead holds it to them.
+func (d *orderedDecoder) reads(key string) bool {
+	switch key {
+	case "$ref", "$dynamicRef", "$recursiveRef", "type", "nullable", "allOf", "anyOf", "oneOf",
+		"properties", "patternProperties", "additionalProperties", "prefixItems", "items",
+		"additionalItems", "$defs", "definitions", "$schema":
+		return true
+	case "$id", "id", "$anchor", "$dynamicAnchor", "$recursiveAnchor",
+		"not", "if", "then", "else", "contains", "propertyNames", "unevaluatedItems",
+		"unevaluatedProperties", "contentSchema", "dependentSchemas", "dependencies":
+		return d.mode != skipUncompiled
+	}
+	return false
+}
+
+// skip checks the value at b[i], nested in depth arrays and objects, as
+// value reads it, and returns the index past it, decoding nothing.
+func (d *orderedDecoder) skip(i, depth int) (int, bool) {
+	b := d.b
+	if i >= len(b) {
+		return 0, false
+	}
+	var end int
+	var err error
+	switch c := b[i]; {
+	case c == '"':
+		end, _, err = jsonraw.ScanString(b, i)
+	case c == '-' || '0' <= c && c <= '9':
+		end, err = jsonraw.ScanNumber(b, i)
+	case c == '{':
+		if depth >= maxFastDepth {
+			return 0, false
+		}
+		return d.skipObject(i, depth+1)
+	case c == '[':
+		if depth >= maxFastDepth {
+			return 0, false
+		}
+		return d.skipArray(i, depth+1)
+	default:
+		end, err = jsonraw.ScanLiteral(b, i)
+	}
+	return end, err == nil
+}
+
+// skipObject is skip for an object: it refuses a key given twice, as
+// object does, comparing the keys as encoding/json reads them.
+func (d *orderedDecoder) skipObject(i, depth int) (int, bool) {
+	b := d.b
+	base := len(d.raw)
+	defer func() {
+		clear(d.raw[base:])
+		d.raw = d.raw[:base]
+	}()
+	var seen map[string]bool // once there are many keys
+	i = jsonraw.SkipSpace(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return i + 1, true
+	}
+	for {
+		if i >= len(b) || b[i] != '"' {
+			return 0, false
+		}
+		end, f, err := jsonraw.ScanString(b, i)
+		if err != nil {
+			return 0, false
+		}
+		key := b[i+1 : end-1]
+		if f&jsonraw.Escaped != 0 {
+			key = jsonraw.Unquote(nil, key)
+			if !utf8.Valid(key) {
+				return 0, false // a lone surrogate: left to encoding/json, as str does
+			}
+		}
+		keys := d.raw[base:]
+		switch {
+		case seen != nil:
+			if seen[string(key)] {
+				return 0, false
+			}
+			seen[string(key)] = true
+		case len(keys) < 16:
+			for _, k := range keys {
+				if string(k) == string(key) {
+					return 0, false
+				}
+			}
+		default:
+			seen = make(map[string]bool, 32)
+			for _, k := range keys {
+				seen[string(k)] = true
+			}
+			if seen[string(key)] {
+				return 0, false
+			}
+			seen[string(key)] = true
+		}
+		if seen == nil {
+			d.raw = append(d.raw, key)
+		}
+		i = jsonraw.SkipSpace(b, end)
+		if i >= len(b) || b[i] != ':' {
+			return 0, false
+		}
+		end, ok := d.skip(jsonraw.SkipSpace(b, i+1), depth)
+		if !ok {
+			return 0, false
+		}
+		i = jsonraw.SkipSpace(b, end)
+		if i < len(b) && b[i] == ',' {
+			i = jsonraw.SkipSpace(b, i+1)
+			continue
+		}
+		if i < len(b) && b[i] == '}' {
+			return i + 1, true
+		}
+		return 0, false
+	}
+}
+
+// skipArray is skip for an array.
+func (d *orderedDecoder) skipArray(i, depth int) (int, bool) {
+	b := d.b
+	i = jsonraw.SkipSpace(b, i+1)
+	if i < len(b) && b[i] == ']' {
+		return i + 1, true
+	}
+	for {
+		end, ok := d.skip(i, depth)
+		if !ok {
+			return 0, false
+		}
+		i = jsonraw.SkipSpace(b, end)
+		if i < len(b) && b[i] == ',' {
+			i = jsonraw.SkipSpace(b, i+1)
+			continue
+		}
+		if i < len(b) && b[i] == ']' {
+			return i + 1, true
+		}
+		return 0, false
+	}
 }

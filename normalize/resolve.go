@@ -154,6 +154,46 @@ type document struct {
 	res       *resource             // the resource of its root
 	resources map[uintptr]*resource // the others, by their root (objectID)
 	order     map[uintptr][]string  // keys in document order, by object (objectID)
+
+	// For a document decodeOrderedSkipping read: its text, and once a
+	// pointer reaches into a member it left, the whole text decoded.
+	text []byte
+	full any
+}
+
+// decoded returns the value at l in d decoded in full, for a member of a
+// schema object that decodeOrderedSkipping left (skipped) and a pointer
+// reaches: from d's text decoded once more, whole, on the first such
+// pointer. Its objects' member order joins d's; they are kept while
+// Compile runs, so that no other object has their objectID.
+func (d *document) decoded(l *loc) any {
+	if d.full == nil {
+		v, order, ok := decodeOrdered(d.text)
+		if !ok {
+			// A lone surrogate escape in a string that was skipped:
+			// read as encoding/json reads it (the text was checked).
+			v, order, _ = decodeSchema(d.text)
+		}
+		if d.order == nil {
+			d.order = map[uintptr][]string{}
+		}
+		maps.Copy(d.order, order)
+		d.full = v
+	}
+	var path []*loc
+	for ; l != nil; l = l.parent {
+		path = append(path, l)
+	}
+	v := d.full
+	for k := len(path) - 1; k >= 0; k-- {
+		switch cur := v.(type) {
+		case map[string]any:
+			v = cur[path[k].key]
+		case []any:
+			v = cur[path[k].index]
+		}
+	}
+	return v
 }
 
 // A resource is a schema resource: a document's root, or a schema with an
@@ -693,7 +733,12 @@ func (r *resolver) follow(p place, frag string) (place, string) {
 			if !ok {
 				return place{}, fmt.Sprintf("no member %q", tok)
 			}
-			p = p.child(next, p.at.member(tok))
+			at := p.at.member(tok)
+			if _, ok := next.(skipped); ok {
+				next = p.doc.decoded(at)
+				cur[tok] = next // decoded once: the same objects each time
+			}
+			p = p.child(next, at)
 		case []any:
 			i, err := strconv.Atoi(tok)
 			if err != nil || i < 0 || i >= len(cur) || !canonicalIndex(tok) {

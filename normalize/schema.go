@@ -368,8 +368,19 @@ func compileCounted(ctx context.Context, schema []byte, opts []Option) (*Schema,
 		off := invalidUTF8(schema)
 		return nil, 0, &SchemaError{Offset: off, Err: fmt.Errorf("%w: not JSON: invalid UTF-8 (offset %d)", ErrSchema, off)}
 	}
-	doc, order, ok := decodeOrdered(schema)
-	if !ok {
+	// The members of schema objects that Compile does not read are left
+	// undecoded; the index of identifiers reads more, where there may be
+	// identifiers.
+	identify := mayIdentify(schema, &rc)
+	mode := skipUncompiled
+	switch {
+	case !skipMembers:
+		mode = skipNone
+	case identify:
+		mode = skipUnindexed
+	}
+	doc, order, lazy := decodeOrderedSkipping(schema, mode)
+	if !lazy {
 		var err error
 		if doc, order, err = decodeSchema(schema); err != nil {
 			return nil, 0, err
@@ -377,7 +388,10 @@ func compileCounted(ctx context.Context, schema []byte, opts []Option) (*Schema,
 	}
 	r := &resolver{cfg: rc, docs: map[string]*document{}, resources: map[string]*resource{}}
 	r.start(ctx)
-	d := r.addDocumentIndexed(baseless, doc, order, len(schema), mayIdentify(schema, &rc))
+	d := r.addDocumentIndexed(baseless, doc, order, len(schema), identify)
+	if lazy {
+		d.text = schema // for what a pointer reaches of the members left
+	}
 	r.loadAll()
 	if r.err != nil {
 		return nil, r.spent, r.err
@@ -399,6 +413,11 @@ func compileCounted(ctx context.Context, schema []byte, opts []Option) (*Schema,
 	}
 	return &Schema{root: root, cfg: cfg}, r.spent, nil
 }
+
+// skipMembers is whether Compile leaves the members of schema objects it
+// does not read undecoded (decodeOrderedSkipping): false only in a test
+// that compares it with decoding them.
+var skipMembers = true
 
 // decodeSchema reads a schema's text that decodeOrdered leaves, with
 // encoding/json and memberOrder: for the error, or the value where the
