@@ -235,8 +235,18 @@ func (d *orderedDecoder) value(i, depth int, token string) (any, int, bool) {
 	}
 	switch c := b[i]; {
 	case c == '"':
-		s, end, ok := d.str(i)
-		return s, end, ok
+		end, f, err := jsonraw.ScanString(b, i)
+		if err != nil {
+			return nil, 0, false
+		}
+		if f&jsonraw.Escaped != 0 {
+			s, end, ok := d.str(i)
+			return s, end, ok
+		}
+		if v := typeName(b[i+1 : end-1]); v != nil {
+			return v, end, true
+		}
+		return intern(b[i+1 : end-1]), end, true
 	case c == '-' || '0' <= c && c <= '9':
 		end, err := jsonraw.ScanNumber(b, i)
 		if err != nil {
@@ -283,6 +293,29 @@ func (d *orderedDecoder) str(i int) (string, int, bool) {
 		return "", 0, false
 	}
 	return string(d.buf), end, true
+}
+
+// typeName returns b, a type's name, as a value, or nil: the value a
+// constant, which costs no allocation, where a string made a value costs
+// one.
+func typeName(b []byte) any {
+	switch string(b) { // no allocation: the cases are constants
+	case "object":
+		return "object"
+	case "array":
+		return "array"
+	case "string":
+		return "string"
+	case "null":
+		return "null"
+	case "number":
+		return "number"
+	case "integer":
+		return "integer"
+	case "boolean":
+		return "boolean"
+	}
+	return nil
 }
 
 // intern returns b as a string, without a copy for the keywords and type

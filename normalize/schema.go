@@ -276,9 +276,24 @@ type compiler struct {
 
 	patterns map[string]compiledPattern // this Compile's, by source
 	layouts  map[uintptr]propLayout     // newPropTab's, by properties object, when there are scopes
+	free     []node                     // newNode's, allocated a few at a time
+	chunk    int                        // how many it allocated last
 	slots    []propSlot                 // newPropTab's scratch table
 	words    []uint64                   // and its keys' words
 	hashes   []uint64                   // and their hashes
+}
+
+// newNode returns a node that admits every type: from an array of them,
+// twice as long as the last up to 64, as a schema has tens of nodes.
+func (c *compiler) newNode() *node {
+	if len(c.free) == 0 {
+		c.chunk = min(max(2*c.chunk, 4), 64)
+		c.free = make([]node, c.chunk)
+	}
+	n := &c.free[0]
+	c.free = c.free[1:]
+	n.own = tAll
+	return n
 }
 
 // nodeKey is an object of a document, compiled in a scope.
@@ -396,7 +411,9 @@ func compileCounted(ctx context.Context, schema []byte, opts []Option) (*Schema,
 	if r.err != nil {
 		return nil, r.spent, r.err
 	}
-	c := &compiler{r: r, nodes: map[nodeKey]*node{}, yes: &node{own: tAll}, no: &node{}}
+	c := &compiler{r: r, nodes: map[nodeKey]*node{}}
+	c.yes, c.no = c.newNode(), c.newNode()
+	c.no.own = 0
 	if r.scoping = r.mayScope(); r.scoping {
 		c.objects = map[uintptr]bool{}
 	}
@@ -507,7 +524,7 @@ func (c *compiler) compile(p place, s *scope) *node {
 			c.objects[key.obj] = true
 		}
 	}
-	n := &node{own: tAll}
+	n := c.newNode()
 	c.nodes[key] = n
 	c.all = append(c.all, n)
 	c.compileObject(n, &kw, p, s)
