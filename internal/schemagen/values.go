@@ -409,6 +409,11 @@ func isIndexKey(k string) bool {
 	if k == "" || len(k) > 10 || k != "0" && k[0] == '0' {
 		return false
 	}
+	for i := range len(k) {
+		if k[i] < '0' || k[i] > '9' {
+			return false // no ParseUint, whose error is an allocation
+		}
+	}
 	n, err := strconv.ParseUint(k, 10, 64)
 	return err == nil && n < 1<<32-1
 }
@@ -416,6 +421,9 @@ func isIndexKey(k string) bool {
 // indexKeysFirst moves the index keys first, in numeric order, as a
 // JavaScript object holds them (a kit answers unsupported otherwise).
 func indexKeysFirst(v *jsonvalue.Value) {
+	if !slices.ContainsFunc(v.Members, func(m jsonvalue.Member) bool { return isIndexKey(m.Key) }) {
+		return // most objects: nothing moves, nothing to allocate
+	}
 	var idx, rest []jsonvalue.Member
 	for _, m := range v.Members {
 		if isIndexKey(m.Key) {
