@@ -278,6 +278,44 @@ type gen struct {
 	// (an enum's): it records no site.
 	drawingSchema bool
 	fitOnly       bool // Options.Fit
+
+	// What value1 allocates from, a few at a time: a draw makes tens
+	// of values, each its own allocation before.
+	vals     []jsonvalue.Value
+	valChunk int // how many it allocated last
+}
+
+// value1 returns a new value, v: str, num, boolean, intv, arr and obj
+// are the functions of the same names, drawing from g's arrays.
+func (g *gen) value1(v jsonvalue.Value) *jsonvalue.Value {
+	if len(g.vals) == 0 {
+		g.valChunk = min(max(2*g.valChunk, 8), 64)
+		g.vals = make([]jsonvalue.Value, g.valChunk)
+	}
+	p := &g.vals[0]
+	g.vals = g.vals[1:]
+	*p = v
+	return p
+}
+
+func (g *gen) str(s string) *jsonvalue.Value {
+	return g.value1(jsonvalue.Value{Kind: jsonvalue.String, Str: s})
+}
+func (g *gen) num(s string) *jsonvalue.Value {
+	return g.value1(jsonvalue.Value{Kind: jsonvalue.Number, Number: s})
+}
+func (g *gen) boolean(b bool) *jsonvalue.Value {
+	return g.value1(jsonvalue.Value{Kind: jsonvalue.Bool, Bool: b})
+}
+func (g *gen) intv(i int) *jsonvalue.Value { return g.num(strconv.Itoa(i)) }
+func (g *gen) arr(xs ...*jsonvalue.Value) *jsonvalue.Value {
+	if xs == nil {
+		xs = []*jsonvalue.Value{}
+	}
+	return g.value1(jsonvalue.Value{Kind: jsonvalue.Array, Elems: xs})
+}
+func (g *gen) obj() *jsonvalue.Value {
+	return g.value1(jsonvalue.Value{Kind: jsonvalue.Object, Members: []jsonvalue.Member{}})
 }
 
 // maxNodes bounds a schema's size: past it, leaves.
@@ -317,10 +355,10 @@ func (g *gen) document() (*jsonvalue.Value, *jsonvalue.Value) {
 	root := newNode(tObject)
 	g.params = root
 	if g.draft != DraftNone {
-		root.set("$schema", str(g.draft.URI()))
+		root.set("$schema", g.str(g.draft.URI()))
 	}
-	root.set("type", str("object"))
-	props := obj()
+	root.set("type", g.str("object"))
+	props := g.obj()
 	n := 1 + g.r.IntN(3)
 	if g.on(kWide) {
 		n += g.r.IntN(2)
@@ -446,7 +484,7 @@ func (g *gen) schema(depth int) *node {
 			return g.ref(g.schema(depth - 1))
 		case kindBool:
 			n := newNode(tAll)
-			n.v = boolean(true)
+			n.v = g.boolean(true)
 			return n
 		case kindRecursive:
 			return g.recursive(depth)
@@ -487,7 +525,7 @@ func (g *gen) typeForm(n *node, main typeSet) {
 		if main == tNull {
 			other = tString
 		}
-		n.set("type", arr(str(name(main)), str(name(other))))
+		n.set("type", g.arr(g.str(name(main)), g.str(name(other))))
 		n.types |= other
 	case x == 1 && g.on(kTypeList):
 		other := pick(g.r, []typeSet{tString, tNumber, tObject, tArray, tBool, tInteger})
@@ -497,31 +535,31 @@ func (g *gen) typeForm(n *node, main typeSet) {
 		if other == main {
 			other = tString
 		}
-		n.set("type", arr(str(name(main)), str(name(other))))
+		n.set("type", g.arr(g.str(name(main)), g.str(name(other))))
 		n.types |= other
 	case x <= 3 && g.on(kStringContainer):
 		container := main
 		if main != tArray && main != tObject {
 			container = pick(g.r, []typeSet{tArray, tObject})
 		}
-		list := []*jsonvalue.Value{str("string"), str(name(container))}
+		list := []*jsonvalue.Value{g.str("string"), g.str(name(container))}
 		if g.chance(2) {
 			list[0], list[1] = list[1], list[0]
 		}
 		if g.chance(3) {
-			list = append(list, str("null"))
+			list = append(list, g.str("null"))
 			n.types |= tNull
 		}
-		n.set("type", arr(list...))
+		n.set("type", g.arr(list...))
 		n.types |= tString | container
 	case x == 4 && g.on(kNullable):
-		n.set("type", str(name(main)))
-		n.set("nullable", boolean(true))
+		n.set("type", g.str(name(main)))
+		n.set("nullable", g.boolean(true))
 		n.types |= tNull
 	case x == 5 && g.chance(2):
 		n.types = tAll // no type: what it declares, nothing
 	default:
-		n.set("type", str(name(main)))
+		n.set("type", g.str(name(main)))
 	}
 }
 
@@ -548,7 +586,7 @@ func (g *gen) array(depth int) *node {
 			n.prefix = append(n.prefix, c)
 			list = append(list, c.v)
 		}
-		n.set("prefixItems", arr(list...))
+		n.set("prefixItems", g.arr(list...))
 		if g.on(kItems) && g.chance(2) {
 			c := g.schema(depth - 1)
 			n.items = c
@@ -561,7 +599,7 @@ func (g *gen) array(depth int) *node {
 			n.prefix = append(n.prefix, c)
 			list = append(list, c.v)
 		}
-		n.set("items", arr(list...))
+		n.set("items", g.arr(list...))
 		if g.chance(2) {
 			c := g.schema(depth - 1)
 			n.items = c
@@ -599,7 +637,7 @@ func (g *gen) useModern() bool {
 func (g *gen) object(depth int) *node {
 	n := newNode(0)
 	g.typeForm(n, tObject)
-	props := obj()
+	props := g.obj()
 	for _, k := range g.keys(1 + g.r.IntN(3)) {
 		c := g.schema(depth - 1)
 		n.props = append(n.props, member{k, c})
@@ -616,7 +654,7 @@ func (g *gen) object(depth int) *node {
 // keywords about members to an object schema.
 func (g *gen) objectKeywords(n *node, depth int) {
 	if g.on(kPatternProps) && g.chance(2) {
-		pp := obj()
+		pp := g.obj()
 		for range 1 + g.r.IntN(2) {
 			p := pick(g.r, keyPatterns)
 			if pp.Member(p.re) != nil {
@@ -634,7 +672,7 @@ func (g *gen) objectKeywords(n *node, depth int) {
 	}
 	if g.on(kAdditionalProps) && g.chance(2) {
 		if g.chance(3) {
-			n.set("additionalProperties", boolean(false))
+			n.set("additionalProperties", g.boolean(false))
 			n.closed = true
 		} else {
 			c := g.schema(depth - 1)
@@ -645,26 +683,26 @@ func (g *gen) objectKeywords(n *node, depth int) {
 	if g.on(kRequired) && len(n.props) > 0 && g.chance(2) {
 		var req []*jsonvalue.Value
 		for _, m := range n.props[:1+g.r.IntN(len(n.props))] {
-			req = append(req, str(m.key))
+			req = append(req, g.str(m.key))
 			n.required = append(n.required, m.key)
 		}
-		n.set("required", arr(req...))
+		n.set("required", g.arr(req...))
 	}
 	if g.on(kPropCount) && g.chance(2) {
 		if g.chance(2) {
 			n.minProps = g.r.IntN(3)
-			n.set("minProperties", intv(n.minProps))
+			n.set("minProperties", g.intv(n.minProps))
 		} else {
 			n.maxProps = 1 + g.r.IntN(4)
-			n.set("maxProperties", intv(n.maxProps))
+			n.set("maxProperties", g.intv(n.maxProps))
 		}
 	}
 	if g.on(kPropertyNames) && g.chance(2) {
 		n.keyMax = 8 + g.r.IntN(8)
-		pn := obj()
-		pn.Members = append(pn.Members, jsonvalue.Member{Key: "maxLength", Value: intv(n.keyMax)})
+		pn := g.obj()
+		pn.Members = append(pn.Members, jsonvalue.Member{Key: "maxLength", Value: g.intv(n.keyMax)})
 		if g.chance(2) {
-			pn.Members = append(pn.Members, jsonvalue.Member{Key: "type", Value: str("string")})
+			pn.Members = append(pn.Members, jsonvalue.Member{Key: "type", Value: g.str("string")})
 		}
 		n.set("propertyNames", pn)
 	}
@@ -676,21 +714,21 @@ func (g *gen) objectKeywords(n *node, depth int) {
 		}
 		switch {
 		case oldDraft:
-			deps := obj()
+			deps := g.obj()
 			if g.chance(2) {
-				deps.Members = append(deps.Members, jsonvalue.Member{Key: a, Value: arr(str(b))})
+				deps.Members = append(deps.Members, jsonvalue.Member{Key: a, Value: g.arr(g.str(b))})
 				n.depReq = append(n.depReq, [2]string{a, b})
 			} else {
 				deps.Members = append(deps.Members, jsonvalue.Member{Key: a, Value: g.decoyObject(depth).v})
 			}
 			n.set("dependencies", deps)
 		case g.chance(2):
-			dr := obj()
-			dr.Members = append(dr.Members, jsonvalue.Member{Key: a, Value: arr(str(b))})
+			dr := g.obj()
+			dr.Members = append(dr.Members, jsonvalue.Member{Key: a, Value: g.arr(g.str(b))})
 			n.depReq = append(n.depReq, [2]string{a, b})
 			n.set("dependentRequired", dr)
 		default:
-			ds := obj()
+			ds := g.obj()
 			ds.Members = append(ds.Members, jsonvalue.Member{Key: a, Value: g.decoyObject(depth).v})
 			n.set("dependentSchemas", ds)
 		}
@@ -724,10 +762,10 @@ func (g *gen) decoy(depth int) *node {
 func (g *gen) decoyObject(depth int) *node {
 	n := newNode(tAll)
 	if g.chance(2) {
-		n.set("type", str("object"))
+		n.set("type", g.str("object"))
 		n.types = tObject
 	}
-	props := obj()
+	props := g.obj()
 	k := g.key()
 	d := g.decoy(depth - 1)
 	props.Members = append(props.Members, jsonvalue.Member{Key: k, Value: d.v})
@@ -750,7 +788,7 @@ func (g *gen) applicators(n *node, depth int) {
 		} else {
 			// not of a type the node does not draw.
 			x := newNode(0)
-			x.set("type", str("boolean"))
+			x.set("type", g.str("boolean"))
 			n.set("not", x.v)
 		}
 	}
@@ -758,7 +796,7 @@ func (g *gen) applicators(n *node, depth int) {
 		draftOK := g.draft == DraftNone || g.draft >= Draft7 || g.on(kOffDraft)
 		if draftOK {
 			cond := newNode(tAll)
-			cond.set("type", str(pick(g.r, []string{"string", "array", "object"})))
+			cond.set("type", g.str(pick(g.r, []string{"string", "array", "object"})))
 			n.set("if", cond.v)
 			then := g.decoyObject(depth)
 			n.set("then", then.v)
@@ -787,23 +825,23 @@ func (g *gen) constraints(n *node) {
 	if for_(tString) {
 		if g.on(kMaxLength) && g.chance(3) {
 			n.maxLen = g.r.IntN(5)
-			n.set("maxLength", intv(n.maxLen))
+			n.set("maxLength", g.intv(n.maxLen))
 		}
 		if g.on(kMinLength) && g.chance(3) {
 			n.minLen = 1 + g.r.IntN(5)
 			if n.maxLen >= 0 && n.minLen > n.maxLen {
 				n.minLen = n.maxLen
 			}
-			n.set("minLength", intv(n.minLen))
+			n.set("minLength", g.intv(n.minLen))
 		}
 		if g.on(kPattern) && g.chance(4) {
 			p := pick(g.r, patterns)
 			n.pat = &p
-			n.set("pattern", str(p.re))
+			n.set("pattern", g.str(p.re))
 		}
 		if g.on(kFormat) && g.chance(4) {
 			n.format = g.r.IntN(len(formatSpec))
-			n.set("format", str(formatSpec[n.format].name))
+			n.set("format", g.str(formatSpec[n.format].name))
 		}
 	}
 	if for_(tNumber | tInteger) {
@@ -812,23 +850,23 @@ func (g *gen) constraints(n *node) {
 			n.lo, n.hi = -g.r.IntN(3), 1+g.r.IntN(100)
 			switch g.r.IntN(3) {
 			case 0:
-				n.set("minimum", intv(n.lo))
-				n.set("maximum", intv(n.hi))
+				n.set("minimum", g.intv(n.lo))
+				n.set("maximum", g.intv(n.hi))
 			case 1:
 				if g.draft == Draft4 {
-					n.set("minimum", intv(n.lo-1))
-					n.set("exclusiveMinimum", boolean(true))
-					n.set("maximum", intv(n.hi+1))
-					n.set("exclusiveMaximum", boolean(true))
+					n.set("minimum", g.intv(n.lo-1))
+					n.set("exclusiveMinimum", g.boolean(true))
+					n.set("maximum", g.intv(n.hi+1))
+					n.set("exclusiveMaximum", g.boolean(true))
 				} else {
-					n.set("exclusiveMinimum", intv(n.lo-1))
-					n.set("exclusiveMaximum", intv(n.hi+1))
+					n.set("exclusiveMinimum", g.intv(n.lo-1))
+					n.set("exclusiveMaximum", g.intv(n.hi+1))
 				}
 			default:
 				n.multipleOf = 1 + g.r.IntN(3)
-				n.set("multipleOf", intv(n.multipleOf))
-				n.set("minimum", intv(n.lo))
-				n.set("maximum", intv(n.hi))
+				n.set("multipleOf", g.intv(n.multipleOf))
+				n.set("minimum", g.intv(n.lo))
+				n.set("maximum", g.intv(n.hi))
 			}
 		}
 	}
@@ -836,16 +874,16 @@ func (g *gen) constraints(n *node) {
 		if g.on(kItemCount) && g.chance(3) {
 			if g.chance(2) {
 				n.minItems = g.r.IntN(3)
-				n.set("minItems", intv(n.minItems))
+				n.set("minItems", g.intv(n.minItems))
 			}
 			if g.chance(2) {
 				n.maxItems = max(n.minItems, 1+g.r.IntN(3))
-				n.set("maxItems", intv(n.maxItems))
+				n.set("maxItems", g.intv(n.maxItems))
 			}
 		}
 		if g.on(kUniqueItems) && g.chance(3) {
 			n.unique = true
-			n.set("uniqueItems", boolean(true))
+			n.set("uniqueItems", g.boolean(true))
 		}
 		if g.on(kContains) && n.items == nil && len(n.prefix) == 0 && g.chance(4) {
 			c := newNode(0)
@@ -864,7 +902,7 @@ func (g *gen) constraints(n *node) {
 			}
 		}
 		n.enum = vals
-		n.set("enum", arr(vals...))
+		n.set("enum", g.arr(vals...))
 	} else if g.on(kConst) && g.chance(5) && scalarish && (g.draft != Draft4 || g.on(kOffDraft)) {
 		v := g.plain(n, 0)
 		n.enum = []*jsonvalue.Value{v}
@@ -889,11 +927,11 @@ func (g *gen) combinator(depth int) *node {
 		// The first branch declares; the second adds a constraint, or a
 		// type list that keeps the first's types.
 		n := *first
-		n.v = obj()
+		n.v = g.obj()
 		second := newNode(tAll)
 		switch g.r.IntN(3) {
 		case 0:
-			second.set("description", str("x"))
+			second.set("description", g.str("x"))
 		case 1:
 			g.constraints(second)
 			mergeConstraints(&n, second)
@@ -906,7 +944,7 @@ func (g *gen) combinator(depth int) *node {
 		if g.chance(2) {
 			branches[0], branches[1] = branches[1], branches[0]
 		}
-		n.set("allOf", arr(branches...))
+		n.set("allOf", g.arr(branches...))
 		return &n
 	}
 	n := newNode(tAll)
@@ -918,14 +956,14 @@ func (g *gen) combinator(depth int) *node {
 		if !null && g.chance(2) {
 			null = true // (one null branch: two would both match, and oneOf fail)
 			b = newNode(tNull)
-			b.set("type", str("null"))
+			b.set("type", g.str("null"))
 		} else {
 			b = g.schema(depth - 1)
 		}
 		n.alts = append(n.alts, b)
 		list = append(list, b.v)
 	}
-	n.set(kw, arr(list...))
+	n.set(kw, g.arr(list...))
 	if !g.fitOnly && g.chance(4) {
 		// A type beside the branches narrows them.
 		g.typeForm(n, pick(g.r, []typeSet{tArray, tObject}))
@@ -1060,11 +1098,11 @@ func (g *gen) defsKeyword() string {
 func (g *gen) refNode(target *node, ref string) *node {
 	n := newNode(tAll)
 	n.refTo = target
-	n.set("$ref", str(ref))
+	n.set("$ref", g.str(ref))
 	if g.draft.modern() && g.chance(4) {
 		switch g.r.IntN(3) {
 		case 0:
-			n.set("description", str("a reference"))
+			n.set("description", g.str("a reference"))
 		case 1:
 			g.constraints(n)
 		default:
@@ -1075,7 +1113,7 @@ func (g *gen) refNode(target *node, ref string) *node {
 		}
 	} else if !g.draft.modern() && g.chance(6) {
 		// Ignored beside $ref in drafts 4 to 7.
-		n.set("type", str("string"))
+		n.set("type", g.str("string"))
 	}
 	return n
 }
@@ -1091,14 +1129,14 @@ func (g *gen) recursive(depth int) *node {
 		// The children by $dynamicRef to the tree's $dynamicAnchor: in one
 		// resource it resolves as the anchor does.
 		anchor := "node" + strconv.Itoa(len(g.defs))
-		n.set("$dynamicAnchor", str(anchor))
+		n.set("$dynamicAnchor", g.str(anchor))
 		self = newNode(tAll)
 		self.refTo = n
-		self.set("$dynamicRef", str("#"+anchor))
+		self.set("$dynamicRef", g.str("#"+anchor))
 	} else {
 		self = g.refNode(n, g.pointer(d))
 	}
-	props := obj()
+	props := g.obj()
 	name := g.schema(depth - 1)
 	n.props = append(n.props, member{"name", name})
 	props.Members = append(props.Members, jsonvalue.Member{Key: "name", Value: name.v})
@@ -1125,32 +1163,32 @@ func (g *gen) writeDefs(root *node) {
 			// The identifier goes into the target's own object.
 			switch {
 			case d.uri != "" && g.draft == Draft4:
-				d.n.set("id", str(d.uri))
+				d.n.set("id", g.str(d.uri))
 			case d.uri != "":
-				d.n.set("$id", str(d.uri))
+				d.n.set("$id", g.str(d.uri))
 			case g.draft == Draft4:
-				d.n.set("id", str("#"+d.anchor))
+				d.n.set("id", g.str("#"+d.anchor))
 			case g.draft == Draft6 || g.draft == Draft7:
-				d.n.set("$id", str("#"+d.anchor))
+				d.n.set("$id", g.str("#"+d.anchor))
 			default:
-				d.n.set("$anchor", str(d.anchor))
+				d.n.set("$anchor", g.str(d.anchor))
 			}
 			if d.uri != "" && g.on(kSchemaKeyword) && g.draft.modern() && !g.fitOnly && g.chance(3) {
 				// An embedded resource that names its own draft (one that
 				// spells $id as its document does: which draft reads the
 				// identifier is left open between the drafts).
-				d.n.v.Members = append([]jsonvalue.Member{{Key: "$schema", Value: str(pick(g.r, []Draft{Draft2019, Draft2020}).URI())}}, d.n.v.Members...)
+				d.n.v.Members = append([]jsonvalue.Member{{Key: "$schema", Value: g.str(pick(g.r, []Draft{Draft2019, Draft2020}).URI())}}, d.n.v.Members...)
 			}
 		}
 		var holder *jsonvalue.Value
 		if d.inside == nil {
 			if rootDefs == nil {
-				rootDefs = obj()
+				rootDefs = g.obj()
 			}
 			holder = rootDefs
 		} else {
 			if holders[d.inside] == nil {
-				holders[d.inside] = obj()
+				holders[d.inside] = g.obj()
 				d.inside.n.v.Members = append(d.inside.n.v.Members, jsonvalue.Member{Key: kw, Value: holders[d.inside]})
 			}
 			holder = holders[d.inside]

@@ -433,3 +433,13 @@ func BenchmarkAnalyzeText(b *testing.B) {
 		AnalyzeText(c[0], c[1])
 	}
 }
+
+// BenchmarkDrawTrees draws the search's cases, a schema and arguments
+// each, as the fuzzer draws a sixth of its cases and the properties some
+// of theirs.
+func BenchmarkDrawTrees(b *testing.B) {
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		DrawTrees(uint64(i%256), Options{})
+	}
+}

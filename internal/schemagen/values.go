@@ -66,9 +66,9 @@ func (g *gen) fresh(n *node, depth int) *jsonvalue.Value {
 		// smallest value of the type.
 		switch t {
 		case tObject:
-			return obj()
+			return g.obj()
 		case tArray:
-			return arr()
+			return g.arr()
 		}
 	}
 	switch t {
@@ -81,7 +81,7 @@ func (g *gen) fresh(n *node, depth int) *jsonvalue.Value {
 	case tNumber, tInteger:
 		v = g.number(n, t)
 	case tBool:
-		v = boolean(g.chance(2))
+		v = g.boolean(g.chance(2))
 	default:
 		v = &jsonvalue.Value{Kind: jsonvalue.Null}
 	}
@@ -90,7 +90,7 @@ func (g *gen) fresh(n *node, depth int) *jsonvalue.Value {
 		// decodes it where the container is declared and string is not.
 		s := g.dress(string(v.Append(nil)))
 		if !n.types.has(tString) || n.fitsString(s) {
-			return str(s)
+			return g.str(s)
 		}
 	}
 	return v
@@ -178,7 +178,7 @@ func (g *gen) stringValue(n *node, depth int) *jsonvalue.Value {
 			s = fitLength(s, n.minLen, n.maxLen)
 		}
 	}
-	return str(s)
+	return g.str(s)
 }
 
 // fitLength cuts s to max code points, or pads it to min.
@@ -202,14 +202,14 @@ func (g *gen) number(n *node, t typeSet) *jsonvalue.Value {
 		m := max(n.multipleOf, 1)
 		lo, hi := ceilDiv(n.lo, m), n.hi/m
 		if hi < lo {
-			return intv(n.lo)
+			return g.intv(n.lo)
 		}
-		return intv(m * (lo + g.r.IntN(hi-lo+1)))
+		return g.intv(m * (lo + g.r.IntN(hi-lo+1)))
 	}
 	if t == tInteger || n.types.has(tInteger) && !n.types.has(tNumber) {
-		return num(pick(g.r, integers))
+		return g.num(pick(g.r, integers))
 	}
-	return num(pick(g.r, numbers))
+	return g.num(pick(g.r, numbers))
 }
 
 func ceilDiv(a, m int) int {
@@ -232,7 +232,7 @@ func (g *gen) arrayValue(n *node, depth int) *jsonvalue.Value {
 	if n.maxItems >= 0 {
 		count = min(count, n.maxItems)
 	}
-	v := arr()
+	v := g.arr()
 	for i := range count {
 		v.Elems = append(v.Elems, g.element(n, i, depth))
 	}
@@ -293,7 +293,7 @@ func (g *gen) anyValue(depth int) *jsonvalue.Value {
 // objectValue draws the members: declared ones (required ones always),
 // members under decoys, and others, in n's counts.
 func (g *gen) objectValue(n *node, depth int) *jsonvalue.Value {
-	v := obj()
+	v := g.obj()
 	has := func(k string) bool {
 		return v.Member(k) != nil || slices.ContainsFunc(v.Members, func(m jsonvalue.Member) bool { return m.Key == k })
 	}
@@ -526,35 +526,35 @@ func (g *gen) broken(v *jsonvalue.Value, n *node) *jsonvalue.Value {
 			for utf8.RuneCountInString(s) <= n.maxLen {
 				s = " " + s
 			}
-			return str(s)
+			return g.str(s)
 		})
 	}
 	if n.minLen > 0 {
 		ways = append(ways, func() *jsonvalue.Value {
 			if admitsContainer && n.minLen > 2 {
-				return str(pick(g.r, []string{"[]", "{}"}))
+				return g.str(pick(g.r, []string{"[]", "{}"}))
 			}
-			return str(string([]rune(v.Str + strings.Repeat("x", n.minLen))[:n.minLen-1]))
+			return g.str(string([]rune(v.Str + strings.Repeat("x", n.minLen))[:n.minLen-1]))
 		})
 	}
 	if n.pat != nil {
 		ways = append(ways, func() *jsonvalue.Value {
 			if admitsContainer {
 				if s := containerText(); !n.pat.match(s) {
-					return str(s)
+					return g.str(s)
 				}
 			}
-			return str(n.pat.other)
+			return g.str(n.pat.other)
 		})
 	}
 	if n.format >= 0 {
-		ways = append(ways, func() *jsonvalue.Value { return str(formatSpec[n.format].invalid) })
+		ways = append(ways, func() *jsonvalue.Value { return g.str(formatSpec[n.format].invalid) })
 	}
 	if n.enum != nil {
 		ways = append(ways, func() *jsonvalue.Value {
-			cand := str("not listed &amp;")
+			cand := g.str("not listed &amp;")
 			if admitsContainer {
-				cand = str(containerText())
+				cand = g.str(containerText())
 			}
 			for _, e := range n.enum {
 				if jsonvalue.Equal(e, cand) {
@@ -567,23 +567,23 @@ func (g *gen) broken(v *jsonvalue.Value, n *node) *jsonvalue.Value {
 	if n.bounded {
 		ways = append(ways, func() *jsonvalue.Value {
 			if n.multipleOf > 1 && g.chance(2) {
-				return intv(n.multipleOf*ceilDiv(n.lo, n.multipleOf) + 1)
+				return g.intv(n.multipleOf*ceilDiv(n.lo, n.multipleOf) + 1)
 			}
 			if g.chance(2) {
-				return intv(n.hi + 1 + g.r.IntN(5))
+				return g.intv(n.hi + 1 + g.r.IntN(5))
 			}
-			return intv(n.lo - 1 - g.r.IntN(5))
+			return g.intv(n.lo - 1 - g.r.IntN(5))
 		})
 	}
 	if v.Kind == jsonvalue.Array {
 		if n.minItems > 0 && len(v.Elems) >= n.minItems {
-			ways = append(ways, func() *jsonvalue.Value { return arr(v.Elems[:n.minItems-1]...) })
+			ways = append(ways, func() *jsonvalue.Value { return g.arr(v.Elems[:n.minItems-1]...) })
 		}
 		if n.maxItems >= 0 {
 			ways = append(ways, func() *jsonvalue.Value {
 				c := clone(v)
 				for len(c.Elems) <= n.maxItems {
-					c.Elems = append(c.Elems, str("extra"))
+					c.Elems = append(c.Elems, g.str("extra"))
 				}
 				return c
 			})
@@ -592,14 +592,14 @@ func (g *gen) broken(v *jsonvalue.Value, n *node) *jsonvalue.Value {
 			ways = append(ways, func() *jsonvalue.Value {
 				c := clone(v)
 				if len(c.Elems) == 0 {
-					c.Elems = append(c.Elems, str("x"))
+					c.Elems = append(c.Elems, g.str("x"))
 				}
 				c.Elems = append(c.Elems, clone(c.Elems[0]))
 				return c
 			})
 		}
 		if n.contains != nil {
-			ways = append(ways, func() *jsonvalue.Value { return arr(&jsonvalue.Value{Kind: jsonvalue.Null}) })
+			ways = append(ways, func() *jsonvalue.Value { return g.arr(&jsonvalue.Value{Kind: jsonvalue.Null}) })
 		}
 	}
 	if v.Kind == jsonvalue.Object {
@@ -648,7 +648,7 @@ func (g *gen) broken(v *jsonvalue.Value, n *node) *jsonvalue.Value {
 			for _, t := range []struct {
 				t typeSet
 				v *jsonvalue.Value
-			}{{tNumber | tInteger, num("7")}, {tBool, boolean(false)}, {tNull, &jsonvalue.Value{Kind: jsonvalue.Null}}, {tString, str("&amp;x")}, {tObject, obj()}} {
+			}{{tNumber | tInteger, g.num("7")}, {tBool, g.boolean(false)}, {tNull, &jsonvalue.Value{Kind: jsonvalue.Null}}, {tString, g.str("&amp;x")}, {tObject, g.obj()}} {
 				if !n.types.has(t.t) {
 					return t.v
 				}
