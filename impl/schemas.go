@@ -24,15 +24,22 @@ import (
 type schemas struct {
 	extra []normalize.Option // after each case's own options
 
-	mu    sync.Mutex
-	m     map[schemaKey]compiled // the newer generation
-	old   map[schemaKey]compiled // the older
-	bytes int                    // of the schemas in m
+	mu     sync.Mutex
+	m, old generation // the newer generation, the older
 }
 
-type schemaKey struct {
-	schema string
-	o      Options
+// A generation of the cache: the schemas compiled, by their options and
+// text (looked up with the text as bytes, which allocates nothing where a
+// key of text and options made a copy of the text each time).
+type generation struct {
+	by    map[Options]map[string]compiled
+	n     int // schemas
+	bytes int // of their text
+}
+
+func (g *generation) get(schema []byte, o Options) (compiled, bool) {
+	v, ok := g.by[o][string(schema)]
+	return v, ok
 }
 
 type compiled struct {
@@ -55,13 +62,13 @@ func (c *schemas) compile(ctx context.Context, schema []byte, o Options) (*norma
 	if len(schema) > maxCachedSchema {
 		return normalize.CompileContext(ctx, schema, append(o.Normalize(), c.extra...)...)
 	}
-	k := schemaKey{string(schema), o}
 	c.mu.Lock()
-	got, ok := c.m[k]
+	got, ok := c.m.get(schema, o)
 	if !ok {
-		if got, ok = c.old[k]; ok {
-			delete(c.old, k)
-			c.add(k, got)
+		if got, ok = c.old.get(schema, o); ok {
+			delete(c.old.by[o], string(schema))
+			c.old.n--
+			c.add(schema, o, got)
 		}
 	}
 	c.mu.Unlock()
@@ -74,16 +81,24 @@ func (c *schemas) compile(ctx context.Context, schema []byte, o Options) (*norma
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.add(k, compiled{s, err})
+	c.add(schema, o, compiled{s, err})
 	return s, err
 }
 
-// add puts k in the newer generation, which becomes the older first if it
-// is full. c.mu is held.
-func (c *schemas) add(k schemaKey, v compiled) {
-	if c.m == nil || len(c.m) >= maxCached || c.bytes+len(k.schema) > maxCachedBytes {
-		c.old, c.m, c.bytes = c.m, make(map[schemaKey]compiled), 0
+// add puts schema compiled under o in the newer generation, which becomes
+// the older first if it is full. c.mu is held.
+func (c *schemas) add(schema []byte, o Options, v compiled) {
+	if c.m.by == nil || c.m.n >= maxCached || c.m.bytes+len(schema) > maxCachedBytes {
+		c.old, c.m = c.m, generation{by: map[Options]map[string]compiled{}}
 	}
-	c.m[k] = v
-	c.bytes += len(k.schema)
+	in := c.m.by[o]
+	if in == nil {
+		in = map[string]compiled{}
+		c.m.by[o] = in
+	}
+	if _, dup := in[string(schema)]; !dup {
+		c.m.n++
+		c.m.bytes += len(schema)
+	}
+	in[string(schema)] = v
 }

@@ -17,7 +17,7 @@ import (
 // cache gives.
 func TestReferenceCachesRightly(t *testing.T) {
 	uncached := func(schema, args []byte, o Options) Result {
-		return reference(context.Background(), &schemas{m: nil}, schema, args, o) // a new cache each time: always a miss
+		return reference(context.Background(), &schemas{}, schema, args, o) // a new cache each time: always a miss
 	}
 	long := `{"type":"object","description":"` + strings.Repeat("x", maxCachedSchema) + `"}`
 	steps := []struct{ schema, args string }{
@@ -43,8 +43,8 @@ func TestReferenceCachesRightly(t *testing.T) {
 			}
 		}
 	}
-	if len(c.m) != 3*len(options) {
-		t.Errorf("the cache holds %d schemas, want %d (3 short schemas under %d options)", len(c.m), 3*len(options), len(options))
+	if c.m.n != 3*len(options) {
+		t.Errorf("the cache holds %d schemas, want %d (3 short schemas under %d options)", c.m.n, 3*len(options), len(options))
 	}
 }
 
@@ -58,16 +58,16 @@ func TestReferenceCacheBounded(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if len(c.m) != 10 || len(c.old) != maxCached {
-		t.Errorf("after %d schemas the cache holds %d and %d, want 10 and %d", maxCached+10, len(c.m), len(c.old), maxCached)
+	if c.m.n != 10 || c.old.n != maxCached {
+		t.Errorf("after %d schemas the cache holds %d and %d, want 10 and %d", maxCached+10, c.m.n, c.old.n, maxCached)
 	}
 	first := fmt.Appendf(nil, `{"description":"%d"}`, 0)
 	s, err := c.compile(context.Background(), first, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(c.m) != 11 || len(c.old) != maxCached-1 {
-		t.Errorf("a schema of the older generation: the cache holds %d and %d, want 11 and %d", len(c.m), len(c.old), maxCached-1)
+	if c.m.n != 11 || c.old.n != maxCached-1 {
+		t.Errorf("a schema of the older generation: the cache holds %d and %d, want 11 and %d", c.m.n, c.old.n, maxCached-1)
 	}
 	if again, _ := c.compile(context.Background(), first, Options{}); again != s {
 		t.Error("a schema moved to the newer generation was compiled again")
@@ -77,13 +77,13 @@ func TestReferenceCacheBounded(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if len(c.m)+len(c.old) > 2*maxCached {
-		t.Errorf("the cache holds %d schemas, more than %d", len(c.m)+len(c.old), 2*maxCached)
+	if c.m.n+c.old.n > 2*maxCached {
+		t.Errorf("the cache holds %d schemas, more than %d", c.m.n+c.old.n, 2*maxCached)
 	}
-	if _, ok := c.m[schemaKey{string(first), Options{}}]; ok {
+	if _, ok := c.m.get(first, Options{}); ok {
 		t.Error("the oldest schema is still in the newer generation")
 	}
-	if _, ok := c.old[schemaKey{string(first), Options{}}]; ok {
+	if _, ok := c.old.get(first, Options{}); ok {
 		t.Error("the oldest schema is still in the older generation")
 	}
 }
@@ -124,5 +124,18 @@ func TestReferenceStops(t *testing.T) {
 	r = reference(context.Background(), c, []byte(`{"type":"object"}`), []byte(`{"a":"&amp;"}`), Options{})
 	if r.Failure != nil || string(r.Output) != `{"a":"&"}` {
 		t.Fatalf("after a stopped compile: %v, want the answer", r)
+	}
+}
+
+// BenchmarkReferenceCached asks the reference about a schema it has
+// compiled, as the judge of a case does after the implementation: the
+// cost of finding the schema in the cache, and of normalizing.
+func BenchmarkReferenceCached(b *testing.B) {
+	schema := []byte(`{"type":"object","properties":{"a":{"type":"array","items":{"type":"string"}},"b":{"type":"string","maxLength":10}},"required":["a"],"description":"` + strings.Repeat("x", 300) + `"}`)
+	args := []byte(`{"a":"[\"&amp;\"]","b":"x"}`)
+	c := &schemas{}
+	b.ReportAllocs()
+	for b.Loop() {
+		reference(context.Background(), c, schema, args, Options{})
 	}
 }
