@@ -174,7 +174,8 @@ const maxFastDepth = 10000
 // twice, or a string with a lone surrogate escape. Then the caller reads
 // the text with encoding/json and memberOrder, for their errors.
 func decodeOrdered(text []byte) (v any, order map[uintptr][]string, ok bool) {
-	return decodeOrderedSkipping(text, skipNone)
+	v, order, _, ok = decodeOrderedSkipping(text, skipNone)
+	return v, order, ok
 }
 
 // skipMode says which members of schema objects decodeOrderedSkipping
@@ -204,26 +205,31 @@ type skipped struct{}
 // but for a lone surrogate escape in a string that is no key of an object
 // (which decodeOrdered leaves to encoding/json, which replaces it: where a
 // pointer reaches such a string, it is decoded the same way then).
-func decodeOrderedSkipping(text []byte, mode skipMode) (v any, order map[uintptr][]string, ok bool) {
+//
+// It also returns how many objects it decoded but those whose members are
+// schemas: about the nodes Compile makes (but for the scopes, and what
+// pointers reach of the members left).
+func decodeOrderedSkipping(text []byte, mode skipMode) (v any, order map[uintptr][]string, objects int, ok bool) {
 	// Room for the keys and values of a small schema: they grow from
 	// there, but most schemas need no more.
 	d := orderedDecoder{b: text, keys: make([]string, 0, 32), vals: make([]any, 0, 32), mode: mode}
 	i := jsonraw.SkipSpace(text, 0)
 	v, i, ok = d.value(i, 0, "")
 	if !ok || jsonraw.SkipSpace(text, i) != len(text) {
-		return nil, nil, false
+		return nil, nil, 0, false
 	}
-	return v, d.order, true
+	return v, d.order, d.objects, true
 }
 
 type orderedDecoder struct {
-	b     []byte
-	keys  []string // keys of the objects being read, a stack
-	vals  []any    // their values, a stack
-	buf   []byte   // scratch for unquoting
-	order map[uintptr][]string
-	mode  skipMode
-	raw   [][]byte // keys of the objects being skipped, unquoted, a stack
+	b       []byte
+	keys    []string // keys of the objects being read, a stack
+	vals    []any    // their values, a stack
+	buf     []byte   // scratch for unquoting
+	order   map[uintptr][]string
+	mode    skipMode
+	raw     [][]byte // keys of the objects being skipped, unquoted, a stack
+	objects int      // decoded
 }
 
 // value reads the value at b[i], the value of the member named token
@@ -410,6 +416,9 @@ func (d *orderedDecoder) object(i, depth int, token string) (any, int, bool) {
 		return nil, 0, false
 	}
 	keys, vals := d.keys[kbase:], d.vals[vbase:]
+	if !ordered(token) {
+		d.objects++ // a schema's, not a keyword's whose members are schemas
+	}
 	m := make(map[string]any, len(keys))
 	for k, key := range keys {
 		m[key] = vals[k]

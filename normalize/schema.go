@@ -283,8 +283,13 @@ type compiler struct {
 	hashes   []uint64                   // and their hashes
 }
 
+// maxFirstNodes bounds the nodes Compile allocates at once at the start:
+// a node for each object of the schema, up to that.
+const maxFirstNodes = 1024
+
 // newNode returns a node that admits every type: from an array of them,
-// twice as long as the last up to 64, as a schema has tens of nodes.
+// twice as long as the last up to 64, once those Compile allocated for
+// the schema's objects are taken.
 func (c *compiler) newNode() *node {
 	if len(c.free) == 0 {
 		c.chunk = min(max(2*c.chunk, 4), 64)
@@ -394,7 +399,7 @@ func compileCounted(ctx context.Context, schema []byte, opts []Option) (*Schema,
 	case identify:
 		mode = skipUnindexed
 	}
-	doc, order, lazy := decodeOrderedSkipping(schema, mode)
+	doc, order, objects, lazy := decodeOrderedSkipping(schema, mode)
 	if !lazy {
 		var err error
 		if doc, order, err = decodeSchema(schema); err != nil {
@@ -412,6 +417,11 @@ func compileCounted(ctx context.Context, schema []byte, opts []Option) (*Schema,
 		return nil, r.spent, r.err
 	}
 	c := &compiler{r: r, nodes: map[nodeKey]*node{}}
+	if lazy {
+		// A node for each object, most schemas' count, and true and
+		// false, in one allocation (past maxFirstNodes, a few at a time).
+		c.free = make([]node, min(objects, maxFirstNodes)+2)
+	}
 	c.yes, c.no = c.newNode(), c.newNode()
 	c.no.own = 0
 	if r.scoping = r.mayScope(); r.scoping {
