@@ -289,7 +289,7 @@ type gen struct {
 // are the functions of the same names, drawing from g's arrays.
 func (g *gen) value1(v jsonvalue.Value) *jsonvalue.Value {
 	if len(g.vals) == 0 {
-		g.valChunk = min(max(2*g.valChunk, 8), 64)
+		g.valChunk = min(max(2*g.valChunk, 8), 32)
 		g.vals = make([]jsonvalue.Value, g.valChunk)
 	}
 	p := &g.vals[0]
