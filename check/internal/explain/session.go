@@ -56,11 +56,20 @@ func (s *session) close() {
 	}
 }
 
-// kept reports whether the session keeps a result: an answer, or a crash
-// of the program that is not the harness giving up on it.
+// kept reports whether the session keeps a result: an answer no larger
+// than maxKept, or a crash of the program that is not the harness giving
+// up on it. A larger answer is asked for again when a step needs it:
+// minimizing sends many cases, and an implementation that answers each
+// with a megabyte would otherwise have them all held at once.
 func kept(r impl.Result) bool {
-	return r.Failure == nil || r.Kind() == impl.KindCrash && !errors.Is(r.Failure, impl.ErrGaveUp)
+	if r.Failure == nil {
+		return len(r.Output) <= maxKept
+	}
+	return r.Kind() == impl.KindCrash && !errors.Is(r.Failure, impl.ErrGaveUp)
 }
+
+// maxKept is the largest answer a session keeps.
+const maxKept = 64 << 10
 
 // live reports whether the steps may go on sending cases.
 func (s *session) live() bool { return s.k != nil && s.timeLeft() }
