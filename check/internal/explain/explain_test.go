@@ -122,3 +122,22 @@ func TestPairsPlanted(t *testing.T) {
 		})
 	}
 }
+
+// TestKept: a session keeps an answer up to maxKept bytes and a crash,
+// not a larger answer (asked for again when needed), nor the harness
+// giving up.
+func TestKept(t *testing.T) {
+	for _, c := range []struct {
+		r    impl.Result
+		want bool
+	}{
+		{impl.OK([]byte(`{}`)), true},
+		{impl.OK([]byte(`"` + strings.Repeat("x", maxKept-2) + `"`)), true},
+		{impl.OK([]byte(`"` + strings.Repeat("x", maxKept-1) + `"`)), false},
+		{impl.Result{Failure: impl.ErrGaveUp}, false},
+	} {
+		if got := kept(c.r); got != c.want {
+			t.Errorf("kept(%d bytes, %v) = %v", len(c.r.Output), c.r.Failure, got)
+		}
+	}
+}
