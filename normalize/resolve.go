@@ -379,7 +379,7 @@ func mayIdentify(text []byte, rc *resolveConfig) bool {
 	if rc.draft == Draft4 && bytes.Contains(text, []byte(`"id"`)) {
 		return true
 	}
-	for i := 0; ; {
+	for i := 0; i < len(text); {
 		j := bytes.IndexByte(text[i:], '\\')
 		if j < 0 {
 			return false
@@ -388,8 +388,9 @@ func mayIdentify(text []byte, rc *resolveConfig) bool {
 		if bytes.HasPrefix(text[i:], []byte("u00")) && i+3 < len(text) && text[i+3] >= '2' && text[i+3] <= '7' {
 			return true
 		}
-		i++ // past the escaped character
+		i++ // past the escaped character (a backslash may end the text: it is not JSON then)
 	}
+	return false
 }
 
 // addDocument indexes the document root found at uri, whose objects have

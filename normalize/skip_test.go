@@ -133,3 +133,18 @@ func TestSkippedNotRead(t *testing.T) {
 		}
 	}
 }
+
+// TestMayIdentifyEnds: the scan for identifiers stops at the end of any
+// text, one that ends in a backslash too (FuzzDifferential found a panic
+// on the schema `\`); such a text is not JSON, and Compile says so.
+func TestMayIdentifyEnds(t *testing.T) {
+	for _, s := range []string{`\`, `{"a\`, `"\u00`, `"\u002`, `\\`, `{"\u0024id":"x"}`} {
+		_ = mayIdentify([]byte(s), &resolveConfig{})
+		if _, err := Compile([]byte(s)); err == nil && s != `{"\u0024id":"x"}` {
+			t.Errorf("Compile(%q) succeeded", s)
+		}
+	}
+	if !mayIdentify([]byte(`{"\u0024id":"x"}`), &resolveConfig{}) {
+		t.Error(`an escaped "$id" key is not taken to identify`)
+	}
+}
