@@ -109,6 +109,7 @@ build_target $m/fuzz FuzzStructured FuzzStructured
 skip_target $m/fuzz FuzzProperties "rapid.MakeFuzz hands f.Fuzz a func(*testing.T, []byte) of the standard testing package; go-118-fuzz-build's f.Fuzz calls it with its own *testing.T, and reflect panics on every input"
 build_target $m/internal/entity FuzzDecode entity_FuzzDecode
 build_target $m/internal/jsonraw FuzzScan jsonraw_FuzzScan
+build_target $m/internal/jsonvalue FuzzSame jsonvalue_FuzzSame
 build_target $m/internal/ecma FuzzPattern ecma_FuzzPattern
 build_target $m/internal/ecma FuzzMatchLong ecma_FuzzMatchLong
 build_target $m/oracle FuzzNormalize oracle_FuzzNormalize

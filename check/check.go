@@ -365,6 +365,12 @@ func (v VectorFailure) Label() string {
 // MaxShown is how much of a value a vector failure shows.
 const MaxShown = 2000
 
+// MaxKeptAnswers bounds the bytes of the failing answers a check keeps to
+// explain: the vectors failed once the answers kept pass it are one root
+// cause, unexplained, that says so. An adapter that answers a megabyte to
+// every vector would otherwise have gigabytes held until the end.
+const MaxKeptAnswers = 64 << 20
+
 // A Status is a property's outcome in a check.
 type Status string
 

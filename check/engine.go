@@ -80,6 +80,10 @@ type run struct {
 	// them by id.
 	found        []explain.Finding
 	foundVectors map[string]*corpus.Vector
+	// keptBytes counts the failing answers of the vectors, found's and
+	// unkept's; unkept are the vectors failed past MaxKeptAnswers.
+	keptBytes int
+	unkept    []unkeptFinding
 	// failed are the cases each property (by its index in
 	// properties.All) failed on, in the order they were judged: the root
 	// causes count them, and one may show the failure.
@@ -484,9 +488,15 @@ func dealt(ctx context.Context, im impl.Impl, cases []impl.Case, jobs int) []imp
 	return out
 }
 
-// addFound records a vector failed, for the root causes.
+// addFound records a vector failed, for the root causes: its answer kept
+// while the answers kept stay within MaxKeptAnswers, else only what a
+// report shows of it (unkept).
 func (e *run) addFound(v *corpus.Vector, c impl.Case, got impl.Result) {
-	e.found = append(e.found, explain.Finding{Source: explain.Vector, ID: v.ID, Case: c, Want: v.Want(), Got: got, Clause: v.Clause})
+	if e.keptBytes += len(got.Output); e.keptBytes > MaxKeptAnswers {
+		e.unkept = append(e.unkept, unkeptFinding{v: v, c: c, got: got.Show(MaxShown), size: len(got.Output)})
+	} else {
+		e.found = append(e.found, explain.Finding{Source: explain.Vector, ID: v.ID, Case: c, Want: v.Want(), Got: got, Clause: v.Clause})
+	}
 	if e.foundVectors == nil {
 		e.foundVectors = map[string]*corpus.Vector{}
 	}

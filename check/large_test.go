@@ -79,3 +79,39 @@ func TestStoppedBeforeJudging(t *testing.T) {
 		}
 	}
 }
+
+// TestLargeAnswersKeptBounded: the failing answers the check keeps to
+// explain are at most MaxKeptAnswers bytes in all, so that an adapter
+// answering 256 KiB to each of 300 vectors does not have 75 MB held until
+// the end (a megabyte to each of the corpus's vectors was 5 GB). The
+// vectors past it are one root cause, unexplained, that says why; every
+// failed vector is under exactly one root cause.
+func TestLargeAnswersKeptBounded(t *testing.T) {
+	vs := vectors(t)[:300]
+	big := []byte(`{"x":"` + strings.Repeat("x", 256<<10) + `"}`)
+	im := impl.Func("large answers", func(ctx context.Context, c impl.Case) impl.Result { return impl.OK(big) })
+	r := Run(context.Background(), Config{Impl: im, Vectors: vs, Checks: 1, Seed: 1})
+	if r.Corpus.Failed < 290 {
+		t.Fatalf("%d vectors failed", r.Corpus.Failed)
+	}
+	under := 0
+	var unkept *RootCause
+	for i, rc := range r.RootCauses {
+		under += len(rc.Vectors)
+		if rc.ID == unexplainedID && strings.Contains(rc.Title, "not kept") {
+			unkept = &r.RootCauses[i]
+		}
+	}
+	if under != r.Corpus.Failed {
+		t.Errorf("%d vectors under root causes, %d failed", under, r.Corpus.Failed)
+	}
+	if unkept == nil {
+		t.Fatalf("no root cause for the answers not kept: %d root causes", len(r.RootCauses))
+	}
+	if n, most := len(unkept.Vectors), r.Corpus.Failed-MaxKeptAnswers/len(big); n < most {
+		t.Errorf("%d vectors unexplained, want at least %d: %s", n, most, unkept.Title)
+	}
+	if !strings.Contains(unkept.Counterexample.Got, "more bytes)") {
+		t.Errorf("its got is not cut: %.100s", unkept.Counterexample.Got)
+	}
+}

@@ -216,6 +216,9 @@ func (e *run) explain() []RootCause {
 		}
 	}
 	failed(FuzzingID, e.fuzzFailed)
+	if len(e.unkept) > 0 {
+		unexplained = append(unexplained, e.unkeptCause())
+	}
 	if len(fs) == 0 {
 		return e.after([]RootCause{}, unexplained)
 	}
@@ -235,9 +238,33 @@ func (e *run) explain() []RootCause {
 				Options: strings.Join(rc.Case.Options.Choices(), ", "), Expected: rc.Want.Show(MaxShown), Got: rc.Got.Show(MaxShown)},
 			Vector: v, Command: command, CommandNote: commandNote(command, v, len(out)), Vectors: nonNil(rc.Vectors), Properties: nonNil(rc.Properties), Buckets: nonNil(rc.Buckets), Cut: rc.Cut,
 			FailedCases: len(rc.Failed), FailedIn: failedIn(rc.Failed),
-			NotMinimized: rc.Got.Failure != nil || impl.Compare(rc.Got, rc.Want).Same()})
+			NotMinimized: rc.Got.Failure != nil || impl.Same(rc.Got, rc.Want)})
 	}
 	return e.after(out, unexplained)
+}
+
+// An unkeptFinding is a vector failed whose answer the check did not keep
+// (MaxKeptAnswers): got is what a report shows of it, size its length.
+type unkeptFinding struct {
+	v    *corpus.Vector
+	c    impl.Case
+	got  string
+	size int
+}
+
+// unkeptCause is the root cause of the vectors failed whose answers were
+// not kept: unexplained, with the first one's case.
+func (e *run) unkeptCause() RootCause {
+	u, total := e.unkept[0], 0
+	ids := make([]string, len(e.unkept))
+	for i, f := range e.unkept {
+		ids[i], total = f.v.ID, total+f.size
+	}
+	return RootCause{ID: unexplainedID, Class: "unexplained", Clause: u.v.Clause,
+		Title: fmt.Sprintf("%d failing answers not explained: not kept (%d bytes in all), past the %d MiB of failing answers a check keeps", len(e.unkept), total, MaxKeptAnswers>>20),
+		Counterexample: Counterexample{Schema: display.ClipJSON(u.c.Schema, MaxShown), Arguments: display.ClipJSON(u.c.Args, MaxShown),
+			Options: strings.Join(u.c.Options.Choices(), ", "), Expected: u.v.Want().Show(MaxShown), Got: u.got},
+		Vector: u.v, Vectors: ids, Properties: []string{}, Buckets: []string{}, NotMinimized: true}
 }
 
 // after appends the unexplained root causes to the others, each with its

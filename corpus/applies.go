@@ -29,7 +29,7 @@ type Applicability struct {
 // and so do the native tests toolnorm init writes. ctx stops the
 // reference.
 func Applies(ctx context.Context, v *Vector, own impl.Options) Applicability {
-	if v.Options.Same(own) || impl.Compare(impl.Reference.Normalize(ctx, impl.Case{Schema: v.SchemaText(), Args: v.ArgumentsText(), Options: own}), v.Want()).Same() {
+	if v.Options.Same(own) || impl.Same(impl.Reference.Normalize(ctx, impl.Case{Schema: v.SchemaText(), Args: v.ArgumentsText(), Options: own}), v.Want()) {
 		return Applicability{Applies: true, Options: own}
 	}
 	// It means something else under the declared options: because of a
@@ -37,7 +37,7 @@ func Applies(ctx context.Context, v *Vector, own impl.Options) Applicability {
 	// implementation does not do), or of another choice.
 	both := own
 	both.Repairs = normalize.AllRepairs
-	if own.Repairs != normalize.AllRepairs && (both.Same(v.Options) || impl.Compare(impl.Reference.Normalize(ctx, impl.Case{Schema: v.SchemaText(), Args: v.ArgumentsText(), Options: both}), v.Want()).Same()) {
+	if own.Repairs != normalize.AllRepairs && (both.Same(v.Options) || impl.Same(impl.Reference.Normalize(ctx, impl.Case{Schema: v.SchemaText(), Args: v.ArgumentsText(), Options: both}), v.Want())) {
 		return Applicability{Options: v.Options, NeedsRepair: true, Why: "needs " + own.Repairs.Missing() + ", which the implementation declares it does not do"}
 	}
 	return Applicability{Options: v.Options, Why: "written for " + v.Options.String() + ", and meaning something else under the declared " + own.String()}

@@ -39,6 +39,15 @@ var SeedTargets = []SeedTarget{
 	{"jsonraw_FuzzScan", []string{"[]byte"}, func(_ *Vector, in FuzzInput) [][]any {
 		return [][]any{{in.Schema}, {in.Args}}
 	}},
+	{"jsonvalue_FuzzSame", []string{"[]byte", "[]byte"}, func(v *Vector, in FuzzInput) [][]any {
+		// The arguments against what the vector expects of them (mostly
+		// the same value, written otherwise), and the schema against itself.
+		seeds := [][]any{{in.Schema, in.Schema}}
+		if want := v.Want(); want.Failure == nil && want.Output != nil {
+			seeds = append(seeds, []any{in.Args, want.Output})
+		}
+		return seeds
+	}},
 	{"oracle_FuzzNormalize", []string{"string", "string", "bool"}, func(_ *Vector, in FuzzInput) [][]any {
 		return [][]any{{string(in.Schema), string(in.Args), in.Attribute}}
 	}},

@@ -40,7 +40,7 @@ func (v *Vector) SetResult(r Result) {
 }
 
 // sameResult reports whether two vectors with one ID expect the same.
-func sameResult(a, b *Vector) bool { return impl.Compare(a.Want(), b.Want()).Same() }
+func sameResult(a, b *Vector) bool { return impl.Same(a.Want(), b.Want()) }
 
 // ErrContradicts is wrapped by the error Add returns for a vector whose
 // case is in the corpus already with another expected result.

@@ -120,6 +120,9 @@ func TestKnownFindings(t *testing.T) {
 	for _, a := range Adapters {
 		name := a.Dir + " " + a.Args
 		t.Run(strings.TrimSpace(name), func(t *testing.T) {
+			// Each check runs --checks 256 at seed 1 against its own
+			// adapter: what it finds does not depend on what runs beside it.
+			t.Parallel()
 			if _, err := os.Stat(filepath.Join(a.Dir, "node_modules")); err != nil {
 				if os.Getenv("TOOLNORM_ADAPTERS") != "" {
 					t.Fatalf("%s is not installed (npm ci in it)", a.Dir)

@@ -12,6 +12,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/bits"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -554,4 +555,56 @@ func objectKey(b []byte, i int, plain bool) (int, error) {
 		return i + 1, nil
 	}
 	return SkipSpace(b, i+1), nil
+}
+
+// NextUnit reads one unit of a string whose raw text, past its opening
+// quote, goes on at b[i]: a character as it is written, an escape, or a
+// surrogate pair's two escapes. It appends the unit's value to dst as
+// [Unquote] does and returns the index past it; at the closing quote it
+// returns end true and the index past the quote. It refuses what
+// [ScanString] refuses. Reading two strings unit by unit compares their
+// values without reading either whole.
+func NextUnit(dst, b []byte, i int) (out []byte, next int, end bool, err error) {
+	if i >= len(b) {
+		return dst, 0, false, errAt(i, "unterminated string")
+	}
+	switch c := b[i]; {
+	case c == '"':
+		return dst, i + 1, true, nil
+	case c == '\\':
+		return nextEscape(dst, b, i)
+	case c < 0x20:
+		return dst, 0, false, errAt(i, "control character %#02x in string (must be escaped)", c)
+	case c < utf8.RuneSelf:
+		return append(dst, c), i + 1, false, nil
+	}
+	r, size := utf8.DecodeRune(b[i:])
+	if r == utf8.RuneError && size == 1 {
+		return dst, 0, false, errAt(i, "invalid UTF-8 byte %#x in string", b[i])
+	}
+	return append(dst, b[i:i+size]...), i + size, false, nil
+}
+
+// nextEscape is NextUnit at a backslash.
+func nextEscape(dst, b []byte, i int) ([]byte, int, bool, error) {
+	if i+1 >= len(b) {
+		return dst, 0, false, errAt(i, "unterminated string")
+	}
+	if k := strings.IndexByte(`"\/bfnrt`, b[i+1]); k >= 0 {
+		return append(dst, "\"\\/\b\f\n\r\t"[k]), i + 2, false, nil
+	}
+	if b[i+1] != 'u' {
+		return dst, 0, false, errAt(i, "invalid escape \\%s in string", describeByte(b[i+1]))
+	}
+	r, ok := hex4(b, i+2)
+	if !ok {
+		return dst, 0, false, errAt(i, "invalid \\u escape in string")
+	}
+	i += 6
+	if 0xD800 <= r && r < 0xDC00 && i+1 < len(b) && b[i] == '\\' && b[i+1] == 'u' {
+		if r2, ok := hex4(b, i+2); ok && 0xDC00 <= r2 && r2 < 0xE000 {
+			return utf8.AppendRune(dst, 0x10000+(r-0xD800)<<10+(r2-0xDC00)), i + 6, false, nil
+		}
+	}
+	return appendWTF8(dst, r), i, false, nil
 }

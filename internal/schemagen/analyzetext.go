@@ -9,17 +9,21 @@ import (
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 )
 
-// AnalyzeText is Analyze of JSON texts; a text that does not parse (as
-// jsonvalue.Parse reads it) says nothing. A check counts every case it
-// runs, so the text is read where it lies, without a tree: a tree of each
-// schema cost as much as drawing the case.
+// AnalyzeText returns the features the JSON texts schema and args hold
+// (either may be nil): the keywords, type forms, references and draft of
+// the schema, the pairs of them that matter, and the special keys of the
+// arguments. A text that does not parse (as jsonvalue.Parse reads it)
+// says nothing. A check counts every case it runs, so the text is read
+// where it lies, without a tree: a tree of each schema cost as much as
+// drawing the case.
 func AnalyzeText(schema, args []byte) Set {
 	var s Set
-	if len(schema) > maxTextAnalyzed || len(args) > maxTextAnalyzed {
-		return analyzeParsed(schema, args)
-	}
 	a := analyzers.Get().(*textAnalyzer)
-	defer analyzers.Put(a)
+	if len(schema) > maxPooled || len(args) > maxPooled {
+		a = new(textAnalyzer) // its buffers, four bytes per byte of text, are not kept
+	} else {
+		defer analyzers.Put(a)
+	}
 	if schema != nil && a.read(schema) {
 		a.set = &s
 		i := jsonraw.SkipSpace(schema, 0)
@@ -38,22 +42,8 @@ func AnalyzeText(schema, args []byte) Set {
 	return s
 }
 
-// maxTextAnalyzed is the longest text AnalyzeText reads in place; a
-// longer one is parsed (reading in place keeps four bytes per byte of
-// text, in a pool).
-const maxTextAnalyzed = 64 << 10
-
-// analyzeParsed is AnalyzeText by a tree of each text.
-func analyzeParsed(schema, args []byte) Set {
-	var sv, av *jsonvalue.Value
-	if schema != nil {
-		sv, _ = jsonvalue.Parse(schema)
-	}
-	if args != nil {
-		av, _ = jsonvalue.Parse(args)
-	}
-	return Analyze(sv, av)
-}
+// maxPooled is the longest text whose analyzer goes back to the pool.
+const maxPooled = 64 << 10
 
 var analyzers = sync.Pool{New: func() any { return new(textAnalyzer) }}
 
@@ -342,9 +332,9 @@ func (a *textAnalyzer) walk(i, parent int, root bool) {
 	}
 }
 
-func (a *textAnalyzer) validation(i, form int) { (&analyzer{set: a.set}).validation(i, form) }
+func (a *textAnalyzer) validation(i, form int) { a.set.addValidation(i, form) }
 
-func (a *textAnalyzer) under(k string, parent int) { (&analyzer{set: a.set}).under(k, parent) }
+func (a *textAnalyzer) under(k string, parent int) { a.set.addUnder(k, parent) }
 
 func (a *textAnalyzer) dependencies(v int, k []byte, form int) {
 	if a.b[v] != '{' {

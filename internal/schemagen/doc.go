@@ -3,7 +3,7 @@
 // every draft the reference reads, with arguments drawn to fit them or to
 // break them at one place (Draw); it mutates a case's schema and
 // arguments together, structure-aware (Mutate); and it names the features
-// a case exercises (Analyze), so that a check can say what it searched.
+// a case exercises (AnalyzeText), so that a check can say what it searched.
 //
 // Drawing is swarm testing: each case enables a random subset of the
 // features (type lists, each validation keyword, each applicator, the

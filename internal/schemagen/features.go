@@ -1,10 +1,7 @@
 package schemagen
 
 import (
-	"strings"
 	"unicode/utf8"
-
-	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 )
 
 // A Feature is one thing of the schema vocabulary (a keyword, a type
@@ -12,7 +9,7 @@ import (
 // languages treat specially, arguments that break the schema at one
 // place), or a pair of them that matters (a validation keyword beside a
 // type form, a keyword under an applicator). A case exercises a feature
-// when its schema or its arguments hold it (Analyze says which).
+// when its schema or its arguments hold it (AnalyzeText says which).
 type Feature uint16
 
 // A Group is the kind of a feature, for a report's table.
@@ -287,26 +284,6 @@ func (s *Set) addName(g Group, id string) {
 	}
 }
 
-// Analyze returns the features schema and args hold (either may be nil):
-// the keywords, type forms, references and draft of the schema, the pairs
-// of them that matter, and the special keys of the arguments.
-func Analyze(schema, args *jsonvalue.Value) Set {
-	var s Set
-	if schema != nil {
-		a := analyzer{set: &s}
-		if d := schema.Member("$schema"); d != nil && d.Kind == jsonvalue.String {
-			s.Add(draftFeature(d.Str))
-		} else {
-			s.Add(firstDraft + Feature(len(drafts)-1))
-		}
-		a.walk(schema, -1, true)
-	}
-	if args != nil {
-		keysOf(&s, args, 0)
-	}
-	return s
-}
-
 // draftFeature is the feature of a $schema value.
 func draftFeature(uri string) Feature {
 	switch d := draftOf(uri); d {
@@ -330,267 +307,26 @@ const (
 	maxAnalyzedDepth = 64
 )
 
-type analyzer struct {
-	set   *Set
-	path  []string
-	nodes int
-}
-
-// walk walks a subschema reached through parent (an index of
-// underParents, -1 at the root or through something else).
-func (a *analyzer) walk(v *jsonvalue.Value, parent int, root bool) {
-	a.nodes++
-	if a.nodes > maxAnalyzed || len(a.path) > maxAnalyzedDepth {
-		return
-	}
-	if v.Kind == jsonvalue.Bool {
-		a.set.addName(GroupReference, "boolean-schema")
-		return
-	}
-	if v.Kind != jsonvalue.Object {
-		return
-	}
-	form := -1
-	if t := v.Member("type"); t != nil {
-		form = typeForm(t)
-		if form >= 0 {
-			a.set.Add(firstType + Feature(form))
-			if form == 1 {
-				a.under("type-list-string-container", parent)
-			}
-		}
-		if nb := v.Member("nullable"); nb != nil && nb.Kind == jsonvalue.Bool && nb.Bool {
-			a.set.Add(firstType + 4)
-			a.under("nullable", parent)
-			if form < 0 || form == 0 {
-				form = 4 // the pair counts nullable as the form
-			}
-		}
-	}
-	for _, m := range v.Members {
-		k := m.Key
-		if i, ok := validationIndex[k]; ok {
-			if k == "dependencies" || k == "items" {
-				// dependencies: counted below, by what it holds.
-			} else {
-				a.validation(i, form)
-			}
-		}
-		switch k {
-		case "maxLength", "minLength", "enum", "const":
-			a.under(k, parent)
-		case "$schema":
-			if !root {
-				a.set.addName(GroupReference, "embedded-schema")
-			}
-		case "$ref":
-			a.set.addName(GroupReference, "$ref")
-			a.under("$ref", parent)
-			if m.Value.Kind == jsonvalue.String {
-				a.ref(m.Value.Str)
-			}
-		case "$dynamicRef", "$recursiveRef":
-			a.set.addName(GroupReference, "$dynamicRef")
-		case "$anchor", "$dynamicAnchor":
-			a.set.addName(GroupReference, "$anchor")
-		case "$id", "id":
-			if m.Value.Kind == jsonvalue.String {
-				if strings.HasPrefix(m.Value.Str, "#") {
-					a.set.addName(GroupReference, "$anchor")
-				} else {
-					a.set.addName(GroupReference, "$id")
-				}
-			}
-		case "properties", "patternProperties", "dependentSchemas":
-			a.set.addName(GroupApplicator, k)
-			a.under(k, parent)
-			a.members(m.Value, k, parentIndex[k])
-		case "$defs", "definitions":
-			a.set.addName(GroupReference, "$defs")
-			a.members(m.Value, k, parentIndex["$ref"])
-		case "dependencies":
-			a.dependencies(m.Value, form)
-		case "additionalProperties", "additionalItems", "not", "if", "then", "else",
-			"unevaluatedProperties", "unevaluatedItems", "contains", "propertyNames":
-			if _, isValidation := validationIndex[k]; !isValidation {
-				a.set.addName(GroupApplicator, k)
-				a.under(k, parent)
-			}
-			p := -1
-			switch k {
-			case "additionalProperties", "not":
-				p = parentIndex[k]
-			case "if", "then", "else":
-				p = parentIndex["if-then-else"]
-			case "additionalItems":
-				p = parentIndex["items"]
-			}
-			a.child(m.Value, k, p)
-		case "items":
-			if m.Value.Kind == jsonvalue.Array {
-				a.set.addName(GroupApplicator, "items-list")
-				a.under("items-list", parent)
-				a.list(m.Value, k, parentIndex["items"])
-			} else {
-				a.set.addName(GroupApplicator, "items")
-				a.under("items", parent)
-				a.child(m.Value, k, parentIndex["items"])
-			}
-		case "prefixItems", "allOf", "anyOf", "oneOf":
-			a.set.addName(GroupApplicator, k)
-			a.under(k, parent)
-			a.list(m.Value, k, parentIndex[k])
-		}
-	}
-}
-
-func (a *analyzer) validation(i, form int) {
-	a.set.Add(firstValidation + Feature(i))
+// addValidation counts validation keyword i, beside the type form form
+// (-1: none).
+func (s *Set) addValidation(i, form int) {
+	s.Add(firstValidation + Feature(i))
 	if form >= 0 {
-		a.set.Add(firstBeside + Feature(i*len(typeForms)+form))
+		s.Add(firstBeside + Feature(i*len(typeForms)+form))
 	}
 }
 
-func (a *analyzer) dependencies(v *jsonvalue.Value, form int) {
-	if v.Kind != jsonvalue.Object {
-		return
-	}
-	a.validation(validationIndex["dependencies"], form)
-	a.path = append(a.path, "dependencies")
-	for _, m := range v.Members {
-		if m.Value.Kind == jsonvalue.Object || m.Value.Kind == jsonvalue.Bool {
-			a.path = append(a.path, m.Key)
-			a.walk(m.Value, parentIndex["dependentSchemas"], false)
-			a.path = a.path[:len(a.path)-1]
-		}
-	}
-	a.path = a.path[:len(a.path)-1]
-}
-
-// under counts keyword k under the parent.
-func (a *analyzer) under(k string, parent int) {
+// addUnder counts keyword k under the parent.
+func (s *Set) addUnder(k string, parent int) {
 	c, ok := childIndex[k]
 	if !ok || parent < 0 {
 		return
 	}
-	a.set.Add(firstUnder + Feature(c*len(underParents)+parent))
-}
-
-func (a *analyzer) child(v *jsonvalue.Value, k string, parent int) {
-	a.path = append(a.path, k)
-	a.walk(v, parent, false)
-	a.path = a.path[:len(a.path)-1]
-}
-
-func (a *analyzer) members(v *jsonvalue.Value, k string, parent int) {
-	if v.Kind != jsonvalue.Object {
-		return
-	}
-	a.path = append(a.path, k)
-	for _, m := range v.Members {
-		a.path = append(a.path, m.Key)
-		a.walk(m.Value, parent, false)
-		a.path = a.path[:len(a.path)-1]
-	}
-	a.path = a.path[:len(a.path)-1]
-}
-
-func (a *analyzer) list(v *jsonvalue.Value, k string, parent int) {
-	if v.Kind != jsonvalue.Array {
-		return
-	}
-	a.path = append(a.path, k)
-	for i, e := range v.Elems {
-		a.path = append(a.path, itoa(i))
-		a.walk(e, parent, false)
-		a.path = a.path[:len(a.path)-1]
-	}
-	a.path = a.path[:len(a.path)-1]
-}
-
-// ref counts what kind of reference ref is: one into $defs below the
-// root's own, and one to a schema the reference is inside (recursion).
-func (a *analyzer) ref(ref string) {
-	frag, ok := strings.CutPrefix(ref, "#")
-	if !ok {
-		return
-	}
-	if frag == "" {
-		a.set.addName(GroupReference, "recursion")
-		return
-	}
-	if !strings.HasPrefix(frag, "/") {
-		return // an anchor
-	}
-	toks := jsonvalue.PointerTokens(frag)
-	defs := 0
-	for _, t := range toks {
-		if t == "$defs" || t == "definitions" {
-			defs++
-		}
-	}
-	if defs > 0 && (len(toks) > 2 || toks[0] != "$defs" && toks[0] != "definitions") {
-		a.set.addName(GroupReference, "$ref-deep")
-	}
-	if len(toks) <= len(a.path) {
-		for i, t := range toks {
-			if a.path[i] != t {
-				return
-			}
-		}
-		a.set.addName(GroupReference, "recursion")
-	}
-}
-
-// typeForm is the index in typeForms of a type keyword's value, or -1.
-func typeForm(t *jsonvalue.Value) int {
-	switch t.Kind {
-	case jsonvalue.String:
-		return 0
-	case jsonvalue.Array:
-		var str, container, null bool
-		for _, e := range t.Elems {
-			if e.Kind != jsonvalue.String {
-				continue
-			}
-			switch e.Str {
-			case "string":
-				str = true
-			case "array", "object":
-				container = true
-			case "null":
-				null = true
-			}
-		}
-		return listForm(str, container, null)
-	}
-	return -1
-}
-
-// keysOf counts the special keys of the arguments, at every depth.
-func keysOf(s *Set, v *jsonvalue.Value, depth int) {
-	if depth > maxAnalyzedDepth {
-		return
-	}
-	switch v.Kind {
-	case jsonvalue.Array:
-		for _, e := range v.Elems {
-			keysOf(s, e, depth+1)
-		}
-	case jsonvalue.Object:
-		for _, m := range v.Members {
-			if f, ok := keyFeature(m.Key); ok {
-				s.Add(f)
-			}
-			keysOf(s, m.Value, depth+1)
-		}
-	}
+	s.Add(firstUnder + Feature(c*len(underParents)+parent))
 }
 
 // LongKey is how long a key must be, in bytes, to count as long.
 const LongKey = 100
-
-func keyFeature(k string) (Feature, bool) { return keyFeatureBytes([]byte(k)) }
 
 // keyFeatureBytes is keyFeature of a key's bytes.
 func keyFeatureBytes(k []byte) (Feature, bool) {

@@ -133,7 +133,8 @@ type Case struct {
 // Draw draws the case seed gives: the same seed, the same case.
 func Draw(seed uint64, o Options) Case {
 	schema, args, broke := DrawTrees(seed, o)
-	return Case{Schema: schema.Append(nil), Args: args.Append(nil), Features: Of(schema, args, broke)}
+	st, at := schema.Append(nil), args.Append(nil)
+	return Case{Schema: st, Args: at, Features: Of(st, at, broke)}
 }
 
 // DrawTrees is Draw before the schema and arguments are written out and
@@ -146,10 +147,10 @@ func DrawTrees(seed uint64, o Options) (schema, args *jsonvalue.Value, broke boo
 	return schema, args, g.broke
 }
 
-// Of is the features of a drawn or mutated case: Analyze's, and whether
-// its arguments were drawn to fit or to break the schema.
-func Of(schema, args *jsonvalue.Value, broke bool) Set {
-	feats := Analyze(schema, args)
+// Of is the features of a drawn or mutated case, written out: AnalyzeText's,
+// and whether its arguments were drawn to fit or to break the schema.
+func Of(schema, args []byte, broke bool) Set {
+	feats := AnalyzeText(schema, args)
 	if broke {
 		feats.Add(firstArguments + 1)
 	} else {

@@ -266,7 +266,7 @@ func (m *mutator) dropKeyword() bool {
 		return false
 	}
 	i := m.r.IntN(len(s.v.Members))
-	if k := s.v.Members[i].Key; k == "$defs" || k == "definitions" || k == "$id" || k == "id" || k == "$anchor" {
+	if k := s.v.Members[i].Key; k == "$defs" || k == "definitions" || k == "$id" || k == "id" || k == "$anchor" || k == "$dynamicAnchor" || k == "$recursiveAnchor" {
 		return false // a reference to what it holds would no longer resolve
 	}
 	s.v.Members = append(s.v.Members[:i:i], s.v.Members[i+1:]...)

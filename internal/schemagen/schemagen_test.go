@@ -2,6 +2,8 @@ package schemagen
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -42,7 +44,8 @@ func TestMutateCompiles(t *testing.T) {
 		mutated := func() ([]byte, []byte, Set) {
 			s, a, broke := DrawTrees(seed, Options{})
 			broken, _ := Mutate(rand.New(rand.NewPCG(mseed, 1)), s, a)
-			return s.Append(nil), a.Append(nil), Of(s, a, broke || broken)
+			st, at := s.Append(nil), a.Append(nil)
+			return st, at, Of(st, at, broke || broken)
 		}
 		s, a, f := mutated()
 		if _, err := normalize.Compile(s); err != nil {
@@ -96,7 +99,7 @@ func drawn(n int) Set {
 		all.Union(Draw(i, Options{}).Features)
 		s, a, broke := DrawTrees(i, Options{})
 		broken, _ := Mutate(rand.New(rand.NewPCG(i, 2)), s, a)
-		all.Union(Of(s, a, broke || broken))
+		all.Union(Of(s.Append(nil), a.Append(nil), broke || broken))
 	}
 	return all
 }
@@ -162,7 +165,7 @@ func TestIssueFeatures(t *testing.T) {
 	}
 }
 
-// TestAnalyze checks what Analyze reads from schemas and arguments.
+// TestAnalyze checks what AnalyzeText reads from schemas and arguments.
 func TestAnalyze(t *testing.T) {
 	for _, tc := range []struct {
 		schema, args string
@@ -196,7 +199,7 @@ func TestAnalyze(t *testing.T) {
 			if !ok {
 				t.Errorf("no feature %q", name)
 			} else if !got.Has(f) {
-				t.Errorf("Analyze(%s, %s) lacks %s", tc.schema, tc.args, name)
+				t.Errorf("AnalyzeText(%s, %s) lacks %s", tc.schema, tc.args, name)
 			}
 		}
 		for _, name := range tc.not {
@@ -204,7 +207,7 @@ func TestAnalyze(t *testing.T) {
 			if !ok {
 				t.Errorf("no feature %q", name)
 			} else if got.Has(f) {
-				t.Errorf("Analyze(%s, %s) holds %s", tc.schema, tc.args, name)
+				t.Errorf("AnalyzeText(%s, %s) holds %s", tc.schema, tc.args, name)
 			}
 		}
 	}
@@ -351,36 +354,13 @@ func TestMutateAnySchema(t *testing.T) {
 	}
 }
 
-// TestAnalyzeTextIsTree checks that AnalyzeText reads from a text what
-// Analyze reads from its tree: on drawn and mutated cases, and on texts
-// no generator draws (escaped keys and keywords, duplicates, whitespace,
-// values of the wrong kind, deep and invalid text).
-func TestAnalyzeTextIsTree(t *testing.T) {
-	same := func(schema, args []byte) {
-		t.Helper()
-		for _, in := range [][2][]byte{{schema, args}, {schema, nil}, {nil, args}} {
-			if got, want := AnalyzeText(in[0], in[1]), analyzeParsed(in[0], in[1]); got != want {
-				var diff []string
-				for _, f := range All() {
-					if got.Has(f) != want.Has(f) {
-						diff = append(diff, fmt.Sprintf("%s (text %v)", f, got.Has(f)))
-					}
-				}
-				t.Fatalf("AnalyzeText differs from the tree's on %s %s: %s", in[0], in[1], strings.Join(diff, ", "))
-			}
-		}
-	}
-	for seed := range uint64(3000) {
-		s, a, _ := DrawTrees(seed, Options{})
-		if seed%2 == 0 {
-			Mutate(rand.New(rand.NewPCG(seed, 9)), s, a)
-		}
-		same(s.Append(nil), a.Append(nil))
-		// The same texts indented, as a corpus vector's are.
-		same(indent(s.Append(nil)), indent(a.Append(nil)))
-	}
+// analyzedTexts are texts no generator draws (escaped keys and keywords,
+// duplicates, whitespace, values of the wrong kind, deep and invalid
+// text), each with the digest of what AnalyzeText reads from it alone,
+// with its arguments, and of its arguments alone.
+func analyzedTexts() []struct{ schema, args string } {
 	deep := strings.Repeat(`{"items":`, 500) + `{}` + strings.Repeat(`}`, 500)
-	for _, tc := range []struct{ schema, args string }{
+	return []struct{ schema, args string }{
 		{`{"\u0074ype":["\u0073tring","array"],"max\u004cength":1,"nullable":true,"type":"x"}`, `{"\u005f_proto__":1,"a\ud83d\ude00":2}`},
 		{`{"type":"string","nullable":false,"nullable":true}`, `{"":{"01":[{"-0":[]}]}}`},
 		{`{"type":7,"nullable":true,"enum":[1]}`, `[{"1e3":1},"x",{"toString":{}}]`},
@@ -394,12 +374,56 @@ func TestAnalyzeTextIsTree(t *testing.T) {
 		{strings.Repeat(`[`, 10001) + strings.Repeat(`]`, 10001), strings.Repeat(`{"a":`, 10000) + `1` + strings.Repeat(`}`, 10000)},
 		{strings.Repeat(`[`, 10000) + strings.Repeat(`]`, 10000), `{"` + strings.Repeat("k", LongKey) + `":` + strings.Repeat(`[`, 100) + `{"__proto__":1}` + strings.Repeat(`]`, 100) + `}`},
 		{`{"type":`, `[`}, {``, ``}, {`{} {}`, `{"a":1}x`}, {`{"a":"\ud800"}`, `{"\ud800":1}`},
-	} {
-		same([]byte(tc.schema), []byte(tc.args))
 	}
 }
 
-// indent writes a JSON text with spaces and newlines around everything.
+// featureDigest is a digest of the features of each case, in order.
+func featureDigest(cases [][2][]byte) string {
+	h := sha256.New()
+	for _, c := range cases {
+		for _, in := range [][2][]byte{c, {c[0], nil}, {nil, c[1]}} {
+			set := AnalyzeText(in[0], in[1])
+			for _, f := range All() {
+				if set.Has(f) {
+					fmt.Fprintf(h, "%s,", f)
+				}
+			}
+			h.Write([]byte{'\n'})
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// TestAnalyzeTextPinned pins what AnalyzeText reads from 3,000 drawn
+// cases (half of them mutated), the same indented as a corpus vector's
+// are, and texts no generator draws. The digests were taken when a
+// second analyzer, over a tree of each text, read the same from every
+// one of them; a change to them is a change in what a check counts as
+// searched.
+func TestAnalyzeTextPinned(t *testing.T) {
+	var drawn, indented, odd [][2][]byte
+	for seed := range uint64(3000) {
+		s, a, _ := DrawTrees(seed, Options{})
+		if seed%2 == 0 {
+			Mutate(rand.New(rand.NewPCG(seed, 9)), s, a)
+		}
+		drawn = append(drawn, [2][]byte{s.Append(nil), a.Append(nil)})
+		indented = append(indented, [2][]byte{indent(s.Append(nil)), indent(a.Append(nil))})
+	}
+	for _, tc := range analyzedTexts() {
+		odd = append(odd, [2][]byte{[]byte(tc.schema), []byte(tc.args)})
+	}
+	for _, c := range []struct {
+		name  string
+		cases [][2][]byte
+		want  string
+	}{{"drawn", drawn, "081d942e4f1e98c3"}, {"indented", indented, "081d942e4f1e98c3"}, {"odd", odd, "8df262a9b95b60ea"}} {
+		if got := featureDigest(c.cases); got != c.want {
+			t.Errorf("%s: features digest %s, want %s", c.name, got, c.want)
+		}
+	}
+}
+
 func indent(b []byte) []byte {
 	var out bytes.Buffer
 	inString := false

@@ -100,7 +100,7 @@ func Explains(ctx context.Context, c impl.Case, got impl.Result, ds ...*Deviatio
 	var try func(i int, chosen []change) bool
 	try = func(i int, chosen []change) bool {
 		if i == len(ds) {
-			return impl.Compare(got, apply(ctx, c, ds, chosen)).Same()
+			return impl.Same(got, apply(ctx, c, ds, chosen))
 		}
 		for _, ch := range append([]change{ds[i].change}, ds[i].variants...) {
 			if try(i+1, append(chosen, ch)) {

@@ -54,7 +54,7 @@ func (s *session) collect(findings []Finding) []*finding {
 		switch {
 		case f.Got.Failure != nil:
 			x.class = classify(f.Case, f.Want, f.Got)
-		case impl.Compare(f.Got, f.Want).Same():
+		case impl.Same(f.Got, f.Want):
 			x.class = diagnose.Diagnosis{Class: "property/" + f.ID, Title: f.Statement, Clause: f.Clause}
 		default:
 			x.explainable = true
@@ -142,7 +142,7 @@ func pairsOf(ctx context.Context, c impl.Case, want, got impl.Result) []explanat
 	f := deviation.FeaturesOf(c)
 	var touching []*deviation.Deviation
 	for _, d := range deviation.Catalogue() {
-		if d.Relevant(f) && !impl.Compare(deviation.Apply(ctx, c, d), want).Same() {
+		if d.Relevant(f) && !impl.Same(deviation.Apply(ctx, c, d), want) {
 			touching = append(touching, d)
 		}
 	}

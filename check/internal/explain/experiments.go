@@ -102,7 +102,7 @@ func (s *session) witnesses(d *deviation.Deviation, o impl.Options) []impl.Case 
 		w.Options.Repairs, w.Options.Depth = o.Repairs, o.Depth
 		out[i] = w
 	}
-	if impl.Compare(deviation.Apply(s.ctx, out[0], d), s.want(out[0])).Same() {
+	if impl.Same(deviation.Apply(s.ctx, out[0], d), s.want(out[0])) {
 		return nil
 	}
 	return out
@@ -167,7 +167,7 @@ func (l *lab) witness(d *deviation.Deviation, w impl.Case) verdict {
 		// made) says nothing of the deviation.
 		return consistent
 	}
-	control := impl.Compare(deviation.Apply(l.s.ctx, w, d), l.s.want(w)).Same()
+	control := impl.Same(deviation.Apply(l.s.ctx, w, d), l.s.want(w))
 	if (explanation{d}).explains(l.s.ctx, w, got) {
 		if control {
 			return consistent

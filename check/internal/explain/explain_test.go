@@ -122,3 +122,25 @@ func TestPairsPlanted(t *testing.T) {
 		})
 	}
 }
+
+// TestKept: a session keeps answers while they add up to maxKept bytes,
+// then no answer that would pass it (asked for again when needed), and
+// it keeps a crash but not the harness giving up.
+func TestKept(t *testing.T) {
+	s := &session{}
+	half := impl.OK([]byte(`"` + strings.Repeat("x", maxKept/2-2) + `"`))
+	for i, c := range []struct {
+		r    impl.Result
+		want bool
+	}{
+		{impl.OK([]byte(`{}`)), true},
+		{half, true},
+		{half, false}, // 2 bytes past maxKept with the {} before it
+		{impl.OK([]byte(`[]`)), true},
+		{impl.Result{Failure: impl.ErrGaveUp}, false},
+	} {
+		if got := s.keep(c.r); got != c.want {
+			t.Errorf("%d: keep(%d bytes, %v) = %v, with %d bytes kept", i, len(c.r.Output), c.r.Failure, got, s.kept)
+		}
+	}
+}

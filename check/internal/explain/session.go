@@ -33,6 +33,7 @@ type session struct {
 
 	mu    sync.Mutex
 	wants map[string]impl.Result
+	kept  int // bytes of the answers kept (keep)
 }
 
 // workers is how many findings are minimized at once when the
@@ -42,7 +43,7 @@ const workers = 16
 func newSession(ctx context.Context, cfg Config) *session {
 	s := &session{ctx: ctx, cfg: cfg, jobs: 1, wants: map[string]impl.Result{}}
 	if cfg.Impl != nil && cfg.Want != nil {
-		s.k = coalesce.New(ctx, cfg.Impl, kept)
+		s.k = coalesce.New(ctx, cfg.Impl, s.keep)
 		if _, ok := cfg.Impl.(impl.Batcher); ok {
 			s.jobs = workers
 		}
@@ -56,11 +57,27 @@ func (s *session) close() {
 	}
 }
 
-// kept reports whether the session keeps a result: an answer, or a crash
-// of the program that is not the harness giving up on it.
-func kept(r impl.Result) bool {
-	return r.Failure == nil || r.Kind() == impl.KindCrash && !errors.Is(r.Failure, impl.ErrGaveUp)
+// keep reports whether the session keeps a result: an answer while the
+// answers kept are within maxKept bytes, or a crash of the program that
+// is not the harness giving up on it. Past maxKept an answer is asked for
+// again when a step needs it: minimizing sends many cases, and an
+// implementation that answers each with a megabyte would otherwise have
+// them all held at once. coalesce calls it with its lock held, in the
+// order of the batch (the workers' ranks), so what is kept depends only
+// on the findings and the answers.
+func (s *session) keep(r impl.Result) bool {
+	if r.Failure == nil {
+		if s.kept+len(r.Output) > maxKept {
+			return false
+		}
+		s.kept += len(r.Output)
+		return true
+	}
+	return r.Kind() == impl.KindCrash && !errors.Is(r.Failure, impl.ErrGaveUp)
 }
+
+// maxKept bounds the bytes of the answers a session keeps.
+const maxKept = 64 << 20
 
 // live reports whether the steps may go on sending cases.
 func (s *session) live() bool { return s.k != nil && s.timeLeft() }

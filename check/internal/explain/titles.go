@@ -36,7 +36,7 @@ func CheckTitle(ctx context.Context, im impl.Impl, want func(impl.Case) impl.Res
 			return fmt.Errorf("%s: its counterexample does not fail the program: %v", rc.ID, got)
 		}
 		return nil
-	case rc.Got.Failure == nil && impl.Compare(rc.Got, rc.Want).Same():
+	case rc.Got.Failure == nil && impl.Same(rc.Got, rc.Want):
 		return nil // a property's violation its case does not show
 	case !cmp.Violation():
 		return fmt.Errorf("%s: its counterexample does not fail: %v", rc.ID, got)
@@ -90,7 +90,7 @@ func excused(ctx context.Context, im impl.Impl, want func(impl.Case) impl.Result
 		}
 		ex := e.Witnesses[0]
 		ex.Options.Repairs, ex.Options.Depth = w.Options.Repairs, w.Options.Depth
-		if !impl.Compare(deviation.Apply(ctx, ex, e), want(ex)).Same() && (explanation{e}).explains(ctx, ex, im.Normalize(ctx, ex)) {
+		if !impl.Same(deviation.Apply(ctx, ex, e), want(ex)) && (explanation{e}).explains(ctx, ex, im.Normalize(ctx, ex)) {
 			return true
 		}
 	}
