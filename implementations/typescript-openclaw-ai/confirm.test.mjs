@@ -41,6 +41,22 @@ test('rule/3: a union tries its branches in order, so an object branch before th
   assert.deepEqual(coerce({ p: '{}' }, object({ p })), { p: {} }); // the rule: { p: '{}' }: string is declared
 });
 
+test('rule/3: a union takes the first branch whose repair of the whole value fits it, or keeps the value as sent', () => {
+  // coerceWithUnionSchema coerces a copy under each branch in turn and
+  // keeps it where that branch's validator passes it: elements that need
+  // two branches fit none, and the array stays as sent.
+  const p = { anyOf: [{ type: 'array', items: { type: 'array' } }, { type: 'array', items: { type: 'object' } }] };
+  assert.deepEqual(coerce({ p: ['[1]', '{}'] }, object({ p })), { p: ['[1]', '{}'] }); // the rule: { p: [[1], {}] }
+  assert.deepEqual(coerce({ p: ['{}'] }, object({ p })), { p: [{}] });
+  // A branch whose validator cannot be made alone (a $ref cycle; any
+  // $ref, compiled without the document) never fits: the next branch takes
+  // the value.
+  const cyclic = object({ p: { anyOf: [{ $ref: '#/$defs/a' }, { type: 'array' }] } }, { $defs: { a: { $ref: '#/$defs/a' } } });
+  assert.deepEqual(coerce({ p: '[1]' }, cyclic), { p: [1] }); // the rule: '[1]': the cycle declares nothing
+  const viaRef = object({ p: { anyOf: [{ $ref: '#/$defs/s' }, { type: 'array' }] } }, { $defs: { s: { type: 'string' } } });
+  assert.deepEqual(coerce({ p: '[1]' }, viaRef), { p: [1] }); // the rule: '[1]': string is admitted
+});
+
 test('rule/3: allOf applies each branch in turn, so a shape the intersection excludes is substituted', () => {
   const p = { allOf: [{ type: ['object', 'array'] }, { type: 'object' }] }; // declares object only
   assert.deepEqual(coerce({ p: '[]' }, object({ p })), { p: [] }); // the rule: { p: '[]' }, a wrong shape
@@ -127,4 +143,9 @@ test('reading/8: a declared parameter named after an inherited method, not sent,
   assert.throws(() => validate(object({ toString: { type: 'string' } }), {}), /could not be cloned/);
   assert.throws(() => validate(object({ constructor: { type: 'string' } }), {}), /could not be cloned/);
   assert.deepEqual(validate(object({ toStrinX: { type: 'string' } }), {}), {});
+  // coerce alone fails where a union's branches are tried on a copy of
+  // the function found.
+  assert.throws(() => coerce({}, object({ constructor: { anyOf: [{}] } })), /could not be cloned/);
+  assert.deepEqual(coerce({}, object({ constructor: { type: 'string' } })).constructor, Object); // written in, dropped by JSON
+  assert.deepEqual(coerce({}, object({ c: { anyOf: [{}] } })), {});
 });

@@ -68,6 +68,19 @@ test('reading/4: patternProperties, $ref other than #/..., and draft-4 items lis
   assert.deepEqual(validate(embedded, { p: '[1]' }).args, { p: '[1]' }); // the rule: [1]
   const draft4 = object({ p: { type: 'array', items: [{ type: 'string' }, { type: 'array' }] } });
   assert.deepEqual(validate(draft4, { p: ['[1]', '[2]'] }).args, { p: ['[1]', '[2]'] }); // the rule: ["[1]", [2]]
+  // resolveRef reads "#/..." as written: "#" alone, and a name with a
+  // %-escape, name nothing.
+  const escaped = object({ p: { $ref: '#/$defs/a%20b' } }, { $defs: { 'a b': { type: 'array' } } });
+  assert.deepEqual(validate(escaped, { p: '[1]' }).args, { p: '[1]' }); // the rule: [1]
+  const root = object({ q: { type: 'object' }, p: { $ref: '#' } });
+  assert.deepEqual(validate(root, { p: { q: '{}' } }).args, { p: { q: '{}' } }); // the rule: { q: {} }
+});
+
+test('reading/4: items declared in the branches of an anyOf are not followed', () => {
+  // fixStringifiedJsonValues reads the items of the level itself only.
+  const p = { anyOf: [{ type: 'array', items: { type: 'array' } }, { type: 'array', items: { type: 'object' } }] };
+  assert.deepEqual(validate(object({ p }), { p: ['[1]'] }).args, { p: ['[1]'] }); // the rule: [[1]]
+  assert.deepEqual(validate(object({ p: { type: 'array', items: { type: 'object' } } }), { p: ['{}'] }).args, { p: [{}] });
 });
 
 test('reading/5: String.prototype.trim counts a no-break space, a BOM or a form feed as JSON whitespace', () => {

@@ -491,6 +491,17 @@ func TestUnionsInOrder(t *testing.T) {
 		{"union-branches-in-order", param(`{"type":["array","string"]}`), `{"a":"[1]"}`, `{"a":"[1]"}`},
 		{"union-branches-in-order", param(`{"anyOf":[{"type":"object","properties":{"x":{"type":"array"}}},{"type":"object","properties":{"x":{"type":"string"}}}]}`),
 			`{"a":{"x":"[1]"}}`, `{"a":{"x":[1]}}`},
+		// A value no branch's repair fits is kept as sent: each element
+		// alone is decoded by one branch, the whole by none.
+		{"union-branches-in-order", param(`{"anyOf":[{"type":"array","items":{"type":"array"}},{"type":"array","items":{"type":"object"}}]}`), `{"a":["[1]","{}"]}`, `{"a":["[1]","{}"]}`},
+		{"union-branches-in-order", param(`{"anyOf":[{"type":"array","items":{"type":"array"}},{"type":"array","items":{"type":"object"}}]}`), `{"a":["{}"]}`, `{"a":[{}]}`},
+		// A branch that is a $ref never takes the value.
+		{"union-ref-branches-skipped", `{"type":"object","$defs":{"c":{"$ref":"#/$defs/c"}},"properties":{"a":{"anyOf":[{"$ref":"#/$defs/c"},{"type":"array"}]}}}`, `{"a":"[1]"}`, `{"a":[1]}`},
+		{"union-ref-branches-skipped", `{"type":"object","$defs":{"s":{"type":"string"}},"properties":{"a":{"oneOf":[{"$ref":"#/$defs/s"}]}}}`, `{"a":"[1]"}`, `{"a":"[1]"}`},
+		// Types added up, not intersected.
+		{"types-added", param(`{"type":"array","anyOf":[{"type":"string"},{}]}`), `{"a":"[1]"}`, `{"a":"[1]"}`},
+		{"types-added", param(`{"allOf":[{"type":["object","array"]},{"type":"object"}]}`), `{"a":"[1]"}`, `{"a":[1]}`},
+		{"types-added", param(`{"anyOf":[{"type":"array"},{"type":"null"}]}`), `{"a":"[1]"}`, `{"a":[1]}`},
 		{"allof-in-turn", param(`{"allOf":[{"type":"array"},{"type":"object"}]}`), `{"a":"{}"}`, `{"a":{}}`},
 		{"allof-in-turn", param(`{"allOf":[{"type":["array","string"]},{"type":"array"}]}`), `{"a":"[1]"}`, `{"a":[1]}`},
 		{"allof-in-turn", param(`{"allOf":[{"type":"string"},{"type":"array"}]}`), `{"a":"[1]"}`, `{"a":[1]}`},

@@ -42,6 +42,11 @@ type Deviation struct {
 	// large: the change shows only on a large case (a length limit), which
 	// minimizing would cut below what it needs (Large).
 	large bool
+	// unions: the change is a reading of anyOf and oneOf as a whole (the
+	// branches tried in order, any branch's shape taken, their types
+	// added): two such readings do not compose, one would undo the other
+	// (Compatible).
+	unions bool
 }
 
 // Large reports whether d shows only on a large case: one past the size
@@ -234,11 +239,11 @@ func rewritten(ctx context.Context, schema, args []byte, o impl.Options, rws []r
 
 // Compatible reports whether a and b change different things, so that
 // together they make both changes: two deviations that set the same part
-// of the model (where the JSON repair applies, how a reference is read)
-// or both change the options would undo one another, and are not made
-// together.
+// of the model (where the JSON repair applies, how a reference is read),
+// both change the options, or both read anyOf and oneOf their own way
+// would undo one another, and are not made together.
 func Compatible(a, b *Deviation) bool {
-	if a == b || a.change.options != nil && b.change.options != nil {
+	if a == b || a.change.options != nil && b.change.options != nil || a.unions && b.unions {
 		return a == b
 	}
 	if a.change.model == nil || b.change.model == nil {

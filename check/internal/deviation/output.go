@@ -15,6 +15,7 @@ import (
 
 	"github.com/toolnorm/toolnorm/impl"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
+	"github.com/toolnorm/toolnorm/internal/schemaview"
 	"github.com/toolnorm/toolnorm/normalize"
 )
 
@@ -521,4 +522,95 @@ func isZero(n string) bool {
 func isIntegral(n string) bool {
 	f, err := strconv.ParseFloat(n, 64)
 	return err == nil && f == math.Trunc(f)
+}
+
+// inheritedNames are the members every JavaScript object inherits from
+// Object.prototype whose value is a function (`key in value` finds them
+// in any object).
+var inheritedNames = []string{"constructor", "toString", "toLocaleString", "valueOf", "hasOwnProperty", "isPrototypeOf",
+	"propertyIsEnumerable", "__defineGetter__", "__defineSetter__", "__lookupGetter__", "__lookupSetter__"}
+
+// inheritedCopied fails where an object of the output lacks a member that
+// properties declares under one of inheritedNames, and the schemas that
+// apply to that member hold an anyOf or oneOf with a branch that is not
+// `"type": "null"` alone: a normalizer that asks `key in value` takes the
+// member for sent, with the inherited function as its value, and tries
+// the union's branches on a copy of it, which cannot be made
+// (structuredClone refuses a function). With converted, a `type` there
+// fails too: a validator after the repair refuses the function, and the
+// conversion it tries then copies the arguments.
+func inheritedCopied(converted bool) post {
+	return func(x *stage) error {
+		doc, err := jsonvalue.Parse(x.schema)
+		if err != nil {
+			return nil
+		}
+		view := schemaview.New(doc)
+		var walk func(v *jsonvalue.Value, path []schemaview.Step) error
+		walk = func(v *jsonvalue.Value, path []schemaview.Step) error {
+			switch v.Kind {
+			case jsonvalue.Array:
+				for i, e := range v.Elems {
+					if err := walk(e, append(slices.Clip(path), schemaview.Element(i))); err != nil {
+						return err
+					}
+				}
+			case jsonvalue.Object:
+				if name, ok := inheritedDeclared(view, v, path, converted); ok {
+					return errors.New("the declared member " + name + ", not sent, is read from the object's prototype, and its function cannot be copied")
+				}
+				for _, m := range v.Members {
+					if err := walk(m.Value, append(slices.Clip(path), schemaview.Member(m.Key))); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		}
+		return walk(x.out, nil)
+	}
+}
+
+// inheritedDeclared returns a name of inheritedNames that the properties
+// applying at path declare, that the object v lacks, and whose schemas
+// hold a union tried on a copy (or, with converted, a type).
+func inheritedDeclared(view *schemaview.View, v *jsonvalue.Value, path []schemaview.Step, converted bool) (string, bool) {
+	for _, r := range view.At(path) {
+		props := r.Schema.Member("properties")
+		if props == nil || props.Kind != jsonvalue.Object {
+			continue
+		}
+		for _, name := range inheritedNames {
+			if props.Member(name) == nil || v.Member(name) != nil {
+				continue
+			}
+			for _, rr := range view.At(append(slices.Clip(path), schemaview.Member(name))) {
+				if copiedUnion(rr.Schema) || converted && rr.Schema.Member("type") != nil {
+					return name, true
+				}
+			}
+		}
+	}
+	return "", false
+}
+
+// copiedUnion reports whether s holds an anyOf or oneOf one of whose
+// branches is not `"type": "null"` alone: a branch tried on a copy.
+func copiedUnion(s *jsonvalue.Value) bool {
+	if s == nil || s.Kind != jsonvalue.Object {
+		return false
+	}
+	for _, k := range []string{"anyOf", "oneOf"} {
+		u := s.Member(k)
+		if u == nil || u.Kind != jsonvalue.Array {
+			continue
+		}
+		for _, b := range u.Elems {
+			t := b.Member("type")
+			if b.Kind != jsonvalue.Object || t == nil || t.Kind != jsonvalue.String || t.Str != "null" {
+				return true
+			}
+		}
+	}
+	return false
 }

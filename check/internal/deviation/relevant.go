@@ -13,16 +13,19 @@ import (
 // reference's result on it (TestRelevant), and is not run. They are read
 // once per case, from its text and tree.
 type Features struct {
-	amp      bool // an '&' in a string or key, as it is or escaped
-	json     bool // a string that may be JSON text once references are decoded
-	str      bool // a string value that is not empty
-	anyStr   bool // a string value, empty or not
-	space    bool // a string with whitespace at an end, or one that may hold it once decoded
-	digits   bool // a digit anywhere in the arguments
-	proto    bool // a member named __proto__
-	null     bool // a member whose value is null
-	long     bool // a string longer than 64 KiB (json-length-limit)
-	keywords map[string]bool
+	amp    bool // an '&' in a string or key, as it is or escaped
+	json   bool // a string that may be JSON text once references are decoded
+	str    bool // a string value that is not empty
+	anyStr bool // a string value, empty or not
+	space  bool // a string with whitespace at an end, or one that may hold it once decoded
+	digits bool // a digit anywhere in the arguments
+	proto  bool // a member named __proto__
+	null   bool // a member whose value is null
+	long   bool // a string longer than 64 KiB (json-length-limit)
+	// inherited: a name of a member every JavaScript object inherits
+	// (constructor, toString, ...) in the schema, as a quoted string
+	inherited bool
+	keywords  map[string]bool
 }
 
 // FeaturesOf reads the features of c.
@@ -32,6 +35,9 @@ func FeaturesOf(c impl.Case) *Features {
 	f.amp = bytes.IndexByte(args, '&') >= 0 || bytes.Contains(args, []byte(`\u0026`))
 	f.digits = bytes.ContainsAny(args, "0123456789")
 	f.proto = bytes.Contains(args, []byte("__proto__")) || bytes.Contains(args, []byte(`\u005f`))
+	for _, n := range inheritedNames {
+		f.inherited = f.inherited || bytes.Contains(c.Schema, []byte(`"`+n+`"`))
+	}
 	if root, err := jsonvalue.Parse(args); err == nil {
 		f.walk(root)
 		f.null = f.null || f.json // a null in a decoded value

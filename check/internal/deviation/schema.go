@@ -446,51 +446,24 @@ var containerBranches = everySchema(func(obj *jsonvalue.Value, _ bool) {
 	}
 })
 
-// branchesInOrder reads every anyOf and oneOf as branches tried in order,
-// the first that takes the value winning: the branches from the first
-// that admits a string (its own type unsaid, or naming string) on are
-// not read, where a branch that declares array or object comes before it,
-// and of the branches whose type is array (or object) the first alone is.
-// A string is then decoded as the branches before it declare, and kept
-// where none does; an array or object is repaired as the first branch of
-// its type declares.
-var branchesInOrder = everySchema(func(obj *jsonvalue.Value, _ bool) {
-	for _, m := range obj.Members {
+// refBranchesSkipped leaves out of every anyOf and oneOf the branches
+// that are a $ref (a string $ref among the branch's own members), as a
+// normalizer does that checks each branch with a validator compiled from
+// the branch alone: the $ref names nothing there, the branch takes no
+// value, and the union reads as its other branches. A union left with no
+// branch declares nothing.
+var refBranchesSkipped = everySchema(func(obj *jsonvalue.Value, _ bool) {
+	obj.Members = slices.DeleteFunc(obj.Members, func(m jsonvalue.Member) bool {
 		if (m.Key != "anyOf" && m.Key != "oneOf") || m.Value.Kind != jsonvalue.Array {
-			continue
+			return false
 		}
-		i := slices.IndexFunc(m.Value.Elems, admitsString)
-		if i > 0 && slices.ContainsFunc(m.Value.Elems[:i], declaresContainer) {
-			m.Value.Elems = slices.Clone(m.Value.Elems[:i])
-		}
-		// Of the branches that declare one container type alone, the
-		// first takes a value of that type.
-		seen := map[string]bool{}
-		m.Value.Elems = slices.DeleteFunc(slices.Clone(m.Value.Elems), func(b *jsonvalue.Value) bool {
-			t := b.Member("type")
-			if t == nil || t.Kind != jsonvalue.String || (t.Str != "array" && t.Str != "object") {
-				return false
-			}
-			dup := seen[t.Str]
-			seen[t.Str] = true
-			return dup
+		m.Value.Elems = slices.DeleteFunc(m.Value.Elems, func(b *jsonvalue.Value) bool {
+			r := b.Member("$ref")
+			return b.Kind == jsonvalue.Object && r != nil && r.Kind == jsonvalue.String
 		})
-	}
+		return len(m.Value.Elems) == 0
+	})
 })
-
-// admitsString reports whether a branch admits a string by its own type:
-// a type unsaid, or one that names string.
-func admitsString(s *jsonvalue.Value) bool {
-	if s.Kind == jsonvalue.Bool {
-		return s.Bool
-	}
-	t := s.Member("type")
-	if t == nil {
-		return true
-	}
-	isString := func(v *jsonvalue.Value) bool { return v.Kind == jsonvalue.String && v.Str == "string" }
-	return isString(t) || slices.ContainsFunc(t.Elems, isString)
-}
 
 // allOfInTurn reads every allOf as its branches applied one after
 // another, each decoding the shapes it declares: an anyOf of the branches
@@ -639,5 +612,119 @@ func readAs(uri string) rewrite {
 			return
 		}
 		doc.Members = append([]jsonvalue.Member{{Key: "$schema", Value: &jsonvalue.Value{Kind: jsonvalue.String, Str: uri}}}, doc.Members...)
+	}
+}
+
+// rawPointerRefsOnly leaves out every $ref that is not a pointer "#/..."
+// read as written, split at "/" with "~0" and "~1" unescaped and no
+// URI decoding: "#" alone, a "%"-escape, a plain-name anchor, an $id and
+// a relative URI name nothing.
+var rawPointerRefsOnly = everySchema(func(obj *jsonvalue.Value, _ bool) {
+	obj.Members = slices.DeleteFunc(obj.Members, func(m jsonvalue.Member) bool {
+		return m.Key == "$ref" && m.Value.Kind == jsonvalue.String && (!strings.HasPrefix(m.Value.Str, "#/") || strings.Contains(m.Value.Str, "%"))
+	})
+})
+
+// compositions are the keywords whose branches a schema is made of, in
+// the order a normalizer that merges them reads them.
+var compositions = []string{"allOf", "anyOf", "oneOf"}
+
+// branches are the object branches of obj's allOf, anyOf and oneOf, in
+// that order.
+func branches(obj *jsonvalue.Value) []*jsonvalue.Value {
+	var out []*jsonvalue.Value
+	for _, k := range compositions {
+		if c := obj.Member(k); c != nil && c.Kind == jsonvalue.Array {
+			for _, b := range c.Elems {
+				if b.Kind == jsonvalue.Object {
+					out = append(out, b)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// typesAdded reads the types a schema's own type and its branches name
+// (theirs, and their branches', down) as one set, added up where JSON
+// Schema intersects them: where any of them admits a string, every type
+// among them does, so that a string stays wherever one of them admits
+// it; else every allOf branch's type names the whole set, so that a shape
+// any of them names is decoded. Only the types change: what the branches
+// declare of members and elements stays as it was.
+var typesAdded = everySchema(func(obj *jsonvalue.Value, _ bool) {
+	if len(branches(obj)) == 0 {
+		return
+	}
+	var types []*jsonvalue.Value // the type members, own and the branches'
+	var allOf []*jsonvalue.Value // the allOf branches, down
+	var set []string
+	var collect func(s *jsonvalue.Value, depth int)
+	collect = func(s *jsonvalue.Value, depth int) {
+		if t := s.Member("type"); t != nil {
+			types = append(types, t)
+			for _, v := range append([]*jsonvalue.Value{t}, t.Elems...) {
+				if v.Kind == jsonvalue.String && !slices.Contains(set, v.Str) {
+					set = append(set, v.Str)
+				}
+			}
+		}
+		if depth >= 64 {
+			return
+		}
+		if a := s.Member("allOf"); a != nil {
+			for _, b := range a.Elems {
+				if b.Kind == jsonvalue.Object {
+					allOf = append(allOf, b)
+				}
+			}
+		}
+		for _, b := range branches(s) {
+			collect(b, depth+1)
+		}
+	}
+	collect(obj, 0)
+	typeList := func(names ...string) jsonvalue.Value {
+		l := jsonvalue.Value{Kind: jsonvalue.Array}
+		for _, n := range names {
+			l.Elems = append(l.Elems, &jsonvalue.Value{Kind: jsonvalue.String, Str: n})
+		}
+		return l
+	}
+	if slices.Contains(set, "string") {
+		for _, t := range types {
+			switch {
+			case t.Kind == jsonvalue.String && t.Str != "string":
+				*t = typeList(t.Str, "string")
+			case t.Kind == jsonvalue.Array && !slices.ContainsFunc(t.Elems, func(v *jsonvalue.Value) bool { return v.Kind == jsonvalue.String && v.Str == "string" }):
+				t.Elems = append(t.Elems, &jsonvalue.Value{Kind: jsonvalue.String, Str: "string"})
+			}
+		}
+		return
+	}
+	for _, b := range allOf {
+		if t := b.Member("type"); t != nil {
+			*t = typeList(set...)
+		}
+	}
+})
+
+// unknownDraftsUnread reads a schema whose $schema names draft 4, draft 6
+// or 2019-09 as declaring nothing, as a normalizer does whose validator
+// knows draft 7 and 2020-12 alone and that repairs nothing where it
+// cannot compile the schema.
+func unknownDraftsUnread(doc *jsonvalue.Value) {
+	if doc.Kind != jsonvalue.Object {
+		return
+	}
+	s := doc.Member("$schema")
+	if s == nil || s.Kind != jsonvalue.String {
+		return
+	}
+	for _, d := range []string{"draft-04", "draft-06", "2019-09"} {
+		if strings.Contains(s.Str, d) {
+			*doc = jsonvalue.Value{Kind: jsonvalue.Object}
+			return
+		}
 	}
 }

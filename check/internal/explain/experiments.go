@@ -1,6 +1,7 @@
 package explain
 
 import (
+	"errors"
 	"slices"
 	"strings"
 
@@ -155,9 +156,17 @@ const (
 // alone or with another deviation (a suspect first, then any that may
 // change w) that the implementation shows on the example of its own
 // title: another bug of the implementation may change the witness too,
-// but not one it does not have.
+// but not one it does not have. A witness the implementation answers
+// with no result it can show (not sendable: "unsupported") is
+// consistent with any deviation.
 func (l *lab) witness(d *deviation.Deviation, w impl.Case) verdict {
 	got := l.got[coalesce.Key(w)]
+	if errors.Is(got.Failure, impl.ErrNotSendable) {
+		// An answer the implementation cannot show (an adapter's
+		// "unsupported": a validator after the repair refused what it
+		// made) says nothing of the deviation.
+		return consistent
+	}
 	control := impl.Same(deviation.Apply(l.s.ctx, w, d), l.s.want(w))
 	if (explanation{d}).explains(l.s.ctx, w, got) {
 		if control {

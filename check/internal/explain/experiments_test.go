@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolnorm/toolnorm/check/internal/deviation"
 	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/normalize"
 )
 
 // TestExcusedOnlyByShown: a witness on which the implementation does not
@@ -41,14 +42,23 @@ func TestExcusedOnlyByShown(t *testing.T) {
 // reference with the deviations ids, on cases given as schema and
 // arguments, and returns the root causes' ids, sorted.
 func planted(ids []string, cases [][2]string) []string {
+	return plantedWith(ids, cases, impl.Options{})
+}
+
+// plantedWith is planted with the cases under the options o.
+func plantedWith(ids []string, cases [][2]string, o impl.Options) []string {
 	var x []*deviation.Deviation
 	for _, id := range ids {
-		x = append(x, deviation.ByID(id))
+		d := deviation.ByID(id)
+		if d == nil {
+			return []string{"no deviation " + id}
+		}
+		x = append(x, d)
 	}
 	im := impl.Func(strings.Join(ids, "+"), func(ctx context.Context, c impl.Case) impl.Result { return deviation.Apply(ctx, c, x...) })
 	var fs []Finding
 	for i, sa := range cases {
-		c := impl.Case{Schema: []byte(sa[0]), Args: []byte(sa[1])}
+		c := impl.Case{Schema: []byte(sa[0]), Args: []byte(sa[1]), Options: o}
 		fs = append(fs, Finding{Source: Vector, ID: strconv.Itoa(i), Case: c, Want: want(c), Got: im.Normalize(ctx, c)})
 	}
 	var out []string
@@ -104,11 +114,95 @@ func TestPlanted(t *testing.T) {
 			{`{"properties":{"a":{"type":"array"}}}`, `{"a":"{}"}`},
 			{`{"properties":{"a":{"type":"array","items":{"type":"array"}}}}`, `{"a":"[\"[1]\"]"}`},
 		}, []string{"json-decodes-everything", "json-not-recursive"}},
+		// Unions tried branch by branch with a validator compiled from the
+		// branch alone: a branch that is a `$ref` never takes the value.
+		{"a $ref branch skipped", []string{"union-branches-in-order", "union-ref-branches-skipped"}, [][2]string{
+			{`{"type":"object","$defs":{"s":{"type":"string"}},"properties":{"p":{"anyOf":[{"$ref":"#/$defs/s"},{"type":"array"}]}}}`, `{"p":"[1]"}`},
+			{`{"type":"object","properties":{"p":{"oneOf":[{"type":"object"},{"type":"string"}]}}}`, `{"p":"{}"}`},
+		}, []string{"union-branches-in-order", "union-ref-branches-skipped"}},
+		// The types of a `type` and of the branches beside it added into
+		// one set: a string kept where a branch admits one beside a declared
+		// array, a shape decoded where `allOf`'s branches disagree. One bug,
+		// not `allOf` read as a union and a keyword not followed.
+		{"types added", []string{"types-added"}, [][2]string{
+			{`{"type":"object","properties":{"p":{"type":"array","anyOf":[{"type":"string"},{}]}}}`, `{"p":"[]"}`},
+			{`{"type":"object","properties":{"p":{"allOf":[{"type":"array"},{"type":"object"}]}}}`, `{"p":"[]"}`},
+			{`{"type":"object","properties":{"p":{"type":["array","string"],"anyOf":[{"type":"array"}]}}}`, `{"p":"[]"}`},
+		}, []string{"types-added"}},
+		// A declared `constructor` not sent, read from the prototype, and a
+		// union's branches tried on a copy of it: an error.
+		{"an inherited member copied", []string{"inherited-member-copied"}, [][2]string{
+			{`{"type":"object","properties":{"constructor":{"anyOf":[{}]}}}`, `{}`},
+			{`{"type":"object","properties":{"toString":{"oneOf":[{"type":"string"},{"type":"array"}]},"p":{"type":"array"}}}`, `{"p":"[1]"}`},
+		}, []string{"inherited-member-copied"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := planted(tt.planted, tt.cases); !slices.Equal(got, tt.want) {
 				t.Errorf("root causes %v, want %v", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestPlantedJSONOnly: bugs planted in an implementation that declares the
+// JSON repair alone. What a decoded value holds left unrepaired was never
+// confirmed there, for the example of its title held a reference, which
+// such an implementation does not decode: it fell back to a class.
+func TestPlantedJSONOnly(t *testing.T) {
+	o := impl.Options{Repairs: normalize.JSONRepair}
+	for _, tt := range []struct {
+		name    string
+		planted []string
+		cases   [][2]string
+		want    []string
+	}{
+		{"not recursive", []string{"json-not-recursive"}, [][2]string{
+			{`{"type":"object","properties":{"p":{"type":"object","properties":{"ids":{"type":"array"}}}}}`, `{"p":"{\"ids\":\"[1]\"}"}`},
+		}, []string{"json-not-recursive"}},
+		{"$ref as written", []string{"ref-pointer-as-written"}, [][2]string{
+			{`{"type":"object","$defs":{"a b":{"type":"array"}},"properties":{"p":{"$ref":"#/$defs/a%20b"}}}`, `{"p":"[1]"}`},
+			{`{"type":"object","properties":{"q":{"type":"object"},"p":{"$ref":"#"}}}`, `{"p":{"q":"{}"}}`},
+		}, []string{"ref-pointer-as-written"}},
+		{"drafts unknown", []string{"drafts-unknown-unread"}, [][2]string{
+			{`{"$schema":"http://json-schema.org/draft-06/schema#","type":"object","properties":{"p":{"type":"array"}}}`, `{"p":"[1]"}`},
+		}, []string{"drafts-unknown-unread"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := plantedWith(tt.planted, tt.cases, o); !slices.Equal(got, tt.want) {
+				t.Errorf("root causes %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestUnsupportedWitness: an implementation that answers "unsupported"
+// where a validator after its repair refuses what it made (the adapter
+// of a repair-then-validate function, which cannot show the repair)
+// shows no answer on such a witness, and the witness says nothing of the
+// deviation. It used to contradict it: a union tried in order, whose
+// witness of a value no branch's repair fits is refused so, was lost to
+// a class of what differs.
+func TestUnsupportedWitness(t *testing.T) {
+	inOrder, validates := deviation.ByID("union-branches-in-order"), deviation.ByID("validates-after-repair")
+	im := impl.Func("in-order-validated", func(ctx context.Context, c impl.Case) impl.Result {
+		if r := deviation.Apply(ctx, c, inOrder, validates); r.Error != "" && deviation.Apply(ctx, c, inOrder).Error == "" {
+			return impl.Fail(impl.ErrNotSendable, "the validator refused the repaired arguments")
+		}
+		return deviation.Apply(ctx, c, inOrder)
+	})
+	var fs []Finding
+	for i, sa := range [][2]string{
+		{`{"type":"object","properties":{"p":{"oneOf":[{"type":"object"},{"type":"string"}]}}}`, `{"p":"{}"}`},
+		{`{"type":"object","properties":{"p":{"anyOf":[{"type":"array"},{}]}}}`, `{"p":"[2]"}`},
+	} {
+		c := impl.Case{Schema: []byte(sa[0]), Args: []byte(sa[1])}
+		fs = append(fs, Finding{Source: Vector, ID: strconv.Itoa(i), Case: c, Want: want(c), Got: im.Normalize(ctx, c)})
+	}
+	var ids []string
+	for _, rc := range Explain(ctx, Config{Impl: im, Want: want}, fs) {
+		ids = append(ids, rc.ID)
+	}
+	if !slices.Equal(ids, []string{"union-branches-in-order"}) {
+		t.Errorf("root causes %v, want [union-branches-in-order]", ids)
 	}
 }
