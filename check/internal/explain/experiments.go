@@ -1,6 +1,7 @@
 package explain
 
 import (
+	"context"
 	"errors"
 	"slices"
 	"strings"
@@ -210,13 +211,35 @@ func (l *lab) shown(e *deviation.Deviation, o impl.Options) bool {
 	if v, ok := l.seen[k]; ok {
 		return v
 	}
-	v := false
-	if ws := l.s.witnesses(e, k.o); len(ws) > 0 {
-		got, ok := l.got[coalesce.Key(ws[0])]
-		v = ok && (explanation{e}).explains(l.s.ctx, ws[0], got)
-	}
+	v := showsOnExample(l.s.ctx, e, k.o, l.s.want, func(c impl.Case) (impl.Result, bool) {
+		got, ok := l.got[coalesce.Key(c)]
+		return got, ok
+	})
 	l.seen[k] = v
 	return v
+}
+
+// showsOnExample reports whether an implementation shows e on the
+// example of e's title under o's repairs and depth: e changes the
+// reference's answer there (want), and explains the implementation's
+// (answer, false when there is none). Only a deviation an implementation
+// shows may excuse a witness of another that it contradicts; the
+// experiments (lab.shown) and the title check (excused) ask it alike.
+func showsOnExample(ctx context.Context, e *deviation.Deviation, o impl.Options, want func(impl.Case) impl.Result, answer func(impl.Case) (impl.Result, bool)) bool {
+	ex := example(e, o)
+	if impl.Same(deviation.Apply(ctx, ex, e), want(ex)) {
+		return false
+	}
+	got, ok := answer(ex)
+	return ok && (explanation{e}).explains(ctx, ex, got)
+}
+
+// example is the example of d's title, its first witness, under o's
+// repairs and depth.
+func example(d *deviation.Deviation, o impl.Options) impl.Case {
+	w := d.Witnesses[0]
+	w.Options.Repairs, w.Options.Depth = o.Repairs, o.Depth
+	return w
 }
 
 // pair is the explanation of d and e together, in the catalogue's order.

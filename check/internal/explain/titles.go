@@ -88,9 +88,7 @@ func excused(ctx context.Context, im impl.Impl, want func(impl.Case) impl.Result
 		if e == d || !deviation.Compatible(d, e) || !pair(d, e).explains(ctx, w, g) {
 			continue
 		}
-		ex := e.Witnesses[0]
-		ex.Options.Repairs, ex.Options.Depth = w.Options.Repairs, w.Options.Depth
-		if !impl.Same(deviation.Apply(ctx, ex, e), want(ex)) && (explanation{e}).explains(ctx, ex, im.Normalize(ctx, ex)) {
+		if showsOnExample(ctx, e, w.Options, want, func(c impl.Case) (impl.Result, bool) { return im.Normalize(ctx, c), true }) {
 			return true
 		}
 	}
