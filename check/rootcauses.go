@@ -184,9 +184,8 @@ func (e *run) explain() []RootCause {
 			return
 		}
 		rc := RootCause{ID: unexplainedID, Title: display.ClipText(message, 200) + " (not explained: the check stopped first)", Clause: clause, Class: "unexplained",
-			Counterexample: Counterexample{Schema: display.ClipJSON(f.Case.Schema, MaxShown), Arguments: display.ClipJSON(f.Case.Args, MaxShown),
-				Options: strings.Join(f.Case.Options.Choices(), ", "), Expected: f.Want.Show(MaxShown), Got: f.Got.Show(MaxShown)},
-			Vector: v, Vectors: []string{}, Properties: []string{}, Buckets: []string{}, Cut: true, NotMinimized: true}
+			Counterexample: counterexample(f.Case, f.Want, f.Got.Show(MaxShown)),
+			Vector:         v, Vectors: []string{}, Properties: []string{}, Buckets: []string{}, Cut: true, NotMinimized: true}
 		if f.Source == explain.Property {
 			rc.Properties = []string{f.ID}
 		} else {
@@ -234,13 +233,20 @@ func (e *run) explain() []RootCause {
 		v := corpus.New(rc.Title, clause, "found", nil, rc.Case.Schema, rc.Case.Args, rc.Case.Options, impl.Reference)
 		command := e.causeCommand(v, rc, len(out))
 		out = append(out, RootCause{ID: rc.ID, Title: rc.Title, With: rc.With, Clause: rc.Clause, Class: rc.Class, Where: rc.Where, Artefact: rc.Artefact, Fix: rc.Fix,
-			Counterexample: Counterexample{Schema: display.ClipJSON(rc.Case.Schema, MaxShown), Arguments: display.ClipJSON(rc.Case.Args, MaxShown),
-				Options: strings.Join(rc.Case.Options.Choices(), ", "), Expected: rc.Want.Show(MaxShown), Got: rc.Got.Show(MaxShown)},
-			Vector: v, Command: command, CommandNote: commandNote(command, v, len(out)), Vectors: nonNil(rc.Vectors), Properties: nonNil(rc.Properties), Buckets: nonNil(rc.Buckets), Cut: rc.Cut,
+			Counterexample: counterexample(rc.Case, rc.Want, rc.Got.Show(MaxShown)),
+			Vector:         v, Command: command, CommandNote: commandNote(command, v, len(out)), Vectors: nonNil(rc.Vectors), Properties: nonNil(rc.Properties), Buckets: nonNil(rc.Buckets), Cut: rc.Cut,
 			FailedCases: len(rc.Failed), FailedIn: failedIn(rc.Failed),
 			NotMinimized: rc.Got.Failure != nil || impl.Same(rc.Got, rc.Want)})
 	}
 	return e.after(out, unexplained)
+}
+
+// counterexample is case c as a root cause shows it, each value cut at
+// MaxShown: what is expected of it, and got, already shown (an answer
+// not kept is shown when it comes).
+func counterexample(c impl.Case, want impl.Result, got string) Counterexample {
+	return Counterexample{Schema: display.ClipJSON(c.Schema, MaxShown), Arguments: display.ClipJSON(c.Args, MaxShown),
+		Options: strings.Join(c.Options.Choices(), ", "), Expected: want.Show(MaxShown), Got: got}
 }
 
 // An unkeptFinding is a vector failed whose answer the check did not keep
@@ -261,10 +267,9 @@ func (e *run) unkeptCause() RootCause {
 		ids[i], total = f.v.ID, total+f.size
 	}
 	return RootCause{ID: unexplainedID, Class: "unexplained", Clause: u.v.Clause,
-		Title: fmt.Sprintf("%d failing answers not explained: not kept (%d bytes in all), past the %d MiB of failing answers a check keeps", len(e.unkept), total, MaxKeptAnswers>>20),
-		Counterexample: Counterexample{Schema: display.ClipJSON(u.c.Schema, MaxShown), Arguments: display.ClipJSON(u.c.Args, MaxShown),
-			Options: strings.Join(u.c.Options.Choices(), ", "), Expected: u.v.Want().Show(MaxShown), Got: u.got},
-		Vector: u.v, Vectors: ids, Properties: []string{}, Buckets: []string{}, NotMinimized: true}
+		Title:          fmt.Sprintf("%d failing answers not explained: not kept (%d bytes in all), past the %d MiB of failing answers a check keeps", len(e.unkept), total, MaxKeptAnswers>>20),
+		Counterexample: counterexample(u.c, u.v.Want(), u.got),
+		Vector:         u.v, Vectors: ids, Properties: []string{}, Buckets: []string{}, NotMinimized: true}
 }
 
 // after appends the unexplained root causes to the others, each with its
