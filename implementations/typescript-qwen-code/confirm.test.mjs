@@ -151,6 +151,10 @@ test('reading/4: of the allOf branches that declare one member, the first is rea
   assert.deepEqual(validate(first, { p: '[]' }).args, { p: '[]' }); // the rule: { p: [] }
   const reversed = { allOf: [object({ p: { type: 'array' } }), object({ p: {} })] };
   assert.deepEqual(validate(reversed, { p: '[]' }).args, { p: [] });
+  // The object's own declaration is read before any branch's: a branch
+  // that admits only a string does not narrow it.
+  const own = object({ p: { type: 'array' } }, { allOf: [object({ p: { type: 'string' } })] });
+  assert.deepEqual(validate(own, { p: '[]' }).args, { p: [] }); // the rule: { p: '[]' }
 });
 
 test('rule/2: a parameter named constructor or prototype is never decoded (DANGEROUS_PROP_KEYS)', () => {

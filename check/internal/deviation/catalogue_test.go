@@ -498,6 +498,14 @@ func TestUnionsInOrder(t *testing.T) {
 		// A branch that is a $ref never takes the value.
 		{"union-ref-branches-skipped", `{"type":"object","$defs":{"c":{"$ref":"#/$defs/c"}},"properties":{"a":{"anyOf":[{"$ref":"#/$defs/c"},{"type":"array"}]}}}`, `{"a":"[1]"}`, `{"a":[1]}`},
 		{"union-ref-branches-skipped", `{"type":"object","$defs":{"s":{"type":"string"}},"properties":{"a":{"oneOf":[{"$ref":"#/$defs/s"}]}}}`, `{"a":"[1]"}`, `{"a":"[1]"}`},
+		// One declaration of a member: the object's own, else the first
+		// allOf branch's; a member one branch declares is read as before.
+		{"allof-members-first", `{"type":"object","allOf":[{"properties":{"a":{}}},{"properties":{"a":{"type":"array"}}}]}`, `{"a":"[1]"}`, `{"a":"[1]"}`},
+		{"allof-members-first", `{"type":"object","allOf":[{"properties":{"a":{"type":"array"}}},{"properties":{"a":{"type":"string"}}}]}`, `{"a":"[1]"}`, `{"a":[1]}`},
+		{"allof-members-first", `{"type":"object","properties":{"a":{}},"allOf":[{"properties":{"a":{"type":"array"}}}]}`, `{"a":"[1]"}`, `{"a":"[1]"}`},
+		{"allof-members-first", `{"type":"object","properties":{"a":{"type":"array"}},"allOf":[{"properties":{"a":{"type":"string"}}}]}`, `{"a":"[1]"}`, `{"a":[1]}`},
+		{"allof-members-first", `{"type":"object","allOf":[{"properties":{"a":{"type":"array"}}},{"properties":{"b":{"type":"object"}}}]}`, `{"a":"[1]","b":"{}"}`, `{"a":[1],"b":{}}`},
+		{"allof-members-first", param(`{"type":"object","allOf":[{"properties":{"x":{"type":["array","string"]}}},{"properties":{"x":{"type":"array"}}}]}`), `{"a":{"x":"[1]"}}`, `{"a":{"x":"[1]"}}`},
 		// Types added up, not intersected.
 		{"types-added", param(`{"type":"array","anyOf":[{"type":"string"},{}]}`), `{"a":"[1]"}`, `{"a":"[1]"}`},
 		{"types-added", param(`{"allOf":[{"type":["object","array"]},{"type":"object"}]}`), `{"a":"[1]"}`, `{"a":[1]}`},

@@ -531,6 +531,44 @@ var allOfAsAnyOf = everySchema(func(obj *jsonvalue.Value, _ bool) {
 	}
 })
 
+// allOfMembersFirst reads one declaration of each member of an object
+// where JSON Schema intersects several: the object's own properties, else
+// the first allOf branch that declares it. The declarations of the member
+// in the other allOf branches are left out, so nothing narrows the one
+// read (a normalizer that merges the branches' properties into one map,
+// first come kept, the object's own over them).
+var allOfMembersFirst = everySchema(func(obj *jsonvalue.Value, _ bool) {
+	a := obj.Member("allOf")
+	if a == nil || a.Kind != jsonvalue.Array {
+		return
+	}
+	var seen []string
+	declared := func(s *jsonvalue.Value) *jsonvalue.Value {
+		if p := s.Member("properties"); p != nil && p.Kind == jsonvalue.Object {
+			return p
+		}
+		return nil
+	}
+	if p := declared(obj); p != nil {
+		for _, m := range p.Members {
+			seen = append(seen, m.Key)
+		}
+	}
+	for _, b := range a.Elems {
+		if b.Kind != jsonvalue.Object {
+			continue
+		}
+		p := declared(b)
+		if p == nil {
+			continue
+		}
+		p.Members = slices.DeleteFunc(p.Members, func(m jsonvalue.Member) bool { return slices.Contains(seen, m.Key) })
+		for _, m := range p.Members {
+			seen = append(seen, m.Key)
+		}
+	}
+})
+
 // untypedLevels leaves out what a schema declares of an object's members
 // unless its own type names object, and of an array's elements unless it
 // names array: a level whose type is unsaid is not walked.

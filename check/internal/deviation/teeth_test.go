@@ -46,6 +46,7 @@ var uncaught = map[string]string{
 	"drafts-ignored":               "no schema drawn has `$schema`",
 	"allof-as-union":               "the allOf the old generators draw shows it at seed 1 only by chance of the stream: with one case in four drawn from the schema search (issue 36), whose allOf branches never exclude each other's container, none of the 100 checks draws `allOf` of two types that do not meet, or a branch that narrows a type list",
 	"union-ref-branches-skipped":   "a `$ref` is a branch of an `anyOf` only where a wrap is drawn inside a wrap, with JSON text sent under it: none in 1,000 checks",
+	"allof-members-first":          "the properties' `allOf` wraps one schema beside a description: no member is declared in two branches, or in a branch and beside it",
 	"types-added":                  "a `type` beside an `anyOf` or `oneOf` that admits a string, or an `allOf` whose branches name different containers, with JSON text sent there, is drawn rarely",
 	"inherited-member-copied":      "no case drawn declares a member named after a method of `Object.prototype` (`constructor`, `toString`) and leaves it out",
 	"duplicates-collapsed":         "the arguments drawn for the properties that compare members hold distinct keys at every level",
