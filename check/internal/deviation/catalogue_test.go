@@ -498,6 +498,13 @@ func TestUnionsInOrder(t *testing.T) {
 		// A branch that is a $ref never takes the value.
 		{"union-ref-branches-skipped", `{"type":"object","$defs":{"c":{"$ref":"#/$defs/c"}},"properties":{"a":{"anyOf":[{"$ref":"#/$defs/c"},{"type":"array"}]}}}`, `{"a":"[1]"}`, `{"a":[1]}`},
 		{"union-ref-branches-skipped", `{"type":"object","$defs":{"s":{"type":"string"}},"properties":{"a":{"oneOf":[{"$ref":"#/$defs/s"}]}}}`, `{"a":"[1]"}`, `{"a":"[1]"}`},
+		// prefixItems unread unless $schema names 2020-12.
+		{"prefixitems-2020-12-only", param(`{"type":"array","prefixItems":[{"type":"array"}]}`), `{"a":["[1]"]}`, `{"a":["[1]"]}`},
+		{"prefixitems-2020-12-only", `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"a":{"type":"array","prefixItems":[{"type":"array"}]}}}`, `{"a":["[1]"]}`, `{"a":["[1]"]}`},
+		{"prefixitems-2020-12-only", `{"$schema":"https://json-schema.org/draft/2020-12/schema#","type":"object","properties":{"a":{"type":"array","prefixItems":[{"type":"array"}]}}}`, `{"a":["[1]"]}`, `{"a":[[1]]}`},
+		// older-draft: a type beside $ref applies under 2020-12 only.
+		{"older-draft", `{"type":"object","$defs":{"x":{}},"properties":{"a":{"$ref":"#/$defs/x","type":"array"}}}`, `{"a":"[1]"}`, `{"a":"[1]"}`},
+		{"older-draft", `{"type":"object","properties":{"a":{"type":"array","prefixItems":[{"type":"array"}]}}}`, `{"a":["[1]"]}`, `{"a":[[1]]}`},
 		// One declaration of a member: the object's own, else the first
 		// allOf branch's; a member one branch declares is read as before.
 		{"allof-members-first", `{"type":"object","allOf":[{"properties":{"a":{}}},{"properties":{"a":{"type":"array"}}}]}`, `{"a":"[1]"}`, `{"a":"[1]"}`},

@@ -653,6 +653,18 @@ func readAs(uri string) rewrite {
 	}
 }
 
+// prefixItemsIn2020Only leaves out prefixItems, at any depth, unless the
+// document's $schema names 2020-12: a validator that reads draft 7 where
+// no draft is named (Ajv's default) does not know it there.
+func prefixItemsIn2020Only(doc *jsonvalue.Value) {
+	if doc.Kind == jsonvalue.Object {
+		if s := doc.Member("$schema"); s != nil && s.Kind == jsonvalue.String && strings.TrimSuffix(s.Str, "#") == "https://json-schema.org/draft/2020-12/schema" {
+			return
+		}
+	}
+	dropMembers("prefixItems", jsonvalue.Array)(doc)
+}
+
 // rawPointerRefsOnly leaves out every $ref that is not a pointer "#/..."
 // read as written, split at "/" with "~0" and "~1" unescaped and no
 // URI decoding: "#" alone, a "%"-escape, a plain-name anchor, an $id and
