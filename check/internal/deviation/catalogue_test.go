@@ -75,6 +75,40 @@ func TestCatalogue(t *testing.T) {
 	}
 }
 
+// controlsOnly are the keywords a title quotes that its deviation's
+// witnesses hold in controls alone, each with why the title may: what it
+// says of them is that nothing changes there.
+var controlsOnly = map[string]string{
+	"plain-types-only `items`": "`items` is followed, as `properties` is: its witness is a control",
+	"older-draft `$schema`":    "the title is about schemas without `$schema`: with one, nothing changes",
+}
+
+// A keyword a title quotes is one its deviation changes something by: a
+// witness whose schema holds it differs from the reference (a title that
+// says `prefixItems` is not read, of a deviation that reads it, fails),
+// but for controlsOnly.
+func TestTitleKeywordsShown(t *testing.T) {
+	for _, d := range Catalogue() {
+		for _, q := range quoted.FindAllStringSubmatch(d.Title, -1) {
+			key := `"` + q[1] + `":`
+			held, shown := false, false
+			for _, c := range d.Witnesses {
+				if strings.Contains(string(c.Schema), key) {
+					held = true
+					shown = shown || !impl.Compare(Apply(ctx, c, d), impl.Reference.Normalize(ctx, c)).Same()
+				}
+			}
+			_, excused := controlsOnly[d.ID+" "+q[0]]
+			switch {
+			case held && !shown && !excused:
+				t.Errorf("%s: its title quotes %s, which its witnesses hold in controls alone: %s", d.ID, q[0], d.Title)
+			case excused && (!held || shown):
+				t.Errorf("%s: controlsOnly lists %s, which is no longer in controls alone", d.ID, q[0])
+			}
+		}
+	}
+}
+
 // On each witness of another deviation that the reference gives as it is
 // (nothing repaired), a deviation that changes only repairs agrees with
 // the reference: the switches change nothing they are not about. Checked
