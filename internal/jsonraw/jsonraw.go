@@ -337,7 +337,9 @@ func Unquote(dst, raw []byte) []byte {
 
 // UnquotePrefix is [Unquote] that stops once it has appended at least n
 // bytes, at the end of an escape. It also returns how much of raw it
-// read.
+// read. It decodes escapes as nextEscape does, written out again: calling
+// nextEscape (or a helper for \u alone) made BenchmarkUnquote/escapes
+// 9 to 14% slower, and raw has passed ScanString, so nothing here fails.
 func UnquotePrefix(dst, raw []byte, n int) ([]byte, int) {
 	stop := len(dst) + n
 	i := 0

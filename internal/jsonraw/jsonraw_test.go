@@ -3,6 +3,7 @@ package jsonraw
 import (
 	"encoding/json"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -208,5 +209,23 @@ func TestPlain(t *testing.T) {
 		if tt.want && !Valid([]byte(tt.text)) {
 			t.Errorf("Plain(%q) but not Valid", tt.text)
 		}
+	}
+}
+
+// BenchmarkUnquote decodes a string's raw text: one without escapes,
+// one that is mostly escapes (short forms, \u escapes, surrogate pairs).
+func BenchmarkUnquote(b *testing.B) {
+	for _, tc := range []struct{ name, raw string }{
+		{"plain", strings.Repeat("Ember & Oak, a title without escapes. ", 64)},
+		{"escapes", strings.Repeat(`\"a\\b\/\n\t\u00e9\ud83d\ude00 `, 64)},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			raw := []byte(tc.raw)
+			dst := make([]byte, 0, 2*len(raw))
+			b.SetBytes(int64(len(raw)))
+			for b.Loop() {
+				dst = Unquote(dst[:0], raw)
+			}
+		})
 	}
 }
