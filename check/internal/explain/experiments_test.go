@@ -206,3 +206,38 @@ func TestUnsupportedWitness(t *testing.T) {
 		t.Errorf("root causes %v, want [union-branches-in-order]", ids)
 	}
 }
+
+// TestReferenceAnswerShowsNothing: a witness the implementation answers
+// as the reference does shows no deviation, though a variant of one gives
+// that answer. An implementation that repairs only the top level and
+// validates what it made, answering an error of no kind it can name
+// (as adapters do), was filed a third root cause, "read by an older
+// draft", for the two schemas below with an `$id`: that deviation's draft
+// 2019-09 reads a `type` beside `$ref` as 2020-12 does, which the
+// implementation does too (it answered the reference's answer there, so
+// that witness "showed" the deviation), and draft 4, which has no `$id`,
+// rejects the schemas, an error that matched the implementation's.
+func TestReferenceAnswerShowsNothing(t *testing.T) {
+	top, validates := deviation.ByID("json-top-level-only"), deviation.ByID("validates-after-repair")
+	im := impl.Func("top-level-validated", func(ctx context.Context, c impl.Case) impl.Result {
+		r := deviation.Apply(ctx, c, top, validates)
+		if r.Error != "" {
+			r.Error = impl.ErrUnspecified
+		}
+		return r
+	})
+	var fs []Finding
+	for i, sa := range [][2]string{
+		{`{"$id":"https://example.com/tree","type":"object","properties":{"children":{"type":"array","items":{"$ref":"https://example.com/tree"}}}}`, `{"children":["{\"children\":[]}"]}`},
+		{`{"$id":"https://example.com/tool","type":"object","properties":{"rows":{"$ref":"list"}},"$defs":{"row":{"$dynamicAnchor":"item","type":"array"},"list":{"$id":"list","type":"array","items":{"$dynamicRef":"#item"},"$defs":{"default":{"$dynamicAnchor":"item"}}}}}`, `{"rows":["[1]","[2]"]}`},
+		{`{"type":"object","properties":{"n":{"type":"integer"}}}`, `{"n":"1"}`},
+	} {
+		c := impl.Case{Schema: []byte(sa[0]), Args: []byte(sa[1])}
+		fs = append(fs, Finding{Source: Vector, ID: strconv.Itoa(i), Case: c, Want: want(c), Got: im.Normalize(ctx, c)})
+	}
+	for _, rc := range Explain(ctx, Config{Impl: im, Want: want}, fs) {
+		if slices.Contains(rc.Deviations, "older-draft") {
+			t.Errorf("root cause %s (%s) on %s %s", rc.ID, rc.Title, rc.Case.Schema, rc.Case.Args)
+		}
+	}
+}
