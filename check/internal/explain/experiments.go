@@ -159,7 +159,8 @@ const (
 // title: another bug of the implementation may change the witness too,
 // but not one it does not have. A witness the implementation answers
 // with no result it can show (not sendable: "unsupported") is
-// consistent with any deviation.
+// consistent with any deviation; one it answers as the reference does
+// shows none.
 func (l *lab) witness(d *deviation.Deviation, w impl.Case) verdict {
 	got := l.got[coalesce.Key(w)]
 	if errors.Is(got.Failure, impl.ErrNotSendable) {
