@@ -20,10 +20,10 @@
 //   - experiments: a deviation is kept only if the implementation shows
 //     the example of its title too, and no witness of it contradicts it
 //     (a witness is excused only by another deviation the implementation
-//     shows); where several explain a finding, the
-//     witnesses of
-//     them all (small cases on which each differs from the reference) go
-//     to the implementation, and the candidates that predict its answers
+//     shows; one the implementation answers as the reference does shows
+//     nothing); where several explain a finding, the witnesses of them
+//     all (small cases on which each differs from the reference) go to
+//     the implementation, and the candidates that predict its answers
 //     best are kept;
 //   - cover: the smallest set of deviations that explain the findings,
 //     most findings first; a finding two deviations explain together
