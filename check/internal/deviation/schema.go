@@ -543,13 +543,13 @@ var allOfMembersFirst = everySchema(func(obj *jsonvalue.Value, _ bool) {
 		return
 	}
 	var seen []string
-	declared := func(s *jsonvalue.Value) *jsonvalue.Value {
+	props := func(s *jsonvalue.Value) *jsonvalue.Value {
 		if p := s.Member("properties"); p != nil && p.Kind == jsonvalue.Object {
 			return p
 		}
 		return nil
 	}
-	if p := declared(obj); p != nil {
+	if p := props(obj); p != nil {
 		for _, m := range p.Members {
 			seen = append(seen, m.Key)
 		}
@@ -558,7 +558,7 @@ var allOfMembersFirst = everySchema(func(obj *jsonvalue.Value, _ bool) {
 		if b.Kind != jsonvalue.Object {
 			continue
 		}
-		p := declared(b)
+		p := props(b)
 		if p == nil {
 			continue
 		}

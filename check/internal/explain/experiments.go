@@ -229,16 +229,18 @@ func (l *lab) shown(e *deviation.Deviation, o impl.Options) bool {
 // showsOnExample reports whether an implementation shows e on the
 // example of e's title under o's repairs and depth: e changes the
 // reference's answer there (want), and explains the implementation's
-// (answer, false when there is none), which is not the reference's. Only a deviation an implementation
-// shows may excuse a witness of another that it contradicts; the
-// experiments (lab.shown) and the title check (excused) ask it alike.
+// (answer, false when there is none), which is not the reference's. Only
+// a deviation an implementation shows may excuse a witness of another
+// that it contradicts; the experiments (lab.shown) and the title check
+// (excused) ask it alike.
 func showsOnExample(ctx context.Context, e *deviation.Deviation, o impl.Options, want func(impl.Case) impl.Result, answer func(impl.Case) (impl.Result, bool)) bool {
 	ex := example(e, o)
-	if impl.Same(deviation.Apply(ctx, ex, e), want(ex)) {
+	w := want(ex)
+	if impl.Same(deviation.Apply(ctx, ex, e), w) {
 		return false
 	}
 	got, ok := answer(ex)
-	return ok && !impl.Same(got, want(ex)) && (explanation{e}).explains(ctx, ex, got)
+	return ok && !impl.Same(got, w) && (explanation{e}).explains(ctx, ex, got)
 }
 
 // example is the example of d's title, its first witness, under o's
