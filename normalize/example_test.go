@@ -126,3 +126,16 @@ func ExamplePointer() {
 	// /a~1b/0/c
 	// "a/b" "0" "c"
 }
+
+// DraftOf reads a $schema value as Compile does: http or https, with or
+// without the final "#".
+func ExampleDraftOf() {
+	for _, s := range []string{"http://json-schema.org/draft/2020-12/schema", "https://json-schema.org/draft-07/schema#", "urn:example"} {
+		d, ok := normalize.DraftOf(s)
+		fmt.Println(ok && d == normalize.Draft2020, ok && d == normalize.Draft7, ok)
+	}
+	// Output:
+	// true false true
+	// false true true
+	// false false false
+}

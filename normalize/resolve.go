@@ -57,8 +57,10 @@ func ParseDraft(s string) (Draft, error) {
 // keywords (2019-09 and later).
 func (d Draft) modern() bool { return d <= Draft2019 }
 
-// draftOf returns the draft a $schema value names.
-func draftOf(s string) (Draft, bool) {
+// DraftOf returns the draft a $schema value names: its URI, with http or
+// https and with or without a final "#" ("https://json-schema.org/schema"
+// is 2020-12); false for any other value.
+func DraftOf(s string) (Draft, bool) {
 	s = strings.TrimSuffix(s, "#")
 	s = strings.TrimPrefix(strings.TrimPrefix(s, "http://"), "https://")
 	switch s {
@@ -409,7 +411,7 @@ func (r *resolver) addDocumentIndexed(uri string, root any, order map[uintptr][]
 	res.root = place{doc: d, v: root, res: res}
 	if m, ok := root.(map[string]any); ok {
 		if s, ok := m["$schema"].(string); ok {
-			if dr, ok := draftOf(s); ok {
+			if dr, ok := DraftOf(s); ok {
 				res.draft = dr
 			}
 		}
@@ -461,7 +463,7 @@ func (r *resolver) index(d *document, v any, at *loc, res *resource, isRoot bool
 		case uri != res.uri && !isRoot:
 			nr := &resource{uri: uri, draft: draft}
 			if s, ok := m["$schema"].(string); ok {
-				if dr, ok := draftOf(s); ok {
+				if dr, ok := DraftOf(s); ok {
 					nr.draft, draft = dr, dr
 				}
 			}

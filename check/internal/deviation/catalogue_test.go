@@ -535,6 +535,7 @@ func TestUnionsInOrder(t *testing.T) {
 		// prefixItems unread unless $schema names 2020-12.
 		{"prefixitems-2020-12-only", param(`{"type":"array","prefixItems":[{"type":"array"}]}`), `{"a":["[1]"]}`, `{"a":["[1]"]}`},
 		{"prefixitems-2020-12-only", `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"a":{"type":"array","prefixItems":[{"type":"array"}]}}}`, `{"a":["[1]"]}`, `{"a":["[1]"]}`},
+		{"prefixitems-2020-12-only", `{"$schema":"http://json-schema.org/draft/2020-12/schema","type":"object","properties":{"a":{"type":"array","prefixItems":[{"type":"array"}]}}}`, `{"a":["[1]"]}`, `{"a":[[1]]}`},
 		{"prefixitems-2020-12-only", `{"$schema":"https://json-schema.org/draft/2020-12/schema#","type":"object","properties":{"a":{"type":"array","prefixItems":[{"type":"array"}]}}}`, `{"a":["[1]"]}`, `{"a":[[1]]}`},
 		// older-draft: a type beside $ref applies under 2020-12 only.
 		{"older-draft", `{"type":"object","$defs":{"x":{}},"properties":{"a":{"$ref":"#/$defs/x","type":"array"}}}`, `{"a":"[1]"}`, `{"a":"[1]"}`},

@@ -7,6 +7,7 @@ import (
 
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 	"github.com/toolnorm/toolnorm/internal/schemaview"
+	"github.com/toolnorm/toolnorm/normalize"
 )
 
 // A rewrite changes the schema document before the normalizer reads it:
@@ -654,12 +655,15 @@ func readAs(uri string) rewrite {
 }
 
 // prefixItemsIn2020Only leaves out prefixItems, at any depth, unless the
-// document's $schema names 2020-12: a validator that reads draft 7 where
-// no draft is named (Ajv's default) does not know it there.
+// document's $schema names 2020-12 as the reference reads it
+// (normalize.DraftOf): a validator that reads draft 7 where no draft is
+// named (Ajv's default) does not know it there.
 func prefixItemsIn2020Only(doc *jsonvalue.Value) {
 	if doc.Kind == jsonvalue.Object {
-		if s := doc.Member("$schema"); s != nil && s.Kind == jsonvalue.String && strings.TrimSuffix(s.Str, "#") == "https://json-schema.org/draft/2020-12/schema" {
-			return
+		if s := doc.Member("$schema"); s != nil && s.Kind == jsonvalue.String {
+			if d, ok := normalize.DraftOf(s.Str); ok && d == normalize.Draft2020 {
+				return
+			}
 		}
 	}
 	dropMembers("prefixItems", jsonvalue.Array)(doc)
