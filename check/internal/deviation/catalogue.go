@@ -535,7 +535,7 @@ func build() []*Deviation {
 			change:    change{post: collapseDuplicates},
 			Witnesses: []impl.Case{w(noSchema, `{"a":1,"a":2}`)}},
 		{ID: "integer-keys-first", needs: always, Clause: "reading/7", Artefact: true,
-			Title:     "Members whose keys are array indexes are moved first, as a JavaScript object orders them",
+			Title:     "Members are held as a JavaScript object holds them: duplicate members collapsed into one, keys that are array indexes moved first",
 			change:    change{post: integerKeysFirst},
 			Witnesses: []impl.Case{w(noSchema, `{"b":1,"1":2}`)}},
 		{ID: "lone-surrogate-replaced", needs: always, Clause: "reading/7", Artefact: true,
