@@ -185,7 +185,10 @@ func (l *lab) witness(d *deviation.Deviation, w impl.Case) verdict {
 	// No deviation is left out for what w lacks (Relevant): what e needs
 	// may be made by d (a "null" decoded to null, then dropped).
 	v := contradicts
-	for _, e := range slices.Concat(l.suspects, deviation.Catalogue()) {
+	for i, e := range slices.Concat(l.suspects, deviation.Catalogue()) {
+		if i >= len(l.suspects) && slices.Contains(l.suspects, e) {
+			continue // tried as a suspect
+		}
 		if e == d || !deviation.Compatible(d, e) || !l.shown(e, w.Options) || !pair(d, e).explains(l.s.ctx, w, got) {
 			continue
 		}
