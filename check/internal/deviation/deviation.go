@@ -121,7 +121,7 @@ func apply(ctx context.Context, c impl.Case, ds []*Deviation, chosen []change) i
 			changes[i] = d.change
 		}
 	}
-	ref := impl.Reference.Normalize(ctx, c)
+	ref := reference(ctx, c)
 	if ref.Error == impl.ErrInvalidSchema && slices.ContainsFunc(changes, func(ch change) bool { return ch.unchecked }) {
 		c.Schema = []byte(`{}`)
 		changes = slices.DeleteFunc(slices.Clone(changes), func(ch change) bool { return ch.unchecked })
@@ -134,7 +134,7 @@ func apply(ctx context.Context, c impl.Case, ds []*Deviation, chosen []change) i
 	schema := rewritten(ctx, c.Schema, c.Args, p.o, p.rewrites, p.breaks)
 	k := impl.Case{Schema: schema, Args: c.Args, Options: p.o}
 	if len(p.rewrites) > 0 || k.Options != c.Options {
-		ref = impl.Reference.Normalize(ctx, k)
+		ref = reference(ctx, k)
 	}
 	var out *jsonvalue.Value
 	r := ref
@@ -229,8 +229,8 @@ func rewritten(ctx context.Context, schema, args []byte, o impl.Options, rws []r
 	if breaks {
 		return out
 	}
-	if r := impl.Reference.Normalize(ctx, impl.Case{Schema: out, Args: args, Options: o}); r.Error == impl.ErrInvalidSchema {
-		if r0 := impl.Reference.Normalize(ctx, impl.Case{Schema: schema, Args: args, Options: o}); r0.Error != impl.ErrInvalidSchema {
+	if r := reference(ctx, impl.Case{Schema: out, Args: args, Options: o}); r.Error == impl.ErrInvalidSchema {
+		if r0 := reference(ctx, impl.Case{Schema: schema, Args: args, Options: o}); r0.Error != impl.ErrInvalidSchema {
 			return schema
 		}
 	}

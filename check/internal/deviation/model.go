@@ -457,7 +457,7 @@ func declared(ctx context.Context, schema []byte, root *jsonvalue.Value, paths [
 	// The JSON repair at every depth, whatever the case declares: the
 	// caller says where it applies.
 	o.Depth, o.Repairs, o.MaxDepth = normalize.EveryDepth, normalize.AllRepairs, normalize.MaxDepthLimit
-	r := impl.Reference.Normalize(ctx, impl.Case{Schema: schema, Args: root.Append(nil), Options: o})
+	r := reference(ctx, impl.Case{Schema: schema, Args: root.Append(nil), Options: o})
 	if r.Error != "" || r.Failure != nil {
 		return nil, false
 	}

@@ -79,7 +79,7 @@ func branchRepair(x *stage, doc, b, v *jsonvalue.Value) (*jsonvalue.Value, bool)
 		jsonvalue.Member{Key: "properties", Value: props})
 	schema := alone.Append(nil)
 	args := (&jsonvalue.Value{Kind: jsonvalue.Object, Members: []jsonvalue.Member{{Key: "v", Value: v}}}).Append(nil)
-	r := impl.Reference.Normalize(x.ctx, impl.Case{Schema: schema, Args: args, Options: x.o})
+	r := reference(x.ctx, impl.Case{Schema: schema, Args: args, Options: x.o})
 	if r.Error != "" || r.Failure != nil {
 		return nil, false
 	}
