@@ -395,11 +395,15 @@ type node struct {
 
 // path is the steps from the root to n.
 func (n *node) path() []pathStep {
-	var p []pathStep
-	for ; n.up != nil; n = n.up {
-		p = append(p, n.step)
+	depth := 0
+	for u := n; u.up != nil; u = u.up {
+		depth++
 	}
-	slices.Reverse(p)
+	p := make([]pathStep, depth)
+	for ; n.up != nil; n = n.up {
+		depth--
+		p[depth] = n.step
+	}
 	return p
 }
 
@@ -602,6 +606,7 @@ func (m *minimizer) liftArgs() bool {
 		var out []lazy
 		children := n.v.Elems
 		var keys []string
+		var path []pathStep
 		for _, mb := range n.v.Members {
 			children = append(children, mb.Value)
 			keys = append(keys, mb.Key)
@@ -619,7 +624,10 @@ func (m *minimizer) liftArgs() bool {
 				if n.v.Kind == jsonvalue.Object {
 					step = pathStep{key: keys[i], index: -1}
 				}
-				if s := follow(schema, n.path(), step); s != nil {
+				if path == nil {
+					path = n.path() // once for the node's children
+				}
+				if s := follow(schema, path, step); s != nil {
 					out = append(out, func() cand { return cand{patch: lifted(), schema: s} })
 				}
 			}
@@ -677,25 +685,30 @@ func onlyChild(v *jsonvalue.Value) *jsonvalue.Value {
 // path (through properties and items alone) replaced by the one it
 // declares for child st, or nil when the schema does not declare it so.
 func follow(schema *jsonvalue.Value, path []pathStep, st pathStep) *jsonvalue.Value {
-	var spath []pathStep
-	for _, p := range append(slices.Clip(path), st) {
-		if p.index >= 0 {
-			spath = append(spath, pathStep{key: "items", index: -1})
-		} else {
-			spath = append(spath, pathStep{key: "properties", index: -1}, pathStep{key: p.key, index: -1})
+	// The schema is walked a step at a time, so that a path it lacks
+	// costs what the schema holds, not the depth of the arguments (each
+	// node of a chain nested hundreds deep asks for its path).
+	own := schema
+	for _, p := range path {
+		if own = schemaStep(own, p); own == nil {
+			return nil
 		}
 	}
-	own := spath[:len(spath)-1]
-	if st.index < 0 {
-		own = spath[:len(spath)-2]
-	}
-	sub := find(schema, spath)
-	if sub == nil || find(schema, own) == nil {
+	sub := schemaStep(own, st)
+	if sub == nil {
 		return nil
 	}
-	return edit(schema, own, func(old *jsonvalue.Value) *jsonvalue.Value {
+	ownPath := make([]pathStep, 0, 2*len(path))
+	for _, p := range path {
+		if p.index >= 0 {
+			ownPath = append(ownPath, pathStep{key: "items", index: -1})
+		} else {
+			ownPath = append(ownPath, pathStep{key: "properties", index: -1}, pathStep{key: p.key, index: -1})
+		}
+	}
+	return edit(schema, ownPath, func(old *jsonvalue.Value) *jsonvalue.Value {
 		nv := clone(sub)
-		if len(own) == 0 && old.Kind == jsonvalue.Object && nv.Kind == jsonvalue.Object {
+		if len(ownPath) == 0 && old.Kind == jsonvalue.Object && nv.Kind == jsonvalue.Object {
 			// The root keeps what references may point at.
 			for _, mb := range old.Members {
 				if (mb.Key == "$defs" || mb.Key == "definitions") && nv.Member(mb.Key) == nil {
@@ -705,6 +718,16 @@ func follow(schema *jsonvalue.Value, path []pathStep, st pathStep) *jsonvalue.Va
 		}
 		return nv
 	})
+}
+
+// schemaStep is the subschema of v that declares the child p names of a
+// value v declares: an element's under "items", a member's under
+// "properties" and its key; nil where v has none.
+func schemaStep(v *jsonvalue.Value, p pathStep) *jsonvalue.Value {
+	if p.index >= 0 {
+		return find(v, []pathStep{{key: "items", index: -1}})
+	}
+	return find(v, []pathStep{{key: "properties", index: -1}, {key: p.key, index: -1}})
 }
 
 // subschemas replaces an object of the schema by {}, by one branch of its
