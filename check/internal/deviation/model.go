@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -311,20 +312,31 @@ func utf16Len(s string) int {
 }
 
 // leaves appends to dst the strings in v, at path: what the repairs may
-// change.
+// change. Each leaf gets its own copy of its path; the containers on the
+// way share one, so that a chain nested thousands deep costs its depth
+// once per leaf, not once per level.
 func leaves(v *jsonvalue.Value, path []int, dst []leaf) []leaf {
-	switch v.Kind {
-	case jsonvalue.String:
-		dst = append(dst, leaf{v, path})
-	case jsonvalue.Array:
-		for i, e := range v.Elems {
-			dst = leaves(e, append(path[:len(path):len(path)], i), dst)
-		}
-	case jsonvalue.Object:
-		for i, mb := range v.Members {
-			dst = leaves(mb.Value, append(path[:len(path):len(path)], i), dst)
+	stack := slices.Clip(path) // the first append copies it: path is the caller's
+	var walk func(v *jsonvalue.Value)
+	walk = func(v *jsonvalue.Value) {
+		switch v.Kind {
+		case jsonvalue.String:
+			dst = append(dst, leaf{v, slices.Clone(stack)})
+		case jsonvalue.Array:
+			for i, e := range v.Elems {
+				stack = append(stack, i)
+				walk(e)
+				stack = stack[:len(stack)-1]
+			}
+		case jsonvalue.Object:
+			for i, mb := range v.Members {
+				stack = append(stack, i)
+				walk(mb.Value)
+				stack = stack[:len(stack)-1]
+			}
 		}
 	}
+	walk(v)
 	return dst
 }
 
