@@ -56,6 +56,29 @@ func BenchmarkCheckNode(b *testing.B) {
 	benchCheck(b, "--impl", "node "+adapter, "--checks", "512", "--jobs", "1")
 }
 
+// BenchmarkCheckPython checks the Python example (examples/python, the
+// standard library only), at --jobs 1 and 2: toolnorm's cost per case
+// with an adapter whose answers give it root causes to explain, and the
+// spread of --jobs. cpu-µs/case is toolnorm's own CPU.
+func BenchmarkCheckPython(b *testing.B) {
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		b.Skip("no python3 on PATH")
+	}
+	if _, err := os.Stat("/usr/bin/python3"); err == nil {
+		python = "/usr/bin/python3" // not a version manager's shim, which costs a start 0.15 s
+	}
+	adapter, err := filepath.Abs("../../examples/python/adapter.py")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, jobs := range []string{"1", "2"} {
+		b.Run("jobs="+jobs, func(b *testing.B) {
+			benchCheck(b, "--impl", python+" "+adapter, "--checks", "1024", "--jobs", jobs)
+		})
+	}
+}
+
 // benchCheck runs toolnorm check with args each iteration, and reports
 // cases per second of wall time and, steadier on a shared machine, the
 // CPU time toolnorm used per case (cpu-µs/case: every core, the garbage
