@@ -602,6 +602,30 @@ func (m *minimizer) dropSchema() bool { return m.each(false, dropGen) }
 // elements (the arguments stay an object): first with the schema
 // following, then without.
 func (m *minimizer) liftArgs() bool {
+	// declaring is the subschema that declares node n through properties
+	// and items, or nil, kept for each node of one schema: a node's is
+	// its parent's one step on, so that a chain nested thousands deep,
+	// whose schema declares nothing that deep, is not walked from its
+	// root for each node.
+	var declared map[*node]*jsonvalue.Value
+	var of *jsonvalue.Value
+	var declaring func(n *node, schema *jsonvalue.Value) *jsonvalue.Value
+	declaring = func(n *node, schema *jsonvalue.Value) *jsonvalue.Value {
+		if schema != of {
+			declared, of = map[*node]*jsonvalue.Value{}, schema
+		}
+		if n.up == nil {
+			return schema
+		}
+		d, ok := declared[n]
+		if !ok {
+			if up := declaring(n.up, schema); up != nil {
+				d = schemaStep(up, n.step)
+			}
+			declared[n] = d
+		}
+		return d
+	}
 	return m.each(true, func(root *jsonvalue.Value, n *node, schema *jsonvalue.Value) []lazy {
 		var out []lazy
 		children := n.v.Elems
@@ -624,11 +648,13 @@ func (m *minimizer) liftArgs() bool {
 				if n.v.Kind == jsonvalue.Object {
 					step = pathStep{key: keys[i], index: -1}
 				}
-				if path == nil {
-					path = n.path() // once for the node's children
-				}
-				if s := follow(schema, path, step); s != nil {
-					out = append(out, func() cand { return cand{patch: lifted(), schema: s} })
+				if own := declaring(n, schema); own != nil && schemaStep(own, step) != nil {
+					if path == nil {
+						path = n.path() // once for the node's children
+					}
+					if s := follow(schema, path, step); s != nil {
+						out = append(out, func() cand { return cand{patch: lifted(), schema: s} })
+					}
 				}
 			}
 			out = append(out, func() cand { return cand{patch: lifted()} })
@@ -966,8 +992,18 @@ func decodedRefs(s string) []string {
 
 func dedupe(list []string, not string) []string {
 	var out []string
+	if len(list) <= 16 {
+		for _, s := range list {
+			if s != not && !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	seen := make(map[string]bool, len(list)) // a long list: comparing each with all was quadratic
 	for _, s := range list {
-		if s != not && !slices.Contains(out, s) {
+		if s != not && !seen[s] {
+			seen[s] = true
 			out = append(out, s)
 		}
 	}
