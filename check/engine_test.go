@@ -756,7 +756,7 @@ func TestRoundsInLockstep(t *testing.T) {
 		for _, tr := range b.Trips() {
 			var keys []string
 			for _, c := range tr.Cases {
-				keys = append(keys, impltest.Key(c))
+				keys = append(keys, c.Key())
 			}
 			out = append(out, keys)
 		}

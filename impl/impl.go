@@ -22,6 +22,12 @@ type Case struct {
 	Options      Options
 }
 
+// Key tells cases apart: two cases of the same key are one (the same
+// options, schema text and arguments text).
+func (c Case) Key() string {
+	return c.Options.String() + "\x00" + string(c.Schema) + "\x00" + string(c.Args)
+}
+
 // An Impl is an implementation of RT-TOOL-8. Normalize runs one case;
 // when ctx is done before it has an answer it returns a result that wraps
 // ErrNotRun (an implementation that answers at once may ignore ctx).

@@ -210,3 +210,23 @@ func TestComparisonMessage(t *testing.T) {
 		}
 	}
 }
+
+// TestCaseKey: cases with the same options and texts share a key; a
+// difference in any of the three, or where one text ends and the other
+// begins, gives another.
+func TestCaseKey(t *testing.T) {
+	c := impl.Case{Schema: []byte(`{}`), Args: []byte(`{"a":1}`)}
+	if d := (impl.Case{Schema: []byte(`{}`), Args: []byte(`{"a":1}`)}); c.Key() != d.Key() {
+		t.Errorf("the same case: %q and %q", c.Key(), d.Key())
+	}
+	for _, d := range []impl.Case{
+		{Schema: []byte(`{} `), Args: c.Args},
+		{Schema: c.Schema, Args: []byte(`{"a":2}`)},
+		{Schema: c.Schema, Args: c.Args, Options: impl.Options{Profile: normalize.Attribute}},
+		{Schema: []byte(`{}` + "\x00" + `{"a":1}`), Args: nil},
+	} {
+		if c.Key() == d.Key() {
+			t.Errorf("%q %q %v: the key of %q %q", d.Schema, d.Args, d.Options, c.Schema, c.Args)
+		}
+	}
+}

@@ -105,15 +105,10 @@ func (r *Recorder) Sent() map[string]int {
 	m := map[string]int{}
 	for _, t := range r.Trips() {
 		for _, c := range t.Cases {
-			m[Key(c)]++
+			m[c.Key()]++
 		}
 	}
 	return m
-}
-
-// Key names a case: its options, schema and arguments.
-func Key(c impl.Case) string {
-	return c.Options.String() + "\x00" + string(c.Schema) + "\x00" + string(c.Args)
 }
 
 func (r *Recorder) count(f func(Trip) int) int {

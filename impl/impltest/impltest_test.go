@@ -46,7 +46,7 @@ func TestRecorder(t *testing.T) {
 	if r.MostAtOnce() != 3 {
 		t.Errorf("at most %d batches at once, want the 3 sent together", r.MostAtOnce())
 	}
-	if n := r.Sent()[impltest.Key(c)]; n != 6 {
+	if n := r.Sent()[c.Key()]; n != 6 {
 		t.Errorf("the case sent %d times, want 6", n)
 	}
 }

@@ -648,12 +648,14 @@ func (m *minimizer) liftArgs() bool {
 				if n.v.Kind == jsonvalue.Object {
 					step = pathStep{key: keys[i], index: -1}
 				}
-				if own := declaring(n, schema); own != nil && schemaStep(own, step) != nil {
-					if path == nil {
-						path = n.path() // once for the node's children
-					}
-					if s := follow(schema, path, step); s != nil {
-						out = append(out, func() cand { return cand{patch: lifted(), schema: s} })
+				if own := declaring(n, schema); own != nil {
+					if sub := schemaStep(own, step); sub != nil {
+						if path == nil {
+							path = n.path() // once for the node's children
+						}
+						if s := liftSchema(schema, path, sub); s != nil {
+							out = append(out, func() cand { return cand{patch: lifted(), schema: s} })
+						}
 					}
 				}
 			}
@@ -707,23 +709,10 @@ func onlyChild(v *jsonvalue.Value) *jsonvalue.Value {
 	return c
 }
 
-// follow returns the schema with the subschema that declares the value at
-// path (through properties and items alone) replaced by the one it
-// declares for child st, or nil when the schema does not declare it so.
-func follow(schema *jsonvalue.Value, path []pathStep, st pathStep) *jsonvalue.Value {
-	// The schema is walked a step at a time, so that a path it lacks
-	// costs what the schema holds, not the depth of the arguments (each
-	// node of a chain nested hundreds deep asks for its path).
-	own := schema
-	for _, p := range path {
-		if own = schemaStep(own, p); own == nil {
-			return nil
-		}
-	}
-	sub := schemaStep(own, st)
-	if sub == nil {
-		return nil
-	}
+// liftSchema returns the schema with the subschema that declares the
+// value at path (through properties and items alone) replaced by sub, the
+// one that subschema declares for a child of the value.
+func liftSchema(schema *jsonvalue.Value, path []pathStep, sub *jsonvalue.Value) *jsonvalue.Value {
 	ownPath := make([]pathStep, 0, 2*len(path))
 	for _, p := range path {
 		if p.index >= 0 {
@@ -992,20 +981,18 @@ func decodedRefs(s string) []string {
 
 func dedupe(list []string, not string) []string {
 	var out []string
-	if len(list) <= 16 {
-		for _, s := range list {
-			if s != not && !slices.Contains(out, s) {
-				out = append(out, s)
-			}
-		}
-		return out
+	var seen map[string]bool // for a long list: comparing each with all kept was quadratic
+	if len(list) > 16 {
+		seen = make(map[string]bool, len(list))
 	}
-	seen := make(map[string]bool, len(list)) // a long list: comparing each with all was quadratic
 	for _, s := range list {
-		if s != not && !seen[s] {
-			seen[s] = true
-			out = append(out, s)
+		if s == not || seen != nil && seen[s] || seen == nil && slices.Contains(out, s) {
+			continue
 		}
+		if seen != nil {
+			seen[s] = true
+		}
+		out = append(out, s)
 	}
 	return out
 }

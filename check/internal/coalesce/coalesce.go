@@ -148,7 +148,7 @@ func (k *Impl) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result {
 	}
 	k.mu.Lock()
 	for i, c := range cases {
-		key := Key(c)
+		key := c.Key()
 		if got, ok := k.seen[key]; ok {
 			out[i] = got
 			continue
@@ -204,11 +204,6 @@ func (k *Impl) again(cases []impl.Case, ranks []int, got []impl.Result) {
 		copy(got[lo:hi], k.b.RunBatch(k.ctx, cases[lo:hi]))
 		lo = hi
 	}
-}
-
-// Key is what tells cases apart: two cases of the same key are one.
-func Key(c impl.Case) string {
-	return c.Options.String() + "\x00" + string(c.Schema) + "\x00" + string(c.Args)
 }
 
 // send sends the cases asked for as one batch when every worker under

@@ -15,7 +15,7 @@ import (
 // whenever it is asked; failures (a context done) are not remembered.
 // Callers must not change what the answer holds.
 func reference(ctx context.Context, c impl.Case) impl.Result {
-	k := c.Options.String() + "\x00" + string(c.Schema) + "\x00" + string(c.Args)
+	k := c.Key()
 	answers.mu.Lock()
 	r, ok := answers.m[k]
 	answers.mu.Unlock()

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"sync"
 
-	"github.com/toolnorm/toolnorm/check/internal/coalesce"
 	"github.com/toolnorm/toolnorm/check/internal/deviation"
 	"github.com/toolnorm/toolnorm/impl"
 )
@@ -22,6 +22,10 @@ type lab struct {
 	// reference under the declared options, by deviation and options.
 	witnesses map[labKey][]impl.Case
 	suspects  []*deviation.Deviation // every candidate deviation
+	// excusers are the deviations that may excuse a witness another
+	// contradicts, in the order tried: the suspects, then the rest of the
+	// catalogue.
+	excusers []*deviation.Deviation
 	// borne is whether the implementation bears out a deviation on its
 	// witnesses, once found; seen, whether it shows a deviation on the
 	// example of its title; best, the candidates kept of a set.
@@ -72,6 +76,12 @@ func (s *session) experiments(fs []*finding) {
 	if len(cases) == 0 {
 		return
 	}
+	l.excusers = slices.Clone(l.suspects)
+	for _, e := range deviation.Catalogue() {
+		if !slices.Contains(l.suspects, e) {
+			l.excusers = append(l.excusers, e)
+		}
+	}
 	// The example of every deviation's title too: only one the
 	// implementation shows may excuse a witness (shown).
 	for _, o := range l.options() {
@@ -82,7 +92,7 @@ func (s *session) experiments(fs []*finding) {
 		}
 	}
 	for i, r := range s.ask(s.ctx, cases) {
-		l.got[coalesce.Key(cases[i])] = r
+		l.got[cases[i].Key()] = r
 	}
 	for _, f := range fs {
 		o := declared(f.Case.Options)
@@ -162,7 +172,7 @@ const (
 // consistent with any deviation; one it answers as the reference does
 // shows none.
 func (l *lab) witness(d *deviation.Deviation, w impl.Case) verdict {
-	got := l.got[coalesce.Key(w)]
+	got := l.got[w.Key()]
 	if errors.Is(got.Failure, impl.ErrNotSendable) {
 		// An answer the implementation cannot show (an adapter's
 		// "unsupported": a validator after the repair refused what it
@@ -174,10 +184,13 @@ func (l *lab) witness(d *deviation.Deviation, w impl.Case) verdict {
 	// most it is consistent with d (a variant of d may give the
 	// reference's answer where d does not: a draft that reads what 2020-12
 	// reads there).
-	want := l.s.want(w)
-	control := impl.Same(deviation.Apply(l.s.ctx, w, d), want) || impl.Same(got, want)
+	// It is asked only where d, alone or with another, explains w.
+	control := sync.OnceValue(func() bool {
+		want := l.s.want(w)
+		return impl.Same(got, want) || impl.Same(deviation.Apply(l.s.ctx, w, d), want)
+	})
 	if (explanation{d}).explains(l.s.ctx, w, got) {
-		if control {
+		if control() {
 			return consistent
 		}
 		return shows
@@ -185,14 +198,11 @@ func (l *lab) witness(d *deviation.Deviation, w impl.Case) verdict {
 	// No deviation is left out for what w lacks (Relevant): what e needs
 	// may be made by d (a "null" decoded to null, then dropped).
 	v := contradicts
-	for i, e := range slices.Concat(l.suspects, deviation.Catalogue()) {
-		if i >= len(l.suspects) && slices.Contains(l.suspects, e) {
-			continue // tried as a suspect
-		}
+	for _, e := range l.excusers {
 		if e == d || !deviation.Compatible(d, e) || !l.shown(e, w.Options) || !pair(d, e).explains(l.s.ctx, w, got) {
 			continue
 		}
-		if control || (explanation{e}).explains(l.s.ctx, w, got) {
+		if control() || (explanation{e}).explains(l.s.ctx, w, got) {
 			v = consistent
 			continue
 		}
@@ -222,7 +232,7 @@ func (l *lab) shown(e *deviation.Deviation, o impl.Options) bool {
 		return v
 	}
 	v := showsOnExample(l.s.ctx, e, k.o, l.s.want, func(c impl.Case) (impl.Result, bool) {
-		got, ok := l.got[coalesce.Key(c)]
+		got, ok := l.got[c.Key()]
 		return got, ok
 	})
 	l.seen[k] = v
@@ -290,7 +300,7 @@ func (l *lab) agreeMost(cands []explanation, o impl.Options) []explanation {
 	for _, x := range cands {
 		for _, d := range x {
 			for _, w := range l.witnesses[labKey{d, o}] {
-				if k := coalesce.Key(w); !seen[k] {
+				if k := w.Key(); !seen[k] {
 					seen[k] = true
 					ws = append(ws, w)
 				}
@@ -302,7 +312,7 @@ func (l *lab) agreeMost(cands []explanation, o impl.Options) []explanation {
 	for _, x := range cands {
 		n := 0
 		for _, w := range ws {
-			if x.explains(l.s.ctx, w, l.got[coalesce.Key(w)]) {
+			if x.explains(l.s.ctx, w, l.got[w.Key()]) {
 				n++
 			}
 		}

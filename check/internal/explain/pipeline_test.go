@@ -176,7 +176,7 @@ func TestExplainBatched(t *testing.T) {
 	}
 	calls := map[string]int{}
 	counted := impl.Func("buggy", func(ctx context.Context, c impl.Case) impl.Result {
-		calls[impltest.Key(c)]++
+		calls[c.Key()]++
 		return buggy.Normalize(ctx, c)
 	})
 	serial := explain.Explain(ctx, explain.Config{Impl: counted, Want: want}, findings)
@@ -304,7 +304,7 @@ func (d *dying) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result {
 	out := make([]impl.Result, len(cases))
 	dead := false
 	for i, c := range cases {
-		keys[i] = impltest.Key(c)
+		keys[i] = c.Key()
 		dead = dead || crc32.ChecksumIEEE([]byte(keys[i]))%7 == 0
 		if dead {
 			out[i] = impl.Fail(impl.ErrCrash, "the program died")

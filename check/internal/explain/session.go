@@ -89,7 +89,7 @@ func (s *session) timeLeft() bool {
 
 // want is the reference's result on c, computed once.
 func (s *session) want(c impl.Case) impl.Result {
-	k := coalesce.Key(c)
+	k := c.Key()
 	s.mu.Lock()
 	r, ok := s.wants[k]
 	s.mu.Unlock()
