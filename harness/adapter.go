@@ -227,6 +227,21 @@ func (a *Adapter) Normalize(ctx context.Context, c impl.Case) impl.Result {
 // is done, nothing more is sent: the requests without an answer get a
 // result that wraps impl.ErrNotRun, and the adapter is stopped.
 func (a *Adapter) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result {
+	return a.runBatch(ctx, cases, false)
+}
+
+// CoverageUnit is what the ids of the adapter's coverage count, or "" when
+// it offers none (impl.Coverer).
+func (a *Adapter) CoverageUnit() string { return a.info.Coverage }
+
+// RunCovered is RunBatch with each request asking for its coverage, when
+// the adapter offers it (impl.Coverer): an answer's Result.Coverage holds
+// the ids it gave.
+func (a *Adapter) RunCovered(ctx context.Context, cases []impl.Case) []impl.Result {
+	return a.runBatch(ctx, cases, a.info.Coverage != "")
+}
+
+func (a *Adapter) runBatch(ctx context.Context, cases []impl.Case, cover bool) []impl.Result {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	results := make([]impl.Result, len(cases))
@@ -243,6 +258,9 @@ func (a *Adapter) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result
 		if err != nil {
 			results[i] = impl.Fail(impl.ErrNotSendable, err.Error()+", so no JSON line carries it")
 			continue
+		}
+		if cover {
+			line = askCoverage(line)
 		}
 		lines[i] = line
 		todo = append(todo, i)

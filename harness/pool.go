@@ -105,11 +105,36 @@ func (p *Pool) Normalize(ctx context.Context, c impl.Case) impl.Result {
 // adapter (none shorter than minShare), sends each to a free run, and
 // returns the results in the order of the cases (see Adapter.RunBatch).
 func (p *Pool) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result {
+	return p.runBatch(ctx, cases, (*Adapter).RunBatch)
+}
+
+// CoverageUnit is what the ids of the runs' coverage count, or "" when
+// they offer none (impl.Coverer): every run must offer it for the pool to.
+func (p *Pool) CoverageUnit() string {
+	unit := p.adapters[0].CoverageUnit()
+	for _, a := range p.adapters[1:] {
+		if a.CoverageUnit() != unit {
+			return ""
+		}
+	}
+	return unit
+}
+
+// RunCovered is RunBatch with each request asking for its coverage
+// (impl.Coverer), as Adapter.RunCovered does.
+func (p *Pool) RunCovered(ctx context.Context, cases []impl.Case) []impl.Result {
+	if p.CoverageUnit() == "" {
+		return p.RunBatch(ctx, cases)
+	}
+	return p.runBatch(ctx, cases, (*Adapter).RunCovered)
+}
+
+func (p *Pool) runBatch(ctx context.Context, cases []impl.Case, run func(*Adapter, context.Context, []impl.Case) []impl.Result) []impl.Result {
 	parts := min(len(p.adapters), max(len(cases)/minShare, 1))
 	if parts <= 1 {
 		a := <-p.free
 		defer func() { p.free <- a }()
-		return a.RunBatch(ctx, cases)
+		return run(a, ctx, cases)
 	}
 	results := make([]impl.Result, len(cases))
 	var wg sync.WaitGroup
@@ -118,7 +143,7 @@ func (p *Pool) RunBatch(ctx context.Context, cases []impl.Case) []impl.Result {
 		wg.Go(func() {
 			a := <-p.free
 			defer func() { p.free <- a }()
-			copy(results[lo:hi], a.RunBatch(ctx, cases[lo:hi]))
+			copy(results[lo:hi], run(a, ctx, cases[lo:hi]))
 		})
 	}
 	wg.Wait()

@@ -27,6 +27,10 @@ type Info struct {
 	Language string `json:"language,omitempty"`
 	Version  string `json:"version,omitempty"`
 	Homepage string `json:"homepage,omitempty"`
+	// Coverage names what the ids of the adapter's coverage count
+	// ("lines", "arcs", "blocks", "edges"), when it offers coverage: the
+	// answer to start's coverage member, an addition to version 1.
+	Coverage string `json:"-"`
 }
 
 // Declares is the reading of the rule an adapter says it implements; the
@@ -104,6 +108,7 @@ type startAnswer struct {
 	Version        *int            `json:"version"`
 	Implementation *Info           `json:"implementation"`
 	Declares       json.RawMessage `json:"declares"`
+	Coverage       json.RawMessage `json:"coverage"`
 }
 
 // memberName is the member encoding/json names, quoted as it quotes it
@@ -120,7 +125,7 @@ func parseStart(line []byte) (Info, Declares, error) {
 	// encoding/json takes the last of a member given twice: which the
 	// adapter meant is not known.
 	if jsonraw.Valid(line) {
-		if twice := repeated(line, "version", "implementation", "declares"); twice != "" {
+		if twice := repeated(line, "version", "implementation", "declares", "coverage"); twice != "" {
 			return Info{}, Declares{}, fmt.Errorf("the answer to start has the member %q twice", twice)
 		}
 	}
@@ -155,7 +160,104 @@ func parseStart(line []byte) (Info, Declares, error) {
 	if err := d.check(); err != nil {
 		return Info{}, Declares{}, err
 	}
-	return *a.Implementation, d, nil
+	info := *a.Implementation
+	unit, err := coverageUnit(a.Coverage)
+	if err != nil {
+		return Info{}, Declares{}, err
+	}
+	info.Coverage = unit
+	return info, d, nil
+}
+
+// coverageUnit reads the answer to start's coverage member: absent or
+// null, no coverage; else a name of what the ids count.
+func coverageUnit(raw json.RawMessage) (string, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", nil
+	}
+	var unit string
+	if err := json.Unmarshal(raw, &unit); err != nil || !coverageName.MatchString(unit) {
+		return "", fmt.Errorf("the answer to start offers coverage %.40s: want a name of what its ids count, such as \"lines\" or \"edges\" (lower-case letters, at most 32)", raw)
+	}
+	return unit, nil
+}
+
+// coverageName is the form of a unit of coverage.
+var coverageName = regexp.MustCompile(`^[a-z][a-z-]{0,31}$`)
+
+// MaxCoverage is the most ids one answer's coverage may hold: more is a
+// protocol error (an answer's coverage is bounded, whatever the program).
+const MaxCoverage = 1 << 16
+
+// askCoverage returns a request line made by request (ending "}\n") that
+// asks for the case's coverage.
+func askCoverage(line []byte) []byte {
+	out := make([]byte, 0, len(line)+len(coverageAsk))
+	out = append(out, line[:len(line)-2]...)
+	return append(append(out, coverageAsk...), "}\n"...)
+}
+
+const coverageAsk = `,"coverage":true`
+
+// coverageMember is how an answer's coverage member starts, written
+// compact as the kits write it: the answer's last member, its ids parsed
+// apart from the rest of the line, which then goes the fast way.
+const coverageMember = `,"coverage":[`
+
+// splitCoverage cuts the coverage member off the end of an answer line
+// that ends with it ({"id":7,"arguments":...,"coverage":[3,9]}): the line
+// without it, and the ids. It reports false when the line does not end
+// so; the line is then parsed whole. The member cannot be inside a
+// string (a quote in one is escaped) and what follows it is only ids, so
+// it is the outer object's.
+func splitCoverage(line []byte) (head []byte, ids []uint32, err error, ok bool) {
+	end := len(line)
+	for end > 0 && jsonraw.IsSpace(line[end-1]) {
+		end--
+	}
+	if end < 2 || line[end-1] != '}' {
+		return nil, nil, nil, false
+	}
+	at := bytes.LastIndex(line[:end], []byte(coverageMember))
+	if at < 0 {
+		return nil, nil, nil, false
+	}
+	list := line[at+len(coverageMember)-1 : end-1]
+	for i := 1; i < len(list); i++ {
+		if c := list[i]; c != ',' && c != ']' && c != ' ' && (c < '0' || c > '9') || c == ']' && i != len(list)-1 {
+			return nil, nil, nil, false
+		}
+	}
+	if len(list) < 2 || list[len(list)-1] != ']' {
+		return nil, nil, nil, false
+	}
+	ids, err = parseCoverage(list)
+	head = make([]byte, 0, at+1)
+	head = append(append(head, line[:at]...), '}')
+	return head, ids, err, true
+}
+
+// parseCoverage reads an answer's coverage: a JSON array of distinct
+// integers from 0 to 4294967295, at most MaxCoverage of them (any order).
+// The ids come back sorted.
+func parseCoverage(text []byte) ([]uint32, error) {
+	v, err := jsonvalue.Parse(text)
+	if err != nil || v.Kind != jsonvalue.Array {
+		return nil, errors.New("the answer's coverage is not a list of ids")
+	}
+	if len(v.Elems) > MaxCoverage {
+		return nil, fmt.Errorf("the answer's coverage holds %d ids, more than %d", len(v.Elems), MaxCoverage)
+	}
+	ids := make([]uint32, 0, len(v.Elems))
+	for _, e := range v.Elems {
+		n, err := strconv.ParseUint(e.Number, 10, 32)
+		if e.Kind != jsonvalue.Number || err != nil {
+			return nil, fmt.Errorf("the answer's coverage holds %.40s: want integers from 0 to 4294967295", e.Append(nil))
+		}
+		ids = append(ids, uint32(n))
+	}
+	slices.Sort(ids)
+	return slices.Compact(ids), nil
 }
 
 // idMark stands for the id in a request line until withID sets it.
@@ -216,8 +318,25 @@ func requestParsed(id int, schema, args []byte) ([]byte, error) {
 	return append(b, "}\n"...), nil
 }
 
-// parseAnswer reads the answer to request id.
+// parseAnswer reads the answer to request id, its coverage too when it
+// has one.
 func parseAnswer(line []byte, id int) impl.Result {
+	if head, ids, err, ok := splitCoverage(line); ok {
+		if err != nil {
+			return protocolError("%v", err)
+		}
+		r, ok := parseArguments(head, id)
+		if !ok {
+			r = parseAnswerTree(head, id)
+		}
+		switch {
+		case r.Coverage != nil:
+			return protocolError("the answer has the member %q twice", "coverage")
+		case !r.Failed():
+			r.Coverage = ids
+		}
+		return r
+	}
 	if r, ok := parseArguments(line, id); ok {
 		return r
 	}
@@ -306,7 +425,7 @@ func parseAnswerTree(line []byte, id int) impl.Result {
 	if err != nil || v.Kind != jsonvalue.Object {
 		return protocolError("the answer is not a JSON object: %s", brokenAt(line, id, err))
 	}
-	var gotID, args, msg, unsupported *jsonvalue.Value
+	var gotID, args, msg, unsupported, coverage *jsonvalue.Value
 	for _, m := range v.Members {
 		var member **jsonvalue.Value
 		switch m.Key {
@@ -318,6 +437,8 @@ func parseAnswerTree(line []byte, id int) impl.Result {
 			member = &msg
 		case "unsupported":
 			member = &unsupported
+		case "coverage":
+			member = &coverage
 		default:
 			continue
 		}
@@ -343,16 +464,27 @@ func parseAnswerTree(line []byte, id int) impl.Result {
 		return impl.Fail(fmt.Errorf("%w: the adapter cannot hold it as it is", impl.ErrNotSendable), "the adapter cannot hold it as it is: "+unsupported.Str)
 	case args != nil && msg != nil:
 		return protocolError("the answer has both arguments and error")
-	case msg != nil:
+	case msg == nil && args == nil:
+		return protocolError("the answer has neither arguments nor error")
+	}
+	var r impl.Result
+	if msg != nil {
 		detail := msg.Str
 		if msg.Kind != jsonvalue.String {
 			detail = string(msg.Append(nil))
 		}
-		return impl.Reject(impl.ErrUnspecified, detail)
-	case args != nil:
-		return impl.OK(args.Append(nil))
+		r = impl.Reject(impl.ErrUnspecified, detail)
+	} else {
+		r = impl.OK(args.Append(nil))
 	}
-	return protocolError("the answer has neither arguments nor error")
+	if coverage != nil {
+		ids, err := parseCoverage(coverage.Append(nil))
+		if err != nil {
+			return protocolError("%v", err)
+		}
+		r.Coverage = ids
+	}
+	return r
 }
 
 // idMember is an "id" member's value in an answer line, JSON or not: its

@@ -52,6 +52,31 @@ type Batcher interface {
 	RunBatch(ctx context.Context, cases []Case) []Result
 }
 
+// A Coverer is an Impl that can say which parts of its own code each case
+// reached (the protocol's coverage, an addition to version 1): an adapter
+// whose kit collects it. Coverage steers fuzzing toward the code random
+// cases rarely reach.
+type Coverer interface {
+	// CoverageUnit names what the ids count, as the implementation says
+	// ("lines", "arcs", "blocks", "edges"), or is "" when it offers no
+	// coverage.
+	CoverageUnit() string
+	// RunCovered is RunBatch with each case's coverage asked for: an
+	// answer's Result.Coverage holds the ids of what its case reached.
+	RunCovered(ctx context.Context, cases []Case) []Result
+}
+
+// CoverageOf returns im as a Coverer and the unit of its ids, or nil and
+// "" when it offers no coverage.
+func CoverageOf(im Impl) (Coverer, string) {
+	if c, ok := im.(Coverer); ok {
+		if unit := c.CoverageUnit(); unit != "" {
+			return c, unit
+		}
+	}
+	return nil, ""
+}
+
 // Run runs cases on im: as one batch when im is a Batcher, else one at a
 // time, stopping between cases when ctx is done.
 func Run(ctx context.Context, im Impl, cases []Case) []Result {

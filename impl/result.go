@@ -97,6 +97,11 @@ type Result struct {
 	// ErrTimeout, ErrCrash, ErrProtocol, ErrNotSendable or ErrNotRun.
 	Failure error
 	Detail  string // the implementation's own message, or what went wrong
+	// Coverage, when the case's coverage was asked for (Coverer), holds
+	// the distinct ids of what the implementation's own code reached on
+	// it, in increasing order. It is no part of the answer: Compare does
+	// not read it.
+	Coverage []uint32
 }
 
 // OK is a result with output.
