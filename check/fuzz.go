@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"time"
 
@@ -37,6 +38,19 @@ type Fuzzer struct {
 	// OnFinding is called with each new finding, as soon as it is found
 	// (to write it: nothing is lost if the run is stopped).
 	OnFinding func(Finding) error
+	// Blind fuzzes without asking for coverage, even when the
+	// implementation offers it: the cases are those of an implementation
+	// that offers none.
+	Blind bool
+	// Queue holds cases an earlier run kept for the coverage they reached
+	// (the findings directory's queue): when the implementation offers
+	// coverage, Run runs them first, so that the queue starts where it
+	// stopped. They run under the implementation's own options.
+	Queue []impl.Case
+	// OnQueued, when the implementation offers coverage, is called with
+	// each case kept for reaching code no case before it had (to write
+	// it, for a later run's Queue).
+	OnQueued func(impl.Case) error
 	// Titled describes, and so names, each finding's vector by the title
 	// of its root cause (toolnorm fuzz, which writes them), rather than by
 	// its bucket and how it differs: a sentence to read in a pull request.
@@ -58,6 +72,7 @@ type Fuzzer struct {
 	failed   []failedCase     // the cases the implementation failed on
 	covered  counter          // the features of the cases run
 	own      impl.Options     // the options the implementation declares (the defaults when none)
+	guide    *guide           // when the implementation offers coverage: the queue it steers
 }
 
 // Stats is a moment of a fuzzing run.
@@ -108,7 +123,18 @@ func (f *Fuzzer) Run(ctx context.Context, seed uint64, deadline time.Time, tick 
 		batch = 256 // pipelined
 	}
 	var err error
-	for i := 0; ctx.Err() == nil && time.Now().Before(deadline); i += batch {
+	if f.guide != nil {
+		// The queue of an earlier run first: what it reached is known
+		// again before any case is drawn from it.
+		for i := 0; i < len(f.Queue) && err == nil && ctx.Err() == nil && time.Now().Before(deadline); i += batch {
+			cases := slices.Clone(f.Queue[i:min(i+batch, len(f.Queue))])
+			for j := range cases {
+				cases[j].Options = f.own
+			}
+			err = f.guided(ctx, cases, false)
+		}
+	}
+	for i := 0; err == nil && ctx.Err() == nil && time.Now().Before(deadline); i += batch {
 		if err = f.step(ctx, i, batch); err != nil {
 			break
 		}
@@ -138,11 +164,38 @@ func (f *Fuzzer) start(seed uint64) {
 	f.seen = map[string]bool{}
 	f.Cases, f.Failures, f.Unsupported, f.differed, f.Findings = 0, 0, 0, 0, nil
 	f.covered = counter{}
+	f.guide = nil
+	if c, unit := impl.CoverageOf(f.Impl); c != nil && !f.Blind {
+		f.guide = newGuide(c, unit)
+	}
+}
+
+// CodeCoverage is what the run learnt of the implementation's own code,
+// or nil when it offers no coverage (impl.Coverer).
+func (f *Fuzzer) CodeCoverage() *CodeCoverage {
+	if f.guide == nil {
+		return nil
+	}
+	r := f.guide.result()
+	if n := len(r.Growth); n == 0 || r.Growth[n-1].Cases < f.Cases {
+		r.Growth = append(r.Growth, GrowthPoint{f.Cases, r.Reached})
+	}
+	return r
 }
 
 // draw is case i.
 func (f *Fuzzer) draw(i int) impl.Case {
 	s := properties.CaseSeed(f.seed, "fuzz", i)
+	if f.guide != nil && len(f.guide.queue) > 0 {
+		// Half the cases are mutants of the queue, drawn from a stream
+		// of their own: without coverage, the cases are as they were.
+		q := rand.New(rand.NewPCG(s^0x632be59bd9b4e019, s))
+		if q.IntN(2) == 0 {
+			if c, ok := f.guide.mutant(q); ok {
+				return c
+			}
+		}
+	}
 	rng := rand.New(rand.NewPCG(s, s^0x9e3779b97f4a7c15))
 	switch x := rng.IntN(6); {
 	case len(f.usable) > 0 && x < 2:
@@ -171,11 +224,31 @@ func searched(rng *rand.Rand, own impl.Options) impl.Case {
 // what it has.
 func (f *Fuzzer) step(ctx context.Context, from, n int) error {
 	cases := f.drawn(from, n)
+	if f.guide != nil && any(f.guide.cover) == any(f.Impl) {
+		return f.guided(ctx, cases, true)
+	}
 	return f.judge(ctx, cases, impl.Run(ctx, f.Impl, cases))
+}
+
+// guided runs and judges cases with their coverage asked for, and keeps
+// those that reached code no case before them had; with tell, OnQueued
+// hears of each.
+func (f *Fuzzer) guided(ctx context.Context, cases []impl.Case, tell bool) error {
+	got := f.guide.run(ctx, cases)
+	err := f.judge(ctx, cases, got)
+	for _, c := range f.guide.learn(cases, got, f.Cases) {
+		if tell && f.OnQueued != nil && err == nil {
+			err = f.OnQueued(c)
+		}
+	}
+	return err
 }
 
 // drawn is cases from..from+n-1.
 func (f *Fuzzer) drawn(from, n int) []impl.Case {
+	if f.guide != nil {
+		f.guide.prepare()
+	}
 	cases := make([]impl.Case, n)
 	for j := range cases {
 		cases[j] = f.draw(from + j)
@@ -461,18 +534,7 @@ func mutate(rng *rand.Rand, v *corpus.Vector) impl.Case {
 			}
 		}
 	}
-	var values []*jsonvalue.Value
-	var collect func(*jsonvalue.Value)
-	collect = func(x *jsonvalue.Value) {
-		values = append(values, x)
-		for _, e := range x.Elems {
-			collect(e)
-		}
-		for _, m := range x.Members {
-			collect(m.Value)
-		}
-	}
-	collect(root)
+	values := valuesOf(root)
 	x := values[rng.IntN(len(values))]
 	switch {
 	case x.Kind == jsonvalue.String && rng.IntN(2) == 0:

@@ -481,6 +481,7 @@ type fuzzOptions struct {
 	duration time.Duration
 	dir      string
 	seed     uint64
+	coverage bool
 }
 
 func fuzzFlags(cmd *cobra.Command, o *fuzzOptions) {
@@ -490,6 +491,35 @@ func fuzzFlags(cmd *cobra.Command, o *fuzzOptions) {
 	cmd.Flags().StringVar(&o.dir, "corpus", "", "the corpus directory findings are written into (created if missing)")
 	maxFileSizeFlag(cmd.Flags())
 	cmd.Flags().Uint64Var(&o.seed, "seed", 0, "seed (0: from the clock)")
+	cmd.Flags().BoolVar(&o.coverage, "coverage", true, "be guided by the coverage the adapter offers, if it does (--coverage=false: fuzz as if it offered none)")
+}
+
+// maxResumed is the most cases of its queue a fuzzing run starts from.
+const maxResumed = 4096
+
+// coverageLine says what a coverage-guided run reached, and how that
+// grew over its cases: the reach at each quarter of them.
+func coverageLine(cov *check.CodeCoverage, resumed int, dir string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "coverage: %d %s of the implementation reached, %d cases queued in %s (%d resumed)", cov.Reached, display.Text(cov.Unit), cov.Queued, dir, resumed)
+	if n := len(cov.Growth); n > 0 {
+		cases := cov.Growth[n-1].Cases // the run's, the last point
+		b.WriteString("; reached by case:")
+		for _, q := range []int{1, 2, 3, 4} {
+			at := cases * q / 4
+			reached := 0
+			for _, p := range cov.Growth {
+				if p.Cases <= at {
+					reached = p.Reached
+				}
+			}
+			fmt.Fprintf(&b, " %d: %d", at, reached)
+			if q < 4 {
+				b.WriteString(",")
+			}
+		}
+	}
+	return b.String()
 }
 
 func runFuzz(cmd *cobra.Command, o *fuzzOptions, _ []string) error {
@@ -528,7 +558,29 @@ func runFuzz(cmd *cobra.Command, o *fuzzOptions, _ []string) error {
 	}
 	defer closeImpl()
 	out := cmd.OutOrStdout()
-	fz := &check.Fuzzer{Impl: im, Command: o.f.command, Seeds: append(builtin, existing...), Known: known, Titled: true,
+	// The queue of coverage-guided fuzzing, kept beside the findings: a
+	// run resumes from it. An adapter that offers no coverage has none.
+	var queue []impl.Case
+	_, unit := impl.CoverageOf(im)
+	if !o.coverage {
+		unit = ""
+	}
+	if unit != "" {
+		kept, err := corpus.LoadQueue(ctx, o.dir, maxResumed, readLimit()...)
+		if err != nil {
+			return corpusError(o.dir, err)
+		}
+		for _, q := range kept {
+			queue = append(queue, impl.Case{Schema: q.Schema, Args: q.Args})
+		}
+	}
+	fz := &check.Fuzzer{Impl: im, Command: o.f.command, Seeds: append(builtin, existing...), Known: known, Titled: true, Queue: queue, Blind: unit == "",
+		OnQueued: func(c impl.Case) error {
+			if _, err := corpus.SaveQueued(o.dir, c.Schema, c.Args); err != nil {
+				return corpusError(o.dir, err)
+			}
+			return nil
+		},
 		OnFinding: func(fd check.Finding) error {
 			file, added, err := corpus.Add(o.dir, existing, fd.Vector)
 			if err != nil {
@@ -546,6 +598,9 @@ func runFuzz(cmd *cobra.Command, o *fuzzOptions, _ []string) error {
 	}
 	st := newStatus(cmd.ErrOrStderr())
 	fmt.Fprintf(out, "fuzzing %s for %v (seed %d, %d known buckets in %s)\n", im.Name(), o.duration, o.seed, len(known), o.dir)
+	if unit != "" {
+		fmt.Fprintf(out, "guided by the coverage the adapter offers (%s), from %d cases queued in %s\n", display.Text(unit), len(queue), filepath.Join(o.dir, corpus.QueueDir))
+	}
 	start := time.Now()
 	err = fz.Run(ctx, o.seed, start.Add(o.duration), func(s check.Stats) {
 		st.show("%d cases, %.0f/s, %d new findings", s.Cases, float64(s.Cases)/max(s.Elapsed.Seconds(), 1e-9), s.Findings)
@@ -553,6 +608,9 @@ func runFuzz(cmd *cobra.Command, o *fuzzOptions, _ []string) error {
 	st.done()
 	elapsed := time.Since(start)
 	fmt.Fprintf(out, "%d cases in %v (%.0f/s), %d new findings in %s\n", fz.Cases, elapsed.Round(time.Second), float64(fz.Cases)/max(elapsed.Seconds(), 1e-9), len(fz.Findings), o.dir)
+	if cov := fz.CodeCoverage(); cov != nil {
+		fmt.Fprintln(out, coverageLine(cov, len(queue), filepath.Join(o.dir, corpus.QueueDir)))
+	}
 	if ctx.Err() != nil {
 		fmt.Fprintln(out, "interrupted")
 		return errInterrupted

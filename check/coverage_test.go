@@ -1,0 +1,119 @@
+package check_test
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/toolnorm/toolnorm/check"
+	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/internal/jsonvalue"
+	"github.com/toolnorm/toolnorm/oracle"
+)
+
+// capped is a normalizer with a planted bug behind a branch random cases
+// never reach: it stops decoding after 48 passes (a guard against hostile
+// input that the rule does not allow), where the generators escape a
+// string at most some 42 times. Its coverage, when it offers it, is the
+// passes each string took: what a counter of its loop's iterations shows.
+type capped struct{ unit string }
+
+const cappedAt = 48
+
+func (c capped) Name() string { return "capped" }
+
+func (c capped) Options() impl.Options { return impl.Options{} }
+
+func (c capped) Normalize(ctx context.Context, k impl.Case) impl.Result {
+	return c.RunCovered(ctx, []impl.Case{k})[0]
+}
+
+func (c capped) CoverageUnit() string { return c.unit }
+
+func (c capped) RunCovered(ctx context.Context, cases []impl.Case) []impl.Result {
+	out := make([]impl.Result, len(cases))
+	for i, k := range cases {
+		k.Options.MaxPasses = cappedAt
+		out[i] = impl.Reference.Normalize(ctx, k)
+		if c.unit == "" {
+			continue
+		}
+		out[i].Coverage = []uint32{0}
+		v, err := jsonvalue.Parse(k.Args)
+		if err != nil {
+			continue
+		}
+		seen := map[uint32]bool{0: true}
+		var walk func(*jsonvalue.Value)
+		walk = func(v *jsonvalue.Value) {
+			if v.Kind == jsonvalue.String {
+				n := 0
+				for s := v.Str; n < cappedAt; n++ {
+					next := oracle.Unescape(s)
+					if next == s {
+						break
+					}
+					s = next
+				}
+				if id := uint32(n + 1); !seen[id] {
+					seen[id] = true
+					out[i].Coverage = append(out[i].Coverage, id)
+				}
+			}
+			for _, e := range v.Elems {
+				walk(e)
+			}
+			for _, m := range v.Members {
+				walk(m.Value)
+			}
+		}
+		walk(v)
+		slices.Sort(out[i].Coverage)
+	}
+	return out
+}
+
+// TestFuzzerCoverageGuided: fuzzing steered by the implementation's
+// coverage finds the bug behind the 49th pass, which the same number of
+// cases without coverage does not reach; a run with coverage is the same
+// run from the same seed, and says what it reached and how that grew.
+func TestFuzzerCoverageGuided(t *testing.T) {
+	const cases = 3000
+	run := func(unit string) *check.Fuzzer {
+		f := &check.Fuzzer{Impl: capped{unit: unit}}
+		fuzz(t, f, 7, cases)
+		return f
+	}
+	guided, blind := run("passes"), run("")
+	if len(guided.Findings) == 0 {
+		t.Fatalf("with coverage, %d cases found nothing: %+v", guided.Cases, guided.CodeCoverage())
+	}
+	if len(blind.Findings) != 0 {
+		t.Errorf("without coverage, %d cases found %d findings: the bug is no longer behind a rare branch, and this test shows nothing", blind.Cases, len(blind.Findings))
+	}
+	if blind.CodeCoverage() != nil {
+		t.Errorf("an implementation that offers no coverage has %+v", blind.CodeCoverage())
+	}
+	cov := guided.CodeCoverage()
+	if cov == nil || cov.Unit != "passes" || cov.Reached != cappedAt+2 || cov.Queued < 10 || len(cov.Growth) < 10 {
+		t.Fatalf("coverage %+v: want passes, %d ids reached (0, and 0 to %d passes), cases queued, and their growth", cov, cappedAt+2, cappedAt)
+	}
+	last := cov.Growth[len(cov.Growth)-1]
+	if last.Reached != cov.Reached || last.Cases > guided.Cases {
+		t.Errorf("growth ends at %+v, the run at %d ids after %d cases", last, cov.Reached, guided.Cases)
+	}
+	again := run("passes")
+	if !reflect.DeepEqual(again.CodeCoverage(), cov) || fmt.Sprint(findingBuckets(again)) != fmt.Sprint(findingBuckets(guided)) {
+		t.Errorf("the same seed gave %+v and %v, then %+v and %v", cov, findingBuckets(guided), again.CodeCoverage(), findingBuckets(again))
+	}
+}
+
+func findingBuckets(f *check.Fuzzer) []string {
+	var out []string
+	for _, fd := range f.Findings {
+		out = append(out, fd.Bucket)
+	}
+	return out
+}
