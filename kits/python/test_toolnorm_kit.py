@@ -40,7 +40,8 @@ class Session(unittest.TestCase):
         self.assertEqual(len(out), 1, "unknown commands are not answered, and stop ends it")
         self.assertEqual(json.loads(out[0]), {
             "version": 1, "implementation": {"name": "mine", "language": "Python", "version": "0.3.1"},
-            "declares": {"profile": "attribute", "max_passes": 2, "depth": "top", "repairs": ["json"]}})
+            "declares": {"profile": "attribute", "max_passes": 2, "depth": "top", "repairs": ["json"]},
+            "coverage": "lines"})
 
     def test_bad_declares_are_refused(self):
         for bad in ({"profile": "html"}, {"max_passes": -1}, {"depth": "deep"}, {"repairs": []},
@@ -203,3 +204,75 @@ class Call(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+def branchy(schema, arguments):
+    if "x" in arguments:
+        return {"x": arguments["x"]}
+    if arguments.get("fail"):
+        raise ValueError("rejected")
+    return arguments
+
+
+class Coverage(unittest.TestCase):
+    def ask(self, arguments, **declares):
+        line = json.dumps({"cmd": "normalize", "id": 1, "schema": {}, "arguments": arguments, "coverage": True})
+        (answer,) = session(branchy, line, **declares)
+        return answer, json.loads(answer)
+
+    def test_offered_and_given_when_asked(self):
+        (start,) = session(branchy, {"cmd": "start", "version": 1})
+        self.assertEqual(json.loads(start)["coverage"], "lines")
+        text, one = self.ask({"x": 1})
+        self.assertTrue(text.endswith(']}'), "the coverage member comes last, as toolnorm reads it fastest")
+        self.assertEqual(one["arguments"], {"x": 1})
+        ids = one["coverage"]
+        self.assertTrue(ids and ids == sorted(set(ids)) and all(0 <= i < 1 << 32 for i in ids), ids)
+        _, again = self.ask({"x": 1})
+        self.assertEqual(again["coverage"], ids, "a fresh start: the same case reaches the same lines")
+
+    def test_each_line_once(self):
+        # In one run of the adapter an answer carries the lines its request reached first.
+        def line(arguments, id_):
+            return json.dumps({"cmd": "normalize", "id": id_, "schema": {}, "arguments": arguments,
+                               "coverage": True})
+        out = [json.loads(a) for a in session(branchy, line({"x": 1}, 1), line({"x": 2}, 2),
+                                                  line({"y": 1}, 3), line({"fail": True}, 4),
+                                                  line({"fail": True}, 5))]
+        first, same, other, rejected, again = (a["coverage"] for a in out)
+        self.assertTrue(first)
+        self.assertEqual(same, [], "nothing new")
+        self.assertTrue(other and not set(other) & set(first), "another branch: lines not reached before")
+        self.assertIn("error", out[3])
+        self.assertTrue(rejected, "the raise is a line too")
+        self.assertEqual(again, [])
+
+    def test_not_asked_not_given(self):
+        answer = normalize(branchy, '{"x":1}')
+        self.assertEqual(answer, '{"id":1,"arguments":{"x":1}}')
+
+    def test_only_the_implementations_code(self):
+        # Code outside the roots (here json's, which the function calls) is not counted.
+        def uses_json(schema, arguments):
+            return json.loads(json.dumps(arguments))
+        line = json.dumps({"cmd": "normalize", "id": 1, "schema": {}, "arguments": {}, "coverage": True})
+        (mine,) = session(uses_json, line)
+        (elsewhere,) = session(uses_json, line, coverage=[os.path.dirname(json.__file__)])
+        self.assertTrue(json.loads(mine)["coverage"])
+        self.assertNotEqual(set(json.loads(elsewhere)["coverage"]), set(json.loads(mine)["coverage"]))
+
+    def test_none_offered(self):
+        (start,) = session(branchy, {"cmd": "start", "version": 1}, coverage=False)
+        self.assertNotIn("coverage", json.loads(start))
+        answer, _ = self.ask({"x": 1}, coverage=False)
+        self.assertEqual(answer, '{"id":1,"arguments":{"x":1}}')
+
+    def test_a_tracer_set_before_is_kept(self):
+        def tracer(frame, event, arg):
+            return None
+        sys.settrace(tracer)
+        try:
+            self.ask({"x": 1})
+            self.assertIs(sys.gettrace(), tracer)
+        finally:
+            sys.settrace(None)

@@ -23,12 +23,21 @@ goes to stderr, where toolnorm shows it beside failures.
 
 call(function, schema_text, arguments_text) does one case from JSON text to JSON text, for tests
 (the corpus replay runner of `toolnorm init` uses it).
+
+Coverage (an addition to protocol version 1): the kit offers the lines your implementation's own
+code reaches, by default the code in the directory of the file that defines your function, the
+kit left out; `toolnorm fuzz` asks for them, and keeps the cases that reach lines no case reached
+before, to mutate them. Collected with a trace function, only while a request that asks for it
+runs, and each line only until it is reached once: nothing is paid otherwise. serve(coverage=False) offers none;
+coverage=[paths] counts the code in those files and directories instead.
 """
 import contextlib
 import json
 import json.decoder
+import os
 import re
 import sys
+import zlib
 
 __all__ = ["serve", "call", "loads", "dumps", "Unsupported", "Int", "Float"]
 
@@ -210,7 +219,106 @@ def _message(e):
 _ID = re.compile(rb'"id"\s*:\s*(-?[0-9]+)')
 
 
-def _answer(function, line, unsupported=None):
+# The most ids one answer's coverage holds (the protocol's bound).
+MAX_COVERAGE = 1 << 16
+
+
+class _Coverage:
+    """The lines of the implementation's own code that requests reach, each a 32-bit id: a hash
+    of its file's path (relative to the first root that holds it, so that the ids are the same
+    from run to run and machine to machine) and its line number. An answer carries the lines
+    its request reached first, since the adapter started. On Python 3.12 and later,
+    sys.monitoring tells each line once and never again, so that coverage costs little once
+    the common paths are known; before, a trace function sees every line of a function until
+    all its lines have been seen, which costs several times the function's own time."""
+
+    def __init__(self, roots):
+        self.roots = [os.path.join(os.path.abspath(r), "") if os.path.isdir(r) else os.path.abspath(r)
+                      for r in roots]
+        self.kit = os.path.abspath(__file__)
+        self.files = {}  # code object -> its file's id, 0 when its code does not count
+        self.unseen = {}  # code object -> the lines of it not reached yet
+        self.new = []
+        self.tool = None  # the sys.monitoring tool id (Python 3.12+), None: a trace function
+        monitoring = getattr(sys, "monitoring", None)
+        for tool in (3, 4) if monitoring is not None else ():
+            try:
+                monitoring.use_tool_id(tool, "toolnorm_kit")
+            except ValueError:  # taken
+                continue
+            self.tool = tool
+            monitoring.register_callback(tool, monitoring.events.LINE, self._line)
+            break
+
+    def _line(self, code, line):
+        """A line reached, as sys.monitoring tells it: counted once, then never told again."""
+        fid = self.files.get(code)
+        if fid is None:
+            fid = self._file(code)
+        if fid:
+            self.new.append((fid * 0x9E3779B1 ^ line) & 0xFFFFFFFF)
+        return sys.monitoring.DISABLE
+
+    def _file(self, code):
+        fid = self.files.get(code)
+        if fid is None:
+            path = os.path.abspath(code.co_filename)
+            fid = 0
+            for root in self.roots if path != self.kit else ():
+                if root.endswith(os.sep) and path.startswith(root):
+                    rel = path[len(root):]
+                elif path == root:
+                    rel = os.path.basename(path)
+                else:
+                    continue
+                fid = zlib.crc32(rel.encode("utf-8", "surrogateescape")) or 1
+                break
+            self.files[code] = fid
+            if fid and self.tool is None:
+                self.unseen[code] = {line for _, _, line in code.co_lines() if line is not None}
+        return fid
+
+    def _global(self, frame, event, arg):
+        code = frame.f_code
+        if not self._file(code) or not self.unseen[code]:
+            return None  # not the implementation's, or every line of it seen
+        return self._local
+
+    def _local(self, frame, event, arg):
+        if event == "line":
+            code = frame.f_code
+            unseen = self.unseen[code]
+            line = frame.f_lineno
+            if line in unseen:
+                unseen.discard(line)
+                self.new.append((self.files[code] * 0x9E3779B1 ^ line) & 0xFFFFFFFF)
+                if not unseen:
+                    frame.f_trace_lines = False
+        return self._local
+
+    def run(self, f, *args):
+        """f(*args), the lines it reached first kept for member (a tracer set before, a
+        debugger's, is set again after)."""
+        if self.tool is not None:
+            sys.monitoring.set_events(self.tool, sys.monitoring.events.LINE)
+            try:
+                return f(*args)
+            finally:
+                sys.monitoring.set_events(self.tool, 0)
+        before = sys.gettrace()
+        sys.settrace(self._global)
+        try:
+            return f(*args)
+        finally:
+            sys.settrace(before)
+
+    def member(self):
+        ids = sorted(set(self.new))[:MAX_COVERAGE]
+        self.new = []
+        return ',"coverage":[' + ",".join(map(str, ids)) + "]"
+
+
+def _answer(function, line, unsupported=None, coverage=None):
     try:
         request, duplicates = _read(line.decode("utf-8", "surrogateescape"))
     except Exception as e:  # a line the kit cannot read: answer it if its id can be seen
@@ -240,14 +348,38 @@ def _answer(function, line, unsupported=None):
         _check(request.get("schema"), duplicates)
     except Unsupported as e:
         return cmd, '{"id":%s,"unsupported":%s}' % (id_text, _encode_str(str(e)))
+    covered = coverage is not None and request.get("coverage") is True
     try:
         with contextlib.redirect_stdout(sys.stderr):
-            result = function(request.get("schema"), arguments)
-        return cmd, '{"id":%s,"arguments":%s}' % (id_text, dumps(result))
+            if covered:
+                result = coverage.run(function, request.get("schema"), arguments)
+            else:
+                result = function(request.get("schema"), arguments)
+        tail = coverage.member() if covered else ""
+        return cmd, '{"id":%s,"arguments":%s%s}' % (id_text, dumps(result), tail)
     except Exception as e:  # RecursionError and MemoryError included: the function's answer
         if isinstance(e, Unsupported) or (unsupported is not None and _says(unsupported, e)):
             return cmd, '{"id":%s,"unsupported":%s}' % (id_text, _encode_str(_message(e)))
-        return cmd, '{"id":%s,"error":%s}' % (id_text, _encode_str(_message(e)))
+        tail = coverage.member() if covered else ""
+        return cmd, '{"id":%s,"error":%s%s}' % (id_text, _encode_str(_message(e)), tail)
+
+
+def _code(function):
+    """The code of a function, a method, a partial or an object with __call__: where the
+    implementation lives. None when it has none (a builtin)."""
+    for _ in range(8):
+        code = getattr(function, "__code__", None)
+        if code is not None:
+            return code
+        inner = getattr(function, "__func__", None) or getattr(function, "func", None)
+        if inner is None:
+            call = getattr(type(function), "__call__", None)
+            inner = call if call is not None and call is not getattr(object, "__call__", None) and \
+                getattr(call, "__code__", None) is not None else None
+        if inner is None:
+            return None
+        function = inner
+    return None
 
 
 def _says(unsupported, e):
@@ -258,7 +390,8 @@ def _says(unsupported, e):
 
 
 def serve(function, name, version=None, language="Python", homepage=None, profile="text",
-          max_passes=0, depth="all", repairs=("json", "entities"), unsupported=None, stdin=None, stdout=None):
+          max_passes=0, depth="all", repairs=("json", "entities"), unsupported=None, coverage=True,
+          stdin=None, stdout=None):
     """Speaks the protocol on stdin and stdout until stop or the end of the input.
 
     name, version, language, homepage: the implementation, as the report names it.
@@ -267,7 +400,10 @@ def serve(function, name, version=None, language="Python", homepage=None, profil
     (docs/protocol.md, "Declares").
     unsupported(exception), if given, says whether an exception the function raised means it
     cannot take the input as sent (an `unsupported` answer: not judged) rather than that it
-    rejects it (an `error` answer); the kit's Unsupported always means that."""
+    rejects it (an `error` answer); the kit's Unsupported always means that.
+    coverage: True offers the lines of the code in the directory of the file that defines
+    function (the kit left out), a list of files and directories offers those of their code,
+    False offers none."""
     if not name:
         raise ValueError("serve: name must not be empty")
     if profile not in PROFILES or depth not in DEPTHS or not isinstance(max_passes, int) or max_passes < 0:
@@ -280,13 +416,22 @@ def serve(function, name, version=None, language="Python", homepage=None, profil
         implementation["version"] = str(version)
     if homepage:
         implementation["homepage"] = homepage
-    start = json.dumps({"version": 1, "implementation": implementation, "declares": {
-        "profile": profile, "max_passes": max_passes, "depth": depth, "repairs": repairs}},
-        separators=(",", ":"))
+    tracer = None
+    if coverage is True:
+        code = _code(function)
+        if code is not None:
+            tracer = _Coverage([os.path.dirname(os.path.abspath(code.co_filename))])
+    elif coverage:
+        tracer = _Coverage(list(coverage))
+    start = {"version": 1, "implementation": implementation, "declares": {
+        "profile": profile, "max_passes": max_passes, "depth": depth, "repairs": repairs}}
+    if tracer is not None:
+        start["coverage"] = "lines"
+    start = json.dumps(start, separators=(",", ":"))
     stdin = stdin if stdin is not None else sys.stdin.buffer
     stdout = stdout if stdout is not None else sys.stdout.buffer
     for line in stdin:  # lines of any length
-        cmd, answer = _answer(function, line, unsupported)
+        cmd, answer = _answer(function, line, unsupported, tracer)
         if cmd == "start":
             answer = start
         elif cmd == "stop":
