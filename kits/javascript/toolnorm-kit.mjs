@@ -33,7 +33,21 @@
 //
 // call(normalize, schemaText, argsText) does one case from JSON text to JSON
 // text, for tests (the corpus replay test of `toolnorm init` uses it).
+//
+// Coverage (an addition to protocol version 1): the kit offers the blocks
+// the implementation's code reaches (V8's block coverage, through
+// node:inspector), by default of every script under the working directory
+// (node_modules included: a published package is the implementation), the
+// kit left out; serve({ coverage: [dirs or files] }) chooses, coverage:
+// false offers none. `toolnorm fuzz` asks for it and keeps the cases that
+// reach blocks no case reached before. Taking V8's coverage costs more than
+// a small request, so the kit takes it once for the requests that arrived
+// together (up to 32), and only when that finds a block not seen before
+// does it run them again one by one to tell which reached it first.
 import { createInterface } from 'node:readline';
+import { Session } from 'node:inspector';
+import { resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 // Unsupported is thrown where an object cannot hold what the text has.
 export class Unsupported extends Error {}
@@ -172,6 +186,111 @@ export function call(normalize, schemaText, argsText) {
   return stringify(normalize(schema, args.value), args.numbers);
 }
 
+// The most requests whose coverage is taken at once, and the most ids an
+// answer carries (the protocol's bound).
+const COVERAGE_GROUP = 32;
+const MAX_COVERAGE = 1 << 16;
+
+// fnv32 hashes a string to a 32-bit id (FNV-1a).
+function fnv32(text) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h;
+}
+
+// Coverage takes V8's block coverage of the implementation's scripts: the
+// blocks reached, each named by its script's path relative to the root
+// that holds it and its offsets, so that the ids are the same from run to
+// run. V8 lists a block only where it differs from the block around it (a
+// branch not taken is a block of count 0 within its function), so the
+// kit learns each function's blocks as V8 lists them, and counts a block
+// reached when the innermost block listed around it ran.
+class Coverage {
+  constructor(roots) {
+    this.roots = roots.map((r) => resolve(r));
+    this.kit = fileURLToPath(import.meta.url);
+    this.scripts = new Map(); // url -> its relative path, or null when it does not count
+    this.blocks = new Map(); // a function's key -> its blocks known, [start, end]
+    this.seen = new Set(); // blocks reported reached
+    this.session = new Session();
+    this.session.connect();
+    this.session.post('Profiler.enable');
+    this.session.post('Profiler.startPreciseCoverage', { callCount: false, detailed: true });
+  }
+
+  path(url) {
+    let rel = this.scripts.get(url);
+    if (rel === undefined) {
+      rel = null;
+      if (url.startsWith('file:')) {
+        const file = fileURLToPath(url);
+        for (const root of file === this.kit ? [] : this.roots) {
+          if (file === root) { rel = root.slice(root.lastIndexOf(sep) + 1); break; }
+          if (file.startsWith(root + sep)) { rel = file.slice(root.length + 1); break; }
+        }
+      }
+      this.scripts.set(url, rel);
+    }
+    return rel;
+  }
+
+  // take returns the blocks reached since the last take.
+  take() {
+    let result = [];
+    this.session.post('Profiler.takePreciseCoverage', (err, r) => { if (!err) result = r.result; });
+    const reached = new Set();
+    for (const script of result) {
+      const rel = this.path(script.url);
+      if (rel === null) continue;
+      for (const f of script.functions) {
+        const [outer] = f.ranges;
+        if (!outer || outer.count === 0) continue;
+        const key = `${rel}:${outer.startOffset}`;
+        let known = this.blocks.get(key);
+        if (!known) this.blocks.set(key, (known = new Map()));
+        for (const r of f.ranges) known.set(`${r.startOffset}:${r.endOffset}`, [r.startOffset, r.endOffset]);
+        for (const [name, [start, end]] of known) {
+          let count = outer.count;
+          for (const r of f.ranges) { // outer blocks first: the last around it is the innermost
+            if (r.startOffset <= start && end <= r.endOffset) count = r.count;
+          }
+          if (count > 0) reached.add(`${rel}:${name}`);
+        }
+      }
+    }
+    return reached;
+  }
+
+  // group answers requests that asked for coverage, each {answer, run}:
+  // answer its line without the coverage member, run a function that runs
+  // it again. It returns the answer lines with their coverage: the ids of
+  // the blocks each reached first. One take tells whether the requests
+  // together reached a block not reached before; only then is each run
+  // again alone, its blocks taken, to tell which reached it first.
+  group(pending) {
+    const fresh = [...this.take()].filter((b) => !this.seen.has(b));
+    const ids = pending.map(() => []);
+    if (fresh.length > 0) {
+      pending.forEach((p, k) => {
+        p.run();
+        for (const b of this.take()) {
+          if (!this.seen.has(b)) { this.seen.add(b); ids[k].push(fnv32(b)); }
+        }
+      });
+      // Reached by the requests together but by none again alone (state
+      // the first runs left): the first request's.
+      for (const b of fresh) if (!this.seen.has(b)) { this.seen.add(b); ids[0].push(fnv32(b)); }
+    }
+    return pending.map((p, k) => {
+      const list = [...new Set(ids[k])].sort((a, b) => a - b).slice(0, MAX_COVERAGE);
+      return p.answer.slice(0, -1) + ',"coverage":[' + list.join(',') + ']}';
+    });
+  }
+}
+
 const PROFILES = ['text', 'attribute'];
 const DEPTHS = ['all', 'top'];
 const REPAIRS = ['json', 'entities'];
@@ -184,8 +303,10 @@ const REPAIRS = ['json', 'entities'];
 // whether an error normalize threw means that the function's answer cannot
 // be seen (an "unsupported" answer, with the error's message) rather than
 // that the function rejects the input; an Unsupported it throws always
-// means that.
-export function serve({ info, declares = {}, normalize, unsupported = () => false, input = process.stdin, output = process.stdout }) {
+// means that. coverage: true offers the blocks of every script under the
+// working directory, an array of directories and files those under them,
+// false none.
+export function serve({ info, declares = {}, normalize, unsupported = () => false, coverage = true, input = process.stdin, output = process.stdout }) {
   if (!info || typeof info.name !== 'string' || info.name === '') throw new TypeError('serve: info.name must be a non-empty string');
   if (typeof normalize !== 'function') throw new TypeError('serve: normalize must be a function');
   const d = declares;
@@ -198,15 +319,29 @@ export function serve({ info, declares = {}, normalize, unsupported = () => fals
   console.log = console.error;
   console.info = console.error;
   console.debug = console.error;
+  let cov = null;
+  if (coverage) {
+    try {
+      cov = new Coverage(coverage === true ? [process.cwd()] : [...coverage]);
+    } catch (e) {
+      console.error(`toolnorm-kit: no coverage: ${message(e)}`);
+    }
+  }
   const rl = createInterface({ input, crlfDelay: Infinity });
   const out = [];
+  const asked = []; // the answers of requests that asked for coverage, not yet taken
   let scheduled = false;
-  const flush = () => { scheduled = false; if (out.length) output.write(out.splice(0).join('')); };
-  const send = (answer) => {
-    out.push(answer + '\n');
-    if (!scheduled) { scheduled = true; setImmediate(flush); }
+  const take = () => {
+    if (asked.length) for (const a of cov.group(asked.splice(0))) out.push(a + '\n');
   };
-  const start = JSON.stringify({ version: 1, implementation: info, declares });
+  const flush = () => { scheduled = false; take(); if (out.length) output.write(out.splice(0).join('')); };
+  const later = () => { if (!scheduled) { scheduled = true; setImmediate(flush); } };
+  const send = (answer) => {
+    take();
+    out.push(answer + '\n');
+    later();
+  };
+  const start = JSON.stringify({ version: 1, implementation: info, declares, ...(cov ? { coverage: 'blocks' } : {}) });
   rl.on('line', (line) => {
     let req;
     try {
@@ -222,6 +357,18 @@ export function serve({ info, declares = {}, normalize, unsupported = () => fals
     if (req === null || typeof req !== 'object') return;
     if (req.cmd === 'start') {
       send(start);
+    } else if (req.cmd === 'normalize' && cov !== null && req.coverage === true) {
+      asked.push({
+        answer: answer(line, req, normalize, unsupported),
+        run: () => {
+          try {
+            const p = parse(line, '/arguments');
+            normalize(p.value.schema, p.value.arguments);
+          } catch { /* what it does is known: this run is for its coverage */ }
+        },
+      });
+      if (asked.length >= COVERAGE_GROUP) take();
+      later();
     } else if (req.cmd === 'normalize') {
       send(answer(line, req, normalize, unsupported));
     } else if (req.cmd === 'stop') {

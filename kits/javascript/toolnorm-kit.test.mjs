@@ -8,9 +8,9 @@ const kit = new URL('./toolnorm-kit.mjs', import.meta.url).href;
 
 // session runs an adapter on the kit, with normalize given as source text,
 // on the request lines, and returns its answer lines and stderr.
-function session(normalize, lines, declares = '{}') {
+function session(normalize, lines, declares = '{}', options = '') {
   const program = `import { serve } from ${JSON.stringify(kit)};
-    serve({ info: { name: 'test', language: 'JavaScript' }, declares: ${declares}, normalize: ${normalize} });`;
+    serve({ info: { name: 'test', language: 'JavaScript' }, declares: ${declares}, normalize: ${normalize}${options} });`;
   const r = spawnSync(process.execPath, ['--input-type=module', '-e', program], {
     input: lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l)) + '\n').join(''),
     encoding: 'utf8',
@@ -36,6 +36,7 @@ test('start is answered with the implementation and its declares; stop ends the 
   assert.deepEqual(lines.map((l) => JSON.parse(l)), [{
     version: 1, implementation: { name: 'test', language: 'JavaScript' },
     declares: { profile: 'attribute', max_passes: 2, depth: 'top', repairs: ['json'] },
+    coverage: 'blocks',
   }]);
 });
 
@@ -147,4 +148,64 @@ test('an Unsupported the function throws, or an error the unsupported hook names
   assert.deepEqual(run(''), [{ id: 0, unsupported: 'u is not for me' }, { id: 1, error: 'r' }]);
   assert.deepEqual(run('unsupported: (e) => e instanceof RangeError,'), [{ id: 0, unsupported: 'u is not for me' }, { id: 1, unsupported: 'r' }]);
   assert.deepEqual(run('unsupported: () => { throw new Error("hook"); },'), [{ id: 0, unsupported: 'u is not for me' }, { id: 1, error: 'r' }]);
+});
+
+// The function's own module, written where the coverage's root holds it:
+// code given with -e is no script under any directory.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+function covered(lines, coverage = null) {
+  const dir = mkdtempSync(join(tmpdir(), 'kit-coverage-'));
+  writeFileSync(join(dir, 'branchy.mjs'), `export function branchy(schema, args) {
+  if ('x' in args) {
+    return { x: args.x };
+  }
+  if (args.fail) {
+    throw new Error('rejected');
+  }
+  return args;
+}
+`);
+  const program = `import { serve } from ${JSON.stringify(kit)};
+    import { branchy } from ${JSON.stringify(new URL('file://' + join(dir, 'branchy.mjs')).href)};
+    serve({ info: { name: 'test' }, normalize: branchy, coverage: ${coverage ?? JSON.stringify([dir])} });`;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', program], {
+    input: lines.map((l) => JSON.stringify(l) + '\n').join(''), encoding: 'utf8',
+  });
+  assert.equal(r.status, 0, r.stderr);
+  return r.stdout.split('\n').slice(0, -1).map((l) => JSON.parse(l));
+}
+
+const ask = (id, args) => ({ cmd: 'normalize', id, schema: {}, arguments: args, coverage: true });
+
+test('coverage: offered, and each request given the blocks it reached first', () => {
+  const [start, first, same, other, rejected, again, plain] = covered([{ cmd: 'start', version: 1 },
+    ask(1, { x: 1 }), ask(2, { x: 2 }), ask(3, { y: 1 }), ask(4, { fail: true }), ask(5, { fail: true }),
+    { cmd: 'normalize', id: 6, schema: {}, arguments: { x: 3 } }]);
+  assert.equal(start.coverage, 'blocks');
+  assert.deepEqual(first.arguments, { x: 1 });
+  assert.ok(first.coverage.length > 0, JSON.stringify(first));
+  assert.deepEqual(first.coverage, [...first.coverage].sort((a, b) => a - b));
+  assert.ok(first.coverage.every((id) => Number.isInteger(id) && id >= 0 && id < 2 ** 32));
+  assert.deepEqual(same.coverage, [], 'nothing new');
+  assert.ok(other.coverage.length > 0 && other.coverage.every((id) => !first.coverage.includes(id)), 'another branch');
+  assert.equal(rejected.error, 'rejected');
+  assert.ok(rejected.coverage.length > 0, 'the throw is another branch');
+  assert.deepEqual(again.coverage, []);
+  assert.deepEqual(plain, { id: 6, arguments: { x: 3 } }, 'not asked, not given');
+});
+
+test('coverage: the same requests give the same ids from one run to the next', () => {
+  const lines = [ask(1, { y: 1 }), ask(2, { x: 1 }), ask(3, { fail: 1 })];
+  const a = covered(lines);
+  assert.ok(a.every((l) => l.coverage.length > 0), JSON.stringify(a));
+  assert.deepEqual(covered(lines), a);
+});
+
+test('coverage: false offers none and answers none', () => {
+  const [start, one] = covered([{ cmd: 'start', version: 1 }, ask(1, { x: 1 })], 'false');
+  assert.equal(start.coverage, undefined);
+  assert.deepEqual(one, { id: 1, arguments: { x: 1 } });
 });
