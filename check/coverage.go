@@ -42,8 +42,15 @@ const (
 
 // guide is a fuzzing run steered by the implementation's coverage: the
 // cases that reached ids no case had before are kept (the queue), and
-// half the cases drawn are mutants of them, chosen toward the rarest ids
-// (as libFuzzer weighs its inputs by the rarity of their features).
+// some of the cases drawn are mutants of them, chosen toward the rarest
+// ids (as libFuzzer weighs its inputs by the rarity of their features).
+//
+// How many is a bandit's choice between the two sources of cases: the
+// share of mutants follows how many new ids each source found per case
+// lately. While the generators keep reaching new code, as they do early
+// in a run, few cases are mutants, and a bug they find comes as soon as
+// without coverage; once they reach nothing new and the mutants do, up
+// to three cases in four are mutants.
 type guide struct {
 	cover impl.Coverer
 	unit  string
@@ -53,7 +60,22 @@ type guide struct {
 	// batch being drawn: a case's draw depends on the batches before it.
 	weights []float64
 	growth  []GrowthPoint
+	// share is the part of a batch drawn as mutants; gain holds, for the
+	// generated cases and the mutants, the new ids found per case lately
+	// (a moving average over batches); fromQueue says which cases of the
+	// batch being run are mutants.
+	share     float64
+	gain      [2]float64
+	fromQueue []bool
 }
+
+// The bandit's bounds: the least and the most of a batch drawn as
+// mutants, and the weight of the last batch in the averages.
+const (
+	minShare  = 1.0 / 16
+	maxShare  = 3.0 / 4
+	gainDecay = 0.25
+)
 
 // queued is a case kept for the ids it reached first.
 type queued struct {
@@ -62,7 +84,7 @@ type queued struct {
 }
 
 func newGuide(c impl.Coverer, unit string) *guide {
-	return &guide{cover: c, unit: unit, hits: map[uint32]int{}}
+	return &guide{cover: c, unit: unit, hits: map[uint32]int{}, share: 1.0 / 8}
 }
 
 // run runs a batch, asking for each case's coverage.
@@ -75,14 +97,21 @@ func (g *guide) run(ctx context.Context, cases []impl.Case) []impl.Result {
 // the batch is judged. It returns the cases kept.
 func (g *guide) learn(cases []impl.Case, got []impl.Result, after int) (kept []impl.Case) {
 	grew := false
+	var found, ran [2]float64 // new ids and cases, generated and mutants
 	for j, r := range got {
 		if r.Failed() || r.Coverage == nil {
 			continue
 		}
+		src := 0
+		if j < len(g.fromQueue) && g.fromQueue[j] {
+			src = 1
+		}
+		ran[src]++
 		first := false
 		for _, id := range r.Coverage {
 			if g.hits[id] == 0 {
 				first = true
+				found[src]++
 			}
 			g.hits[id]++
 		}
@@ -102,6 +131,18 @@ func (g *guide) learn(cases []impl.Case, got []impl.Result, after int) (kept []i
 			g.growth = thin(g.growth)
 		}
 	}
+	for src := range ran {
+		if ran[src] > 0 {
+			g.gain[src] += gainDecay * (found[src]/ran[src] - g.gain[src])
+		}
+	}
+	if ran[1] > 0 {
+		// Mutants ran (none do while the queue is empty): the share
+		// follows their gain against the generators'.
+		if sum := g.gain[0] + g.gain[1]; sum > 0 {
+			g.share = min(max(g.gain[1]/sum, minShare), maxShare)
+		}
+	}
 	return kept
 }
 
@@ -116,10 +157,11 @@ func thin(ps []GrowthPoint) []GrowthPoint {
 	return out
 }
 
-// prepare weighs the queue for the next batch's draws: a case weighs
-// 1/n, n the fewest cases that reached any of its ids, so that the cases
-// that hold what is rare are mutated most.
-func (g *guide) prepare() {
+// prepare readies the draws of a batch of n: it weighs the queue (a
+// case weighs 1/k, k the fewest cases that reached any of its ids, so
+// that the cases that hold what is rare are mutated most).
+func (g *guide) prepare(n int) {
+	g.fromQueue = make([]bool, n)
 	g.weights = g.weights[:0]
 	sum := 0.0
 	for _, q := range g.queue {
@@ -132,6 +174,17 @@ func (g *guide) prepare() {
 		sum += 1 / float64(max(n, 1))
 		g.weights = append(g.weights, sum)
 	}
+}
+
+// instead draws case j of the batch as a mutant of the queue, by the
+// share, or reports false: then the case is the generators'.
+func (g *guide) instead(r *rand.Rand, j int) (impl.Case, bool) {
+	if len(g.queue) == 0 || r.Float64() >= g.share {
+		return impl.Case{}, false
+	}
+	c, ok := g.mutant(r)
+	g.fromQueue[j] = ok
+	return c, ok
 }
 
 // mutant draws a case of the queue, toward the rare, and mutates it: one

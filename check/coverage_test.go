@@ -117,3 +117,24 @@ func findingBuckets(f *check.Fuzzer) []string {
 	}
 	return out
 }
+
+// TestFuzzerCoverageResumes: a run given the cases another kept (its
+// OnQueued, a findings directory's queue) runs them first and starts
+// from what that run reached.
+func TestFuzzerCoverageResumes(t *testing.T) {
+	var kept []impl.Case
+	first := &check.Fuzzer{Impl: capped{"passes"}, OnQueued: func(c impl.Case) error {
+		kept = append(kept, c)
+		return nil
+	}}
+	fuzz(t, first, 3, 1024)
+	if len(kept) == 0 || len(kept) != first.CodeCoverage().Queued {
+		t.Fatalf("OnQueued heard of %d cases, the run queued %d", len(kept), first.CodeCoverage().Queued)
+	}
+	resumed := &check.Fuzzer{Impl: capped{"passes"}, Queue: kept}
+	fuzz(t, resumed, 4, len(kept))
+	got, want := resumed.CodeCoverage(), first.CodeCoverage()
+	if got.Growth[0].Cases != len(kept) || got.Growth[0].Reached < want.Reached {
+		t.Errorf("resumed from %d cases: %+v, want %d ids reached by them", len(kept), got.Growth[0], want.Reached)
+	}
+}

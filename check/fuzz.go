@@ -131,6 +131,7 @@ func (f *Fuzzer) Run(ctx context.Context, seed uint64, deadline time.Time, tick 
 			for j := range cases {
 				cases[j].Options = f.own
 			}
+			f.guide.prepare(len(cases)) // none of them a mutant
 			err = f.guided(ctx, cases, false)
 		}
 	}
@@ -186,16 +187,6 @@ func (f *Fuzzer) CodeCoverage() *CodeCoverage {
 // draw is case i.
 func (f *Fuzzer) draw(i int) impl.Case {
 	s := properties.CaseSeed(f.seed, "fuzz", i)
-	if f.guide != nil && len(f.guide.queue) > 0 {
-		// Half the cases are mutants of the queue, drawn from a stream
-		// of their own: without coverage, the cases are as they were.
-		q := rand.New(rand.NewPCG(s^0x632be59bd9b4e019, s))
-		if q.IntN(2) == 0 {
-			if c, ok := f.guide.mutant(q); ok {
-				return c
-			}
-		}
-	}
 	rng := rand.New(rand.NewPCG(s, s^0x9e3779b97f4a7c15))
 	switch x := rng.IntN(6); {
 	case len(f.usable) > 0 && x < 2:
@@ -247,10 +238,20 @@ func (f *Fuzzer) guided(ctx context.Context, cases []impl.Case, tell bool) error
 // drawn is cases from..from+n-1.
 func (f *Fuzzer) drawn(from, n int) []impl.Case {
 	if f.guide != nil {
-		f.guide.prepare()
+		f.guide.prepare(n)
 	}
 	cases := make([]impl.Case, n)
 	for j := range cases {
+		if f.guide != nil {
+			// Some cases are mutants of the queue instead, decided by a
+			// stream of their own: the others are those of a run
+			// without coverage.
+			s := properties.CaseSeed(f.seed, "fuzz", from+j)
+			if c, ok := f.guide.instead(rand.New(rand.NewPCG(s^0x632be59bd9b4e019, s)), j); ok {
+				cases[j] = c
+				continue
+			}
+		}
 		cases[j] = f.draw(from + j)
 	}
 	return cases

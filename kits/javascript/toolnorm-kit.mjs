@@ -217,6 +217,15 @@ class Coverage {
     this.seen = new Set(); // blocks reported reached
     this.session = new Session();
     this.session.connect();
+    this.started = false;
+  }
+
+  // start starts V8's block coverage, at the first request that asks for
+  // it: it makes every function count its blocks, which a check, asking
+  // for none, need not pay.
+  start() {
+    if (this.started) return;
+    this.started = true;
     this.session.post('Profiler.enable');
     this.session.post('Profiler.startPreciseCoverage', { callCount: false, detailed: true });
   }
@@ -358,6 +367,10 @@ export function serve({ info, declares = {}, normalize, unsupported = () => fals
     if (req.cmd === 'start') {
       send(start);
     } else if (req.cmd === 'normalize' && cov !== null && req.coverage === true) {
+      if (!cov.started) {
+        take(); // nothing asked for before is counted
+        cov.start();
+      }
       asked.push({
         answer: answer(line, req, normalize, unsupported),
         run: () => {
