@@ -31,12 +31,14 @@ type GrowthPoint struct {
 	Reached int `json:"reached"`
 }
 
-// The queue's bounds: the cases kept, and the largest kept (its schema and
-// arguments together). Past them a case that reaches new ids still counts
-// them, but is not kept.
+// The queue's bounds: the cases kept, the largest kept (its schema and
+// arguments together), and all of them together. Past them a case that
+// reaches new ids still counts them, but is not kept. maxGrowth bounds
+// the points of the growth.
 const (
 	maxQueued      = 4096
 	maxQueuedBytes = 64 << 10
+	maxQueueBytes  = 32 << 20
 	maxGrowth      = 128
 )
 
@@ -56,6 +58,7 @@ type guide struct {
 	unit  string
 	hits  map[uint32]int // the cases that reached each id
 	queue []queued
+	bytes int // of the queue's schemas and arguments
 	// weights are the queue's cumulative weights, as of the start of the
 	// batch being drawn: a case's draw depends on the batches before it.
 	weights []float64
@@ -120,7 +123,8 @@ func (g *guide) learn(cases []impl.Case, got []impl.Result, after int) (kept []i
 		}
 		grew = true
 		c := cases[j]
-		if len(g.queue) < maxQueued && len(c.Schema)+len(c.Args) <= maxQueuedBytes {
+		if n := len(c.Schema) + len(c.Args); len(g.queue) < maxQueued && n <= maxQueuedBytes && g.bytes+n <= maxQueueBytes {
+			g.bytes += n
 			g.queue = append(g.queue, queued{c: c, ids: r.Coverage})
 			kept = append(kept, c)
 		}

@@ -31,7 +31,7 @@ var jsonOnly = impl.Func("json only", func(ctx context.Context, c impl.Case) imp
 
 // fuzz runs f from seed until it has run at least n cases: the run is
 // stopped through its context, so that no test depends on the clock.
-func fuzz(t *testing.T, f *check.Fuzzer, seed uint64, n int) {
+func fuzz(t testing.TB, f *check.Fuzzer, seed uint64, n int) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

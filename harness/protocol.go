@@ -215,8 +215,12 @@ func splitCoverage(line []byte) (head []byte, ids []uint32, err error, ok bool) 
 	for end > 0 && jsonraw.IsSpace(line[end-1]) {
 		end--
 	}
-	if end < 2 || line[end-1] != '}' {
-		return nil, nil, nil, false
+	j := end - 1
+	for j > 0 && jsonraw.IsSpace(line[j-1]) {
+		j--
+	}
+	if end < 2 || line[end-1] != '}' || j < 1 || line[j-1] != ']' {
+		return nil, nil, nil, false // most answers end with their arguments' '}'
 	}
 	at := bytes.LastIndex(line[:end], []byte(coverageMember))
 	if at < 0 {

@@ -215,6 +215,12 @@ class Coverage {
     this.scripts = new Map(); // url -> its relative path, or null when it does not count
     this.blocks = new Map(); // a function's key -> its blocks known, [start, end]
     this.seen = new Set(); // blocks reported reached
+    // size is how many requests are taken together: halved when a group
+    // reached something new (its requests are then run again, one by
+    // one), doubled when it did not, from 1 to COVERAGE_GROUP. Early in a
+    // run most requests reach something new, and taking each alone costs
+    // less than taking them together and then again one by one.
+    this.size = 1;
     this.session = new Session();
     this.session.connect();
     this.started = false;
@@ -282,7 +288,11 @@ class Coverage {
   group(pending) {
     const fresh = [...this.take()].filter((b) => !this.seen.has(b));
     const ids = pending.map(() => []);
-    if (fresh.length > 0) {
+    this.size = fresh.length > 0 ? Math.max(1, this.size >> 1) : Math.min(COVERAGE_GROUP, this.size << 1);
+    if (fresh.length > 0 && pending.length === 1) {
+      for (const b of fresh) this.seen.add(b);
+      ids[0] = fresh.map(fnv32);
+    } else if (fresh.length > 0) {
       pending.forEach((p, k) => {
         p.run();
         for (const b of this.take()) {
@@ -380,7 +390,7 @@ export function serve({ info, declares = {}, normalize, unsupported = () => fals
           } catch { /* what it does is known: this run is for its coverage */ }
         },
       });
-      if (asked.length >= COVERAGE_GROUP) take();
+      if (asked.length >= cov.size) take();
       later();
     } else if (req.cmd === 'normalize') {
       send(answer(line, req, normalize, unsupported));
