@@ -58,6 +58,13 @@ func TestParseAnswerCoverage(t *testing.T) {
 		{`{"id":1,"error":"no","coverage":[7]}`, impl.KindRejected, []uint32{7}},
 		{`{"id":1,"arguments":{"coverage":[1]}}`, impl.KindOutput, nil}, // a member of the arguments
 		{`{"id":1,"arguments":{"a":"x"},"coverage":[1,,2]}`, impl.KindProtocol, nil},
+		{`{"id":1,"arguments":{},"coverage":[03]}`, impl.KindProtocol, nil},
+		{`{"id":1,"arguments":{},"coverage":[3 9]}`, impl.KindProtocol, nil},
+		{`{"id":1,"arguments":{},"coverage":[3,]}`, impl.KindProtocol, nil},
+		{`{"id":1,"arguments":{},"coverage":[ 3 ,	9 ]}`, impl.KindOutput, []uint32{3, 9}},
+		{`{"id":1,"arguments":{},"coverage":[ ]}`, impl.KindOutput, []uint32{}},
+		{`{"id":1,"arguments":{},"coverage":[0]}`, impl.KindOutput, []uint32{0}},
+		{`{"id":1,"arguments":{},"coverage":[99999999999999999999]}`, impl.KindProtocol, nil},
 		{`{"id":1,"arguments":{},"coverage":[4294967296]}`, impl.KindProtocol, nil},
 		{`{"id":1,"arguments":{},"coverage":[-1]}`, impl.KindProtocol, nil},
 		{`{"id":1,"arguments":{},"coverage":[1.5]}`, impl.KindProtocol, nil},
@@ -153,4 +160,23 @@ toolnorm_kit.serve(normalize, name="branchy")
 			t.Errorf("RunBatch got coverage %v", r.Coverage)
 		}
 	}
+}
+
+// FuzzCoverageMember: an answer's coverage read the fast way (the last
+// member, cut off, its ids read without a tree) is what the tree gives
+// for the same answer with the member first.
+func FuzzCoverageMember(f *testing.F) {
+	for _, seed := range [][2]string{
+		{`{"a":1}`, `[9,3,3,4294967295]`}, {`{}`, `[ 3 ,	9 ]`}, {`{}`, `[03]`}, {`{}`, `[3 9]`},
+		{`{}`, `[3,]`}, {`{}`, `[]`}, {`{}`, `[4294967296]`}, {`{"coverage":[1]}`, `[2]`}, {`"x"`, `[1e3]`},
+	} {
+		f.Add(seed[0], seed[1])
+	}
+	f.Fuzz(func(t *testing.T, args, list string) {
+		last := parseAnswer([]byte(`{"id":1,"arguments":`+args+`,"coverage":`+list+`}`), 1)
+		first := parseAnswer([]byte(`{"id":1,"coverage":`+list+`,"arguments":`+args+`}`), 1)
+		if last.Kind() != first.Kind() || string(last.Output) != string(first.Output) || !reflect.DeepEqual(last.Coverage, first.Coverage) {
+			t.Fatalf("last: %v %s %v (%s)\nfirst: %v %s %v (%s)", last.Kind(), last.Output, last.Coverage, last.Detail, first.Kind(), first.Output, first.Coverage, first.Detail)
+		}
+	})
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"strconv"
@@ -210,7 +211,7 @@ const coverageMember = `,"coverage":[`
 // so; the line is then parsed whole. The member cannot be inside a
 // string (a quote in one is escaped) and what follows it is only ids, so
 // it is the outer object's.
-func splitCoverage(line []byte) (head []byte, ids []uint32, err error, ok bool) {
+func splitCoverage(line []byte) (head []byte, ids []uint32, ok bool, err error) {
 	end := len(line)
 	for end > 0 && jsonraw.IsSpace(line[end-1]) {
 		end--
@@ -220,43 +221,84 @@ func splitCoverage(line []byte) (head []byte, ids []uint32, err error, ok bool) 
 		j--
 	}
 	if end < 2 || line[end-1] != '}' || j < 1 || line[j-1] != ']' {
-		return nil, nil, nil, false // most answers end with their arguments' '}'
+		return nil, nil, false, nil // most answers end with their arguments' '}'
 	}
 	at := bytes.LastIndex(line[:end], []byte(coverageMember))
 	if at < 0 {
-		return nil, nil, nil, false
+		return nil, nil, false, nil
 	}
 	list := line[at+len(coverageMember)-1 : end-1]
 	for i := 1; i < len(list); i++ {
-		if c := list[i]; c != ',' && c != ']' && c != ' ' && (c < '0' || c > '9') || c == ']' && i != len(list)-1 {
-			return nil, nil, nil, false
+		if c := list[i]; c != ',' && c != ']' && !jsonraw.IsSpace(c) && (c < '0' || c > '9') || c == ']' && i != len(list)-1 {
+			return nil, nil, false, nil
 		}
 	}
 	if len(list) < 2 || list[len(list)-1] != ']' {
-		return nil, nil, nil, false
+		return nil, nil, false, nil
 	}
-	ids, err = parseCoverage(list)
+	ids, err = parseIDs(list)
 	head = make([]byte, 0, at+1)
 	head = append(append(head, line[:at]...), '}')
-	return head, ids, err, true
+	return head, ids, true, err
 }
 
-// parseCoverage reads an answer's coverage: a JSON array of distinct
-// integers from 0 to 4294967295, at most MaxCoverage of them (any order).
-// The ids come back sorted.
-func parseCoverage(text []byte) ([]uint32, error) {
-	v, err := jsonvalue.Parse(text)
-	if err != nil || v.Kind != jsonvalue.Array {
-		return nil, errors.New("the answer's coverage is not a list of ids")
+// errCoverage is the error of a coverage member that is not a list of
+// ids.
+var errCoverage = errors.New("the answer's coverage is not a list of integers from 0 to 4294967295")
+
+// parseIDs reads a coverage list of digits, commas and spaces as JSON
+// reads it ([ 3 , 9 ], not [3,,9], [03] or [3 9]), without a tree: there
+// may be 65,536 of them.
+func parseIDs(list []byte) ([]uint32, error) {
+	var ids []uint32
+	i := jsonraw.SkipSpace(list, 1)
+	if list[i] == ']' && i == len(list)-1 {
+		return []uint32{}, nil
+	}
+	for {
+		start := i
+		var n uint64
+		for i < len(list) && '0' <= list[i] && list[i] <= '9' {
+			n = n*10 + uint64(list[i]-'0')
+			if n > math.MaxUint32 {
+				return nil, errCoverage
+			}
+			i++
+		}
+		if i == start || list[start] == '0' && i-start > 1 {
+			return nil, errCoverage // no digits, or a leading zero
+		}
+		if len(ids) == MaxCoverage {
+			return nil, fmt.Errorf("the answer's coverage holds more than %d ids", MaxCoverage)
+		}
+		ids = append(ids, uint32(n))
+		i = jsonraw.SkipSpace(list, i)
+		switch {
+		case list[i] == ']' && i == len(list)-1:
+			slices.Sort(ids)
+			return slices.Compact(ids), nil
+		case list[i] != ',':
+			return nil, errCoverage
+		}
+		i = jsonraw.SkipSpace(list, i+1)
+	}
+}
+
+// coverageOf reads an answer's coverage member, wherever it stands: a
+// JSON array of integers from 0 to 4294967295, at most MaxCoverage of
+// them, in any order. The ids come back sorted, a repeat as one.
+func coverageOf(v *jsonvalue.Value) ([]uint32, error) {
+	if v.Kind != jsonvalue.Array {
+		return nil, errCoverage
 	}
 	if len(v.Elems) > MaxCoverage {
-		return nil, fmt.Errorf("the answer's coverage holds %d ids, more than %d", len(v.Elems), MaxCoverage)
+		return nil, fmt.Errorf("the answer's coverage holds more than %d ids", MaxCoverage)
 	}
 	ids := make([]uint32, 0, len(v.Elems))
 	for _, e := range v.Elems {
 		n, err := strconv.ParseUint(e.Number, 10, 32)
 		if e.Kind != jsonvalue.Number || err != nil {
-			return nil, fmt.Errorf("the answer's coverage holds %.40s: want integers from 0 to 4294967295", e.Append(nil))
+			return nil, errCoverage
 		}
 		ids = append(ids, uint32(n))
 	}
@@ -325,7 +367,7 @@ func requestParsed(id int, schema, args []byte) ([]byte, error) {
 // parseAnswer reads the answer to request id, its coverage too when it
 // has one.
 func parseAnswer(line []byte, id int) impl.Result {
-	if head, ids, err, ok := splitCoverage(line); ok {
+	if head, ids, ok, err := splitCoverage(line); ok {
 		if err != nil {
 			return protocolError("%v", err)
 		}
@@ -482,7 +524,7 @@ func parseAnswerTree(line []byte, id int) impl.Result {
 		r = impl.OK(args.Append(nil))
 	}
 	if coverage != nil {
-		ids, err := parseCoverage(coverage.Append(nil))
+		ids, err := coverageOf(coverage)
 		if err != nil {
 			return protocolError("%v", err)
 		}
