@@ -25,11 +25,11 @@ function check(string $name, mixed $got, mixed $want): void {
  * Runs an adapter on the kit with the function given as PHP source, on the
  * request lines; returns [answer lines, stderr].
  */
-function session(string $fn, array $lines, string $declares = '[]', string $options = '[]'): array {
+function session(string $fn, array $lines, string $declares = '[]', string $options = '[]', array $php = []): array {
   $file = tempnam(sys_get_temp_dir(), 'kit') . '.php';
   file_put_contents($file, '<?php require ' . var_export(__DIR__ . '/toolnorm_kit.php', TRUE) . ";\n"
     . "ToolnormKit::serve($fn, ['name' => 'test'], $declares, $options);\n");
-  $p = proc_open([PHP_BINARY, '-n', $file], [0 => ['pipe', 'r'], 1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
+  $p = proc_open([PHP_BINARY, '-n', ...$php, $file], [0 => ['pipe', 'r'], 1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
   $input = implode('', array_map(fn($l) => (is_string($l) ? $l : json_encode($l)) . "\n", $lines));
   // Write and read at once: answers to big requests fill the pipe.
   stream_set_blocking($pipes[0], FALSE);
@@ -154,5 +154,38 @@ check('echo to stderr', $err, "hello\nhello\n");
 [$answers] = session($identity, ['{"cmd":"normalize","id":3,"schema":{},"arguments":{"a":NaN}}', '{"cmd":"normalize","id":4,"schema":{},"arguments":{"a":1}}']);
 check('unreadable request', str_contains($answers[0], '{"id":3,"unsupported":"the adapter cannot read this request'), TRUE);
 check('after an unreadable request', $answers[1] ?? NULL, '{"id":4,"arguments":{"a":1}}');
+
+// Coverage, with pcov (php-pcov): offered, and each request given the
+// lines it reached first. Without pcov it is not offered; CI installs it
+// (TOOLNORM_CI), where its absence is a failure.
+$pcov = ['-d', 'extension=pcov', '-d', 'pcov.enabled=1', '-d', 'pcov.directory=' . realpath(sys_get_temp_dir())];
+$branchy = "function (\$s, \$a) {\n  if (isset(\$a['x'])) {\n    return ['x' => 1];\n  }\n  if (isset(\$a['fail'])) {\n    throw new RuntimeException('no');\n  }\n  return \$a;\n}";
+$ask = fn(int $id, array $args) => ['cmd' => 'normalize', 'id' => $id, 'schema' => new stdClass(), 'arguments' => $args, 'coverage' => TRUE];
+[$answers] = session($identity, [['cmd' => 'start', 'version' => 1]]);
+check('no pcov, no coverage offered', str_contains($answers[0], 'coverage'), FALSE);
+if (!is_file(ini_get('extension_dir') . '/pcov.so')) {
+  if (getenv('TOOLNORM_CI')) {
+    check('pcov is installed', FALSE, TRUE);
+  }
+  else {
+    fwrite(STDERR, "pcov is not installed (php-pcov): the kit's coverage is not tested\n");
+  }
+}
+else {
+  [$answers, $err] = session($branchy, [['cmd' => 'start', 'version' => 1], $ask(1, ['x' => 1]), $ask(2, ['x' => 2]), $ask(3, ['y' => 1]), $ask(4, ['fail' => 1]),
+    ['cmd' => 'normalize', 'id' => 5, 'schema' => new stdClass(), 'arguments' => ['x' => 3]]], '[]', '[]', $pcov);
+  $got = array_map(fn($a) => json_decode($a, TRUE), $answers);
+  check('pcov: offered', $got[0]['coverage'] ?? NULL, 'lines');
+  check('pcov: answer', $got[1]['arguments'] ?? NULL, ['x' => 1]);
+  $first = $got[1]['coverage'] ?? [];
+  check('pcov: lines reached', $first !== [] && $first === array_values(array_unique($first)) && min($first) >= 0, TRUE);
+  check('pcov: nothing new', $got[2]['coverage'] ?? NULL, []);
+  check('pcov: another branch', ($got[3]['coverage'] ?? []) !== [] && !array_intersect($got[3]['coverage'], $first), TRUE);
+  check('pcov: the throw', ($got[4]['error'] ?? NULL) === 'RuntimeException: no' && ($got[4]['coverage'] ?? []) !== [], TRUE);
+  check('pcov: not asked, not given', $answers[5], '{"id":5,"arguments":{"x":1}}');
+  check('pcov: stderr', $err, '');
+  [$answers] = session($branchy, [['cmd' => 'start', 'version' => 1], $ask(1, ['x' => 1])], '[]', "['coverage' => FALSE]", $pcov);
+  check('pcov: coverage FALSE', $answers, ['{"version":1,"implementation":{"name":"test","language":"PHP"},"declares":{}}', '{"id":1,"arguments":{"x":1}}']);
+}
 
 exit($failures ? 1 : 0);

@@ -37,6 +37,14 @@
  * ToolnormKit::call($fn, $schemaText, $argumentsText) does one case from
  * JSON text to JSON text, for tests (the corpus replay test of toolnorm
  * init uses it).
+ *
+ * Coverage (an addition to protocol version 1): with the pcov extension
+ * loaded (php -d extension=pcov, its pcov.directory holding your code), the
+ * kit offers the lines your implementation reaches, by default those of
+ * the files in the directory of the file that defines your function, the
+ * kit left out (['coverage' => [paths]] chooses, ['coverage' => FALSE]
+ * offers none); toolnorm fuzz asks for them. Without pcov it offers none
+ * (and toolnorm fuzz says it is not guided).
  */
 
 declare(strict_types=1);
@@ -75,7 +83,8 @@ final class ToolnormKit {
    *   callable that says whether a Throwable of the function means it cannot
    *   take the input as sent (an "unsupported" answer: not judged) rather
    *   than that it rejects it (an "error" answer). A ToolnormUnsupported it
-   *   throws always means that.
+   *   throws always means that. coverage: TRUE (default), FALSE, or the
+   *   files and directories whose lines count.
    */
   public static function serve(callable $fn, array $implementation, array $declares = [], array $options = [], $in = STDIN, $out = STDOUT): void {
     if (!is_string($implementation['name'] ?? NULL) || $implementation['name'] === '') {
@@ -91,9 +100,14 @@ final class ToolnormKit {
     // Nothing but answers may reach stdout: PHP's warnings go to stderr.
     ini_set('display_errors', 'stderr');
     ini_set('serialize_precision', '-1');
-    $start = json_encode(['version' => 1, 'implementation' => $implementation, 'declares' => (object) $declares], self::FLAGS);
+    $coverage = ToolnormCoverage::for($fn, $options['coverage'] ?? TRUE);
+    $start = ['version' => 1, 'implementation' => $implementation, 'declares' => (object) $declares];
+    if ($coverage !== NULL) {
+      $start['coverage'] = 'lines';
+    }
+    $start = json_encode($start, self::FLAGS);
     while (($line = fgets($in)) !== FALSE) {
-      $answer = self::answer($fn, rtrim($line, "\r\n"), $objects, $cmd, $unsupported);
+      $answer = self::answer($fn, rtrim($line, "\r\n"), $objects, $cmd, $unsupported, $coverage);
       if ($cmd === 'start') {
         $answer = $start;
       }
@@ -137,7 +151,7 @@ final class ToolnormKit {
     }
   }
 
-  private static function answer(callable $fn, string $line, string $objects, ?string &$cmd, ?callable $unsupported = NULL): ?string {
+  private static function answer(callable $fn, string $line, string $objects, ?string &$cmd, ?callable $unsupported = NULL, ?ToolnormCoverage $coverage = NULL): ?string {
     $cmd = NULL;
     try {
       $request = self::decode($line, '/arguments', $objects, $numbers, TRUE);
@@ -163,10 +177,19 @@ final class ToolnormKit {
       return NULL;
     }
     $id = $numbers['/id'][0] ?? (string) $request['id'];
+    $asked = $coverage !== NULL && ($request['coverage'] ?? NULL) === TRUE;
     ob_start();
     try {
-      $result = $fn($request['schema'] ?? NULL, $request['arguments'] ?? NULL);
-      $answer = '{"id":' . $id . ',"arguments":' . self::encode($result, $numbers, '/arguments') . '}';
+      if ($asked) {
+        $coverage->start();
+      }
+      try {
+        $result = $fn($request['schema'] ?? NULL, $request['arguments'] ?? NULL);
+      }
+      finally {
+        $tail = $asked ? $coverage->member() : '';
+      }
+      $answer = '{"id":' . $id . ',"arguments":' . self::encode($result, $numbers, '/arguments') . $tail . '}';
     }
     catch (Throwable $e) {
       // Every exception and Error, a stack overflow included where PHP
@@ -180,7 +203,7 @@ final class ToolnormKit {
           // A hook that fails says no: the error stays the function's.
         }
       }
-      $answer = '{"id":' . $id . ($said ? ',"unsupported":' : ',"error":') . json_encode(self::message($e), self::FLAGS | JSON_INVALID_UTF8_SUBSTITUTE) . '}';
+      $answer = '{"id":' . $id . ($said ? ',"unsupported":' : ',"error":') . json_encode(self::message($e), self::FLAGS | JSON_INVALID_UTF8_SUBSTITUTE) . ($said ? '' : ($tail ?? '')) . '}';
     }
     finally {
       $echoed = ob_get_clean();
@@ -499,6 +522,87 @@ final class ToolnormKit {
       }
     }
     return $out;
+  }
+
+}
+
+/**
+ * The lines of the implementation's own files a request reaches, through
+ * pcov: each an id, a hash of its file's path relative to the root that
+ * holds it and its number, so that the ids are the same from run to run.
+ * An answer carries the lines its request reached first since the adapter
+ * started.
+ */
+final class ToolnormCoverage {
+
+  private const MAX = 65536;
+
+  /** @var string[] */
+  private array $roots;
+  /** @var array<string, string> a file's path relative to its root */
+  private array $files = [];
+  private int $included = 0;
+  /** @var array<string, true> */
+  private array $seen = [];
+
+  private function __construct(array $roots) {
+    $this->roots = array_map(fn($r) => rtrim((string) (realpath($r) ?: $r), '/'), $roots);
+  }
+
+  /**
+   * The coverage serve offers: NULL when it offers none (asked for none,
+   * or no pcov).
+   */
+  public static function for(callable $fn, mixed $option): ?self {
+    if ($option === FALSE || !extension_loaded('pcov') || !ini_get('pcov.enabled')) {
+      return NULL;
+    }
+    if (is_array($option)) {
+      return new self($option);
+    }
+    $file = (new ReflectionFunction(Closure::fromCallable($fn)))->getFileName();
+    return $file === FALSE ? NULL : new self([dirname($file)]);
+  }
+
+  public function start(): void {
+    \pcov\clear();
+    \pcov\start();
+  }
+
+  /**
+   * Stops collecting, and returns the coverage member of the answer: the
+   * lines reached first.
+   */
+  public function member(): string {
+    \pcov\stop();
+    if (count(get_included_files()) !== $this->included) {
+      $this->included = count(get_included_files());
+      foreach (get_included_files() as $f) {
+        if (!isset($this->files[$f]) && $f !== __FILE__) {
+          foreach ($this->roots as $root) {
+            if ($f === $root || str_starts_with($f, $root . '/')) {
+              $this->files[$f] = $f === $root ? basename($f) : substr($f, strlen($root) + 1);
+              break;
+            }
+          }
+        }
+      }
+    }
+    $ids = [];
+    foreach (\pcov\collect(\pcov\inclusive, array_keys($this->files)) as $file => $lines) {
+      $rel = $this->files[$file] ?? NULL;
+      if ($rel === NULL) {
+        continue;
+      }
+      foreach ($lines as $line => $hit) {
+        if ($hit > 0 && !isset($this->seen[$rel . ':' . $line])) {
+          $this->seen[$rel . ':' . $line] = TRUE;
+          $ids[] = crc32($rel . ':' . $line);
+        }
+      }
+    }
+    sort($ids);
+    return ',"coverage":[' . implode(',', array_slice(array_unique($ids), 0, self::MAX)) . ']';
   }
 
 }
