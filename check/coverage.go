@@ -80,7 +80,8 @@ const (
 	gainDecay = 0.25
 )
 
-// queued is a case kept for the ids it reached first.
+// queued is a case kept, and the ids it reached first: what it is kept
+// for, and what its weight follows.
 type queued struct {
 	c   impl.Case
 	ids []uint32
@@ -110,22 +111,22 @@ func (g *guide) learn(cases []impl.Case, got []impl.Result, after int) (kept []i
 			src = 1
 		}
 		ran[src]++
-		first := false
+		var first []uint32
 		for _, id := range r.Coverage {
 			if g.hits[id] == 0 {
-				first = true
-				found[src]++
+				first = append(first, id)
 			}
 			g.hits[id]++
 		}
-		if !first {
+		if len(first) == 0 {
 			continue
 		}
+		found[src] += float64(len(first))
 		grew = true
 		c := cases[j]
 		if n := len(c.Schema) + len(c.Args); len(g.queue) < maxQueued && n <= maxQueuedBytes && g.bytes+n <= maxQueueBytes {
 			g.bytes += n
-			g.queue = append(g.queue, queued{c: c, ids: r.Coverage})
+			g.queue = append(g.queue, queued{c: c, ids: first})
 			kept = append(kept, c)
 		}
 	}
@@ -162,8 +163,9 @@ func thin(ps []GrowthPoint) []GrowthPoint {
 }
 
 // prepare readies the draws of a batch of n: it weighs the queue (a
-// case weighs 1/k, k the fewest cases that reached any of its ids, so
-// that the cases that hold what is rare are mutated most).
+// case weighs 1/k, k the fewest cases that reached any of the ids it
+// reached first, so that the cases that hold what is rare are mutated
+// most).
 func (g *guide) prepare(n int) {
 	g.fromQueue = make([]bool, n)
 	g.weights = g.weights[:0]

@@ -598,10 +598,12 @@ func runFuzz(cmd *cobra.Command, o *fuzzOptions, _ []string) error {
 	}
 	st := newStatus(cmd.ErrOrStderr())
 	fmt.Fprintf(out, "fuzzing %s for %v (seed %d, %d known buckets in %s)\n", im.Name(), o.duration, o.seed, len(known), o.dir)
-	if _, offered := impl.CoverageOf(im); offered == "" {
+	switch _, offered := impl.CoverageOf(im); {
+	case offered == "":
 		fmt.Fprintln(out, "not guided by coverage: the adapter offers none (the kits offer it: docs/protocol.md, \"Coverage\")")
-	}
-	if unit != "" {
+	case unit == "":
+		fmt.Fprintln(out, "not guided by coverage: --coverage=false")
+	default:
 		fmt.Fprintf(out, "guided by the coverage the adapter offers (%s), from %d cases queued in %s\n", display.Text(unit), len(queue), filepath.Join(o.dir, corpus.QueueDir))
 	}
 	start := time.Now()
