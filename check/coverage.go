@@ -35,11 +35,17 @@ type GrowthPoint struct {
 // arguments together), and all of them together. Past them a case that
 // reaches new ids still counts them, but is not kept. maxGrowth bounds
 // the points of the growth.
+//
+// maxIDs bounds the ids counted: an adapter may send 65,536 new ones an
+// answer, and past maxIDs an id not counted yet is not new (each id counted
+// costs some 40 bytes; each is some case's first once, so the queue's ids
+// are bounded too).
 const (
 	maxQueued      = 4096
 	maxQueuedBytes = 64 << 10
 	maxQueueBytes  = 32 << 20
 	maxGrowth      = 128
+	maxIDs         = 1 << 20
 )
 
 // guide is a fuzzing run steered by the implementation's coverage: the
@@ -113,10 +119,14 @@ func (g *guide) learn(cases []impl.Case, got []impl.Result, after int) (kept []i
 		ran[src]++
 		var first []uint32
 		for _, id := range r.Coverage {
-			if g.hits[id] == 0 {
+			h, ok := g.hits[id]
+			switch {
+			case ok:
+				g.hits[id] = h + 1
+			case len(g.hits) < maxIDs:
+				g.hits[id] = 1
 				first = append(first, id)
 			}
-			g.hits[id]++
 		}
 		if len(first) == 0 {
 			continue

@@ -186,3 +186,36 @@ func BenchmarkFuzzCoverage(b *testing.B) {
 		}
 	}
 }
+
+// flood offers coverage and answers every case with 65,536 ids never
+// sent before, as a hostile adapter may.
+type flood struct{ next uint32 }
+
+func (f *flood) Name() string          { return "flood" }
+func (f *flood) Options() impl.Options { return impl.Options{} }
+func (f *flood) CoverageUnit() string  { return "lines" }
+func (f *flood) Normalize(ctx context.Context, c impl.Case) impl.Result {
+	return f.RunCovered(ctx, []impl.Case{c})[0]
+}
+func (f *flood) RunCovered(ctx context.Context, cases []impl.Case) []impl.Result {
+	out := make([]impl.Result, len(cases))
+	for i, c := range cases {
+		out[i] = impl.Reference.Normalize(ctx, c)
+		out[i].Coverage = make([]uint32, harness.MaxCoverage)
+		for k := range out[i].Coverage {
+			out[i].Coverage[k] = f.next
+			f.next++
+		}
+	}
+	return out
+}
+
+// TestFuzzerCoverageBounded: ids past the bound are not counted, so that
+// an adapter that sends new ones with every answer costs bounded memory.
+func TestFuzzerCoverageBounded(t *testing.T) {
+	f := &check.Fuzzer{Impl: &flood{}}
+	fuzz(t, f, 1, 128) // the second batch asks: 64 cases, 4 million ids
+	if cov := f.CodeCoverage(); cov.Reached != 1<<20 {
+		t.Errorf("%d ids counted, want the bound, %d", cov.Reached, 1<<20)
+	}
+}
