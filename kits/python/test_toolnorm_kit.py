@@ -276,3 +276,12 @@ class Coverage(unittest.TestCase):
             self.assertIs(sys.gettrace(), tracer)
         finally:
             sys.settrace(None)
+
+    @unittest.skipUnless(hasattr(sys, "monitoring"), "sys.monitoring is Python 3.12's")
+    def test_monitoring_tool_given_back(self):
+        # Each serve takes a sys.monitoring tool id and gives it back: many in one process
+        # (as these tests run them) each get one.
+        for _ in range(4):
+            self.ask({"x": 1})
+        self.assertIsNone(sys.monitoring.get_tool(3))
+        self.assertIsNone(sys.monitoring.get_tool(4))

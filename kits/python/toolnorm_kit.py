@@ -248,7 +248,17 @@ class _Coverage:
                 continue
             self.tool = tool
             monitoring.register_callback(tool, monitoring.events.LINE, self._line)
+            # Lines an earlier serve in this process disabled are told
+            # again (what DISABLE turns off stays off until then).
+            monitoring.restart_events()
             break
+
+    def close(self):
+        """Gives back the sys.monitoring tool id, for another serve in the process."""
+        if self.tool is not None:
+            sys.monitoring.register_callback(self.tool, sys.monitoring.events.LINE, None)
+            sys.monitoring.free_tool_id(self.tool)
+            self.tool = None
 
     def _line(self, code, line):
         """A line reached, as sys.monitoring tells it: counted once, then never told again."""
@@ -430,13 +440,17 @@ def serve(function, name, version=None, language="Python", homepage=None, profil
     start = json.dumps(start, separators=(",", ":"))
     stdin = stdin if stdin is not None else sys.stdin.buffer
     stdout = stdout if stdout is not None else sys.stdout.buffer
-    for line in stdin:  # lines of any length
-        cmd, answer = _answer(function, line, unsupported, tracer)
-        if cmd == "start":
-            answer = start
-        elif cmd == "stop":
-            break
-        if answer is not None:
-            stdout.write(answer.encode("ascii") + b"\n")
-            stdout.flush()
-    stdout.flush()
+    try:
+        for line in stdin:  # lines of any length
+            cmd, answer = _answer(function, line, unsupported, tracer)
+            if cmd == "start":
+                answer = start
+            elif cmd == "stop":
+                break
+            if answer is not None:
+                stdout.write(answer.encode("ascii") + b"\n")
+                stdout.flush()
+        stdout.flush()
+    finally:
+        if tracer is not None:
+            tracer.close()
