@@ -132,6 +132,11 @@ var SeedTargets = []SeedTarget{
 		}
 		return seeds
 	}},
+	{"harness_FuzzCoverageMember", []string{"string", "string"}, func(_ *Vector, in FuzzInput) [][]any {
+		// The arguments as an answer carries them, beside a coverage
+		// list of ids.
+		return [][]any{{string(in.Args), "[3,1,4294967295]"}}
+	}},
 }
 
 func asCase(_ *Vector, in FuzzInput) [][]any {
