@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/toolnorm/toolnorm/check"
 	"github.com/toolnorm/toolnorm/corpus"
@@ -130,7 +131,11 @@ func TestKnownFindings(t *testing.T) {
 				t.Skipf("%s is not installed (npm ci in it)", a.Dir)
 			}
 			command := strings.TrimSpace("node implementations/" + a.Dir + "/adapter.mjs " + a.Args)
-			adapter, err := harness.Start(harness.Config{Command: strings.TrimSpace("node " + a.Dir + "/adapter.mjs " + a.Args)})
+			// A minute a request, not the harness's ten seconds: the
+			// adapters run all at once beside the rest of go test ./...,
+			// and on a loaded machine one request of Ajv's validate
+			// took longer (a timeout is the machine's, not a finding).
+			adapter, err := harness.Start(harness.Config{Command: strings.TrimSpace("node " + a.Dir + "/adapter.mjs " + a.Args), Timeout: time.Minute})
 			if err != nil {
 				t.Fatal(err)
 			}
