@@ -40,10 +40,13 @@
 // (node_modules included: a published package is the implementation), the
 // kit left out; serve({ coverage: [dirs or files] }) chooses, coverage:
 // false offers none. `toolnorm fuzz` asks for it and keeps the cases that
-// reach blocks no case reached before. Taking V8's coverage costs more than
-// a small request, so the kit takes it once for the requests that arrived
-// together (up to 32), and only when that finds a block not seen before
-// does it run them again one by one to tell which reached it first.
+// reach blocks no case reached before. V8's coverage starts at the first
+// request that asks for it (a check, which asks for none, pays nothing).
+// Taking it costs more than a small request, so the kit takes it once for
+// the requests that arrived together, and only when that finds a block not
+// seen before does it run them again one by one to tell which reached it
+// first; it takes fewer together next time (from 1 to 32: halved when a
+// group reached something new, doubled when not).
 import { createInterface } from 'node:readline';
 import { Session } from 'node:inspector';
 import { resolve, sep } from 'node:path';
