@@ -248,7 +248,7 @@ func (f *Fuzzer) drawn(from, n int) []impl.Case {
 	}
 	cases := make([]impl.Case, n)
 	for j := range cases {
-		if f.guide != nil {
+		if f.guide != nil && len(f.guide.queue) > 0 {
 			// Some cases are mutants of the queue instead, decided by a
 			// stream of their own: the others are those of a run
 			// without coverage.

@@ -284,26 +284,14 @@ func parseIDs(list []byte) ([]uint32, error) {
 	}
 }
 
-// coverageOf reads an answer's coverage member, wherever it stands: a
-// JSON array of integers from 0 to 4294967295, at most MaxCoverage of
-// them, in any order. The ids come back sorted, a repeat as one.
+// coverageOf reads an answer's coverage member, wherever it stands, as
+// parseIDs reads the member written last: an array of integers from 0 to
+// 4294967295 (written compact, as the tree writes it).
 func coverageOf(v *jsonvalue.Value) ([]uint32, error) {
 	if v.Kind != jsonvalue.Array {
 		return nil, errCoverage
 	}
-	if len(v.Elems) > MaxCoverage {
-		return nil, fmt.Errorf("the answer's coverage holds more than %d ids", MaxCoverage)
-	}
-	ids := make([]uint32, 0, len(v.Elems))
-	for _, e := range v.Elems {
-		n, err := strconv.ParseUint(e.Number, 10, 32)
-		if e.Kind != jsonvalue.Number || err != nil {
-			return nil, errCoverage
-		}
-		ids = append(ids, uint32(n))
-	}
-	slices.Sort(ids)
-	return slices.Compact(ids), nil
+	return parseIDs(v.Append(nil))
 }
 
 // idMark stands for the id in a request line until withID sets it.

@@ -224,8 +224,7 @@ class Coverage {
     // run most requests reach something new, and taking each alone costs
     // less than taking them together and then again one by one.
     this.size = 1;
-    this.session = new Session();
-    this.session.connect();
+    this.session = null;
     this.started = false;
   }
 
@@ -235,8 +234,16 @@ class Coverage {
   start() {
     if (this.started) return;
     this.started = true;
-    this.session.post('Profiler.enable');
-    this.session.post('Profiler.startPreciseCoverage', { callCount: false, detailed: true });
+    try {
+      this.session = new Session();
+      this.session.connect();
+      this.session.post('Profiler.enable');
+      this.session.post('Profiler.startPreciseCoverage', { callCount: false, detailed: true });
+    } catch (e) {
+      // No inspector here: the answers carry empty coverage.
+      console.error(`toolnorm-kit: no coverage: ${message(e)}`);
+      this.session = null;
+    }
   }
 
   path(url) {
@@ -258,7 +265,7 @@ class Coverage {
   // take returns the blocks reached since the last take.
   take() {
     let result = [];
-    this.session.post('Profiler.takePreciseCoverage', (err, r) => { if (!err) result = r.result; });
+    this.session?.post('Profiler.takePreciseCoverage', (err, r) => { if (!err) result = r.result; });
     const reached = new Set();
     for (const script of result) {
       const rel = this.path(script.url);
@@ -353,13 +360,13 @@ export function serve({ info, declares = {}, normalize, unsupported = () => fals
   const out = [];
   const asked = []; // the answers of requests that asked for coverage, not yet taken
   let scheduled = false;
-  const take = () => {
+  const answerAsked = () => {
     if (asked.length) for (const a of cov.group(asked.splice(0))) out.push(a + '\n');
   };
-  const flush = () => { scheduled = false; take(); if (out.length) output.write(out.splice(0).join('')); };
+  const flush = () => { scheduled = false; answerAsked(); if (out.length) output.write(out.splice(0).join('')); };
   const later = () => { if (!scheduled) { scheduled = true; setImmediate(flush); } };
   const send = (answer) => {
-    take();
+    answerAsked();
     out.push(answer + '\n');
     later();
   };
@@ -380,10 +387,7 @@ export function serve({ info, declares = {}, normalize, unsupported = () => fals
     if (req.cmd === 'start') {
       send(start);
     } else if (req.cmd === 'normalize' && cov !== null && req.coverage === true) {
-      if (!cov.started) {
-        take(); // nothing asked for before is counted
-        cov.start();
-      }
+      cov.start();
       asked.push({
         answer: answer(line, req, normalize, unsupported),
         run: () => {
@@ -393,7 +397,7 @@ export function serve({ info, declares = {}, normalize, unsupported = () => fals
           } catch { /* what it does is known: this run is for its coverage */ }
         },
       });
-      if (asked.length >= cov.size) take();
+      if (asked.length >= cov.size) answerAsked();
       later();
     } else if (req.cmd === 'normalize') {
       send(answer(line, req, normalize, unsupported));
