@@ -104,7 +104,7 @@ func (f *Writer) line(line []byte) error {
 		case "large":
 			line = append(append(append(slices.Clone(idPattern.Find(line)), `,"arguments":{"x":"`...), bytes.Repeat([]byte("\u00a0"), 500_000)...), "\"}}\n"...)
 		case "huge":
-			line = append(append([]byte(`{"id":0,"arguments":{"x":"`), bytes.Repeat([]byte("x"), 64_000_000)...), "\"}}\n"...)
+			line = nil // written in chunks below: the reader gives up long before its end
 		case "sleep":
 			f.Sleep(30 * time.Second)
 		case "crash":
@@ -114,10 +114,34 @@ func (f *Writer) line(line []byte) error {
 			exit = true
 		}
 	}
-	_, err := f.W.Write(line)
+	var err error
+	if line == nil {
+		err = writeHuge(f.W)
+	} else {
+		_, err = f.W.Write(line)
+	}
 	if exit {
 		f.Exit(0)
 		return io.ErrClosedPipe
 	}
+	return err
+}
+
+// hugeChunk is the part of a huge line written at a time.
+var hugeChunk = bytes.Repeat([]byte("x"), 1<<20)
+
+// writeHuge writes a line of 64 MB (an answer whose one string is 64,000,000
+// bytes of "x") a megabyte at a time, without holding it: the harness stops
+// reading it at its limit and ends the process, and the write fails then.
+func writeHuge(w io.Writer) error {
+	if _, err := io.WriteString(w, `{"id":0,"arguments":{"x":"`); err != nil {
+		return err
+	}
+	for left := 64_000_000; left > 0; left -= len(hugeChunk) {
+		if _, err := w.Write(hugeChunk[:min(left, len(hugeChunk))]); err != nil {
+			return err
+		}
+	}
+	_, err := io.WriteString(w, "\"}}\n")
 	return err
 }

@@ -2,6 +2,7 @@ package faults
 
 import (
 	"bytes"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -44,4 +45,63 @@ func TestParse(t *testing.T) {
 			t.Errorf("Parse(%q) = %v", bad, err)
 		}
 	}
+}
+
+// huge writes one line of 64 MB, an answer whose string is all "x"; when
+// the reader has gone (the write fails), it stops at once.
+func TestWriterHuge(t *testing.T) {
+	var out shape
+	w := &Writer{W: &out, Faults: []Fault{{"huge", 1}}}
+	w.Write([]byte(`{"version":1}` + "\n" + `{"id":1,"arguments":{}}` + "\n"))
+	const head, tail = `{"version":1}` + "\n" + `{"id":0,"arguments":{"x":"`, "\"}}\n"
+	if got := out.head.String(); got != head {
+		t.Errorf("began %q, want %q", got, head)
+	}
+	if string(out.tail) != tail || out.n != len(head)+64_000_000+len(tail) || out.xs != 64_000_000 {
+		t.Errorf("wrote %d bytes, %d of them x, ending %q", out.n, out.xs, out.tail)
+	}
+	gone := &failing{after: 3}
+	w = &Writer{W: gone, Faults: []Fault{{"huge", 1}}}
+	if _, err := w.Write([]byte(`{"version":1}` + "\n" + `{"id":1,"arguments":{}}` + "\n")); err == nil {
+		t.Error("no error from a writer that failed")
+	}
+	if gone.writes != 4 {
+		t.Errorf("%d writes after the reader had gone, want none", gone.writes-4)
+	}
+}
+
+// failing fails every write after the first after ones.
+type failing struct{ after, writes int }
+
+func (f *failing) Write(b []byte) (int, error) {
+	f.writes++
+	if f.writes > f.after {
+		return 0, io.ErrClosedPipe
+	}
+	return len(b), nil
+}
+
+// shape keeps what a huge line is made of: its first bytes to the first
+// "x", how many bytes and how many "x" in all, its last bytes after them.
+type shape struct {
+	head     bytes.Buffer
+	tail     []byte
+	n, xs    int
+	inString bool
+}
+
+func (s *shape) Write(b []byte) (int, error) {
+	s.n += len(b)
+	for _, c := range b {
+		switch {
+		case c == 'x' && len(s.tail) == 0 && s.inString:
+			s.xs++
+		case s.xs == 0:
+			s.head.WriteByte(c)
+			s.inString = bytes.HasSuffix(s.head.Bytes(), []byte(`"x":"`))
+		default:
+			s.tail = append(s.tail, c)
+		}
+	}
+	return len(b), nil
 }
