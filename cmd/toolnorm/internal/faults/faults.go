@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -127,8 +128,9 @@ func (f *Writer) line(line []byte) error {
 	return err
 }
 
-// hugeChunk is the part of a huge line written at a time.
-var hugeChunk = bytes.Repeat([]byte("x"), 1<<20)
+// hugeChunk is the part of a huge line written at a time, made when
+// first needed (not when every toolnorm command starts).
+var hugeChunk = sync.OnceValue(func() []byte { return bytes.Repeat([]byte("x"), 1<<20) })
 
 // writeHuge writes a line of 64 MB (an answer whose one string is 64,000,000
 // bytes of "x") a megabyte at a time, without holding it: the harness stops
@@ -137,8 +139,9 @@ func writeHuge(w io.Writer) error {
 	if _, err := io.WriteString(w, `{"id":0,"arguments":{"x":"`); err != nil {
 		return err
 	}
-	for left := 64_000_000; left > 0; left -= len(hugeChunk) {
-		if _, err := w.Write(hugeChunk[:min(left, len(hugeChunk))]); err != nil {
+	chunk := hugeChunk()
+	for left := 64_000_000; left > 0; left -= len(chunk) {
+		if _, err := w.Write(chunk[:min(left, len(chunk))]); err != nil {
 			return err
 		}
 	}
