@@ -96,9 +96,6 @@ type run struct {
 	// ledger records the requests that failed, for a program run as a
 	// pool (nil: it is not, see newLedger).
 	ledger *ledger
-	// memo remembers, for the root causes, what the deviations give (the
-	// fuzzer's, which titled its findings with them).
-	memo *explain.Memo
 }
 
 // A failedCase is a case the program failed on (a crash, a timeout, a
@@ -522,7 +519,6 @@ func (e *run) rounds() {
 		results[i] = pr
 	}
 	fz := newFuzzer(e.cfg.Impl, e.cfg.Command, e.cfg.Vectors, e.cfg.Seed)
-	e.memo = &fz.memo
 	total := 0
 	if e.cfg.Checks > 0 {
 		total = (e.cfg.Checks + roundSize - 1) / roundSize

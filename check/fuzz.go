@@ -73,9 +73,6 @@ type Fuzzer struct {
 	covered  counter          // the features of the cases run
 	own      impl.Options     // the options the implementation declares (the defaults when none)
 	guide    *guide           // when the implementation offers coverage: the queue it steers
-	// memo remembers what the deviations give while titling findings;
-	// a check's root causes read it again.
-	memo explain.Memo
 }
 
 // Stats is a moment of a fuzzing run.
@@ -419,7 +416,7 @@ func (f *Fuzzer) report(ctx context.Context, c impl.Case, m minimal) error {
 func (f *Fuzzer) title(ctx context.Context, c impl.Case, got, want impl.Result, bucket string) string {
 	rcs := explain.Explain(ctx, explain.Config{Impl: f.Impl, Want: func(c impl.Case) impl.Result {
 		return impl.Reference.Normalize(context.WithoutCancel(ctx), c)
-	}, Keep: func() bool { return ctx.Err() == nil }, Memo: &f.memo}, []explain.Finding{{Source: explain.Bucket, ID: bucket, Case: c, Want: want, Got: got, Clause: "found"}})
+	}, Keep: func() bool { return ctx.Err() == nil }}, []explain.Finding{{Source: explain.Bucket, ID: bucket, Case: c, Want: want, Got: got, Clause: "found"}})
 	if len(rcs) == 0 || rcs[0].Title == "" {
 		return "A difference with the reference"
 	}

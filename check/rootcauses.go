@@ -223,7 +223,7 @@ func (e *run) explain() []RootCause {
 	}
 	rcs := explain.Explain(e.ctx, explain.Config{Impl: e.sends(phaseRootCauses), Want: func(c impl.Case) impl.Result {
 		return impl.Reference.Normalize(context.WithoutCancel(e.ctx), c)
-	}, Keep: func() bool { return e.ctx.Err() == nil }, Memo: e.memo}, fs)
+	}, Keep: func() bool { return e.ctx.Err() == nil }}, fs)
 	out := make([]RootCause, 0, len(rcs))
 	for _, rc := range rcs {
 		clause := rc.Clause

@@ -25,6 +25,11 @@ func (x explanation) id() string {
 	return strings.Join(ids, "+")
 }
 
+// explains reports whether the reference with x gives got on c.
+func (x explanation) explains(ctx context.Context, c impl.Case, got impl.Result) bool {
+	return deviation.Explains(ctx, c, got, x...)
+}
+
 // A finding is one finding as the steps see it.
 type finding struct {
 	Finding

@@ -72,9 +72,6 @@ type Config struct {
 	// Keep, when not nil, says whether minimizing may go on (the check's
 	// time is not up).
 	Keep func() bool
-	// Memo, when not nil, remembers what the deviations give, for the
-	// Explains of one check to share.
-	Memo *Memo
 }
 
 // explainCases gives the findings that have none their candidates: single
@@ -93,7 +90,7 @@ func (s *session) explainCases(fs []*finding) {
 // causes, depend only on the findings and the answers, never on how the
 // work is scheduled.
 func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
-	s := newSession(withMemo(ctx, cfg.Memo), cfg)
+	s := newSession(ctx, cfg)
 	defer s.close()
 	fs := s.collect(findings)
 	s.explainCases(fs)
