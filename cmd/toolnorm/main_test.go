@@ -37,12 +37,16 @@ func TestScript(t *testing.T) {
 			}
 		}
 	}
+	bin := interpreters(t)
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("REPO", repo) // scripts reach examples/ through $REPO
 			for name, value := range goEnv {
 				env.Setenv(name, value)
+			}
+			if bin != "" {
+				env.Setenv("PATH", bin+string(filepath.ListSeparator)+env.Getenv("PATH"))
 			}
 			return nil
 		},
@@ -55,4 +59,29 @@ func TestScript(t *testing.T) {
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 	})
+}
+
+// interpreters is a directory whose python3 is the interpreter python3
+// runs here, linked directly, or "" when that is python3 itself. A
+// version manager's shim in front of python3 (pyenv's) costs 0.15 s or
+// more a start, and the scripts start adapters again and again: after
+// each crash, to confirm it, and for each job.
+func interpreters(t *testing.T) string {
+	shim, err := exec.LookPath("python3")
+	if err != nil {
+		return ""
+	}
+	out, err := exec.Command(shim, "-c", "import sys; print(sys.executable)").Output()
+	real := strings.TrimSpace(string(out))
+	if err != nil || real == "" || real == shim {
+		return ""
+	}
+	if _, err := os.Stat(real); err != nil {
+		return ""
+	}
+	dir := t.TempDir()
+	if err := os.Symlink(real, filepath.Join(dir, "python3")); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
