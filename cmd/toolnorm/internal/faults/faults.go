@@ -90,7 +90,7 @@ func (f *Writer) line(line []byte) error {
 	if f.Delay > 0 {
 		f.Sleep(f.Delay)
 	}
-	exit := false
+	exit, huge := false, false
 	for _, ft := range f.Faults {
 		if answer%ft.Every != 0 {
 			continue
@@ -105,7 +105,7 @@ func (f *Writer) line(line []byte) error {
 		case "large":
 			line = append(append(append(slices.Clone(idPattern.Find(line)), `,"arguments":{"x":"`...), bytes.Repeat([]byte("\u00a0"), 500_000)...), "\"}}\n"...)
 		case "huge":
-			line = nil // written in chunks below: the reader gives up long before its end
+			huge = true // written in chunks below: the reader gives up long before its end
 		case "sleep":
 			f.Sleep(30 * time.Second)
 		case "crash":
@@ -116,7 +116,7 @@ func (f *Writer) line(line []byte) error {
 		}
 	}
 	var err error
-	if line == nil {
+	if huge {
 		err = writeHuge(f.W)
 	} else {
 		_, err = f.W.Write(line)
