@@ -542,7 +542,7 @@ final class ToolnormCoverage {
   /** @var array<string, string> a file's path relative to its root */
   private array $files = [];
   private int $included = 0;
-  /** @var array<string, true> */
+  /** @var array<int, true> the ids told already */
   private array $seen = [];
 
   private function __construct(array $roots) {
@@ -575,9 +575,10 @@ final class ToolnormCoverage {
    */
   public function member(): string {
     \pcov\stop();
-    if (count(get_included_files()) !== $this->included) {
-      $this->included = count(get_included_files());
-      foreach (get_included_files() as $f) {
+    $included = get_included_files();
+    if (count($included) !== $this->included) {
+      $this->included = count($included);
+      foreach ($included as $f) {
         if (!isset($this->files[$f]) && $f !== __FILE__) {
           foreach ($this->roots as $root) {
             if ($f === $root || str_starts_with($f, $root . '/')) {
@@ -595,14 +596,18 @@ final class ToolnormCoverage {
         continue;
       }
       foreach ($lines as $line => $hit) {
-        if ($hit > 0 && !isset($this->seen[$rel . ':' . $line])) {
-          $this->seen[$rel . ':' . $line] = TRUE;
-          $ids[] = crc32($rel . ':' . $line);
+        if ($hit <= 0) {
+          continue;
+        }
+        $id = crc32($rel . ':' . $line);
+        if (!isset($this->seen[$id])) {
+          $this->seen[$id] = TRUE;
+          $ids[] = $id;
         }
       }
     }
     sort($ids);
-    return ',"coverage":[' . implode(',', array_slice(array_unique($ids), 0, self::MAX)) . ']';
+    return ',"coverage":[' . implode(',', array_slice($ids, 0, self::MAX)) . ']';
   }
 
 }

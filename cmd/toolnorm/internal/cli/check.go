@@ -80,20 +80,22 @@ func (f *implFlags) open(ctx context.Context, stderr io.Writer) (impl.Impl, func
 		}
 		return nil, nil, startError{err}
 	}
-	if f.jobs > 1 {
-		p, err := harness.StartPoolContext(ctx, cfg, f.jobs)
-		if err != nil {
-			return failed(err)
-		}
-		restore := leaveCores(f.jobs)
-		return p, func() { p.Close(); restore() }, nil
+	runs := max(f.jobs, 1) // a command without --jobs runs one
+	var im interface {
+		impl.Impl
+		Close() error
 	}
-	a, err := harness.StartContext(ctx, cfg)
+	var err error
+	if runs > 1 {
+		im, err = harness.StartPoolContext(ctx, cfg, runs)
+	} else {
+		im, err = harness.StartContext(ctx, cfg)
+	}
 	if err != nil {
 		return failed(err)
 	}
-	restore := leaveCores(1)
-	return a, func() { a.Close(); restore() }, nil
+	restore := leaveCores(runs)
+	return im, func() { im.Close(); restore() }, nil
 }
 
 // leaveCores leaves an adapter's runs their cores: when there are fewer
