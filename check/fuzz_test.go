@@ -43,6 +43,11 @@ func fuzz(t testing.TB, f *check.Fuzzer, seed uint64, n int) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	for _, fd := range f.Findings {
+		if p := corpus.Check(fd.Vector); len(p) > 0 {
+			t.Errorf("bucket %s: its vector is not valid: %v", fd.Bucket, p)
+		}
+	}
 }
 
 // TestFuzzerRun: a run reports each bucket once, to OnFinding as it finds

@@ -49,13 +49,16 @@ func unseen(s string) (rune, bool) {
 	return 0, false
 }
 
+// MaxDescription is the longest a vector's description may be, in bytes.
+const MaxDescription = 200
+
 // Check returns what is wrong with v on its own: its fields, its ID, where
 // its file is, and the forms of its values.
 func Check(v *Vector) []string {
 	var p []string
 	bad := func(format string, args ...any) { p = append(p, fmt.Sprintf(format, args...)) }
-	if v.Description == "" || strings.ContainsAny(v.Description, "\n\r") || len(v.Description) > 200 {
-		bad("description must be one non-empty line of at most 200 bytes")
+	if v.Description == "" || strings.ContainsAny(v.Description, "\n\r") || len(v.Description) > MaxDescription {
+		bad("description must be one non-empty line of at most %d bytes", MaxDescription)
 	} else if r, ok := unseen(v.Description); ok {
 		bad("description holds U+%04X, a control or bidi character: a description is shown in terminals and reports, where it could hide or rewrite text", r)
 	}
