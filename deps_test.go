@@ -18,8 +18,9 @@ var layers = [][]string{
 	// The leaves: text and JSON primitives, ECMA-262 pattern syntax, and
 	// the second opinions (oracle), which share nothing with the reference
 	// they judge but the one definition of which patterns are valid; and
-	// the hostile inputs of issue 34, which any package's tests may build.
-	{"internal/word", "internal/jsonraw", "internal/display", "internal/ecma", "oracle < internal/ecma", "internal/hostile", "internal/cputime"},
+	// the hostile inputs of issue 34, which any package's tests may build;
+	// and the reader of a Go program's own coverage counters, for Serve.
+	{"internal/word", "internal/jsonraw", "internal/display", "internal/ecma", "oracle < internal/ecma", "internal/hostile", "internal/cputime", "internal/gocover"},
 	// The adapter kits, files embedded for toolnorm init to write out.
 	{"kits"},
 	{"internal/entity < internal/word", "internal/jsonvalue < internal/jsonraw"},

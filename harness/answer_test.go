@@ -49,7 +49,7 @@ func TestServeUnsupported(t *testing.T) {
 	})
 	var b bytes.Buffer
 	w := bufio.NewWriter(&b)
-	serveLine(w, []byte(`{"cmd":"normalize","id":4,"schema":{},"arguments":{"n":1e400}}`), cannot, Info{Name: "x"}, Declares{}, impl.Options{})
+	(&server{w: w, im: cannot, info: Info{Name: "x"}}).serveLine([]byte(`{"cmd":"normalize","id":4,"schema":{},"arguments":{"n":1e400}}`))
 	w.Flush()
 	answer := b.Bytes()
 	if want := `{"id":4,"unsupported":"the library cannot carry 1e400"}` + "\n"; string(answer) != want {

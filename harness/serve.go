@@ -7,8 +7,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 
 	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/internal/gocover"
 	"github.com/toolnorm/toolnorm/internal/jsonraw"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 )
@@ -25,35 +27,71 @@ import (
 // the schema, the arguments and the implementation's output, when they
 // are compact JSON (as toolnorm sends them), are passed on as they are,
 // not parsed.
+//
+// With info.Coverage set (to [GoCoverage], as the adapter toolnorm init
+// writes does), Serve offers the coverage of the program's own Go code
+// when it was built with -cover -covermode=atomic: the blocks each
+// request that asks reached first (docs/protocol.md, "Coverage"). Built
+// without, it offers none, and says so on errLog.
 func Serve(r io.Reader, w io.Writer, errLog io.Writer, im impl.Impl, info Info, d Declares) error {
 	in := bufio.NewReaderSize(r, 64<<10)
-	out := bufio.NewWriterSize(w, 64<<10)
-	opts := d.Options()
+	s := &server{w: bufio.NewWriterSize(w, 64<<10), im: im, info: info, d: d, opts: d.Options()}
+	if info.Coverage != "" {
+		if gocover.Available() {
+			s.cov = &gocover.Counters{}
+		} else {
+			fmt.Fprintf(errLog, "serve: no coverage offered (%s): the program has no coverage counters to read; build it with go build -cover -covermode=atomic\n", info.Coverage)
+			s.info.Coverage = ""
+		}
+	}
 	var buf []byte
 	for {
 		var err error
 		buf, err = readLine(in, buf[:0])
 		if len(buf) > 0 {
-			stop, answered := serveLine(out, bytes.Clone(buf), im, info, d, opts)
+			stop, answered := s.serveLine(bytes.Clone(buf))
 			if stop {
-				return out.Flush()
+				return s.w.Flush()
 			}
 			if !answered {
 				fmt.Fprintf(errLog, "serve: cannot read the request %.200q\n", buf)
 			}
 			if in.Buffered() == 0 { // answers go out before waiting for more
-				if err := out.Flush(); err != nil {
+				if err := s.w.Flush(); err != nil {
 					return err
 				}
 			}
 		}
 		if err == io.EOF {
-			return out.Flush()
+			return s.w.Flush()
 		}
 		if err != nil {
 			return err
 		}
 	}
+}
+
+// GoCoverage is the Info.Coverage of a Go adapter that offers its
+// coverage: "blocks" (Go counts blocks of statements) when the program
+// was built with -cover -covermode=atomic, else "". Call it from main:
+// Go sets up the counters after package variables are initialized, so
+// that a variable initialized with it is always "".
+func GoCoverage() string {
+	if gocover.Available() {
+		return "blocks"
+	}
+	return ""
+}
+
+// server is what Serve answers with.
+type server struct {
+	w    *bufio.Writer
+	im   impl.Impl
+	info Info
+	d    Declares
+	opts impl.Options
+	cov  *gocover.Counters // nil: no coverage offered
+	ids  []uint32          // scratch for a request's coverage
 }
 
 // readLine appends the next line of r, with its newline, to buf.
@@ -67,15 +105,17 @@ func readLine(r *bufio.Reader, buf []byte) ([]byte, error) {
 	}
 }
 
-// serveLine answers the request line on w. It reports whether the line
-// is stop, and whether it was answered (stop and a command it does not
-// know are not, and need not be).
-func serveLine(w *bufio.Writer, line []byte, im impl.Impl, info Info, d Declares, opts impl.Options) (stop, answered bool) {
+// serveLine answers the request line. It reports whether the line is
+// stop, and whether it was answered (stop and a command it does not know
+// are not, and need not be).
+func (s *server) serveLine(line []byte) (stop, answered bool) {
+	w := s.w
 	if !jsonraw.Valid(line) {
 		return false, false
 	}
 	var cmd string
 	var id, schema, args []byte
+	asked := false
 	isObject := members(line, func(key string, value []byte) bool {
 		switch key {
 		case "cmd":
@@ -89,6 +129,8 @@ func serveLine(w *bufio.Writer, line []byte, im impl.Impl, info Info, d Declares
 			schema = value
 		case "arguments":
 			args = value
+		case "coverage":
+			asked = string(value) == "true"
 		}
 		return true
 	})
@@ -103,7 +145,8 @@ func serveLine(w *bufio.Writer, line []byte, im impl.Impl, info Info, d Declares
 			Version        int      `json:"version"`
 			Implementation Info     `json:"implementation"`
 			Declares       Declares `json:"declares"`
-		}{Version, info, d})
+			Coverage       string   `json:"coverage,omitempty"`
+		}{Version, s.info, s.d, s.info.Coverage})
 		w.Write(append(b, '\n'))
 		return false, true
 	case "normalize":
@@ -117,7 +160,8 @@ func serveLine(w *bufio.Writer, line []byte, im impl.Impl, info Info, d Declares
 		if args, err = compact(args); err != nil {
 			return false, false
 		}
-		r := im.Normalize(context.Background(), impl.Case{Schema: schema, Args: args, Options: opts})
+		covered := asked && s.cov != nil && s.cov.Clear() == nil
+		r := s.im.Normalize(context.Background(), impl.Case{Schema: schema, Args: args, Options: s.opts})
 		w.WriteString(`{"id":`)
 		w.Write(id)
 		switch {
@@ -130,6 +174,7 @@ func serveLine(w *bufio.Writer, line []byte, im impl.Impl, info Info, d Declares
 			}
 			w.WriteString(`,"unsupported":`)
 			w.Write(msg)
+			covered = false // the protocol carries coverage on arguments and errors
 		case !r.Answered():
 			msg, _ := json.Marshal(r.String())
 			w.WriteString(`,"error":`)
@@ -147,10 +192,29 @@ func serveLine(w *bufio.Writer, line []byte, im impl.Impl, info Info, d Declares
 			w.WriteString(`,"arguments":`)
 			w.Write(out)
 		}
+		if covered {
+			s.writeCoverage()
+		}
 		w.WriteString("}\n")
 		return false, true
 	}
 	return false, false
+}
+
+// writeCoverage writes the coverage member of an answer: the blocks the
+// request reached that no request reached before. Counters it cannot
+// read give an empty list: the answer stands, and toolnorm keeps nothing
+// for it.
+func (s *server) writeCoverage() {
+	s.ids, _ = s.cov.Take(s.ids[:0], MaxCoverage)
+	b := append(s.w.AvailableBuffer(), coverageMember...)
+	for i, id := range s.ids {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendUint(b, uint64(id), 10)
+	}
+	s.w.Write(append(b, ']'))
 }
 
 // compact returns the JSON value b written compact, its number text and

@@ -102,6 +102,7 @@ type Options struct {
 type language struct {
 	adapter, test string // templates of the adapter and the test, by file name written
 	command       string // the adapter's command line, %s the directory
+	fuzzCommand   string // the nightly fuzz's, when it differs (the adapter built to offer coverage)
 	runner        string // the test runner, for the workflow's step name
 	testCommand   string // the command that runs the test, %s the directory
 	runnerFile    string // the corpus runner, in corpus.Runners(); "": none
@@ -141,6 +142,7 @@ var languages = map[string]language{
 	"go": {
 		adapter: "main.go", test: "corpus_test.go",
 		command: "go run ./%s", runner: "go test",
+		fuzzCommand: "go run -cover -covermode=atomic ./%s",
 		testCommand: "go test ./%s", dir: goDir, vectors: "testdata/vectors",
 	},
 }
@@ -216,6 +218,7 @@ func Run(o Options, w io.Writer) error {
 		"PHPPath":      phpString(up + t.File),
 		"Check":        checkLine,
 		"Impl":         fmt.Sprintf(lang.command, dir),
+		"FuzzImpl":     fmt.Sprintf(cmp.Or(lang.fuzzCommand, lang.command), dir),
 		"Test":         fmt.Sprintf(lang.testCommand, dir),
 		"Runner":       lang.runner,
 		"Dir":          dir,
@@ -311,7 +314,9 @@ func requires(root, module string) bool {
 }
 
 func render(name string, data any) ([]byte, error) {
-	t, err := template.ParseFS(templates, "templates/"+name)
+	// A key the data lacks is an error, not "<no value>" in a file
+	// written into someone's repository.
+	t, err := template.New(name).Option("missingkey=error").ParseFS(templates, "templates/"+name)
 	if err != nil {
 		return nil, fmt.Errorf("init: template %s: %w", name, err)
 	}

@@ -80,8 +80,7 @@ func TestFallbackKnowsTheKits(t *testing.T) {
 		t.Fatal(err)
 	}
 	inputs := actionInputs(string(action))
-	b, err := render("workflow.yml.tmpl", map[string]any{"Action": Action, "Impl": "x", "Test": "x", "Runner": "unittest", "Dir": ".toolnorm", "Lang": "python",
-		"Seed": CheckSeed, "Checks": CheckCases, "CheckArgs": "--seed 1", "Findings": "f", "Baseline": "b", "JUnitAction": JUnitAction, "Check": "toolnorm check", "Func": "f"})
+	b, err := render("workflow.yml.tmpl", workflowData(map[string]any{"Action": Action}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,6 +95,16 @@ func TestFallbackKnowsTheKits(t *testing.T) {
 	}
 }
 
+// workflowData is the data of the workflow's template in a test, with
+// the keys of over changed.
+func workflowData(over map[string]any) map[string]any {
+	d := map[string]any{"Action": Action, "Impl": "python3 .toolnorm/adapter.py", "FuzzImpl": "python3 -X fuzz .toolnorm/adapter.py", "Test": "python3 -m unittest", "Runner": "unittest",
+		"Dir": ".toolnorm", "Lang": "python", "Seed": CheckSeed, "Checks": CheckCases, "CheckArgs": "--seed 1 --checks 256",
+		"Findings": ".toolnorm/findings", "Baseline": ".toolnorm/baseline.json", "JUnitAction": JUnitAction, "Check": "toolnorm check", "Func": "f"}
+	maps.Copy(d, over)
+	return d
+}
+
 // TestActionRef: the workflow pins the ref it is given, else the
 // fallback.
 func TestActionRef(t *testing.T) {
@@ -104,7 +113,7 @@ func TestActionRef(t *testing.T) {
 		{"v0.5.0", "uses: toolnorm/toolnorm@v0.5.0\n"},
 		{"0123456789abcdef0123456789abcdef01234567", "uses: toolnorm/toolnorm@0123456789abcdef0123456789abcdef01234567\n"},
 	} {
-		b, err := render("workflow.yml.tmpl", map[string]any{"Action": ActionRepo + "@" + cmp.Or(tc.ref, FallbackRef), "Impl": "x", "Test": "x", "Dir": ".toolnorm", "Lang": "python"})
+		b, err := render("workflow.yml.tmpl", workflowData(map[string]any{"Action": ActionRepo + "@" + cmp.Or(tc.ref, FallbackRef)}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -270,9 +279,7 @@ func TestWorkflowChecksOnce(t *testing.T) {
 	}
 	inputs := actionInputs(string(action))
 	for _, lang := range Languages {
-		b, err := render("workflow.yml.tmpl", map[string]any{"Action": Action, "Impl": "python3 .toolnorm/adapter.py", "Test": "python3 -m unittest", "Runner": "unittest",
-			"Dir": ".toolnorm", "Lang": lang, "Seed": CheckSeed, "Checks": CheckCases, "CheckArgs": "--seed 1 --checks 256",
-			"Findings": ".toolnorm/findings", "Baseline": ".toolnorm/baseline.json", "JUnitAction": JUnitAction, "Check": "toolnorm check", "Func": "f"})
+		b, err := render("workflow.yml.tmpl", workflowData(map[string]any{"Lang": lang}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -288,6 +295,9 @@ func TestWorkflowChecksOnce(t *testing.T) {
 						t.Errorf("%s: job %s runs toolnorm %s", lang, job, st.with["command"])
 					}
 					junit = st.with["junit"]
+					if wantImpl := map[string]string{"check": "python3 .toolnorm/adapter.py", "fuzz": "python3 -X fuzz .toolnorm/adapter.py"}[job]; st.with["impl"] != wantImpl {
+						t.Errorf("%s: job %s runs %q, want %q", lang, job, st.with["impl"], wantImpl)
+					}
 					for k := range st.with {
 						if !inputs[k] {
 							t.Errorf("%s: job %s gives the action %s, an input action.yml does not declare", lang, job, k)
