@@ -14,7 +14,7 @@ import (
 
 // buildCovered builds testdata/covered, with Go's coverage in atomic mode
 // over its own package when cover is true, and returns the binary.
-func buildCovered(t *testing.T, cover bool) string {
+func buildCovered(t testing.TB, cover bool) string {
 	t.Helper()
 	goCmd, err := exec.LookPath("go")
 	if err != nil {
@@ -129,5 +129,38 @@ func TestServeCoverageWithoutCounters(t *testing.T) {
 	}
 	if !strings.Contains(errLog.String(), "build it with go build -cover -covermode=atomic") {
 		t.Errorf("errLog %q does not say why no coverage is offered", errLog.String())
+	}
+}
+
+// BenchmarkGoCoverage: what a Go adapter's coverage costs a request
+// (testdata/covered, built with -cover -covermode=atomic): 1,000 requests
+// an iteration through RunBatch (none asked) and RunCovered (each asks),
+// toolnorm's side included.
+func BenchmarkGoCoverage(b *testing.B) {
+	bin := buildCovered(b, true)
+	cases := make([]impl.Case, 1000)
+	for i := range cases {
+		cases[i] = impl.Case{Schema: []byte(`{}`), Args: []byte(`{"a":"deep ` + strings.Repeat("x", i%7) + `"}`)}
+	}
+	for _, covered := range []bool{false, true} {
+		b.Run(map[bool]string{false: "asked=none", true: "asked=all"}[covered], func(b *testing.B) {
+			a, err := Start(Config{Command: bin})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer a.Close()
+			for b.Loop() {
+				run := a.RunBatch
+				if covered {
+					run = a.RunCovered
+				}
+				for _, r := range run(context.Background(), cases) {
+					if r.Failed() {
+						b.Fatal(r)
+					}
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(cases)), "ns/request")
+		})
 	}
 }

@@ -153,3 +153,4 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
