@@ -56,7 +56,13 @@ type Fuzzer struct {
 	// its bucket and how it differs: a sentence to read in a pull request.
 	Titled bool
 
-	Cases       int // cases run
+	Cases int // cases run
+	// SameCause counts, with Titled, the new buckets whose root cause a
+	// finding of this run already shows (an explained one: a deviation
+	// explains it), which are not reported: one behaviour is one finding
+	// a run, however many ways it shows. A later run reports such a
+	// bucket if it finds it again, so a partial fix never hides the rest.
+	SameCause   int
 	Failures    int // of which the implementation failed on
 	Unsupported int // of which did not reach it: not sendable, or answered unsupported
 	Findings    []Finding
@@ -73,6 +79,7 @@ type Fuzzer struct {
 	covered  counter          // the features of the cases run
 	own      impl.Options     // the options the implementation declares (the defaults when none)
 	guide    *guide           // when the implementation offers coverage: the queue it steers
+	causes   map[string]bool  // with Titled: the explained root causes reported this run
 }
 
 // Stats is a moment of a fuzzing run.
@@ -400,7 +407,18 @@ func (f *Fuzzer) report(ctx context.Context, c impl.Case, m minimal) error {
 	// of the same bug dedupes by it too.
 	description := "Fuzzing finding " + bucket + ": " + display.Clip(diff, 80)
 	if f.Titled {
-		description = vectorDescription(f.title(ctx, impl.Case{Schema: schema, Args: args, Options: c.Options}, got, want, bucket), " (fuzzing bucket "+bucket+")")
+		title, cause := f.title(ctx, impl.Case{Schema: schema, Args: args, Options: c.Options}, got, want, bucket)
+		if cause != "" {
+			if f.causes[cause] {
+				f.SameCause++
+				return nil
+			}
+			if f.causes == nil {
+				f.causes = map[string]bool{}
+			}
+			f.causes[cause] = true
+		}
+		description = vectorDescription(title, " (fuzzing bucket "+bucket+")")
 	}
 	v := corpus.New(description, "found", "found", []string{fuzzProperty, BucketTag(bucket)}, schema, args, c.Options, impl.Reference)
 	fd := Finding{Property: fuzzProperty, Clause: prop.Clause, Message: msg, Bucket: bucket, Vector: v, Command: replayCommand(f.Command, "", v, fmt.Sprintf(".fuzz.findings[%d].vector", len(f.Findings))), Cut: m.cut}
@@ -426,15 +444,20 @@ func vectorDescription(title, tail string) string {
 }
 
 // title is the title of the root cause of a finding: its case c, the
-// implementation's result got and the reference's want.
-func (f *Fuzzer) title(ctx context.Context, c impl.Case, got, want impl.Result, bucket string) string {
+// implementation's result got and the reference's want; and its id when
+// deviations explain it ("" for a class of what differs, which may hold
+// several bugs).
+func (f *Fuzzer) title(ctx context.Context, c impl.Case, got, want impl.Result, bucket string) (title, cause string) {
 	rcs := explain.Explain(ctx, explain.Config{Impl: f.Impl, Want: func(c impl.Case) impl.Result {
 		return impl.Reference.Normalize(context.WithoutCancel(ctx), c)
 	}, Keep: func() bool { return ctx.Err() == nil }}, []explain.Finding{{Source: explain.Bucket, ID: bucket, Case: c, Want: want, Got: got, Clause: "found"}})
 	if len(rcs) == 0 || rcs[0].Title == "" {
-		return "A difference with the reference"
+		return "A difference with the reference", ""
 	}
-	return strings.TrimSuffix(rcs[0].Title, ".")
+	if len(rcs[0].Deviations) > 0 {
+		cause = rcs[0].ID
+	}
+	return strings.TrimSuffix(rcs[0].Title, "."), cause
 }
 
 // Bucket names the kind of a difference, so that one bug found many times

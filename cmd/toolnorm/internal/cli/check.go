@@ -632,6 +632,9 @@ func runFuzz(cmd *cobra.Command, o *fuzzOptions, _ []string) error {
 	})
 	st.done()
 	elapsed := time.Since(start)
+	if fz.SameCause > 0 {
+		fmt.Fprintf(out, "%d more fuzzing buckets of the same root causes, not written: a run writes one finding a root cause\n", fz.SameCause)
+	}
 	fmt.Fprintf(out, "%d cases in %v (%.0f/s), %d new findings in %s\n", fz.Cases, elapsed.Round(time.Second), float64(fz.Cases)/max(elapsed.Seconds(), 1e-9), len(fz.Findings), o.dir)
 	if cov := fz.CodeCoverage(); cov != nil {
 		fmt.Fprintln(out, coverageLine(cov, len(queue), filepath.Join(o.dir, corpus.QueueDir)))
