@@ -238,7 +238,10 @@ class Coverage {
       this.session = new Session();
       this.session.connect();
       this.session.post('Profiler.enable');
-      this.session.post('Profiler.startPreciseCoverage', { callCount: false, detailed: true });
+      // Counts, not V8's binary coverage (callCount: false): in binary
+      // mode V8 stops listing a function some takes after it first ran,
+      // so a block first reached late went untold.
+      this.session.post('Profiler.startPreciseCoverage', { callCount: true, detailed: true });
     } catch (e) {
       // No inspector here: the answers carry empty coverage.
       console.error(`toolnorm-kit: no coverage: ${message(e)}`);

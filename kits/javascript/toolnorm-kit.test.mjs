@@ -204,6 +204,19 @@ test('coverage: the same requests give the same ids from one run to the next', (
   assert.deepEqual(covered(lines), a);
 });
 
+test('coverage: a branch first reached after hundreds of requests is told', () => {
+  // V8's binary coverage (callCount: false) stopped listing a function
+  // some takes after it first ran: a block first reached late went
+  // untold, and a fuzzer could not climb to it.
+  const lines = [];
+  for (let i = 1; i <= 400; i++) lines.push(ask(i, { ['y' + i]: i }));
+  lines.push(ask(401, { x: 1 }), ask(402, { fail: true }));
+  const out = covered(lines);
+  assert.equal(out.length, 402);
+  assert.ok(out[400].coverage.length > 0, `the x branch: ${JSON.stringify(out[400])}`);
+  assert.ok(out[401].coverage.length > 0, `the throw: ${JSON.stringify(out[401])}`);
+});
+
 test('coverage: false offers none and answers none', () => {
   const [start, one] = covered([{ cmd: 'start', version: 1 }, ask(1, { x: 1 })], 'false');
   assert.equal(start.coverage, undefined);
