@@ -171,8 +171,10 @@ func BenchmarkFuzzCoverage(b *testing.B) {
 				cases := 0
 				for b.Loop() {
 					// A fresh adapter each time, as a run starts one:
-					// its first cases reach the most that is new.
-					ad, err := harness.Start(harness.Config{Command: a.command})
+					// its first cases reach the most that is new. A
+					// guided run's start says coverage will be asked, as
+					// toolnorm fuzz's does.
+					ad, err := harness.Start(harness.Config{Command: a.command, Coverage: guided})
 					if err != nil {
 						b.Skip(err) // zoo/javascript not installed
 					}

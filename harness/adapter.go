@@ -56,6 +56,11 @@ type Config struct {
 	Window int
 	// Trace, if set, gets every line sent ("> ") and received ("< ").
 	Trace io.Writer
+	// Coverage says that the run will ask for coverage (toolnorm fuzz):
+	// the start request says so ("coverage":true), for an adapter that
+	// must prepare before its code runs (V8 counts the blocks only of
+	// functions compiled once its coverage started). It asks for none.
+	Coverage bool
 }
 
 func (c *Config) defaults() {
@@ -765,6 +770,9 @@ func (a *Adapter) launchTraced(ctx context.Context, trace func(prefix string, b 
 		return nil, Info{}, Declares{}, fmt.Errorf("harness: cannot start %q: %v", a.cfg.Command, err)
 	}
 	start := fmt.Appendf(nil, `{"cmd":"start","version":%d}`+"\n", Version)
+	if a.cfg.Coverage {
+		start = fmt.Appendf(nil, `{"cmd":"start","version":%d,"coverage":true}`+"\n", Version)
+	}
 	trace("> ", start)
 	p.send(start)
 	timer := time.NewTimer(a.cfg.StartTimeout)

@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"bytes"
 	"context"
 	"os/exec"
 	"path/filepath"
@@ -162,5 +163,26 @@ func BenchmarkGoCoverage(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(cases)), "ns/request")
 		})
+	}
+}
+
+// TestStartSaysCoverage: with Config.Coverage the start request says the
+// run will ask for coverage (for an adapter that must prepare before its
+// code runs); without, it is the plain start, and an adapter that does not
+// know the member answers it the same.
+func TestStartSaysCoverage(t *testing.T) {
+	for _, cov := range []bool{false, true} {
+		var trace bytes.Buffer
+		a := start(t, "good", Config{Trace: &trace, Coverage: cov})
+		want := `> {"cmd":"start","version":1}` + "\n"
+		if cov {
+			want = `> {"cmd":"start","version":1,"coverage":true}` + "\n"
+		}
+		if !strings.HasPrefix(trace.String(), want) {
+			t.Errorf("Coverage %v: the start sent %.80q, want %q", cov, trace.String(), want)
+		}
+		if r := a.Normalize(context.Background(), impl.Case{Schema: []byte(`{}`), Args: []byte(`{"t":"&amp;"}`)}); r.Failed() {
+			t.Errorf("Coverage %v: %v", cov, r)
+		}
 	}
 }

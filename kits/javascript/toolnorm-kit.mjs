@@ -388,6 +388,11 @@ export function serve({ info, declares = {}, normalize, unsupported = () => fals
     }
     if (req === null || typeof req !== 'object') return;
     if (req.cmd === 'start') {
+      // A run that will ask for coverage says so: V8 counts the blocks
+      // only of functions compiled once its coverage started, so it starts
+      // now, before the function first runs (with requests that ask for
+      // none, as toolnorm fuzz's first batch).
+      if (req.coverage === true && cov !== null) cov.start();
       send(start);
     } else if (req.cmd === 'normalize' && cov !== null && req.coverage === true) {
       cov.start();

@@ -217,6 +217,20 @@ test('coverage: a branch first reached after hundreds of requests is told', () =
   assert.ok(out[401].coverage.length > 0, `the throw: ${JSON.stringify(out[401])}`);
 });
 
+test('coverage: a start that says coverage will be asked lets blocks of code run before be told', () => {
+  // toolnorm fuzz's first batch asks for none: the function runs, and V8
+  // compiles it, before the first request that asks. V8 counts the blocks
+  // only of functions compiled once its coverage started: the start says
+  // coverage will be asked, and the kit starts it then.
+  const lines = [{ cmd: 'start', version: 1, coverage: true }];
+  for (let i = 1; i <= 50; i++) lines.push({ cmd: 'normalize', id: i, schema: {}, arguments: { y: i } });
+  lines.push(ask(51, { y: 0 }), ask(52, { x: 1 }), ask(53, { fail: true }));
+  const out = covered(lines);
+  assert.equal(out.length, 54);
+  assert.ok(out[52].coverage.length > 0, `the x branch: ${JSON.stringify(out[52])}`);
+  assert.ok(out[53].coverage.length > 0, `the throw: ${JSON.stringify(out[53])}`);
+});
+
 test('coverage: false offers none and answers none', () => {
   const [start, one] = covered([{ cmd: 'start', version: 1 }, ask(1, { x: 1 })], 'false');
   assert.equal(start.coverage, undefined);

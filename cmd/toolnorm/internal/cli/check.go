@@ -43,6 +43,9 @@ type implFlags struct {
 	timeout time.Duration
 	jobs    int // runs of the adapter at once (registerJobs); 0: one
 	flags   *pflag.FlagSet
+	// coverage: the run will ask for coverage if the adapter offers it
+	// (toolnorm fuzz): its start request says so.
+	coverage bool
 }
 
 func (f *implFlags) register(cmd *cobra.Command) {
@@ -72,7 +75,7 @@ func (f *implFlags) open(ctx context.Context, stderr io.Writer) (impl.Impl, func
 	if f.command == "" {
 		return impl.Reference, func() {}, nil
 	}
-	cfg := harness.Config{Command: f.command, Timeout: f.timeout}
+	cfg := harness.Config{Command: f.command, Timeout: f.timeout, Coverage: f.coverage}
 	failed := func(err error) (impl.Impl, func(), error) {
 		if errors.Is(ctx.Err(), context.Canceled) {
 			fmt.Fprintln(stderr, "toolnorm: interrupted while the adapter started")
@@ -572,6 +575,7 @@ func runFuzz(cmd *cobra.Command, o *fuzzOptions, _ []string) error {
 	// SIGINT or SIGTERM during the adapter's start stops it too (the
 	// duration counts from the start's end, as it always did).
 	lessGC()
+	o.f.coverage = o.coverage
 	im, closeImpl, err := o.f.open(ctx, cmd.ErrOrStderr())
 	if err != nil {
 		return err
