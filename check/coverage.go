@@ -79,11 +79,17 @@ type guide struct {
 }
 
 // The bandit's bounds: the least and the most of a batch drawn as
-// mutants, and the weight of the last batch in the averages.
+// mutants, and the weight of the last batch in the averages. gainPrior
+// is what each source is credited with beside what it found, in new ids
+// a case (one in 10,000 cases): once neither has found anything for some
+// batches, the batch is split evenly, rather than left to whichever found
+// the last id (the generators, mostly, whose cases cannot climb to a
+// branch behind several conditions as mutants of the queue can).
 const (
 	minShare  = 1.0 / 16
 	maxShare  = 3.0 / 4
 	gainDecay = 0.25
+	gainPrior = 1e-4
 )
 
 // queued is a case kept, and the ids it reached first: what it is kept
@@ -154,9 +160,7 @@ func (g *guide) learn(cases []impl.Case, got []impl.Result, after int) (kept []i
 	if ran[1] > 0 {
 		// Mutants ran (none do while the queue is empty): the share
 		// follows their gain against the generators'.
-		if sum := g.gain[0] + g.gain[1]; sum > 0 {
-			g.share = min(max(g.gain[1]/sum, minShare), maxShare)
-		}
+		g.share = min(max((g.gain[1]+gainPrior)/(g.gain[0]+g.gain[1]+2*gainPrior), minShare), maxShare)
 	}
 	return kept
 }
