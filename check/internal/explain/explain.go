@@ -98,6 +98,6 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 	causes := cover(fs)
 	causes = append(causes, s.fallback(fs)...)
 	s.shrink(causes)
-	s.names(causes)
+	s.contexts(causes)
 	return order(s.rootCauses(causes))
 }

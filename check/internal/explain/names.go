@@ -9,52 +9,63 @@ import (
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 )
 
-// names is the sixth step, after shrinking: a class's counterexample that
-// fails at a member of the arguments, and that the implementation answers
-// as the reference does once that member is renamed, shows a bug of the
-// member's name, whatever the class said. A class names what differs on
-// one case ("a named reference missing from the implementation's table"),
-// and an implementation that treats some names apart (x- extensions,
-// reserved words) shows any class under them: the title would claim of
-// the whole implementation what holds under one name.
+// contexts is the sixth step, after shrinking: it checks a class's claim
+// against the context of its counterexample. A class names what differs
+// on one case ("a named reference missing from the implementation's
+// table"), and an implementation that treats some members apart (x-
+// extensions, reserved words, a schema it reads wrong around them) shows
+// any class there: the title would claim of the whole implementation
+// what holds in one place. So where the counterexample fails at a member
+// of the arguments:
 //
-// The renamed member keeps its declaration (the schema's properties
-// renamed with it), and the probe counts only where the reference gives
-// the same answer but for the name: a name the schema reads otherwise (a
-// pattern it matches) is not renamed away.
-func (s *session) names(causes []*cause) {
-	if !s.live() {
-		return
-	}
-	type probe struct {
-		c       *cause
-		key     string
-		renamed impl.Case
-		want    impl.Result // the reference's answer on the shown case, the member renamed
-	}
-	var probes []probe
-	var cases []impl.Case
-	for _, c := range causes {
-		sh := c.shown
-		if c.x != nil || sh == nil || !sh.f.explainable || sh.got.Failure != nil || sh.want.Error != "" {
+//   - renamed (its declaration in the schema's properties renamed with
+//     it), the member is answered as the reference answers: a bug of the
+//     member's name (class member-name/...);
+//   - else, with nothing declared for it (its properties entry made {}),
+//     it is: a bug of what its declaration holds (member-declaration/...).
+//
+// A probe counts only where the reference gives the same answer, but for
+// the name: a name the schema reads otherwise (a pattern it matches), or
+// a declaration the rule needs (an array that decodes the string), is not
+// taken away.
+func (s *session) contexts(causes []*cause) {
+	steps := []struct {
+		probe func(c impl.Case, want impl.Result, where string, ref func(impl.Case) impl.Result) (string, impl.Case, impl.Result, bool)
+		class func(d diagnose.Diagnosis, key string) diagnose.Diagnosis
+	}{{renameProbe, memberName}, {undeclareProbe, memberDeclaration}}
+	for _, step := range steps {
+		if !s.live() {
+			return
+		}
+		type run struct {
+			c    *cause
+			key  string
+			want impl.Result // the reference's answer on the probe
+		}
+		var runs []run
+		var cases []impl.Case
+		for _, c := range causes {
+			sh := c.shown
+			if c.x != nil || sh == nil || !sh.f.explainable || sh.got.Failure != nil || sh.want.Error != "" || strings.HasPrefix(c.class.Class, "member-") {
+				continue
+			}
+			key, probed, want, ok := step.probe(sh.c, sh.want, classify(sh.c, sh.want, sh.got).Where, s.want)
+			if !ok {
+				continue
+			}
+			runs = append(runs, run{c, key, want})
+			cases = append(cases, probed)
+		}
+		if len(cases) == 0 {
 			continue
 		}
-		key, renamed, want, ok := renameProbe(sh.c, sh.want, classify(sh.c, sh.want, sh.got).Where, s.want)
-		if !ok {
-			continue
+		for i, got := range s.ask(s.ctx, cases) {
+			r := runs[i]
+			if got.Failure != nil || !impl.Same(got, r.want) {
+				continue // it fails there too: the class stands
+			}
+			r.c.class = step.class(r.c.class, r.key)
 		}
-		probes = append(probes, probe{c, key, renamed, want})
-		cases = append(cases, renamed)
-	}
-	if len(cases) == 0 {
-		return
-	}
-	for i, got := range s.ask(s.ctx, cases) {
-		p := probes[i]
-		if got.Failure != nil || !impl.Same(got, p.want) {
-			continue // it fails under another name too: the class stands
-		}
-		p.c.class = memberName(p.c.class, p.key)
 	}
 }
 
@@ -80,6 +91,48 @@ func renameProbe(c impl.Case, want impl.Result, where string, ref func(impl.Case
 	return key, renamed, impl.OK(out), true
 }
 
+// undeclareProbe is the case c with nothing declared for the member of
+// the arguments where points into (its entry in the schema's properties
+// made {}), and what the reference gives on it: the same as on c (want),
+// or it is not ok (the rule needs the declaration: an array the member's
+// string decodes to).
+func undeclareProbe(c impl.Case, want impl.Result, where string, ref func(impl.Case) impl.Result) (key string, probed impl.Case, probedWant impl.Result, ok bool) {
+	key, ok = topMember(where)
+	if !ok || !quotable(key) || want.Error != "" {
+		return "", c, impl.Result{}, false
+	}
+	schema, err := jsonvalue.Parse(c.Schema)
+	if err != nil || schema.Kind != jsonvalue.Object {
+		return "", c, impl.Result{}, false
+	}
+	props := schema.Member("properties")
+	if props == nil || props.Kind != jsonvalue.Object {
+		return "", c, impl.Result{}, false
+	}
+	decl := props.Member(key)
+	if decl == nil || decl.Kind == jsonvalue.Object && len(decl.Members) == 0 {
+		return "", c, impl.Result{}, false
+	}
+	*decl = jsonvalue.Value{Kind: jsonvalue.Object}
+	probed = c
+	probed.Schema = schema.Append(nil)
+	if !impl.Same(ref(probed), want) {
+		return "", c, impl.Result{}, false
+	}
+	return key, probed, want, true
+}
+
+// memberDeclaration is the class of a bug shown under what the schema
+// declares for the member key only: d's clause, its class under
+// member-declaration/.
+func memberDeclaration(d diagnose.Diagnosis, key string) diagnose.Diagnosis {
+	return diagnose.Diagnosis{
+		Class:  "member-declaration/" + d.Class,
+		Title:  "The member " + quoteKey(key) + " is not answered as it is with nothing declared for it, though the rule gives both the same answer: the schema's declaration of it is misread",
+		Clause: d.Clause, Where: d.Where, Shape: d.Shape,
+	}
+}
+
 // memberName is the class of a bug shown under the member key only: d's
 // clause, its class under member-name/. The title says no more than the
 // probe showed: d's title, a class of what differs, claimed something of
@@ -87,7 +140,7 @@ func renameProbe(c impl.Case, want impl.Result, where string, ref func(impl.Case
 func memberName(d diagnose.Diagnosis, key string) diagnose.Diagnosis {
 	return diagnose.Diagnosis{
 		Class:  "member-name/" + d.Class,
-		Title:  "The member named `" + key + "` is not answered as the same member under another name is",
+		Title:  "The member named " + quoteKey(key) + " is not answered as the same member under another name is",
 		Clause: d.Clause, Where: d.Where, Shape: d.Shape,
 	}
 }
@@ -101,10 +154,18 @@ func topMember(where string) (string, bool) {
 	return strings.NewReplacer("~1", "/", "~0", "~").Replace(tok), true
 }
 
+// quoteKey is key as a title quotes it.
+func quoteKey(key string) string {
+	if key == "" {
+		return "`\"\"` (the empty name)"
+	}
+	return "`" + key + "`"
+}
+
 // quotable reports whether a title can quote key as it is: short,
 // printable, and without a backquote.
 func quotable(key string) bool {
-	if key == "" || len(key) > 40 || strings.ContainsRune(key, '`') {
+	if len(key) > 40 || strings.ContainsRune(key, '`') {
 		return false
 	}
 	for _, r := range key {
