@@ -14,7 +14,7 @@ as the duration). One run at a time: the times are the machine's.
     python3 scripts/zoo-coverage.py --toolnorm /tmp/toolnorm --python python3.12 > runs.tsv
 
 Options: --seeds 5, --duration 60, --switches a,b (default: all of the language), --lang python
-or javascript.
+or javascript, --modes guided (or blind; default both), --zoo deep (zoo/deep: bugs behind nested conditions, its own switches.json).
 """
 import argparse
 import json
@@ -60,16 +60,20 @@ def main():
     ap.add_argument("--seeds", type=int, default=5)
     ap.add_argument("--duration", type=int, default=60)
     ap.add_argument("--switches", default="")
+    ap.add_argument("--modes", default="guided,blind", help="guided, blind or both (the default)")
+    ap.add_argument("--zoo", default="zoo", choices=["zoo", "deep"],
+                    help="zoo: the bug zoo; deep: zoo/deep, bugs behind nested conditions")
     a = ap.parse_args()
-    adapters = {"python": f"{a.python} zoo/python/adapter.py", "javascript": "node zoo/javascript/adapter.mjs"}
-    switches = [s["id"] for s in json.load(open(os.path.join(ROOT, "zoo", "switches.json"))) if s["lang"] == a.lang]
+    base = "zoo" if a.zoo == "zoo" else "zoo/deep"
+    adapters = {"python": f"{a.python} {base}/python/adapter.py", "javascript": f"node {base}/javascript/adapter.mjs"}
+    switches = [s["id"] for s in json.load(open(os.path.join(ROOT, base, "switches.json"))) if s["lang"] == a.lang]
     if a.switches:
         switches = [s for s in switches if s in a.switches.split(",")]
     times = {}
     print("switch\tseed\tmode\tseconds\tcases", flush=True)
     for s in switches:
         for seed in range(1, a.seeds + 1):
-            for guided in (True, False):
+            for guided in [m == "guided" for m in a.modes.split(",")]:
                 t, cases = first_finding(a.toolnorm, adapters[a.lang], s, seed, a.duration, guided)
                 mode = "guided" if guided else "blind"
                 times.setdefault(s, {}).setdefault(mode, []).append(t)
@@ -78,6 +82,9 @@ def main():
     print("switch\tguided median s\tblind median s\tguided/blind")
     for s, by in times.items():
         med = {m: statistics.median(a.duration if t is None else t for t in ts) for m, ts in by.items()}
+        if len(med) < 2:
+            print(f"{s}\t" + "\t".join(f"{m} {t:.2f}" for m, t in med.items()))
+            continue
         print(f"{s}\t{med['guided']:.2f}\t{med['blind']:.2f}\t{med['guided'] / max(med['blind'], 1e-9):.2f}")
 
 

@@ -153,4 +153,3 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
-
