@@ -34,6 +34,12 @@
 //   - fallback: the findings no deviation explains, classified by what
 //     differs (package check/internal/diagnose), minimized keeping their
 //     class;
+//   - contexts: a class's claim is checked against its counterexample's
+//     context: with the member it fails at renamed, or with nothing
+//     declared for it, where the rule gives the same answer, an
+//     implementation that then answers right has a bug of that member's
+//     name (member-name/...) or of how its declaration is read
+//     (member-declaration/...), and the title says only that;
 //   - order: the rule's clauses first, then the readings, failures of
 //     the program, artefacts of the adapter's plumbing; most findings
 //     first.
