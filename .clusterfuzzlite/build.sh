@@ -118,6 +118,7 @@ build_target $m/oracle FuzzUnescapeAttributeSplit oracle_FuzzUnescapeAttributeSp
 build_target $m/corpus FuzzLoad corpus_FuzzLoad
 build_target $m/normalize FuzzLiteralPrefix normalize_FuzzLiteralPrefix
 build_target $m/harness FuzzCoverageMember harness_FuzzCoverageMember
+skip_target $m/internal/gocover FuzzParse "its counter numbers are uint32s, which corpus.SeedTargets has no encoding for, and no corpus vector is Go counter data; go test -fuzz runs it"
 skip_target $m/normalize FuzzHostile "it builds arguments of up to 1 MB from a size in a uint32, which corpus.EncodeLibFuzzerValues does not encode; go test -fuzz runs it"
 skip_target $m/normalize FuzzCompileHostile "its size is a uint32, which corpus.SeedTargets has no encoding for; its inputs are shapes built from a few bytes, fuzzed nightly with go test -fuzz"
 

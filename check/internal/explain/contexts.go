@@ -21,8 +21,9 @@ import (
 //   - renamed (its declaration in the schema's properties renamed with
 //     it), the member is answered as the reference answers: a bug of the
 //     member's name (class member-name/...);
-//   - else, with nothing declared for it (its properties entry made {}),
-//     it is: a bug of what its declaration holds (member-declaration/...).
+//   - else, for a difference in the repair of a string's text (textClass),
+//     with nothing declared for it (its properties entry made {}), it is:
+//     a bug of how its declaration is read (member-declaration/...).
 //
 // A probe counts only where the reference gives the same answer, but for
 // the name: a name the schema reads otherwise (a pattern it matches), or
@@ -30,9 +31,10 @@ import (
 // taken away.
 func (s *session) contexts(causes []*cause) {
 	steps := []struct {
-		probe func(c impl.Case, want impl.Result, where string, ref func(impl.Case) impl.Result) (string, impl.Case, impl.Result, bool)
-		class func(d diagnose.Diagnosis, key string) diagnose.Diagnosis
-	}{{renameProbe, memberName}, {undeclareProbe, memberDeclaration}}
+		applies func(class string) bool
+		probe   func(c impl.Case, want impl.Result, where string, ref func(impl.Case) impl.Result) (string, impl.Case, impl.Result, bool)
+		class   func(d diagnose.Diagnosis, key string) diagnose.Diagnosis
+	}{{func(string) bool { return true }, renameProbe, memberName}, {textClass, undeclareProbe, memberDeclaration}}
 	for _, step := range steps {
 		if !s.live() {
 			return
@@ -46,7 +48,7 @@ func (s *session) contexts(causes []*cause) {
 		var cases []impl.Case
 		for _, c := range causes {
 			sh := c.shown
-			if c.x != nil || sh == nil || !sh.f.explainable || sh.got.Failure != nil || sh.want.Error != "" || strings.HasPrefix(c.class.Class, "member-") {
+			if c.x != nil || sh == nil || !sh.f.explainable || sh.got.Failure != nil || sh.want.Error != "" || strings.HasPrefix(c.class.Class, "member-") || !step.applies(c.class.Class) {
 				continue
 			}
 			key, probed, want, ok := step.probe(sh.c, sh.want, classify(sh.c, sh.want, sh.got).Where, s.want)
@@ -89,6 +91,23 @@ func renameProbe(c impl.Case, want impl.Result, where string, ref func(impl.Case
 		return "", c, impl.Result{}, false
 	}
 	return key, renamed, impl.OK(out), true
+}
+
+// textClass reports whether class is a difference in the repair of a
+// string's text (references decoded, not decoded, decoded otherwise),
+// which the rule makes whatever the schema declares: an implementation
+// that repairs such a string once nothing is declared for it misreads the
+// declaration. Not a class of the JSON repair: a declaration of array or
+// object is what lets an implementation try JSON at all, so one that
+// decodes what is not JSON only where an array is declared would be
+// "fixed" by taking the declaration away.
+func textClass(class string) bool {
+	for _, p := range []string{"undecoded", "misdecoded", "overdecoded", "no-fixpoint", "past-pass-bound", "text-"} {
+		if strings.HasPrefix(class, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // undeclareProbe is the case c with nothing declared for the member of

@@ -1,6 +1,7 @@
 package explain
 
 import (
+	"bytes"
 	"context"
 	"strings"
 	"testing"
@@ -75,6 +76,24 @@ func TestMemberNames(t *testing.T) {
 		// Undeclared, the reference leaves the string: the declaration is
 		// the rule's, and nothing is said of it.
 		{"declared array by a $ref", refDeclared, `{"properties":{"a":{"$ref":"#/$defs/s"}},"$defs":{"s":{"type":"array"}}}`, `{"a":"[1]"}`, ""},
+		// The JSON repair needs the declaration: an implementation that
+		// decodes what is not JSON where an array is declared is not
+		// "fixed" by taking the declaration away.
+		{"not JSON decoded", impl.Func("trims and decodes", func(ctx context.Context, c impl.Case) impl.Result {
+			args, err := jsonvalue.Parse(c.Args)
+			if err != nil || args.Kind != jsonvalue.Object || !bytes.Contains(c.Schema, []byte(`"array"`)) {
+				return impl.Reference.Normalize(ctx, c)
+			}
+			for i, m := range args.Members {
+				if m.Value.Kind == jsonvalue.String && strings.HasPrefix(m.Value.Str, "\u00a0[") {
+					v, err := jsonvalue.Parse([]byte(strings.TrimPrefix(m.Value.Str, "\u00a0")))
+					if err == nil {
+						args.Members[i].Value = v
+					}
+				}
+			}
+			return impl.OK(args.Append(nil))
+		}), `{"properties":{"a":{"type":"array"}}}`, `{"a":"\u00a0[1]"}`, ""},
 		// Under patternProperties the name decides the declaration: the
 		// reference answers otherwise once renamed, so nothing is said of
 		// an implementation that does not read the pattern.
