@@ -418,7 +418,7 @@ func (f *Fuzzer) report(ctx context.Context, c impl.Case, m minimal) error {
 			}
 			f.causes[cause] = true
 		}
-		description = vectorDescription(title, " (fuzzing bucket "+bucket+")")
+		description = corpus.Description(title, " (fuzzing bucket "+bucket+")")
 	}
 	v := corpus.New(description, "found", "found", []string{fuzzProperty, BucketTag(bucket)}, schema, args, c.Options, impl.Reference)
 	fd := Finding{Property: fuzzProperty, Clause: prop.Clause, Message: msg, Bucket: bucket, Vector: v, Command: replayCommand(f.Command, "", v, fmt.Sprintf(".fuzz.findings[%d].vector", len(f.Findings))), Cut: m.cut}
@@ -427,20 +427,6 @@ func (f *Fuzzer) report(ctx context.Context, c impl.Case, m minimal) error {
 		return f.OnFinding(fd)
 	}
 	return nil
-}
-
-// vectorDescription is the description of a finding's vector: the title
-// of its root cause, clipped to leave room for tail after it within a
-// description's length (corpus.MaxDescription), so that the vector is
-// valid however long the title.
-func vectorDescription(title, tail string) string {
-	room := corpus.MaxDescription - len(tail)
-	if len(title) > room {
-		// Clip says how much it cut, in no more bytes than it would
-		// say the whole title's length in.
-		title = display.Clip(title, room-len(fmt.Sprintf("... (%d more bytes)", len(title))))
-	}
-	return title + tail
 }
 
 // title is the title of the root cause of a finding: its case c, the

@@ -230,7 +230,7 @@ func (e *run) explain() []RootCause {
 		if !strings.HasPrefix(clause, "rule/") && !strings.HasPrefix(clause, "reading/") {
 			clause = "found" // a failure of the program: no clause of the rule
 		}
-		v := corpus.New(vectorDescription(rc.Title, ""), clause, "found", nil, rc.Case.Schema, rc.Case.Args, rc.Case.Options, impl.Reference)
+		v := corpus.New(corpus.Description(rc.Title, ""), clause, "found", nil, rc.Case.Schema, rc.Case.Args, rc.Case.Options, impl.Reference)
 		command := e.causeCommand(v, rc, len(out))
 		out = append(out, RootCause{ID: rc.ID, Title: rc.Title, With: rc.With, Clause: rc.Clause, Class: rc.Class, Where: rc.Where, Artefact: rc.Artefact, Fix: rc.Fix,
 			Counterexample: counterexample(rc.Case, rc.Want, rc.Got.Show(MaxShown)),

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"unicode/utf8"
 
 	"github.com/toolnorm/toolnorm/check/internal/deviation"
 	"github.com/toolnorm/toolnorm/check/internal/explain"
@@ -56,24 +55,6 @@ func runChecked(t *testing.T, ctx context.Context, cfg Config) *Report {
 		}
 	}
 	return r
-}
-
-// TestVectorDescription: a finding's description is its root cause's
-// title and its bucket, clipped so that the vector is valid however long
-// the title (a title longer than a description may be once stopped
-// toolnorm fuzz at its first finding).
-func TestVectorDescription(t *testing.T) {
-	long := strings.Repeat("Every string that parses as JSON is replaced é ", 30)
-	for _, title := range []string{"Short", long[:150], long[:200], long, strings.Repeat("é", 5000)} {
-		d := vectorDescription(title, " (fuzzing bucket 0edc68f16b)")
-		v := corpus.New(d, "found", "found", nil, []byte(`{}`), []byte(`{}`), corpus.Options{}, impl.Reference)
-		if p := corpus.Check(v); len(p) > 0 || !strings.HasSuffix(d, " (fuzzing bucket 0edc68f16b)") || !utf8.ValidString(d) {
-			t.Errorf("title of %d bytes: %q: %v", len(title), d, p)
-		}
-		if len(title) < 150 && !strings.HasPrefix(d, title+" (") {
-			t.Errorf("a short title is cut: %q", d)
-		}
-	}
 }
 
 // schemaBlind decodes every string that is JSON, whatever the schema

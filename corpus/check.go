@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolnorm/toolnorm/impl"
+	"github.com/toolnorm/toolnorm/internal/display"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 )
 
@@ -51,6 +52,20 @@ func unseen(s string) (rune, bool) {
 
 // MaxDescription is the longest a vector's description may be, in bytes.
 const MaxDescription = 200
+
+// Description is a vector's description made of title and tail: the
+// title clipped, saying how much, to leave room for tail after it within
+// MaxDescription, so that the vector is valid however long the title (a
+// root cause's, with a fuzzing bucket's name as its tail).
+func Description(title, tail string) string {
+	room := MaxDescription - len(tail)
+	if len(title) > room {
+		// Clip says how much it cut, in no more bytes than it would
+		// say the whole title's length in.
+		title = display.Clip(title, room-len(fmt.Sprintf("... (%d more bytes)", len(title))))
+	}
+	return title + tail
+}
 
 // Check returns what is wrong with v on its own: its fields, its ID, where
 // its file is, and the forms of its values.

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	fuzzheaders "github.com/AdaLogics/go-fuzz-headers"
 
@@ -428,5 +429,23 @@ func TestReplayOneRule(t *testing.T) {
 	crash := impl.Func("crashes", func(ctx context.Context, c impl.Case) Result { return impl.Fail(impl.ErrCrash, "exit 3") })
 	if o := Replay(v, crash); o.Pass || !errors.Is(o.Failure, impl.ErrCrash) {
 		t.Errorf("a crash: %+v", o)
+	}
+}
+
+// TestDescription: a description made of a title and a tail is the title
+// clipped so that the vector is valid however long the title (a root
+// cause's title longer than a description may be once stopped toolnorm
+// fuzz at its first finding), the tail whole, a short title whole.
+func TestDescription(t *testing.T) {
+	long := strings.Repeat("Every string that parses as JSON is replaced é ", 30)
+	for _, title := range []string{"Short", long[:150], long[:200], long, strings.Repeat("é", 5000)} {
+		d := Description(title, " (fuzzing bucket 0edc68f16b)")
+		v := New(d, "found", "found", nil, []byte(`{}`), []byte(`{}`), Options{}, Reference)
+		if p := Check(v); len(p) > 0 || !strings.HasSuffix(d, " (fuzzing bucket 0edc68f16b)") || !utf8.ValidString(d) {
+			t.Errorf("title of %d bytes: %q: %v", len(title), d, p)
+		}
+		if len(title) < 150 && !strings.HasPrefix(d, title+" (") {
+			t.Errorf("a short title is cut: %q", d)
+		}
 	}
 }

@@ -769,10 +769,11 @@ func (a *Adapter) launchTraced(ctx context.Context, trace func(prefix string, b 
 	if err != nil {
 		return nil, Info{}, Declares{}, fmt.Errorf("harness: cannot start %q: %v", a.cfg.Command, err)
 	}
-	start := fmt.Appendf(nil, `{"cmd":"start","version":%d}`+"\n", Version)
+	hint := ""
 	if a.cfg.Coverage {
-		start = fmt.Appendf(nil, `{"cmd":"start","version":%d,"coverage":true}`+"\n", Version)
+		hint = `,"coverage":true`
 	}
+	start := fmt.Appendf(nil, `{"cmd":"start","version":%d%s}`+"\n", Version, hint)
 	trace("> ", start)
 	p.send(start)
 	timer := time.NewTimer(a.cfg.StartTimeout)

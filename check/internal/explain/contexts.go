@@ -30,67 +30,80 @@ import (
 // a declaration the rule needs (an array that decodes the string), is not
 // taken away.
 func (s *session) contexts(causes []*cause) {
+	// The class causes whose counterexample fails at a member a title can
+	// name, and that member.
+	type probed struct {
+		c   *cause
+		key string
+	}
+	var cands []probed
+	for _, c := range causes {
+		sh := c.shown
+		if c.x != nil || sh == nil || !sh.f.explainable || sh.got.Failure != nil || sh.want.Error != "" {
+			continue
+		}
+		if key, ok := memberAt(classify(sh.c, sh.want, sh.got).Where); ok {
+			cands = append(cands, probed{c, key})
+		}
+	}
 	steps := []struct {
 		applies func(class string) bool
-		probe   func(c impl.Case, want impl.Result, where string, ref func(impl.Case) impl.Result) (string, impl.Case, impl.Result, bool)
+		probe   func(c impl.Case, want impl.Result, key string, ref func(impl.Case) impl.Result) (impl.Case, impl.Result, bool)
 		class   func(d diagnose.Diagnosis, key string) diagnose.Diagnosis
 	}{{func(string) bool { return true }, renameProbe, memberName}, {textClass, undeclareProbe, memberDeclaration}}
 	for _, step := range steps {
 		if !s.live() {
 			return
 		}
-		type run struct {
-			c    *cause
-			key  string
-			want impl.Result // the reference's answer on the probe
-		}
-		var runs []run
+		var runs []probed
+		var wants []impl.Result // the reference's answer on each probe
 		var cases []impl.Case
-		for _, c := range causes {
-			sh := c.shown
-			if c.x != nil || sh == nil || !sh.f.explainable || sh.got.Failure != nil || sh.want.Error != "" || strings.HasPrefix(c.class.Class, "member-") || !step.applies(c.class.Class) {
-				continue
+		for _, p := range cands {
+			if strings.HasPrefix(p.c.class.Class, "member-") || !step.applies(p.c.class.Class) {
+				continue // retitled by an earlier step, or not this step's
 			}
-			key, probed, want, ok := step.probe(sh.c, sh.want, classify(sh.c, sh.want, sh.got).Where, s.want)
-			if !ok {
-				continue
+			c, want, ok := step.probe(p.c.shown.c, p.c.shown.want, p.key, s.want)
+			if ok {
+				runs, wants, cases = append(runs, p), append(wants, want), append(cases, c)
 			}
-			runs = append(runs, run{c, key, want})
-			cases = append(cases, probed)
 		}
 		if len(cases) == 0 {
 			continue
 		}
 		for i, got := range s.ask(s.ctx, cases) {
-			r := runs[i]
-			if got.Failure != nil || !impl.Same(got, r.want) {
+			if got.Failure != nil || !impl.Same(got, wants[i]) {
 				continue // it fails there too: the class stands
 			}
-			r.c.class = step.class(r.c.class, r.key)
+			runs[i].c.class = step.class(runs[i].c.class, runs[i].key)
 		}
 	}
 }
 
-// renameProbe is the case c with the member of the arguments where
-// points into renamed, and what the reference gives on it (ref): its
-// answer on c (want) with the member renamed. It is not ok where there
-// is no such member, its name cannot be quoted, or the reference gives
-// anything else on the renamed case (the schema reads the new name
-// otherwise: a pattern the old one matched).
-func renameProbe(c impl.Case, want impl.Result, where string, ref func(impl.Case) impl.Result) (key string, renamed impl.Case, renamedWant impl.Result, ok bool) {
-	key, ok = topMember(where)
-	if !ok || !quotable(key) || want.Error != "" {
-		return "", c, impl.Result{}, false
+// memberAt is the member of the arguments the JSON pointer where points
+// into, when a title can quote its name.
+func memberAt(where string) (string, bool) {
+	if !strings.HasPrefix(where, "/") {
+		return "", false
 	}
+	key := jsonvalue.PointerTokens(where)[0]
+	return key, quotable(key)
+}
+
+// renameProbe is the case c with the arguments' member key renamed, and
+// what the reference gives on it (ref): its answer on c (want) with the
+// member renamed. It is not ok where there is no such member, or the
+// reference gives anything else on the renamed case (the schema reads
+// the new name otherwise: a pattern the old one matched).
+func renameProbe(c impl.Case, want impl.Result, key string, ref func(impl.Case) impl.Result) (renamed impl.Case, renamedWant impl.Result, ok bool) {
 	renamed, name, ok := renameMember(c, key)
 	if !ok {
-		return "", c, impl.Result{}, false
+		return c, impl.Result{}, false
 	}
 	out, ok := renamedOutput(want.Output, key, name)
 	if !ok || !impl.Same(ref(renamed), impl.OK(out)) {
-		return "", c, impl.Result{}, false
+		return c, impl.Result{}, false
 	}
-	return key, renamed, impl.OK(out), true
+	return renamed, impl.OK(out), true
 }
 
 // textClass reports whether class is a difference in the repair of a
@@ -110,35 +123,30 @@ func textClass(class string) bool {
 	return false
 }
 
-// undeclareProbe is the case c with nothing declared for the member of
-// the arguments where points into (its entry in the schema's properties
-// made {}), and what the reference gives on it: the same as on c (want),
-// or it is not ok (the rule needs the declaration: an array the member's
-// string decodes to).
-func undeclareProbe(c impl.Case, want impl.Result, where string, ref func(impl.Case) impl.Result) (key string, probed impl.Case, probedWant impl.Result, ok bool) {
-	key, ok = topMember(where)
-	if !ok || !quotable(key) || want.Error != "" {
-		return "", c, impl.Result{}, false
-	}
+// undeclareProbe is the case c with nothing declared for the arguments'
+// member key (its entry in the schema's properties made {}), and what the
+// reference gives on it: the same as on c (want), or it is not ok (the
+// rule needs the declaration: an array the member's string decodes to).
+func undeclareProbe(c impl.Case, want impl.Result, key string, ref func(impl.Case) impl.Result) (probed impl.Case, probedWant impl.Result, ok bool) {
 	schema, err := jsonvalue.Parse(c.Schema)
 	if err != nil || schema.Kind != jsonvalue.Object {
-		return "", c, impl.Result{}, false
+		return c, impl.Result{}, false
 	}
 	props := schema.Member("properties")
 	if props == nil || props.Kind != jsonvalue.Object {
-		return "", c, impl.Result{}, false
+		return c, impl.Result{}, false
 	}
 	decl := props.Member(key)
 	if decl == nil || decl.Kind == jsonvalue.Object && len(decl.Members) == 0 {
-		return "", c, impl.Result{}, false
+		return c, impl.Result{}, false
 	}
 	*decl = jsonvalue.Value{Kind: jsonvalue.Object}
 	probed = c
 	probed.Schema = schema.Append(nil)
 	if !impl.Same(ref(probed), want) {
-		return "", c, impl.Result{}, false
+		return c, impl.Result{}, false
 	}
-	return key, probed, want, true
+	return probed, want, true
 }
 
 // memberDeclaration is the class of a bug shown under what the schema
@@ -162,15 +170,6 @@ func memberName(d diagnose.Diagnosis, key string) diagnose.Diagnosis {
 		Title:  "The member named " + quoteKey(key) + " is not answered as the same member under another name is",
 		Clause: d.Clause, Where: d.Where, Shape: d.Shape,
 	}
-}
-
-// topMember is the first member name of the JSON pointer where.
-func topMember(where string) (string, bool) {
-	if !strings.HasPrefix(where, "/") {
-		return "", false
-	}
-	tok, _, _ := strings.Cut(where[1:], "/")
-	return strings.NewReplacer("~1", "/", "~0", "~").Replace(tok), true
 }
 
 // quoteKey is key as a title quotes it.

@@ -44,7 +44,7 @@ type implFlags struct {
 	jobs    int // runs of the adapter at once (registerJobs); 0: one
 	flags   *pflag.FlagSet
 	// coverage: the run will ask for coverage if the adapter offers it
-	// (toolnorm fuzz): its start request says so.
+	// (toolnorm fuzz's --coverage): its start request says so.
 	coverage bool
 }
 
@@ -500,11 +500,10 @@ buckets are not reported again). Several runners may share DIR.`,
 }
 
 type fuzzOptions struct {
-	f        implFlags
+	f        implFlags // f.coverage: --coverage
 	duration time.Duration
 	dir      string
 	seed     uint64
-	coverage bool
 }
 
 func fuzzFlags(cmd *cobra.Command, o *fuzzOptions) {
@@ -514,7 +513,7 @@ func fuzzFlags(cmd *cobra.Command, o *fuzzOptions) {
 	cmd.Flags().StringVar(&o.dir, "corpus", "", "the corpus directory findings are written into (created if missing)")
 	maxFileSizeFlag(cmd.Flags())
 	cmd.Flags().Uint64Var(&o.seed, "seed", 0, "seed (0: from the clock)")
-	cmd.Flags().BoolVar(&o.coverage, "coverage", true, "be guided by the coverage the adapter offers, if it does (--coverage=false: fuzz as if it offered none)")
+	cmd.Flags().BoolVar(&o.f.coverage, "coverage", true, "be guided by the coverage the adapter offers, if it does (--coverage=false: fuzz as if it offered none)")
 }
 
 // maxResumed is the most cases of its queue a fuzzing run starts from.
@@ -575,7 +574,6 @@ func runFuzz(cmd *cobra.Command, o *fuzzOptions, _ []string) error {
 	// SIGINT or SIGTERM during the adapter's start stops it too (the
 	// duration counts from the start's end, as it always did).
 	lessGC()
-	o.f.coverage = o.coverage
 	im, closeImpl, err := o.f.open(ctx, cmd.ErrOrStderr())
 	if err != nil {
 		return err
@@ -586,7 +584,7 @@ func runFuzz(cmd *cobra.Command, o *fuzzOptions, _ []string) error {
 	// run resumes from it. An adapter that offers no coverage has none.
 	var queue []impl.Case
 	_, unit := impl.CoverageOf(im)
-	if !o.coverage {
+	if !o.f.coverage {
 		unit = ""
 	}
 	if unit != "" {
