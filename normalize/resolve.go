@@ -444,15 +444,17 @@ func (r *resolver) index(d *document, v any, at *loc, res *resource, isRoot bool
 		return
 	}
 	r.step(1)
+	var k indexed
+	k.gather(m)
 	draft := res.draft
-	_, hasRef := m["$ref"]
-	idKey := "$id"
+	hasRef := k.has&(1<<slotRef) != 0
+	idSlot, idKey := slotID, "$id"
 	if draft == Draft4 {
-		idKey = "id"
+		idSlot, idKey = slotOldID, "id"
 	}
 	here := place{doc: d, at: at, v: m, res: res}
 	// In drafts 4 to 7, $ref makes its siblings ignored, an id among them.
-	if id, ok := m[idKey].(string); ok && (draft.modern() || !hasRef) {
+	if id, ok := k.v[idSlot].(string); ok && (draft.modern() || !hasRef) {
 		uri, frag, err := r.resolveURI(res.uri, id, d, at, idKey)
 		switch {
 		case r.err != nil:
@@ -462,7 +464,7 @@ func (r *resolver) index(d *document, v any, at *loc, res *resource, isRoot bool
 			return
 		case uri != res.uri && !isRoot:
 			nr := &resource{uri: uri, draft: draft}
-			if s, ok := m["$schema"].(string); ok {
+			if s, ok := k.v[slotSchema].(string); ok {
 				if dr, ok := DraftOf(s); ok {
 					nr.draft, draft = dr, dr
 				}
@@ -489,10 +491,10 @@ func (r *resolver) index(d *document, v any, at *loc, res *resource, isRoot bool
 		}
 	}
 	if draft.modern() {
-		if a, ok := m["$anchor"].(string); ok {
+		if a, ok := k.v[slotAnchor].(string); ok {
 			res.addAnchor(a, here)
 		}
-		if a, ok := m["$dynamicAnchor"].(string); ok && draft == Draft2020 {
+		if a, ok := k.v[slotDynamicAnchor].(string); ok && draft == Draft2020 {
 			res.addAnchor(a, here)
 			if res.dynamic == nil {
 				res.dynamic = map[string]place{}
@@ -501,12 +503,12 @@ func (r *resolver) index(d *document, v any, at *loc, res *resource, isRoot bool
 				res.dynamic[a] = here
 			}
 		}
-		if b, ok := m["$recursiveAnchor"].(bool); ok && b && draft == Draft2019 && res.root.at == at {
+		if b, ok := k.v[slotRecursiveAnchor].(bool); ok && b && draft == Draft2019 && res.root.at == at {
 			res.recursive = true
 		}
 	}
-	for _, kw := range [...]string{"$ref", "$dynamicRef", "$recursiveRef"} {
-		s, ok := m[kw].(string)
+	for i, kw := range [...]string{"$ref", "$dynamicRef", "$recursiveRef"} {
+		s, ok := k.v[slotRef+i].(string)
 		if !ok {
 			continue
 		}
@@ -525,23 +527,26 @@ func (r *resolver) index(d *document, v any, at *loc, res *resource, isRoot bool
 		}
 		r.refs = append(r.refs, pendingRef{res: res, ref: s, doc: d, at: at, kw: kw})
 	}
-	for _, kw := range oneSchema {
-		if sub, ok := m[kw]; ok {
+	if k.has&subschemas == 0 {
+		return
+	}
+	for i, kw := range oneSchema {
+		if sub := k.v[slotOneSchema+i]; sub != nil {
 			if _, isList := sub.([]any); !isList {
 				r.index(d, sub, at.member(kw), res, false)
 			}
 		}
 	}
-	for _, kw := range schemaList {
-		if list, ok := m[kw].([]any); ok {
+	for i, kw := range schemaList {
+		if list, ok := k.v[slotSchemaList+i].([]any); ok {
 			locs := at.member(kw).elements(len(list))
 			for i, sub := range list {
 				r.index(d, sub, &locs[i], res, false)
 			}
 		}
 	}
-	for _, kw := range schemaMaps {
-		if obj, ok := m[kw].(map[string]any); ok {
+	for i, kw := range schemaMaps {
+		if obj, ok := k.v[slotSchemaMaps+i].(map[string]any); ok {
 			keys := d.members(obj)
 			locs := at.member(kw).members(keys)
 			for i, k := range keys {
@@ -549,6 +554,123 @@ func (r *resolver) index(d *document, v any, at *loc, res *resource, isRoot bool
 			}
 		}
 	}
+}
+
+// indexed are the members of a schema object that the index reads, found
+// in one pass over its members (a schema object has a few, and looking
+// each of the thirty keywords up was most of what indexing cost): v by
+// slot, has a bit for each slot present.
+type indexed struct {
+	v   [slots]any
+	has uint64
+}
+
+// The slots of indexed: the identifiers and references, then oneSchema,
+// schemaList (whose items shares oneSchema's) and schemaMaps, in their
+// orders.
+const (
+	slotRef = iota
+	slotDynamicRef
+	slotRecursiveRef
+	slotID
+	slotOldID
+	slotSchema
+	slotAnchor
+	slotDynamicAnchor
+	slotRecursiveAnchor
+	slotOneSchema
+	slotSchemaList = slotOneSchema + 12
+	slotSchemaMaps = slotSchemaList + 5
+	slots          = slotSchemaMaps + 6
+
+	// subschemas has the bits of the slots that hold schemas.
+	subschemas = (1<<slots - 1) &^ (1<<slotOneSchema - 1)
+)
+
+func (k *indexed) gather(m map[string]any) {
+	for key, v := range m {
+		i := indexSlot(key)
+		switch {
+		case i < 0:
+			continue
+		case i == slotOneSchema+11: // items: one schema, or a list
+			k.v[slotSchemaList+4] = v
+			k.has |= 1 << (slotSchemaList + 4)
+		}
+		k.v[i] = v
+		k.has |= 1 << i
+	}
+}
+
+// indexSlot is key's slot in indexed, or -1 for a member the index does
+// not read. TestIndexSlots holds it to oneSchema, schemaList and
+// schemaMaps.
+func indexSlot(key string) int {
+	switch key {
+	case "$ref":
+		return slotRef
+	case "$dynamicRef":
+		return slotDynamicRef
+	case "$recursiveRef":
+		return slotRecursiveRef
+	case "$id":
+		return slotID
+	case "id":
+		return slotOldID
+	case "$schema":
+		return slotSchema
+	case "$anchor":
+		return slotAnchor
+	case "$dynamicAnchor":
+		return slotDynamicAnchor
+	case "$recursiveAnchor":
+		return slotRecursiveAnchor
+	case "additionalProperties":
+		return slotOneSchema
+	case "additionalItems":
+		return slotOneSchema + 1
+	case "not":
+		return slotOneSchema + 2
+	case "if":
+		return slotOneSchema + 3
+	case "then":
+		return slotOneSchema + 4
+	case "else":
+		return slotOneSchema + 5
+	case "contains":
+		return slotOneSchema + 6
+	case "propertyNames":
+		return slotOneSchema + 7
+	case "unevaluatedItems":
+		return slotOneSchema + 8
+	case "unevaluatedProperties":
+		return slotOneSchema + 9
+	case "contentSchema":
+		return slotOneSchema + 10
+	case "items":
+		return slotOneSchema + 11
+	case "allOf":
+		return slotSchemaList
+	case "anyOf":
+		return slotSchemaList + 1
+	case "oneOf":
+		return slotSchemaList + 2
+	case "prefixItems":
+		return slotSchemaList + 3
+	case "properties":
+		return slotSchemaMaps
+	case "patternProperties":
+		return slotSchemaMaps + 1
+	case "$defs":
+		return slotSchemaMaps + 2
+	case "definitions":
+		return slotSchemaMaps + 3
+	case "dependentSchemas":
+		return slotSchemaMaps + 4
+	case "dependencies":
+		return slotSchemaMaps + 5
+	}
+	return -1
 }
 
 func (res *resource) addAnchor(name string, p place) {

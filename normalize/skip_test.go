@@ -1,6 +1,7 @@
 package normalize
 
 import (
+	"math/bits"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -146,5 +147,41 @@ func TestMayIdentifyEnds(t *testing.T) {
 	}
 	if !mayIdentify([]byte(`{"\u0024id":"x"}`), &resolveConfig{}) {
 		t.Error(`an escaped "$id" key is not taken to identify`)
+	}
+}
+
+// TestIndexSlots: the index finds each keyword it reads in its slot, in
+// the orders of oneSchema, schemaList and schemaMaps, items in both of
+// its own, and nothing else.
+func TestIndexSlots(t *testing.T) {
+	want := map[string][]int{"$ref": {slotRef}, "$dynamicRef": {slotDynamicRef}, "$recursiveRef": {slotRecursiveRef},
+		"$id": {slotID}, "id": {slotOldID}, "$schema": {slotSchema}, "$anchor": {slotAnchor},
+		"$dynamicAnchor": {slotDynamicAnchor}, "$recursiveAnchor": {slotRecursiveAnchor}}
+	for i, kw := range oneSchema {
+		want[kw] = append(want[kw], slotOneSchema+i)
+	}
+	for i, kw := range schemaList {
+		want[kw] = append(want[kw], slotSchemaList+i)
+	}
+	for i, kw := range schemaMaps {
+		want[kw] = append(want[kw], slotSchemaMaps+i)
+	}
+	for kw, slots := range want {
+		var k indexed
+		k.gather(map[string]any{kw: kw})
+		for _, s := range slots {
+			if k.v[s] != kw || k.has&(1<<s) == 0 {
+				t.Errorf("%q: not in slot %d", kw, s)
+			}
+		}
+		if n := bits.OnesCount64(k.has); n != len(slots) {
+			t.Errorf("%q: in %d slots, want %d", kw, n, len(slots))
+		}
+	}
+	for _, kw := range []string{"type", "enum", "description", "$comment", "ref", "Items", ""} {
+		var k indexed
+		if k.gather(map[string]any{kw: 1}); k.has != 0 {
+			t.Errorf("%q: read by the index", kw)
+		}
 	}
 }
