@@ -59,6 +59,13 @@ func TestClassify(t *testing.T) {
 		{"numeric without ;", `{}`, `{"a":"&#38"}`, false, 0, out(`{"a":"&#38"}`), "undecoded/numeric-no-semicolon", "reading/1", "/a", false},
 		{"null", `{}`, `{"a":"&#0;"}`, false, 0, out(`{"a":"&#0;"}`), "undecoded/numeric-null", "reading/1", "/a", false},
 		{"windows-1252", `{}`, `{"a":"&#150;"}`, false, 0, out(`{"a":"\u0096"}`), "undecoded/numeric-windows-1252", "reading/1", "/a", false},
+		// Decoded without its `;`, to the code point itself: the mapping
+		// failed, not the `;` (one class with the row above).
+		{"windows-1252 without ;", `{}`, `{"":"&#x80"}`, false, 0, out(`{"":"\u0080"}`), "undecoded/numeric-windows-1252", "reading/1", "/", false},
+		// Escaped twice: the `&amp` is decoded right, the reference it
+		// makes is not.
+		{"windows-1252 escaped twice", `{}`, `{"":"&amp#x80"}`, false, 0, out(`{"":"\u0080"}`), "undecoded/numeric-windows-1252", "reading/1", "/", false},
+		{"windows-1252 escaped twice, with ;", `{}`, `{"":"a&amp;#150;"}`, false, 0, out(`{"":"a\u0096"}`), "undecoded/numeric-windows-1252", "reading/1", "/", false},
 		{"surrogate", `{}`, `{"a":"&#xD800;"}`, false, 0, out(`{"a":"&#xD800;"}`), "undecoded/numeric-surrogate", "reading/1", "/a", false},
 		{"out of range", `{}`, `{"a":"&#x110000;"}`, false, 0, out(`{"a":"&#x110000;"}`), "undecoded/numeric-out-of-range", "reading/1", "/a", false},
 		{"legacy without ;", `{}`, `{"a":"&copy 2024"}`, false, 0, out(`{"a":"&copy 2024"}`), "undecoded/named-no-semicolon", "reading/1", "/a", false},
@@ -121,9 +128,14 @@ func TestClassify(t *testing.T) {
 		{"empty array as an empty object", `{}`, `{"p":[]}`, false, 0, out(`{"p":{}}`), "object-as-array", "rule/5", "/p", false},
 		// PHP's json_encode writes an array keyed 0 to n-1 as a list.
 		{"an object keyed 0 to n-1 as an array", `{}`, `{"p":{"0":"a","1":"b"}}`, false, 0, out(`{"p":["a","b"]}`), "object-as-array", "rule/5", "/p", false},
+		// Keys renumbered (PHP's array_merge): the values stay in place,
+		// not a reordering.
+		{"integer keys renumbered", `{}`, `{"1":"a","0":"b"}`, false, 0, out(`{"0":"a","1":"b"}`), "key-changed", "rule/5", "", false},
+		{"integer keys moved first", `{}`, `{"b":1,"0":2}`, false, 0, out(`{"0":2,"b":1}`), "artefact/lossy-json", "reading/7", "", true},
 		{"an object keyed otherwise, as an array", `{}`, `{"p":{"1":"a","0":"b"}}`, false, 0, out(`{"p":["b","a"]}`), "coerced", "rule/5", "/p", false},
 		{"an object to an array, not empty", `{}`, `{"p":{"a":1}}`, false, 0, out(`{"p":[1]}`), "coerced", "rule/5", "/p", false},
 		{"not JSON text", `{"properties":{"p":{"type":"array"}}}`, `{"p":"\u00a0[1]"}`, false, 0, out(`{"p":[1]}`), "decoded-not-json", "reading/5", "/p", false},
+		{"not JSON text, a NUL after it", `{"properties":{"p":{"type":"array"}}}`, `{"p":"[]\u0000"}`, false, 0, out(`{"p":[]}`), "decoded-not-json", "reading/5", "/p", false},
 		{"a branch admits any type", `{"properties":{"p":{"oneOf":[{"type":"array"},{}]}}}`, `{"p":"[]"}`, false, 0, out(`{"p":[]}`), "decoded-declared-string", "rule/3", "/p", false},
 		{"a branch true", `{"properties":{"p":{"anyOf":[{"type":"array"},true]}}}`, `{"p":"[]"}`, false, 0, out(`{"p":[]}`), "decoded-declared-string", "rule/3", "/p", false},
 		{"a branch through $ref", `{"$defs":{"a":{}},"properties":{"p":{"anyOf":[{"$ref":"#/$defs/a"},{"type":"array"}]}}}`, `{"p":"[]"}`, false, 0, out(`{"p":[]}`), "decoded-declared-string", "rule/3", "/p", false},
@@ -263,6 +275,14 @@ func TestTitleNamesTheCase(t *testing.T) {
 		{"-Infinity in a string", `{"properties":{"p":{"type":"object"}}}`, `{"p":"{\"a\":-Infinity}"}`, impl.Fail(impl.ErrProtocol, `not a JSON object: "{\"arguments\": {\"p\": {\"a\": -Infinity}}}"`), "failure/protocol/non-finite", "word-in-string", []string{"(`NaN` or `Infinity` in a string read as a number)"}},
 		{"NaN from nothing in the arguments", `{}`, `{"":1}`, impl.Fail(impl.ErrProtocol, `not a JSON object: "{\"arguments\": {\"\": NaN}}"`), "failure/protocol/non-finite", "", []string{"which JSON does not have"}},
 		{"an error for a long reference", `{}`, `{"":"&#` + strings.Repeat("9", 5000) + `;"}`, impl.Reject(impl.ErrUnspecified, "ValueError: Exceeds the limit (4300 digits)"), "error-for-valid-input/long-reference", "", []string{"of 5,000 digits", "U+FFFD"}},
+		// What the text that is not JSON is, as the case shows it: never
+		// a list of what the class may hold.
+		{"a NUL after JSON trimmed", `{"properties":{"p":{"type":"array"}}}`, `{"p":"[]\u0000"}`, out(`{"p":[]}`), "decoded-not-json", "a NUL", []string{"(a NUL)", "trimmed"}},
+		{"a no-break space trimmed", `{"properties":{"p":{"type":"array"}}}`, `{"p":"\u00a0[]"}`, out(`{"p":[]}`), "decoded-not-json", "a no-break space", []string{"(a no-break space)"}},
+		{"truncated JSON made an array", `{"properties":{"p":{"type":"array"}}}`, `{"p":"[1,2"}`, out(`{"p":[1,2]}`), "made-from-not-json", "truncated", []string{"(truncated)"}},
+		{"single quotes made an array", `{"properties":{"p":{"type":"array"}}}`, `{"p":"['a']"}`, out(`{"p":["a"]}`), "made-from-not-json", "single-quoted", []string{"(single-quoted)"}},
+		{"empty made an array", `{"properties":{"p":{"type":"array"}}}`, `{"p":""}`, out(`{"p":[]}`), "made-from-not-json", "empty", []string{"(empty)"}},
+		{"a word made an array", `{"properties":{"p":{"type":"array"}}}`, `{"p":"a,b"}`, out(`{"p":["a","b"]}`), "made-from-not-json", "", []string{"Text that is not JSON is made"}},
 		// Input the rule rejects, answered: by the kind of error expected.
 		{"not an object answered", `{}`, `[]`, out(`[]`), "no-error", "not-object", []string{"(arguments not an object)"}},
 		{"broken schema answered", `{"anyOf":[]}`, `{}`, out(`{}`), "no-error", "invalid-schema", []string{"(a broken schema)"}},

@@ -48,6 +48,8 @@ var titlers = map[string]func(class string, details []string) string{
 	"object-as-array":               func(_ string, ds []string) string { return AsArrayTitle(ds) },
 	"decode-missed/keyword":         func(_ string, ds []string) string { return KeywordTitle(Routes(ds)) },
 	IgnoredClass:                    func(_ string, ds []string) string { return IgnoredTitle(Routes(ds)) },
+	"decoded-not-json":              func(_ string, ds []string) string { return TrimmedTitle(ds) },
+	"made-from-not-json":            func(_ string, ds []string) string { return NotJSONTitle(ds) },
 }
 
 // whereKeptTitle is the title of JSON text decoded where the rule keeps

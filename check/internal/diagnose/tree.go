@@ -2,6 +2,8 @@ package diagnose
 
 import (
 	"cmp"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -362,11 +364,16 @@ func (d *differ) keysDiffer(want, got *jsonvalue.Value, decoded bool) (Diagnosis
 	case len(unique(wk)) < len(wk) && slices.Equal(unique(wk), sortedLike(unique(gk), unique(wk))) && len(gk) == len(unique(gk)):
 		// Duplicates collapsed to one member each.
 		return lossy(decoded, "duplicates"), true
-	case !slices.Equal(wk, gk) && sameSet(wk, gk):
+	case !slices.Equal(wk, gk) && sameSet(wk, gk) && !valuesInPlace(want, got):
 		if slices.Equal(gk, jsOrder(wk)) {
 			return lossy(decoded, "key-order"), true
 		}
 		return Diagnosis{Class: "member-order", Title: "Members are reordered", Clause: "reading/7"}, true
+	case len(wk) == len(gk) && !slices.Equal(wk, gk) && sameSet(wk, gk):
+		// The keys of the members moved, their values not: the keys
+		// were renumbered or swapped (PHP's array_merge renumbers
+		// integer keys).
+		return Diagnosis{Class: "key-changed", Title: "A key is changed", Clause: "rule/5"}, true
 	case len(wk) == len(gk) && !slices.Equal(wk, gk):
 		for i := range wk {
 			if wk[i] != gk[i] {
@@ -382,6 +389,23 @@ func (d *differ) keysDiffer(want, got *jsonvalue.Value, decoded bool) (Diagnosis
 		return Diagnosis{Class: "member-added", Title: "A member is added", Clause: "rule/5"}, true
 	}
 	return Diagnosis{}, false
+}
+
+// valuesInPlace reports whether got, of as many members as want, has
+// want's values in want's order under keys moved among them, where the
+// members moved would have brought their values: the keys were renamed,
+// not the members reordered.
+func valuesInPlace(want, got *jsonvalue.Value) bool {
+	moved := true // each value under its key in got too
+	for i, m := range want.Members {
+		if !jsonvalue.Equal(m.Value, got.Members[i].Value) {
+			return false
+		}
+		if g := got.Member(m.Key); g == nil || !jsonvalue.Equal(m.Value, g) {
+			moved = false
+		}
+	}
+	return !moved
 }
 
 // dropped diagnoses the first member of want whose key is not among the
@@ -610,13 +634,101 @@ func madeUp(want, got *jsonvalue.Value, dc declarations) Diagnosis {
 		return Diagnosis{Class: "made-from-not-json/declared-string", Title: "Text that is not JSON is made into an array or object where the parameter may be a string", Clause: "rule/3"}
 	case !dc.shape:
 		return Diagnosis{Class: "made-from-not-json/undeclared", Title: "Text that is not JSON is made into an array or object where the schema declares neither", Clause: "rule/2"}
-	case parsesTo(strings.TrimFunc(want.Str, jsSpace), got):
-		return Diagnosis{Class: "decoded-not-json", Title: "JSON text with whitespace around it that JSON does not allow (a no-break space, a byte order mark, a form feed) is trimmed and decoded", Clause: "reading/5"}
+	case parsesTo(strings.TrimFunc(want.Str, trimmable), got):
+		what := OrderDetails(trimmed(want.Str))
+		return Diagnosis{Class: "decoded-not-json", Detail: strings.Join(what, ", "), Title: TrimmedTitle(what), Clause: "reading/5"}
 	}
 	if fixed, ok := withoutLoneSurrogates(want.Str); ok && parsesTo(fixed, got) {
 		return lossy(true, "lone-surrogate") // JSON.parse takes a raw lone surrogate
 	}
-	return Diagnosis{Class: "made-from-not-json", Title: "Text that is not JSON (truncated, single-quoted, empty, a plain word) is made into an array or object", Clause: "rule/2"}
+	what := notJSON(want.Str)
+	return Diagnosis{Class: "made-from-not-json", Detail: what, Title: NotJSONTitle([]string{what}), Clause: "rule/2"}
+}
+
+// trimmable reports whether r is a character an implementation may trim
+// from around JSON text that JSON does not allow there: JavaScript's
+// whitespace, and the controls other languages' trim functions take
+// (PHP's trim takes NUL and the vertical tab).
+func trimmable(r rune) bool { return jsSpace(r) || r < 0x20 || r == 0x7F }
+
+// trimmed are the characters around s that JSON does not allow there and
+// trimmable takes, each once, as a title names them.
+func trimmed(s string) []string {
+	inner := strings.TrimFunc(s, trimmable)
+	at := strings.Index(s, inner)
+	if inner == "" || at < 0 {
+		return nil
+	}
+	var out []string
+	for _, r := range s[:at] + s[at+len(inner):] {
+		if r == ' ' || r == '\t' || r == '\n' || r == '\r' {
+			continue // JSON's own whitespace
+		}
+		if n := charName(r); !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// charName is how a title names the character r.
+func charName(r rune) string {
+	switch r {
+	case 0:
+		return "a NUL"
+	case 0x0B:
+		return "a vertical tab"
+	case 0x0C:
+		return "a form feed"
+	case 0xA0:
+		return "a no-break space"
+	case 0xFEFF:
+		return "a byte order mark"
+	}
+	return fmt.Sprintf("U+%04X", r)
+}
+
+// TrimmedTitle is the title of JSON text with the characters whats around
+// it, which JSON does not allow there, trimmed and decoded.
+func TrimmedTitle(whats []string) string {
+	t := "JSON text with characters around it that JSON does not allow there"
+	if len(whats) > 0 {
+		t += " (" + strings.Join(whats, ", ") + ")"
+	}
+	return t + " is trimmed and decoded"
+}
+
+// notJSON says what the text s, which is not JSON, is: empty, truncated
+// JSON, JSON with single quotes, or other text (""), as far as its text
+// shows it.
+func notJSON(s string) string {
+	t := strings.TrimFunc(s, trimmable)
+	switch {
+	case t == "":
+		return "empty"
+	case json.Valid([]byte(strings.ReplaceAll(t, "'", `"`))):
+		return "single-quoted"
+	}
+	var syn *json.SyntaxError
+	if err := json.Unmarshal([]byte(t), new(any)); errors.As(err, &syn) && syn.Offset >= int64(len(t)) || err != nil && err.Error() == "unexpected end of JSON input" {
+		return "truncated"
+	}
+	return ""
+}
+
+// NotJSONTitle is the title of text that is not JSON, of the kinds whats
+// (notJSON's; "" for other text), made into an array or object.
+func NotJSONTitle(whats []string) string {
+	var shown []string
+	for _, w := range OrderDetails(whats) {
+		if w != "" {
+			shown = append(shown, w)
+		}
+	}
+	if len(shown) == 0 || len(shown) < len(whats) {
+		return "Text that is not JSON is made into an array or object"
+	}
+	return "Text that is not JSON (" + strings.Join(shown, ", ") + ") is made into an array or object"
 }
 
 // decodedJSON diagnoses JSON text, whose value is lit, decoded into got
