@@ -93,12 +93,20 @@ func build() []*Deviation {
 			change: change{schema: dropStringType},
 			Witnesses: []impl.Case{w(`{"type":"object","properties":{"a":{"type":["string","array"]}}}`, `{"a":"[1]"}`),
 				w(`{"type":"object","properties":{"a":{"anyOf":[{"type":"string"},{"type":"array"}]}}}`, `{"a":"[1]"}`), w(stringParam, `{"a":"[1]"}`)}},
-		{ID: "json-string-admitted-invalid", needs: needsKeyword("maxLength", "minLength"), Clause: "rule/3",
-			Title:  "A string that breaks the `maxLength` or `minLength` of its position is JSON-decoded where `array` or `object` is admitted beside `string`",
-			change: withModel(func(m *model) { m.lengthBroken = true }),
+		// A validator tried on the string first (a union of zod's
+		// string() with its constraints and array()) breaks on any
+		// constraint on strings; an implementation that checks lengths
+		// alone is the variant.
+		{ID: "json-string-admitted-invalid", needs: needsKeyword("maxLength", "minLength", "pattern", "enum", "const"), Clause: "rule/3",
+			Title:    "A string that breaks a constraint on strings of its position (its `maxLength` or `minLength`; or its `pattern`, `enum` or `const`) is JSON-decoded where `array` or `object` is admitted beside `string`",
+			change:   withModel(func(m *model) { m.stringBroken = true }),
+			variants: []change{withModel(func(m *model) { m.stringBroken, m.lengthOnly = true, true })},
 			Witnesses: []impl.Case{w(`{"type":"object","properties":{"a":{"type":["string","array"],"maxLength":1}}}`, `{"a":"[1]"}`),
 				w(`{"type":"object","properties":{"a":{"type":["string","object"],"minLength":9}}}`, `{"a":"{}"}`),
-				w(`{"type":"object","properties":{"a":{"type":["string","array"],"maxLength":9}}}`, `{"a":"[1]"}`)}},
+				w(`{"type":"object","properties":{"a":{"type":["string","array"],"maxLength":9}}}`, `{"a":"[1]"}`),
+				w(`{"type":"object","properties":{"a":{"type":["string","array"],"enum":["x"]}}}`, `{"a":"[1]"}`),
+				w(`{"type":"object","properties":{"a":{"type":["string","array"],"pattern":"^x"}}}`, `{"a":"[1]"}`),
+				w(`{"type":"object","properties":{"a":{"type":["string","object"],"const":"x"}}}`, `{"a":"{}"}`)}},
 		{ID: "json-any-branch", unions: true, needs: needsKeyword("anyOf", "oneOf"), Clause: "rule/3",
 			Title:  "A string is JSON-decoded where one branch of `anyOf` or `oneOf` declares `array` or `object`, though another admits a string or anything",
 			change: change{schema: containerBranches},

@@ -61,11 +61,12 @@ type model struct {
 	// arrayForObject substitutes an array where an object is declared
 	// (JavaScript's typeof says "object" of both).
 	arrayForObject bool
-	// lengthBroken decodes a string that breaks the minLength or maxLength
-	// of its position where a container is declared beside string, as if
-	// string were not.
-	lengthBroken bool
-	unpadded     bool // JSON with whitespace around it is refused
+	// stringBroken decodes a string that breaks a constraint on strings
+	// of its position (its length, pattern, enum or const) where a
+	// container is declared beside string, as if string were not;
+	// lengthOnly, only one that breaks its minLength or maxLength.
+	stringBroken, lengthOnly bool
+	unpadded                 bool // JSON with whitespace around it is refused
 	// maxText, when not 0, is the longest text the JSON repair tries, in
 	// UTF-16 code units (a JavaScript string's length): longer text stays.
 	maxText int
@@ -368,7 +369,7 @@ func (m *model) shapesOf(ctx context.Context, schema []byte, root *jsonvalue.Val
 	if m.elemArrays {
 		m.itemsArrays(ctx, schema, root, todo, paths, o, shapes)
 	}
-	if m.lengthBroken {
+	if m.stringBroken {
 		doc, err := jsonvalue.Parse(schema)
 		if err != nil {
 			return shapes, true
@@ -378,7 +379,7 @@ func (m *model) shapesOf(ctx context.Context, schema []byte, root *jsonvalue.Val
 		if !shapesUnder(ctx, doc.Append(nil), root, paths, o, admitted) {
 			return shapes, true
 		}
-		broken := lengthBroken(schema, root)
+		broken := stringBroken(schema, root, m.lengthOnly)
 		for i, l := range todo {
 			if shapes[i] == 0 && admitted[i] != 0 && broken[strings.Join(tokens(root, l.path), "/")] {
 				shapes[i] = admitted[i]

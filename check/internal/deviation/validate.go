@@ -43,9 +43,11 @@ func compiledAs(schema []byte, draft *jsonschema.Draft) *jsonschema.Schema {
 	return s
 }
 
-// lengthBroken returns the places in v (JSON Pointers' tokens joined by
-// "/") where a string breaks a minLength or maxLength of the schema.
-func lengthBroken(schema []byte, v *jsonvalue.Value) map[string]bool {
+// stringBroken returns the places in v (JSON Pointers' tokens joined by
+// "/") where a string breaks a constraint of the schema on strings: its
+// length (minLength, maxLength), or, unless lengths, its pattern, enum or
+// const.
+func stringBroken(schema []byte, v *jsonvalue.Value, lengths bool) map[string]bool {
 	s := compiled(schema)
 	if s == nil {
 		return nil
@@ -62,6 +64,10 @@ func lengthBroken(schema []byte, v *jsonvalue.Value) map[string]bool {
 			switch e.ErrorKind.(type) {
 			case *kind.MaxLength, *kind.MinLength:
 				out[strings.Join(e.InstanceLocation, "/")] = true
+			case *kind.Pattern, *kind.Enum, *kind.Const:
+				if !lengths {
+					out[strings.Join(e.InstanceLocation, "/")] = true
+				}
 			}
 			for _, c := range e.Causes {
 				walk(c)
