@@ -3,6 +3,7 @@ package explain
 import (
 	"bytes"
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -149,5 +150,49 @@ func TestRenameProbe(t *testing.T) {
 		if ok != (tt.args2 != "") || ok && (string(renamed.Schema) != tt.schemaAfter || string(renamed.Args) != tt.args2 || !impl.Same(w, want(renamed))) {
 			t.Errorf("%s %s at %q: %q %s %s %v", tt.schema, tt.args, tt.where, key, renamed.Schema, renamed.Args, ok)
 		}
+	}
+}
+
+// renumbered repairs as the reference does, then renumbers the integer
+// keys of the arguments from 0 in their order, keeping their values where
+// they are (PHP's array_merge).
+var renumbered = impl.Func("renumbered", func(ctx context.Context, c impl.Case) impl.Result {
+	r := impl.Reference.Normalize(ctx, c)
+	out, err := jsonvalue.Parse(r.Output)
+	if !r.Answered() || err != nil || out.Kind != jsonvalue.Object {
+		return r
+	}
+	n := 0
+	for i, m := range out.Members {
+		if _, err := strconv.ParseUint(m.Key, 10, 32); err == nil {
+			out.Members[i].Key = strconv.Itoa(n)
+			n++
+		}
+	}
+	return impl.OK(out.Append(nil))
+})
+
+// TestDistinctValues: a counterexample whose values are alike shows keys
+// renumbered as keys reordered (a lossy reading of the adapter's); made
+// different, they show what happened, and the two findings are one cause.
+func TestDistinctValues(t *testing.T) {
+	var fs []Finding
+	for i, args := range []string{`{"1":[],"0":[]}`, `{"2":""}`} {
+		c := impl.Case{Schema: []byte(`{}`), Args: []byte(args)}
+		fs = append(fs, Finding{Source: Vector, ID: strconv.Itoa(i), Case: c, Want: want(c), Got: renumbered.Normalize(ctx, c), Clause: "rule/5"})
+	}
+	rcs := Explain(ctx, Config{Impl: renumbered, Want: want, Keep: func() bool { return true }}, fs)
+	if len(rcs) != 1 || rcs[0].Class != "key-changed" || rcs[0].Count() != 2 {
+		var got []string
+		for _, rc := range rcs {
+			got = append(got, rc.Class+": "+rc.Title)
+		}
+		t.Fatalf("root causes %q, want one key-changed of both findings", got)
+	}
+	if _, ok := distinctValues(impl.Case{Args: []byte(`{"a":[],"b":{},"c":1}`)}); ok {
+		t.Error("values all different made different")
+	}
+	if c, ok := distinctValues(impl.Case{Args: []byte(`{"a":[],"b":"x","c":{"d":null,"e":null},"f":[]}`)}); !ok || string(c.Args) != `{"a":1,"b":"x","c":{"d":2,"e":3},"f":4}` {
+		t.Errorf("distinctValues = %s, %v", c.Args, ok)
 	}
 }

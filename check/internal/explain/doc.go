@@ -34,12 +34,25 @@
 //   - fallback: the findings no deviation explains, classified by what
 //     differs (package check/internal/diagnose), minimized keeping their
 //     class;
+//   - distinct: a class's counterexample whose arguments hold one value
+//     twice (`[]` and `[]`) has them made different numbers; where the
+//     implementation still fails, and what differs is of another class
+//     (keys renumbered, which looked like keys reordered), that case is
+//     the counterexample;
 //   - contexts: a class's claim is checked against its counterexample's
 //     context: with the member it fails at renamed, or with nothing
 //     declared for it, where the rule gives the same answer, an
 //     implementation that then answers right has a bug of that member's
 //     name (member-name/...) or of how its declaration is read
 //     (member-declaration/...), and the title says only that;
+//   - ignored: for a class of the JSON repair (not an error), each
+//     keyword of its counterexample's schema is taken out in turn: where
+//     the reference without it gives the implementation's answer, and the
+//     implementation answers the same without it, the keyword is not read
+//     (not-read/K); taking out a keyword beside it instead, where the
+//     implementation then answers right, says in whose company
+//     ("`type` is not read where `anyOf` is beside it"); the causes left
+//     of one class are then one;
 //   - order: the rule's clauses first, then the readings, failures of
 //     the program, artefacts of the adapter's plumbing; most findings
 //     first.

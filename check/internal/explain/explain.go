@@ -98,6 +98,9 @@ func Explain(ctx context.Context, cfg Config, findings []Finding) []RootCause {
 	causes := cover(fs)
 	causes = append(causes, s.fallback(fs)...)
 	s.shrink(causes)
+	s.distinct(causes)
 	s.contexts(causes)
+	s.ignored(causes)
+	causes = mergeClasses(causes)
 	return order(s.rootCauses(causes))
 }
