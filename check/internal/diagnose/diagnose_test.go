@@ -281,6 +281,7 @@ func TestTitleNamesTheCase(t *testing.T) {
 		{"a no-break space trimmed", `{"properties":{"p":{"type":"array"}}}`, `{"p":"\u00a0[]"}`, out(`{"p":[]}`), "decoded-not-json", "a no-break space", []string{"(a no-break space)"}},
 		{"truncated JSON made an array", `{"properties":{"p":{"type":"array"}}}`, `{"p":"[1,2"}`, out(`{"p":[1,2]}`), "made-from-not-json", "truncated", []string{"(truncated)"}},
 		{"single quotes made an array", `{"properties":{"p":{"type":"array"}}}`, `{"p":"['a']"}`, out(`{"p":["a"]}`), "made-from-not-json", "single-quoted", []string{"(single-quoted)"}},
+		{"text after JSON dropped", `{"properties":{"p":{"type":"array"}}}`, `{"p":"[1] x"}`, out(`{"p":[1]}`), "made-from-not-json", "text after the JSON", []string{"(text after the JSON)"}},
 		{"empty made an array", `{"properties":{"p":{"type":"array"}}}`, `{"p":""}`, out(`{"p":[]}`), "made-from-not-json", "empty", []string{"(empty)"}},
 		{"a word made an array", `{"properties":{"p":{"type":"array"}}}`, `{"p":"a,b"}`, out(`{"p":["a","b"]}`), "made-from-not-json", "", []string{"Text that is not JSON is made"}},
 		// Input the rule rejects, answered: by the kind of error expected.

@@ -3,7 +3,6 @@ package diagnose
 import (
 	"cmp"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -699,8 +698,8 @@ func TrimmedTitle(whats []string) string {
 }
 
 // notJSON says what the text s, which is not JSON, is: empty, truncated
-// JSON, JSON with single quotes, or other text (""), as far as its text
-// shows it.
+// JSON, JSON with single quotes, JSON with text after it, or other text
+// (""), as far as its text shows it.
 func notJSON(s string) string {
 	t := strings.TrimFunc(s, trimmable)
 	switch {
@@ -709,9 +708,13 @@ func notJSON(s string) string {
 	case json.Valid([]byte(strings.ReplaceAll(t, "'", `"`))):
 		return "single-quoted"
 	}
-	var syn *json.SyntaxError
-	if err := json.Unmarshal([]byte(t), new(any)); errors.As(err, &syn) && syn.Offset >= int64(len(t)) || err != nil && err.Error() == "unexpected end of JSON input" {
+	err := json.Unmarshal([]byte(t), new(any))
+	if err != nil && err.Error() == "unexpected end of JSON input" {
 		return "truncated"
+	}
+	var first json.RawMessage
+	if json.NewDecoder(strings.NewReader(t)).Decode(&first) == nil {
+		return "text after the JSON"
 	}
 	return ""
 }
