@@ -33,6 +33,9 @@ type reader struct {
 	// trailingCommas reads text that does not parse again without each
 	// comma that whitespace and then ] or } follow.
 	trailingCommas bool
+	// firstValue reads the first JSON value of text that does not parse,
+	// and drops what follows it (Go's json.Decoder, Python's raw_decode).
+	firstValue bool
 	// loneEscapes refuses text with a lone surrogate escape (\ud800),
 	// which RFC 8259 allows, as PHP's json_decode does.
 	loneEscapes bool

@@ -1,6 +1,7 @@
 package deviation
 
 import (
+	"encoding/json"
 	"regexp"
 	"strconv"
 	"strings"
@@ -21,6 +22,12 @@ func readJSON(s string, r reader) (v *jsonvalue.Value, finite bool) {
 		v, err := jsonvalue.Parse([]byte(s))
 		if err != nil && r.trailingCommas {
 			v, err = jsonvalue.Parse([]byte(trailingCommas.ReplaceAllString(s, "$1")))
+		}
+		if err != nil && r.firstValue {
+			var first json.RawMessage
+			if json.NewDecoder(strings.NewReader(s)).Decode(&first) == nil {
+				v, err = jsonvalue.Parse(first)
+			}
 		}
 		if err != nil {
 			return nil, true

@@ -1,6 +1,7 @@
 package deviation
 
 import (
+	"fmt"
 	"net/url"
 	"slices"
 	"strings"
@@ -52,6 +53,23 @@ func neutralize(key string) rewrite {
 		}
 	})
 }
+
+// additionalOverPatterns reads additionalProperties for the members a
+// pattern matches too (an implementation whose test for "additional" is
+// "not in properties", the patterns forgotten): each pattern's schema is
+// read together with additionalProperties' (allOf).
+var additionalOverPatterns = everySchema(func(obj *jsonvalue.Value, _ bool) {
+	ap, pp := obj.Member("additionalProperties"), obj.Member("patternProperties")
+	if ap == nil || pp == nil || pp.Kind != jsonvalue.Object || ap.Kind != jsonvalue.Object && ap.Kind != jsonvalue.Bool {
+		return
+	}
+	for i, m := range pp.Members {
+		both, err := jsonvalue.Parse(fmt.Appendf(nil, `{"allOf":[%s,%s]}`, m.Value.Append(nil), ap.Append(nil)))
+		if err == nil {
+			pp.Members[i].Value = both
+		}
+	}
+})
 
 // dropStringType removes "string" from every type: "string" becomes [],
 // ["string","array"] becomes ["array"]. Whether string is admitted matters
