@@ -10,7 +10,7 @@ import (
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 )
 
-// contexts is the sixth step, after shrinking: it checks a class's claim
+// contexts is the step after shrinking (and distinct): it checks a class's claim
 // against the context of its counterexample. A class names what differs
 // on one case ("a named reference missing from the implementation's
 // table"), and an implementation that treats some members apart (x-

@@ -48,11 +48,11 @@
 //   - ignored: for a class of the JSON repair (not an error), each
 //     keyword of its counterexample's schema is taken out in turn: where
 //     the reference without it gives the implementation's answer, and the
-//     implementation answers the same without it, the keyword is not read
-//     (not-read/K); taking out a keyword beside it instead, where the
-//     implementation then answers right, says in whose company
-//     ("`type` is not read where `anyOf` is beside it"); the causes left
-//     of one class are then one;
+//     implementation answers the same without it, the keyword may be one
+//     not read; taking out a keyword beside it instead, where the
+//     implementation then answers right, shows in whose company, and
+//     only then is it claimed (not-read/K: "`type` is not read where
+//     `anyOf` is beside it"); the causes left of one class are then one;
 //   - order: the rule's clauses first, then the readings, failures of
 //     the program, artefacts of the adapter's plumbing; most findings
 //     first.

@@ -10,28 +10,29 @@ import (
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 )
 
-// ignored is the seventh step, after contexts: for a class whose
+// ignored is the step after contexts: for a class whose
 // counterexample the schema decides (a string decoded or left, a shape
-// substituted; not an error), it asks whether the implementation answers as if one
-// keyword of the schema were not there. A class of what differs guesses
-// at the keyword from the schema's text ("read through `$ref`", where the
-// `$ref` had nothing to do with it), and an implementation that skips one
-// keyword shows several classes (a decoding missed here, a string decoded
-// there), each filed apart. So each keyword of each schema object of the
-// counterexample (but for one alone in its object) is taken out in turn,
-// and where the
-// reference on the schema without it gives exactly the implementation's
-// answer, and the implementation answers the same without it (the
-// keyword changes nothing for it), the cause is that keyword not read
-// (class not-read/K). Then each keyword beside it is taken out instead:
-// where the implementation then answers as the reference does (and the
-// keyword still matters there), the keyword is not read only beside that
-// one ("`type` is not read where `anyOf` is beside it"). Causes left of
-// one class are then one cause (mergeClasses).
+// substituted; not an error), it asks whether the implementation answers
+// as if one keyword of the schema were not there. A class of what
+// differs guesses at the keyword from the schema's text ("read through
+// `$ref`", where the `$ref` had nothing to do with it), and an
+// implementation that skips one keyword shows several classes (a
+// decoding missed here, a string decoded there), each filed apart.
 //
-// A claim counts only as the implementation's answers show it: nothing
-// is said of a keyword whose absence the reference does not turn into
-// the answer found.
+// So each keyword of each schema object of the counterexample (but for
+// one alone in its object) is taken out in turn. Where the reference on
+// the schema without it gives exactly the implementation's answer, and
+// the implementation answers the same without it (the keyword changes
+// nothing for it), the keyword may be one not read. Then each keyword
+// beside it is taken out instead: where the implementation then answers
+// as the reference does (and the keyword still matters there), it is
+// not read beside that one ("`type` is not read where `anyOf` is beside
+// it"), and the cause is that keyword not read (class not-read/K). A
+// keyword is claimed only where some case shows that company: taking
+// out what is the only route to the member leaves it undeclared, which
+// "gives the answer" of any bug there and proves nothing; a cause whose
+// case shows no company takes the claim another cause shows for the
+// same keyword. Causes left of one class are then one (mergeClasses).
 func (s *session) ignored(causes []*cause) {
 	type probed struct {
 		c    *cause
@@ -101,8 +102,18 @@ func (s *session) ignored(causes []*cause) {
 			}
 		}
 	}
-	// Of a cause's keywords, the one shown beside another, else the
-	// deepest: the most that its answers show.
+	// A keyword is claimed only where a case shows the company it is not
+	// read in: taking out what makes its whole schema (the only route to
+	// the member) always "gives the answer", and says nothing. Of a
+	// cause's keywords, the one shown beside another, the deepest first;
+	// else one that another cause shows so (the same bug, on a case whose
+	// siblings happen not to matter).
+	shown := map[string]bool{}
+	for i, p := range confirmed {
+		if context[i] != "" {
+			shown[p.cut.key] = true
+		}
+	}
 	best := map[*cause]int{}
 	better := func(i, j int) bool {
 		if (context[i] != "") != (context[j] != "") {
@@ -111,12 +122,17 @@ func (s *session) ignored(causes []*cause) {
 		return confirmed[i].cut.depth > confirmed[j].cut.depth
 	}
 	for i, p := range confirmed {
+		if context[i] == "" && !shown[p.cut.key] {
+			continue
+		}
 		if j, ok := best[p.c]; !ok || better(i, j) {
 			best[p.c] = i
 		}
 	}
-	for c, i := range best {
-		c.class = ignoredClass(c.class, confirmed[i].cut.key, context[i])
+	for _, c := range causes { // in order: the same classes at every run
+		if i, ok := best[c]; ok {
+			c.class = ignoredClass(c.class, confirmed[i].cut.key, context[i])
+		}
 	}
 }
 
