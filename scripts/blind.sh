@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# blind.sh: the blind zoo's root causes (zoo/blind/README.md). Checks each
+# switch of the two normalizers alone, at one seed, and prints what the
+# report says of it: the ids and titles of its root causes, beside the
+# switch's name, for a reader to hold against zoo/blind/*/ANSWERS.md.
+#
+#   scripts/blind.sh [--seed S] [--checks C] [--toolnorm BIN] [--out DIR]
+#
+# --out keeps each JSON report (default: a new temporary directory).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seed=1
+checks=1024
+toolnorm=
+out=
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --seed) seed=$2; shift ;;
+    --checks) checks=$2; shift ;;
+    --toolnorm) toolnorm=$2; shift ;;
+    --out) out=$2; shift ;;
+    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+    *) echo "blind.sh: unknown argument $1 (--help says which there are)" >&2; exit 2 ;;
+  esac
+  shift
+done
+[ -n "$out" ] || out=$(mktemp -d "${TMPDIR:-/tmp}/toolnorm-blind.XXXXXX")
+mkdir -p "$out"
+if [ -z "$toolnorm" ]; then
+  toolnorm="$out/toolnorm"
+  go build -o "$toolnorm" ./cmd/toolnorm
+fi
+(cd zoo/blind/go && go build -o "$out/blind-go" ./cmd/adapter)
+
+for lang in go php; do
+  case $lang in
+    go) adapter="$out/blind-go" ;;
+    php) adapter="php zoo/blind/php/adapter.php" ;;
+  esac
+  for s in s1 s2 s3 s4 s5 s6 s7 s8; do
+    report="$out/$lang-$s.json"
+    # check exits 1 on a FAIL, which every switch is meant to give.
+    BLIND_SWITCHES=$s "$toolnorm" check --impl "$adapter" --seed "$seed" --checks "$checks" --format json > "$report" || [ $? -eq 1 ]
+    python3 - "$lang" "$s" "$report" <<'PY'
+import json, sys
+lang, s, path = sys.argv[1:]
+r = json.load(open(path))
+causes = r.get("root_causes") or []
+print(f"{lang} {s}: {len(causes)} root cause(s)")
+for c in causes:
+    print(f"  {c['id']}: {c['title']}")
+PY
+  done
+done
+echo "reports in $out" >&2
