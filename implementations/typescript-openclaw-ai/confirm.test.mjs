@@ -149,3 +149,11 @@ test('reading/8: a declared parameter named after an inherited method, not sent,
   assert.deepEqual(coerce({}, object({ constructor: { type: 'string' } })).constructor, Object); // written in, dropped by JSON
   assert.deepEqual(coerce({}, object({ c: { anyOf: [{}] } })), {});
 });
+
+test('reading/4: patternProperties are not read, so additionalProperties applies to a member a pattern matches', () => {
+  // The rule: "ab" is declared by the pattern alone (nothing), "z" by
+  // additionalProperties (array): {"ab":"[1]","z":[2]}.
+  const schema = { type: 'object', patternProperties: { '^a': {} }, additionalProperties: { type: 'array' } };
+  assert.deepEqual(coerce({ ab: '[1]', z: '[2]' }, schema), { ab: [1], z: [2] });
+  assert.deepEqual(validate(schema, { ab: '[1]', z: '[2]' }), { ab: [1], z: [2] });
+});
