@@ -12,9 +12,11 @@ package check
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/toolnorm/toolnorm/corpus"
@@ -146,9 +148,14 @@ type Report struct {
 	// Searched says what the properties and fuzzing searched: per
 	// feature of the schema vocabulary, how many of their cases
 	// exercised it (nil when no round ran).
-	Searched *Searched       `json:"searched,omitempty"`
-	Events   []harness.Event `json:"events,omitempty"` // failures of the program, as the harness saw them
-	Restarts int             `json:"restarts,omitempty"`
+	Searched *Searched `json:"searched,omitempty"`
+	// Unsupported says why the cases that did not reach the implementation
+	// did not (the corpus's unsupported vectors, the properties' unsent
+	// cases, fuzzing's unsupported ones, together): the adapter's words,
+	// most cases first. Their cases add up to those counts.
+	Unsupported []Reason        `json:"unsupported_reasons,omitempty"`
+	Events      []harness.Event `json:"events,omitempty"` // failures of the program, as the harness saw them
+	Restarts    int             `json:"restarts,omitempty"`
 	// NotImplemented names the repair the implementation declares it does
 	// not do, with its clauses ("the entity repair (rule/4)"), or is "":
 	// the implementation is checked in full on what it does, and is not
@@ -246,6 +253,43 @@ type Coverage struct {
 	// Moot counts a property's cases that no longer met its premise once
 	// run (a further run answered unsupported among them).
 	Moot int `json:"moot,omitempty"`
+}
+
+// A Reason is why cases did not reach the implementation, as its adapter
+// (or the harness, for a case no protocol line carries) said it, and how
+// many.
+type Reason struct {
+	Why   string `json:"why"`
+	Cases int    `json:"cases"`
+}
+
+// MaxReasons is how many reasons a report lists apart: the cases of the
+// others are under one more, OtherReasons.
+const MaxReasons = 10
+
+// OtherReasons is the Why of the cases of the reasons past MaxReasons.
+const OtherReasons = "(other reasons)"
+
+// reasonsOf is why, counted: the reasons most cases share first (their
+// text on a tie), at most MaxReasons apart.
+func reasonsOf(why []string) []Reason {
+	n := map[string]int{}
+	for _, w := range why {
+		n[w]++
+	}
+	out := make([]Reason, 0, len(n))
+	for w, c := range n {
+		out = append(out, Reason{Why: w, Cases: c})
+	}
+	slices.SortFunc(out, func(a, b Reason) int { return cmp.Or(cmp.Compare(b.Cases, a.Cases), cmp.Compare(a.Why, b.Why)) })
+	if len(out) > MaxReasons {
+		other := 0
+		for _, r := range out[MaxReasons:] {
+			other += r.Cases
+		}
+		out = append(out[:MaxReasons], Reason{Why: OtherReasons, Cases: other})
+	}
+	return out
 }
 
 // InFlight is a request sent and still unanswered when the check stopped.

@@ -10,6 +10,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -93,6 +94,10 @@ type run struct {
 	// covered counts the features of the properties' cases run (the
 	// fuzzer counts its own), for the report's Searched.
 	covered counter
+	// unsupported says why each corpus vector and property case that did
+	// not reach the implementation did not (the fuzzer keeps its own).
+	unsupportedMu sync.Mutex
+	unsupported   []string
 	// ledger records the requests that failed, for a program run as a
 	// pool (nil: it is not, see newLedger).
 	ledger *ledger
@@ -184,6 +189,7 @@ func Run(ctx context.Context, cfg Config) *Report {
 		withStderr(e.r.RootCauses, e.r.Events)
 		withMinimizing(e.r.RootCauses, e.r.Events)
 	}
+	e.r.Unsupported = reasonsOf(e.unsupported)
 	e.r.Seconds = time.Since(e.start).Seconds()
 	e.r.Stopped = e.stopped
 	e.r.Incomplete = e.incomplete()
@@ -421,6 +427,7 @@ func (e *run) replay() CorpusResult {
 				// MinJudged.
 				res.count(v, OutcomeSkipped, "not judged: "+display.ClipText(got.Detail, 300))
 				res.Unsupported++
+				e.unsupportedBecause(got)
 				continue
 			}
 			if e.giveUp(got) {
@@ -487,6 +494,49 @@ func dealt(ctx context.Context, im impl.Impl, cases []impl.Case, jobs int) []imp
 	}
 	return out
 }
+
+// unsupportedBecause records why a case did not reach the implementation.
+func (e *run) unsupportedBecause(r impl.Result) {
+	e.unsupportedMu.Lock()
+	e.unsupported = append(e.unsupported, unsupportedWhy(r))
+	e.unsupportedMu.Unlock()
+}
+
+// unsupportedWhy is why r, not sendable, did not reach the
+// implementation: the adapter's words where it answered unsupported,
+// with what they quote of the case masked (a string in double quotes, or
+// one the adapter clipped before its ": ", a character in single quotes,
+// a byte in hex, an offset, a number of four digits or more), so that one
+// reason is one line of a report, whatever each case held.
+func unsupportedWhy(r impl.Result) string {
+	why, _ := strings.CutPrefix(r.Detail, impl.AdapterCannotHold)
+	why = quoted.ReplaceAllStringFunc(why, func(q string) string {
+		switch {
+		case strings.HasSuffix(q, ": "):
+			return `"…": `
+		case len(q) > 1 && strings.HasSuffix(q, `"`):
+			return `"…"`
+		}
+		return `"…` // to the end
+	})
+	for _, m := range caseParts {
+		why = m.re.ReplaceAllString(why, m.with)
+	}
+	return display.ClipText(why, 300)
+}
+
+var (
+	quoted    = regexp.MustCompile(`"(?:[^"\\]|\\.)*?(?:"|: |$)`)
+	caseParts = []struct {
+		re   *regexp.Regexp
+		with string
+	}{
+		{regexp.MustCompile(`'[^']{1,8}'`), "'…'"},
+		{regexp.MustCompile(`0x[0-9a-fA-F]+`), "0x…"},
+		{regexp.MustCompile(`offset [0-9]+`), "offset …"},
+		{regexp.MustCompile(`[0-9][0-9.eE+-]{3,}`), "…"},
+	}
+)
 
 // addFound records a vector failed, for the root causes: its answer kept
 // while the answers kept stay within MaxKeptAnswers, else only what a
@@ -582,6 +632,9 @@ func (e *run) rounds() {
 	e.fuzzFailed = fz.failed
 	e.covered.add(&fz.covered)
 	e.r.Searched = searchedOf(e.covered.counts)
+	e.unsupportedMu.Lock()
+	e.unsupported = append(e.unsupported, fz.unsupported...)
+	e.unsupportedMu.Unlock()
 }
 
 // each runs a round of every property that applies and has not broken,
@@ -774,6 +827,7 @@ func (e *run) judgeRound(ctx context.Context, im impl.Impl, p properties.Propert
 		e.covered.count(c.Case)
 		if got[j].Kind() == impl.KindNotSendable {
 			pr.Unsent++ // it did not reach the implementation
+			e.unsupportedBecause(got[j])
 			continue
 		}
 		out := outs[0]

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -943,5 +944,67 @@ func TestRequestTimeout(t *testing.T) {
 		if got := RequestTimeout(tt.budget); got != tt.want {
 			t.Errorf("RequestTimeout(%v) = %v, want %v", tt.budget, got, tt.want)
 		}
+	}
+}
+
+// TestUnsupportedReasons: a report says why the cases that did not reach
+// the implementation did not, in the adapter's words with what they
+// quote of a case masked, the reasons most cases share first; their
+// cases add up to the counts of the corpus, the properties and fuzzing.
+func TestUnsupportedReasons(t *testing.T) {
+	picky := impl.Func("picky", func(ctx context.Context, c impl.Case) impl.Result {
+		switch {
+		case bytes.Contains(c.Args, []byte(`\u`)):
+			return impl.Fail(impl.ErrNotSendable, impl.AdapterCannotHold+fmt.Sprintf("an escape in %q: this language has no form for it", c.Args))
+		case bytes.Contains(c.Args, []byte(`&`)):
+			return impl.Fail(impl.ErrNotSendable, impl.AdapterCannotHold+"a reference at offset "+strconv.Itoa(bytes.IndexByte(c.Args, '&')))
+		}
+		return impl.Reference.Normalize(ctx, c)
+	})
+	vectors, err := corpus.Load(corpus.Embedded())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := runChecked(t, context.Background(), Config{Impl: picky, Checks: 64, Seed: 3, Jobs: 1, Vectors: vectors})
+	want := r.Corpus.Unsupported + r.Fuzz.Unsupported
+	for _, p := range r.Properties {
+		want += p.Unsent
+	}
+	got := 0
+	for i, u := range r.Unsupported {
+		got += u.Cases
+		if i > 0 && u.Why != OtherReasons && u.Cases > r.Unsupported[i-1].Cases {
+			t.Errorf("reason %d (%d cases) after one of %d", i, u.Cases, r.Unsupported[i-1].Cases)
+		}
+		if strings.HasPrefix(u.Why, impl.AdapterCannotHold) || strings.Contains(u.Why, "offset 1") || strings.Contains(u.Why, `\u`) {
+			t.Errorf("reason not masked: %q", u.Why)
+		}
+	}
+	if want == 0 || got != want {
+		t.Fatalf("the reasons' cases add up to %d, the counts to %d: %+v", got, want, r.Unsupported)
+	}
+	if len(r.Unsupported) > MaxReasons+1 {
+		t.Errorf("%d reasons listed", len(r.Unsupported))
+	}
+	for _, w := range []string{`an escape in "…": this language has no form for it`, "a reference at offset …"} {
+		if !slices.ContainsFunc(r.Unsupported, func(u Reason) bool { return u.Why == w }) {
+			t.Errorf("no reason %q among %+v", w, r.Unsupported)
+		}
+	}
+}
+
+func TestReasonsOf(t *testing.T) {
+	var why []string
+	for i := range 14 {
+		for range i + 1 {
+			why = append(why, "r"+strconv.Itoa(i))
+		}
+	}
+	rs := reasonsOf(why)
+	if len(rs) != MaxReasons+1 || rs[0] != (Reason{"r13", 14}) || rs[MaxReasons] != (Reason{OtherReasons, 1 + 2 + 3 + 4}) {
+		t.Errorf("reasonsOf = %+v", rs)
+	}
+	if rs := reasonsOf([]string{"b", "a"}); !slices.Equal(rs, []Reason{{"a", 1}, {"b", 1}}) {
+		t.Errorf("a tie, by text: %+v", rs)
 	}
 }

@@ -262,6 +262,9 @@ func writeMarkdown(r *check.Report, w io.Writer, limit int, whole string) error 
 	if c.Adapted > 0 {
 		fmt.Fprintf(&b, "Of the corpus vectors passed and failed, %s.\n\n", adaptedLine(c))
 	}
+	if len(r.Unsupported) > 0 {
+		fmt.Fprintf(&b, "Unsupported, not judged: %s.\n\n", mdText(UnsupportedSummary(r.Unsupported)))
+	}
 	if l := baselineLine(r); l != "" {
 		fmt.Fprintf(&b, "%s.\n\n", mdText(sentence(l)))
 	}

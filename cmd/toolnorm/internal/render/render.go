@@ -175,6 +175,12 @@ func writeText(r *check.Report, w io.Writer) error {
 	if r.Searched != nil {
 		fmt.Fprintf(w, "searched: %s\n", SearchedSummary(*r.Searched))
 	}
+	if len(r.Unsupported) > 0 {
+		fmt.Fprintln(w, "unsupported, not judged, by the adapter's words (what they quote of a case as …):")
+		for _, u := range r.Unsupported {
+			fmt.Fprintf(w, "  %d %s\n", u.Cases, display.Text(u.Why))
+		}
+	}
 	if r.Incomplete != nil {
 		fmt.Fprintf(w, "incomplete: %s\n", ShortfallSummary(*r.Incomplete, applicable(r)))
 		for _, l := range remedies(r) {
@@ -228,11 +234,25 @@ func stderrLines(stderr string) string {
 	return display.Lines(strings.TrimRight(display.Tail(stderr, 2000), "\n"))
 }
 
+// UnsupportedSummary says why cases did not reach the implementation, in
+// one line: each reason with its cases, most first ("21 a number a float
+// cannot hold exactly; 17 a duplicate key").
+func UnsupportedSummary(rs []check.Reason) string {
+	parts := make([]string, len(rs))
+	for i, r := range rs {
+		parts[i] = fmt.Sprintf("%d %s", r.Cases, display.Quote(r.Why))
+	}
+	return strings.Join(parts, "; ")
+}
+
 // details are the parts of the report the matrix has no cell for, for
 // the HTML page of one check.
 func details(r *check.Report) *RunDetails {
 	d := &RunDetails{Cases: casesRun(r), RepeatLabel: repeatLabel(r), Repeat: r.Repeat,
 		Counts: []string{"corpus: " + CorpusSummary(r.Corpus) + adapted(r.Corpus), "properties: " + propertiesLine(r), "fuzzing: " + FuzzSummary(r.Fuzz)}}
+	if len(r.Unsupported) > 0 {
+		d.Counts = append(d.Counts, "unsupported, not judged: "+UnsupportedSummary(r.Unsupported))
+	}
 	if r.Stopped != "" {
 		d.Stopped = r.Stopped + inFlight(r)
 	}
