@@ -55,6 +55,10 @@ type Fuzzer struct {
 	// of its root cause (toolnorm fuzz, which writes them), rather than by
 	// its bucket and how it differs: a sentence to read in a pull request.
 	Titled bool
+	// MaxCases, when not 0, stops Run once it has drawn that many cases
+	// (the queue an earlier run kept aside), its deadline or not: a run of
+	// so many cases, the same on a loaded machine as on an idle one.
+	MaxCases int
 
 	Cases int // cases run
 	// SameCause counts, with Titled, the new buckets whose root cause a
@@ -66,6 +70,8 @@ type Fuzzer struct {
 	Failures    int // of which the implementation failed on
 	Unsupported int // of which did not reach it: not sendable, or answered unsupported
 	Findings    []Finding
+	// unsupported says why each of the Unsupported did not.
+	unsupported []string
 
 	// Case i of a run is drawn from the run's seed alone, so that a run
 	// of N cases is the first N of any longer one.
@@ -142,8 +148,12 @@ func (f *Fuzzer) Run(ctx context.Context, seed uint64, deadline time.Time, tick 
 			err = f.guided(ctx, cases, false)
 		}
 	}
-	for i := 0; err == nil && ctx.Err() == nil && time.Now().Before(deadline); i += batch {
-		if err = f.step(ctx, i, batch); err != nil {
+	for i := 0; err == nil && ctx.Err() == nil && time.Now().Before(deadline) && (f.MaxCases == 0 || i < f.MaxCases); i += batch {
+		n := batch
+		if f.MaxCases > 0 {
+			n = min(n, f.MaxCases-i)
+		}
+		if err = f.step(ctx, i, n); err != nil {
 			break
 		}
 		if tick != nil {
@@ -172,7 +182,7 @@ func (f *Fuzzer) start(seed uint64) {
 		f.Known = map[string]bool{}
 	}
 	f.seen = map[string]bool{}
-	f.Cases, f.Failures, f.Unsupported, f.differed, f.Findings = 0, 0, 0, 0, nil
+	f.Cases, f.Failures, f.Unsupported, f.differed, f.Findings, f.unsupported = 0, 0, 0, 0, nil, nil
 	f.covered = counter{}
 	f.guide = nil
 	if c, unit := impl.CoverageOf(f.Impl); c != nil && !f.Blind {
@@ -289,6 +299,7 @@ func (f *Fuzzer) judge(ctx context.Context, cases []impl.Case, got []impl.Result
 		f.covered.count(c)
 		if got[j].Kind() == impl.KindNotSendable {
 			f.Unsupported++ // not counted against the implementation
+			f.unsupported = append(f.unsupported, unsupportedWhy(got[j]))
 			continue
 		}
 		if got[j].Failed() {
@@ -358,6 +369,7 @@ func (f *Fuzzer) found(ctx context.Context, news []newDifference) error {
 		}
 		if err := f.report(ctx, d.c, mins[i]); err != nil {
 			f.Cases, f.Failures, f.Unsupported, f.differed = d.counts[0], d.counts[1], d.counts[2], d.counts[3]
+			f.unsupported = f.unsupported[:f.Unsupported]
 			for _, later := range news[i+1:] {
 				delete(f.seen, later.pre)
 			}

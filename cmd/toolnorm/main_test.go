@@ -5,10 +5,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/toolnorm/toolnorm/cmd/toolnorm/internal/cli"
 )
@@ -84,4 +86,30 @@ func interpreters(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return dir
+}
+
+// TestScriptsRunWhatTheySay: a script's commands stand before its first
+// file: what follows a "-- name --" line is that file's text, so an
+// assertion written after one never runs (two scripts had a whole section
+// so, green for rounds). A line of a file that reads as an assertion of
+// the script, or a run of toolnorm, is taken for one.
+func TestScriptsRunWhatTheySay(t *testing.T) {
+	files, err := filepath.Glob("testdata/script/*.txtar")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no scripts: %v", err)
+	}
+	command := regexp.MustCompile(`^(!\s*)?(stdout|stderr) '|^(!\s*)?exec toolnorm |^(!\s*)?cmp `)
+	for _, f := range files {
+		ar, err := txtar.ParseFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, file := range ar.Files {
+			for i, line := range strings.Split(string(file.Data), "\n") {
+				if command.MatchString(line) {
+					t.Errorf("%s: file %s, line %d reads as a command of the script, which never runs there: %s", f, file.Name, i+1, line)
+				}
+			}
+		}
+	}
 }

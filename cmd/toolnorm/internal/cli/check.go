@@ -502,6 +502,7 @@ buckets are not reported again). Several runners may share DIR.`,
 type fuzzOptions struct {
 	f        implFlags // f.coverage: --coverage
 	duration time.Duration
+	cases    int
 	dir      string
 	seed     uint64
 }
@@ -510,6 +511,7 @@ func fuzzFlags(cmd *cobra.Command, o *fuzzOptions) {
 	o.f.register(cmd)
 	o.f.registerJobs(cmd)
 	cmd.Flags().DurationVar(&o.duration, "duration", time.Minute, "how long to fuzz")
+	cmd.Flags().IntVar(&o.cases, "cases", 0, "stop after this many cases, drawn or mutated, if --duration is not spent first (0: run until it is); with --seed, a run that does the same on any machine")
 	cmd.Flags().StringVar(&o.dir, "corpus", "", "the corpus directory findings are written into (created if missing)")
 	maxFileSizeFlag(cmd.Flags())
 	cmd.Flags().Uint64Var(&o.seed, "seed", 0, "seed (0: from the clock)")
@@ -550,6 +552,9 @@ func runFuzz(cmd *cobra.Command, o *fuzzOptions, _ []string) error {
 	}
 	if o.duration <= 0 {
 		return usagef("--duration must be positive")
+	}
+	if o.cases < 0 {
+		return usagef("--cases must not be negative")
 	}
 	// The signals are held from the start: one that comes while the
 	// corpus is read or the adapter starts stops the run as soon as it
@@ -596,7 +601,7 @@ func runFuzz(cmd *cobra.Command, o *fuzzOptions, _ []string) error {
 			queue = append(queue, impl.Case{Schema: q.Schema, Args: q.Args})
 		}
 	}
-	fz := &check.Fuzzer{Impl: im, Command: o.f.command, Seeds: append(builtin, existing...), Known: known, Titled: true, Queue: queue, Blind: unit == "",
+	fz := &check.Fuzzer{Impl: im, Command: o.f.command, Seeds: append(builtin, existing...), Known: known, Titled: true, Queue: queue, Blind: unit == "", MaxCases: o.cases,
 		OnQueued: func(c impl.Case) error {
 			if _, err := corpus.SaveQueued(o.dir, c.Schema, c.Args); err != nil {
 				return corpusError(o.dir, err)
