@@ -79,6 +79,12 @@ func build() []*Deviation {
 			// The JSON repair's example first: an implementation that makes it
 			// alone shows the deviation there.
 			Witnesses: []impl.Case{w(arrayOfArr, `{"a":"[\"[1]\"]"}`), w(arrayParam, `{"a":"[\"&amp;\"]"}`), w(arrayOfArr, `{"a":["[1]"]}`)}},
+		// A decoded value walked by the entity repair alone (a leaves
+		// helper reused), not by the whole repair under its schema.
+		{ID: "json-once", needs: needsRepair, Clause: "rule/2",
+			Title:     "The JSON repair is not made inside values decoded from JSON text, though their references are decoded: `[\"[1]\"]` gives `[\"[1]\"]` where its elements are declared arrays",
+			change:    withModel(func(m *model) { m.entitiesOnlyBelow = true }),
+			Witnesses: []impl.Case{w(arrayOfArr, `{"a":"[\"[1]\"]"}`), w(arrayParam, `{"a":"[\"&amp;\"]"}`), w(arrayOfArr, `{"a":["[1]"]}`)}},
 		{ID: "json-schema-blind", needs: needsRepair, Clause: "rule/3",
 			Title:     "Strings are JSON-decoded whatever the schema declares: an array or object sent as text is decoded where nothing, or `string`, is declared",
 			change:    withModel(func(m *model) { m.blind = true }),
@@ -243,6 +249,12 @@ func build() []*Deviation {
 			Title:     "References without their `;` are not decoded: `&amp` and `&#38` stay",
 			change:    withModel(func(m *model) { m.dec.semicolon = true }),
 			Witnesses: []impl.Case{w(noSchema, `{"a":"&amp x"}`), w(noSchema, `{"a":"&#38"}`), w(noSchema, `{"a":"&amp;"}`)}},
+		// A pattern such as &([A-Za-z0-9]+);? over the whole table.
+		{ID: "entities-any-name-without-semicolon", needs: needsAmp, Clause: "reading/1",
+			Title:     "Any name of the table is decoded without its `;`, where HTML decodes only its legacy names so: `&hellip` gives `…`, which HTML leaves",
+			change:    withModel(func(m *model) { m.dec.names = anyNameBare }),
+			variants:  []change{withModel(func(m *model) { m.dec.names = anyNamePrefix })},
+			Witnesses: []impl.Case{w(noSchema, `{"a":"&hellip x"}`), w(noSchema, `{"a":"&Xi"}`), w(noSchema, `{"a":"&amp x"}`), w(noSchema, `{"a":"&hellip;"}`)}},
 		{ID: "entities-basic-table", needs: needsAmp, Clause: "reading/1",
 			Title:     "Of the named references only `&amp;`, `&lt;`, `&gt;`, `&quot;` and `&apos;` are decoded: `&eacute;` stays",
 			change:    withModel(func(m *model) { m.dec.names = basicNames }),

@@ -84,6 +84,9 @@ type model struct {
 	// notRecursive leaves the values decoded from strings as they parse:
 	// no repair below them.
 	notRecursive bool
+	// entitiesOnlyBelow repairs the strings inside values decoded from
+	// strings by their references only: no JSON repair below.
+	entitiesOnlyBelow bool
 	// unparsable rejects the arguments where a string that the schema
 	// declares an array or object does not parse.
 	unparsable bool
@@ -107,6 +110,8 @@ func (m *model) zero() bool { return reflect.ValueOf(*m).IsZero() }
 type leaf struct {
 	v    *jsonvalue.Value
 	path []int
+	// inner: a string inside a value decoded from a string
+	inner bool
 }
 
 // errNonFinite is the error of a value that holds a NaN or an infinity,
@@ -135,7 +140,7 @@ func (m *model) normalize(ctx context.Context, schema []byte, c impl.Case, ref i
 		for i, l := range todo {
 			top := len(l.path) == 1
 			shapes := func() (shape, error) {
-				if !jsonOn || m.json == topOnly && !top || o.Depth == normalize.TopLevel && !top {
+				if !jsonOn || m.json == topOnly && !top || o.Depth == normalize.TopLevel && !top || m.entitiesOnlyBelow && l.inner {
 					return 0, nil
 				}
 				return r.at(i)
@@ -149,7 +154,11 @@ func (m *model) normalize(ctx context.Context, schema []byte, c impl.Case, ref i
 				return nil, impl.Result{Error: impl.ErrUnspecified, Detail: err.Error()}
 			}
 			if decoded && !m.notRecursive {
+				from := len(next)
 				next = leaves(l.v, l.path, next)
+				for k := from; k < len(next); k++ {
+					next[k].inner = true
+				}
 			}
 		}
 		todo = next
@@ -325,7 +334,7 @@ func leaves(v *jsonvalue.Value, path []int, dst []leaf) []leaf {
 	walk = func(v *jsonvalue.Value) {
 		switch v.Kind {
 		case jsonvalue.String:
-			dst = append(dst, leaf{v, slices.Clone(stack)})
+			dst = append(dst, leaf{v: v, path: slices.Clone(stack)})
 		case jsonvalue.Array:
 			for i, e := range v.Elems {
 				stack = append(stack, i)

@@ -24,6 +24,11 @@ const (
 	html4Names                  // HTML 4.01's 252 names, with their ';'
 	caselessNames               // the tokenizer's, else a name of the table in another case
 	nameOnlyLegacy              // a name without ';' only where the table has it so, never a prefix
+	// anyNameBare: the tokenizer's, else the whole run of letters and
+	// digits after '&' where the table has it with ';' (anyNamePrefix:
+	// its longest start the table has so), decoded without the ';'
+	anyNameBare
+	anyNamePrefix
 )
 
 // numerics is how a decoder reads a numeric reference.
@@ -107,6 +112,20 @@ func (d decoder) named(rest string) (string, int) {
 		return tokenizerWith(rest, func(name string) bool { return basic[name] })
 	case html4Names:
 		return tokenizerWith(rest, func(name string) bool { _, ok := html4[name]; return ok })
+	case anyNameBare, anyNamePrefix:
+		if repl, n := tokenizer(rest); n > 0 {
+			return repl, n
+		}
+		_, n := nameRun(rest)
+		for j := n; j > 1; j-- {
+			if repl, m := tokenizer(rest[:j] + ";"); m == j+1 {
+				return repl, j
+			}
+			if d.names == anyNameBare {
+				break
+			}
+		}
+		return "", 0
 	case nameOnlyLegacy:
 		name, n := nameRun(rest)
 		if n < len(rest) && rest[n] == ';' {
