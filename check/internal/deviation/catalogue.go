@@ -249,6 +249,11 @@ func build() []*Deviation {
 			Title:     "References without their `;` are not decoded: `&amp` and `&#38` stay",
 			change:    withModel(func(m *model) { m.dec.semicolon = true }),
 			Witnesses: []impl.Case{w(noSchema, `{"a":"&amp x"}`), w(noSchema, `{"a":"&#38"}`), w(noSchema, `{"a":"&amp;"}`)}},
+		// JavaScript's String.fromCharCode where fromCodePoint was meant.
+		{ID: "entities-numeric-bmp-only", needs: needsAmp, Clause: "reading/1",
+			Title:     "A numeric reference past U+FFFF is decoded to its code point's low 16 bits: `&#128512;` (😀) gives U+F600",
+			change:    withModel(func(m *model) { m.dec.numerics = bmpNumerics }),
+			Witnesses: []impl.Case{w(noSchema, `{"a":"&#128512;"}`), w(noSchema, `{"a":"&#x1F600; x"}`), w(noSchema, `{"a":"&#233;"}`)}},
 		// A pattern such as &([A-Za-z0-9]+);? over the whole table.
 		{ID: "entities-any-name-without-semicolon", needs: needsAmp, Clause: "reading/1",
 			Title:     "Any name of the table is decoded without its `;`, where HTML decodes only its legacy names so: `&hellip` gives `…`, which HTML leaves",
@@ -472,6 +477,13 @@ func build() []*Deviation {
 			Title:     "`$schema` is not read: a draft-7 schema is read as 2020-12, so a `type` beside `$ref` counts",
 			change:    change{schema: noDrafts},
 			Witnesses: []impl.Case{w(`{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","definitions":{"x":{}},"properties":{"a":{"$ref":"#/definitions/x","type":"array"}}}`, `{"a":"[1]"}`)}},
+
+		{ID: "embedded-drafts-ignored", needs: needsKeyword("$schema"), Clause: "reading/4",
+			Title:  "An embedded resource's own `$schema` is not read: it is read by its document's draft, so a `type` beside `$ref` in a draft-7 resource of a 2020-12 document counts",
+			change: change{schema: documentDraft},
+			Witnesses: []impl.Case{w(`{"$defs":{"r":{"$id":"https://x.test/r","$schema":"http://json-schema.org/draft-07/schema#","definitions":{"l":{"type":"array"}},"properties":{"a":{"$ref":"#/definitions/l","type":"string"}}}},"$ref":"https://x.test/r"}`, `{"a":"[1]"}`),
+				w(`{"$schema":"http://json-schema.org/draft-07/schema#","definitions":{"r":{"$id":"https://x.test/r","$schema":"https://json-schema.org/draft/2020-12/schema","$defs":{"l":{"type":"array"}},"properties":{"a":{"$ref":"#/$defs/l","type":"string"}}}},"allOf":[{"$ref":"https://x.test/r"}]}`, `{"a":"[1]"}`),
+				w(`{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","definitions":{"x":{}},"properties":{"a":{"$ref":"#/definitions/x","type":"array"}}}`, `{"a":"[1]"}`)}},
 
 		// Clause 5 and docs/readings.md section 7: nothing else changes.
 		{ID: "keys-decoded", needs: needsAmp, Clause: "rule/5",

@@ -41,6 +41,7 @@ const (
 	rawNumerics                    // the code point as it is; past U+10FFFF, text
 	pythonNumerics                 // Python's html.unescape: some code points dropped
 	keptNumerics                   // those HTML 4.01 disallows left as text, as PHP.s html_entity_decode does
+	bmpNumerics                    // the tokenizer's code point, cut to its low 16 bits past U+FFFF (String.fromCharCode)
 )
 
 // decoder is a per-'&' decoding pass made of the policies real decoders
@@ -200,6 +201,15 @@ func (d decoder) numeric(rest string) (string, int, error) {
 		}
 	}
 	repl, n := tokenizer(rest)
+	if d.numerics == bmpNumerics && n > 0 {
+		if r, size := utf8.DecodeRuneInString(repl); size == len(repl) && r > 0xFFFF {
+			x := int(r) & 0xFFFF
+			if 0xD800 <= x && x < 0xE000 { // a lone surrogate, as WTF-8
+				return string([]byte{0xED, byte(0xA0 | (x>>6)&0x1F), byte(0x80 | x&0x3F)}), n, nil
+			}
+			return string(rune(x)), n, nil
+		}
+	}
 	return repl, n, nil
 }
 

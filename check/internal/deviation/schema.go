@@ -384,6 +384,33 @@ var refSiblings = everySchema(func(obj *jsonvalue.Value, _ bool) {
 // noDrafts drops every $schema: each resource is read as 2020-12.
 var noDrafts = dropMembers("$schema", jsonvalue.String)
 
+// documentDraft reads every resource as its document's root is read: an
+// embedded resource's own $schema is taken for the root's (or dropped,
+// where the root names none), as an implementation that keeps one draft
+// a document does.
+func documentDraft(doc *jsonvalue.Value) {
+	if doc.Kind != jsonvalue.Object {
+		return
+	}
+	root := doc.Member("$schema")
+	schemaview.Walk(doc, func(obj *jsonvalue.Value, isRoot bool) {
+		if isRoot {
+			return
+		}
+		for i := 0; i < len(obj.Members); i++ {
+			if obj.Members[i].Key != "$schema" || obj.Members[i].Value.Kind != jsonvalue.String {
+				continue
+			}
+			if root != nil && root.Kind == jsonvalue.String {
+				obj.Members[i].Value = &jsonvalue.Value{Kind: jsonvalue.String, Str: root.Str}
+				continue
+			}
+			obj.Members = slices.Delete(obj.Members, i, i+1)
+			i--
+		}
+	})
+}
+
 // plainTypes keeps, in every object, only what a reader of plain types
 // reads: a type named by a string, properties, and items given as one
 // schema (and $defs, which only references would read).

@@ -45,6 +45,8 @@ var uncaught = map[string]string{
 	"ignores-tuple-items":          "no schema drawn has `items` as a list or `additionalItems`",
 	"ref-siblings-dropped":         "every `$ref` drawn stands alone in its object",
 	"drafts-ignored":               "no schema drawn has `$schema`",
+	"embedded-drafts-ignored":      "no schema drawn has `$schema`, nor an embedded resource that names its own",
+	"entities-numeric-bmp-only":    "a numeric reference is drawn past U+FFFF one time in a few hundred: caught with 1,000 checks (after 147), not 100",
 	"allof-as-union":               "the allOf the old generators draw shows it at seed 1 only by chance of the stream: with one case in four drawn from the schema search (issue 36), whose allOf branches never exclude each other's container, none of the 100 checks draws `allOf` of two types that do not meet, or a branch that narrows a type list",
 	"union-ref-branches-skipped":   "a `$ref` is a branch of an `anyOf` only where a wrap is drawn inside a wrap, with JSON text sent under it: none in 1,000 checks",
 	"allof-members-first":          "the properties' `allOf` wraps one schema beside a description: no member is declared in two branches, or in a branch and beside it",

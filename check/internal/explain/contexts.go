@@ -215,6 +215,13 @@ func renameMember(c impl.Case, key string) (impl.Case, string, bool) {
 	taken := func(n string) bool {
 		return args.Member(n) != nil || props != nil && props.Member(n) != nil
 	}
+	if namedElsewhere(schema, props, key) {
+		// A declaration of the member that the rename would not follow
+		// (an embedded resource's properties, a $defs entry reached by
+		// reference): renamed, the member could lose it, and answer
+		// right for that reason alone.
+		return c, "", false
+	}
 	name := ""
 	for _, n := range []string{"k", "k1", "k2", "k3", "member"} {
 		if !taken(n) {
@@ -230,6 +237,25 @@ func renameMember(c impl.Case, key string) (impl.Case, string, bool) {
 	}
 	c.Args, c.Schema = args.Append(nil), schema.Append(nil)
 	return c, name, true
+}
+
+// namedElsewhere reports whether a member named key is in the schema v
+// anywhere but in props, the root's properties.
+func namedElsewhere(v, props *jsonvalue.Value, key string) bool {
+	if v == nil {
+		return false
+	}
+	for _, m := range v.Members {
+		if m.Key == key && v != props || namedElsewhere(m.Value, props, key) {
+			return true
+		}
+	}
+	for _, e := range v.Elems {
+		if namedElsewhere(e, props, key) {
+			return true
+		}
+	}
+	return false
 }
 
 // rename renames the members of the object v named key to name; it

@@ -139,6 +139,10 @@ func TestRenameProbe(t *testing.T) {
 		{`{}`, `{"":"&amp;"}`, "/", `{}`, `{"k":"&amp;"}`},
 		{`{}`, "{\"a`b\":\"&amp;\"}", "/a`b", "", ""},
 		{`{}`, `["&amp;"]`, "/0", "", ""},
+		// Declared elsewhere than the root's properties (an embedded
+		// resource's, which the rename would not follow): not renamed.
+		{`{"$defs":{"r":{"$id":"https://x.test/r","properties":{"a":{"type":"string"}}}},"$ref":"https://x.test/r"}`, `{"a":"[1]"}`, "/a", "", ""},
+		{`{"properties":{"b":{"properties":{"a":{}}}}}`, `{"a":"&amp;"}`, "/a", "", ""},
 	}
 	for _, tt := range tests {
 		c := impl.Case{Schema: []byte(tt.schema), Args: []byte(tt.args)}
