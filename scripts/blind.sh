@@ -33,12 +33,14 @@ if [ -z "$toolnorm" ]; then
 fi
 (cd zoo/blind/go && go build -o "$out/blind-go" ./cmd/adapter)
 
-for lang in go php; do
+for lang in go php python; do
+  switches="s1 s2 s3 s4 s5 s6 s7 s8"
   case $lang in
     go) adapter="$out/blind-go" ;;
     php) adapter="php zoo/blind/php/adapter.php" ;;
+    python) adapter="python3 zoo/blind/python/adapter.py"; switches="s1 s2 s3 s4 s5 s6" ;;
   esac
-  for s in s1 s2 s3 s4 s5 s6 s7 s8; do
+  for s in $switches; do
     report="$out/$lang-$s.json"
     # check exits 1 on a FAIL, which every switch is meant to give.
     BLIND_SWITCHES=$s "$toolnorm" check --impl "$adapter" --seed "$seed" --checks "$checks" --format json > "$report" || [ $? -eq 1 ]
