@@ -495,7 +495,7 @@ func parseAnswerTree(line []byte, id int) impl.Result {
 		// The adapter's language cannot hold the case as it was sent (a
 		// JavaScript object keeps one of two duplicate members): the case
 		// is not judged, like one no line can carry.
-		return impl.Fail(fmt.Errorf("%w: the adapter cannot hold it as it is", impl.ErrNotSendable), "the adapter cannot hold it as it is: "+unsupported.Str)
+		return impl.Fail(fmt.Errorf("%w: the adapter cannot hold it as it is", impl.ErrNotSendable), impl.AdapterCannotHold+unsupported.Str)
 	case args != nil && msg != nil:
 		return protocolError("the answer has both arguments and error")
 	case msg == nil && args == nil:

@@ -185,3 +185,7 @@ func (k ErrorKind) phrase() string {
 	}
 	return "error " + string(k)
 }
+
+// AdapterCannotHold begins the Detail of a case its adapter answered
+// unsupported (not sendable), before the adapter's own words.
+const AdapterCannotHold = "the adapter cannot hold it as it is: "
