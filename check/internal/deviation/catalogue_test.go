@@ -574,3 +574,27 @@ func TestUnionsInOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodedDepth: an error the reference gives only once a string is
+// decoded (the arguments as sent within the nesting limit) is one a
+// deviation that decodes less takes away, and one that decodes as much
+// keeps: a depth-top implementation's answer on such a case is
+// json-top-level-only's, not a missing error of its own.
+func TestDecodedDepth(t *testing.T) {
+	ctx := context.Background()
+	nested := strings.Repeat(`{"a":`, 998) + `{"s":"[[1]]"}` + strings.Repeat(`}`, 998)
+	c := impl.Case{Schema: []byte(`{"$ref":"#/$defs/n","$defs":{"n":{"type":"object","properties":{"a":{"$ref":"#/$defs/n"},"s":{"type":"array"}}}}}`), Args: []byte(nested)}
+	if r := impl.Reference.Normalize(ctx, c); r.Error != impl.ErrTooDeep {
+		t.Fatalf("the reference gives %v, want too-deep", r)
+	}
+	if r := Apply(ctx, c, ByID("json-top-level-only")); r.Error != "" || !impl.Same(r, impl.OK([]byte(nested))) {
+		t.Errorf("json-top-level-only gives %v, want the arguments as sent", r.Show(80))
+	}
+	if r := Apply(ctx, c, ByID("entities-one-pass")); r.Error != impl.ErrTooDeep {
+		t.Errorf("entities-one-pass gives %v, want too-deep", r.Show(80))
+	}
+	deep := impl.Case{Schema: []byte(`{}`), Args: []byte(strings.Repeat(`{"a":`, 1001) + `1` + strings.Repeat(`}`, 1001))}
+	if r := Apply(ctx, deep, ByID("json-top-level-only")); r.Error != impl.ErrTooDeep {
+		t.Errorf("too deep as sent: json-top-level-only gives %v, want too-deep", r.Show(80))
+	}
+}

@@ -127,7 +127,12 @@ func apply(ctx context.Context, c impl.Case, ds []*Deviation, chosen []change) i
 		changes = slices.DeleteFunc(slices.Clone(changes), func(ch change) bool { return ch.unchecked })
 		return apply(ctx, c, nil, changes)
 	}
-	if ref.Error != "" || ref.Failure != nil || len(changes) == 0 {
+	// Too deep only once a string is decoded (the arguments as sent are
+	// within the limit): a deviation that decodes less may not reach it.
+	// The model then runs as if there were no error, and its output is
+	// held to the limit.
+	decodedDepth := ref.Error == impl.ErrTooDeep && withinDepth(c.Args, c.Options)
+	if ref.Error != "" && !decodedDepth || ref.Failure != nil || len(changes) == 0 {
 		return ref
 	}
 	p := plan(changes, c.Options)
@@ -139,7 +144,14 @@ func apply(ctx context.Context, c impl.Case, ds []*Deviation, chosen []change) i
 	var out *jsonvalue.Value
 	r := ref
 	if !p.m.zero() {
-		out, r = p.m.normalize(ctx, schema, k, ref)
+		modelRef := ref
+		if decodedDepth && ref.Error == impl.ErrTooDeep {
+			modelRef = impl.Result{}
+		}
+		out, r = p.m.normalize(ctx, schema, k, modelRef)
+		if r.Error == "" && r.Failure == nil && out != nil && depthOf(out) > maxDepth(k.Options) {
+			return ref // decoded past the limit, as the reference's error says
+		}
 	}
 	if r.Failure != nil || r.Error != "" || len(p.posts) == 0 && !p.validate {
 		if r.Error != "" {
@@ -276,4 +288,33 @@ func overlap(a, b reflect.Value) bool {
 		}
 	}
 	return false
+}
+
+// withinDepth reports whether the arguments as sent nest within the limit
+// of o.
+func withinDepth(args []byte, o impl.Options) bool {
+	v, err := jsonvalue.Parse(args)
+	return err == nil && depthOf(v) <= maxDepth(o)
+}
+
+func maxDepth(o impl.Options) int {
+	if o.MaxDepth > 0 {
+		return o.MaxDepth
+	}
+	return impl.DefaultMaxDepth
+}
+
+// depthOf is how deeply v's arrays and objects nest, v's own counted.
+func depthOf(v *jsonvalue.Value) int {
+	d := 0
+	for _, m := range v.Members {
+		d = max(d, depthOf(m.Value))
+	}
+	for _, e := range v.Elems {
+		d = max(d, depthOf(e))
+	}
+	if v.Kind == jsonvalue.Object || v.Kind == jsonvalue.Array {
+		d++
+	}
+	return d
 }
