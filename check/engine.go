@@ -510,28 +510,56 @@ func (e *run) unsupportedBecause(r impl.Result) {
 // reason is one line of a report, whatever each case held.
 func unsupportedWhy(r impl.Result) string {
 	why, _ := strings.CutPrefix(r.Detail, impl.AdapterCannotHold)
-	why = quoted.ReplaceAllStringFunc(why, func(q string) string {
-		switch {
-		case strings.HasSuffix(q, ": "):
-			return `"…": `
-		case len(q) > 1 && strings.HasSuffix(q, `"`):
-			return `"…"`
-		}
-		return `"…` // to the end
-	})
+	why = maskQuoted(why)
 	for _, m := range caseParts {
 		why = m.re.ReplaceAllString(why, m.with)
 	}
 	return display.ClipText(why, 300)
 }
 
+// maskQuoted masks each string in double quotes in s, escapes and all:
+// to its closing quote, or, where the adapter clipped it, to the ": "
+// after it, or the end.
+func maskQuoted(s string) string {
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(s, '"')
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		b.WriteString(s[:i])
+		end := -1
+		for j := i + 1; j < len(s); j++ {
+			if s[j] == '\\' {
+				j++
+				continue
+			}
+			if s[j] == '"' {
+				end = j + 1
+				break
+			}
+		}
+		switch {
+		case end > 0:
+			b.WriteString(`"…"`)
+			s = s[end:]
+		case strings.Contains(s[i:], ": "):
+			b.WriteString(`"…"`)
+			s = s[i+strings.Index(s[i:], ": "):]
+		default:
+			b.WriteString(`"…`)
+			return b.String()
+		}
+	}
+}
+
 var (
-	quoted    = regexp.MustCompile(`"(?:[^"\\]|\\.)*?(?:"|: |$)`)
 	caseParts = []struct {
 		re   *regexp.Regexp
 		with string
 	}{
-		{regexp.MustCompile(`'[^']{1,8}'`), "'…'"},
+		{regexp.MustCompile(`'(?:\\.|[^'\\]){1,8}'`), "'…'"},
 		{regexp.MustCompile(`0x[0-9a-fA-F]+`), "0x…"},
 		{regexp.MustCompile(`offset [0-9]+`), "offset …"},
 		{regexp.MustCompile(`[0-9][0-9.eE+-]{3,}`), "…"},

@@ -1008,3 +1008,21 @@ func TestReasonsOf(t *testing.T) {
 		t.Errorf("a tie, by text: %+v", rs)
 	}
 }
+
+// TestUnsupportedWhy: what a reason quotes of its case is masked, each
+// kind of quote, so that one reason is one line whatever the case held.
+func TestUnsupportedWhy(t *testing.T) {
+	for _, tt := range []struct{ detail, want string }{
+		{impl.AdapterCannotHold + `duplicate member "a": a PHP array keeps one`, `duplicate member "…": a PHP array keeps one`},
+		{impl.AdapterCannotHold + `an escape in "{\"a\": 1}": no form for it`, `an escape in "…": no form for it`},
+		{impl.AdapterCannotHold + `a lone surrogate in "\ud800abc: a PHP string holds UTF-8`, `a lone surrogate in "…": a PHP string holds UTF-8`},
+		{`the arguments are not JSON: invalid character '\'' looking for beginning of value at offset 12, so no JSON line carries it`, `the arguments are not JSON: invalid character '…' looking for beginning of value at offset …, so no JSON line carries it`},
+		{`the arguments are not JSON: invalid UTF-8 byte 0xc0 in string at offset 6`, `the arguments are not JSON: invalid UTF-8 byte 0x… in string at offset …`},
+		{impl.AdapterCannotHold + `the number 12345678901234567890: a float holds another value`, `the number …: a float holds another value`},
+		{impl.AdapterCannotHold + `UTF-8 only`, `UTF-8 only`},
+	} {
+		if got := unsupportedWhy(impl.Fail(impl.ErrNotSendable, tt.detail)); got != tt.want {
+			t.Errorf("unsupportedWhy(%q) = %q, want %q", tt.detail, got, tt.want)
+		}
+	}
+}
