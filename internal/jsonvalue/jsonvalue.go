@@ -364,3 +364,22 @@ func (v *Value) Step(tok string) *Value {
 	}
 	return v.Member(tok)
 }
+
+// Depth is how deeply v's arrays and objects nest, v's own counted (a
+// scalar is 0, [] is 1, [[1]] is 2): what a nesting limit counts.
+func (v *Value) Depth() int {
+	if v == nil {
+		return 0
+	}
+	n := 0
+	for _, m := range v.Members {
+		n = max(n, m.Value.Depth())
+	}
+	for _, e := range v.Elems {
+		n = max(n, e.Depth())
+	}
+	if v.Kind == Array || v.Kind == Object {
+		n++
+	}
+	return n
+}

@@ -119,3 +119,18 @@ func TestResolve(t *testing.T) {
 		}
 	}
 }
+
+func TestDepth(t *testing.T) {
+	for text, want := range map[string]int{`1`: 0, `"a"`: 0, `[]`: 1, `{}`: 1, `[[1]]`: 2, `{"a":[{"b":1}],"c":2}`: 3} {
+		v, err := Parse([]byte(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := v.Depth(); got != want {
+			t.Errorf("Depth(%s) = %d, want %d", text, got, want)
+		}
+	}
+	if (*Value)(nil).Depth() != 0 {
+		t.Error("a nil value has depth")
+	}
+}

@@ -149,7 +149,7 @@ func apply(ctx context.Context, c impl.Case, ds []*Deviation, chosen []change) i
 			modelRef = impl.Result{}
 		}
 		out, r = p.m.normalize(ctx, schema, k, modelRef)
-		if r.Error == "" && r.Failure == nil && out != nil && depthOf(out) > maxDepth(k.Options) {
+		if r.Error == "" && r.Failure == nil && out != nil && out.Depth() > maxDepth(k.Options) {
 			return ref // decoded past the limit, as the reference's error says
 		}
 	}
@@ -294,7 +294,7 @@ func overlap(a, b reflect.Value) bool {
 // of o.
 func withinDepth(args []byte, o impl.Options) bool {
 	v, err := jsonvalue.Parse(args)
-	return err == nil && depthOf(v) <= maxDepth(o)
+	return err == nil && v.Depth() <= maxDepth(o)
 }
 
 func maxDepth(o impl.Options) int {
@@ -302,19 +302,4 @@ func maxDepth(o impl.Options) int {
 		return o.MaxDepth
 	}
 	return impl.DefaultMaxDepth
-}
-
-// depthOf is how deeply v's arrays and objects nest, v's own counted.
-func depthOf(v *jsonvalue.Value) int {
-	d := 0
-	for _, m := range v.Members {
-		d = max(d, depthOf(m.Value))
-	}
-	for _, e := range v.Elems {
-		d = max(d, depthOf(e))
-	}
-	if v.Kind == jsonvalue.Object || v.Kind == jsonvalue.Array {
-		d++
-	}
-	return d
 }

@@ -409,8 +409,8 @@ func errorTrigger(c Case) (Diagnosis, bool) {
 	switch {
 	case err != nil:
 		return d, false
-	case depth(in) >= DeepArgs:
-		d.Class, d.Title = "error-for-valid-input/depth", fmt.Sprintf("An error for arguments nested %d levels deep or more, which the rule repairs (its limit is 1,000 by default)", depth(in))
+	case in.Depth() >= DeepArgs:
+		d.Class, d.Title = "error-for-valid-input/depth", fmt.Sprintf("An error for arguments nested %d levels deep or more, which the rule repairs (its limit is 1,000 by default)", in.Depth())
 	case hasHugeNumber(in):
 		d.Class, d.Title = "error-for-valid-input/number-range", "An error for a number past float64's range (`1e400`), which the rule passes through as written"
 	case hasLoneSurrogate(in):
@@ -501,23 +501,6 @@ func referenceDigits(s string) int {
 		most = max(most, n)
 		s = s[n:]
 	}
-}
-
-func depth(v *jsonvalue.Value) int {
-	if v == nil {
-		return 0
-	}
-	n := 0
-	for _, m := range v.Members {
-		n = max(n, depth(m.Value))
-	}
-	for _, e := range v.Elems {
-		n = max(n, depth(e))
-	}
-	if v.Kind == jsonvalue.Array || v.Kind == jsonvalue.Object {
-		n++
-	}
-	return n
 }
 
 // hasHugeNumber reports whether v holds a number past float64's range,
