@@ -83,7 +83,8 @@ func runInit(cmd *cobra.Command, o *initcmd.Options, _ []string) error {
 	o.ActionRef = ref
 	switch {
 	case ref == "":
-		fmt.Fprintf(cmd.ErrOrStderr(), "toolnorm: this toolnorm (%s) does not know its own commit: the workflow pins the action to %s, the newest this source knows; to pin the toolnorm you ran, build it from a clone (go build ./cmd/toolnorm) or install a release (go install %s/cmd/toolnorm@vX.Y.Z)\n", b.Short(), initcmd.Action, "github.com/toolnorm/toolnorm")
+		// A note, not a failure: init goes on and writes everything.
+		fmt.Fprintf(cmd.ErrOrStderr(), "toolnorm: note: this toolnorm (%s) was built without the commit it was built from (as go build -buildvcs=false or a copy outside a clone builds it), so the workflow pins the action to %s, the newest commit this source knows; to pin the toolnorm you ran, build it in a clone (go build ./cmd/toolnorm) or install a release (go install %s/cmd/toolnorm@vX.Y.Z)\n", b.Short(), initcmd.Action, "github.com/toolnorm/toolnorm")
 	case !exact:
 		fmt.Fprintf(cmd.ErrOrStderr(), "toolnorm: this toolnorm was built with changes not in commit %s, to which the workflow pins the action\n", ref)
 	}
