@@ -151,7 +151,9 @@ type Report struct {
 	Searched *Searched `json:"searched,omitempty"`
 	// Unsupported says why the cases that did not reach the implementation
 	// did not (the corpus's unsupported vectors, the properties' unsent
-	// cases, fuzzing's unsupported ones, together): the adapter's words,
+	// cases, fuzzing's unsupported ones, together): the adapter's words or
+	// toolnorm's, each reason beginning with whose ([NotTakenByAdapter],
+	// [NotSentByToolnorm]),
 	// most cases first. Their cases add up to those counts.
 	Unsupported []Reason        `json:"unsupported_reasons,omitempty"`
 	Events      []harness.Event `json:"events,omitempty"` // failures of the program, as the harness saw them

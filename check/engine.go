@@ -502,6 +502,12 @@ func (e *run) unsupportedBecause(r impl.Result) {
 	e.unsupportedMu.Unlock()
 }
 
+// What a reason of [Report.Unsupported] begins with: whose words follow.
+const (
+	NotTakenByAdapter = "adapter: "  // it answered unsupported, in these words
+	NotSentByToolnorm = "toolnorm: " // no protocol line carries the case
+)
+
 // unsupportedWhy is why r, not sendable, did not reach the
 // implementation: the adapter's words where it answered unsupported,
 // with what they quote of the case masked (a string in double quotes, or
@@ -509,8 +515,14 @@ func (e *run) unsupportedBecause(r impl.Result) {
 // a byte in hex, an offset, a number of four digits or more), so that one
 // reason is one line of a report, whatever each case held.
 func unsupportedWhy(r impl.Result) string {
-	why, _ := strings.CutPrefix(r.Detail, impl.AdapterCannotHold)
-	why = maskQuoted(why)
+	// Whose words they are comes first: the adapter's, or toolnorm's for a
+	// case no protocol line carries.
+	why, adapter := strings.CutPrefix(r.Detail, impl.AdapterCannotHold)
+	who := NotSentByToolnorm
+	if adapter {
+		who = NotTakenByAdapter
+	}
+	why = who + maskQuoted(why)
 	for _, m := range caseParts {
 		why = m.re.ReplaceAllString(why, m.with)
 	}

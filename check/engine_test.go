@@ -948,8 +948,8 @@ func TestRequestTimeout(t *testing.T) {
 }
 
 // TestUnsupportedReasons: a report says why the cases that did not reach
-// the implementation did not, in the adapter's words with what they
-// quote of a case masked, the reasons most cases share first; their
+// the implementation did not, in the adapter's words (said to be its)
+// with what they quote of a case masked, the reasons most cases share first; their
 // cases add up to the counts of the corpus, the properties and fuzzing.
 func TestUnsupportedReasons(t *testing.T) {
 	picky := impl.Func("picky", func(ctx context.Context, c impl.Case) impl.Result {
@@ -986,7 +986,7 @@ func TestUnsupportedReasons(t *testing.T) {
 	if len(r.Unsupported) > MaxReasons+1 {
 		t.Errorf("%d reasons listed", len(r.Unsupported))
 	}
-	for _, w := range []string{`an escape in "…": this language has no form for it`, "a reference at offset …"} {
+	for _, w := range []string{NotTakenByAdapter + `an escape in "…": this language has no form for it`, NotTakenByAdapter + "a reference at offset …"} {
 		if !slices.ContainsFunc(r.Unsupported, func(u Reason) bool { return u.Why == w }) {
 			t.Errorf("no reason %q among %+v", w, r.Unsupported)
 		}
@@ -1009,17 +1009,18 @@ func TestReasonsOf(t *testing.T) {
 	}
 }
 
-// TestUnsupportedWhy: what a reason quotes of its case is masked, each
-// kind of quote, so that one reason is one line whatever the case held.
+// TestUnsupportedWhy: a reason says whose words it is (the adapter's or
+// toolnorm's), and what it quotes of its case is masked, each kind of
+// quote, so that one reason is one line whatever the case held.
 func TestUnsupportedWhy(t *testing.T) {
 	for _, tt := range []struct{ detail, want string }{
-		{impl.AdapterCannotHold + `duplicate member "a": a PHP array keeps one`, `duplicate member "…": a PHP array keeps one`},
-		{impl.AdapterCannotHold + `an escape in "{\"a\": 1}": no form for it`, `an escape in "…": no form for it`},
-		{impl.AdapterCannotHold + `a lone surrogate in "\ud800abc: a PHP string holds UTF-8`, `a lone surrogate in "…": a PHP string holds UTF-8`},
-		{`the arguments are not JSON: invalid character '\'' looking for beginning of value at offset 12, so no JSON line carries it`, `the arguments are not JSON: invalid character '…' looking for beginning of value at offset …, so no JSON line carries it`},
-		{`the arguments are not JSON: invalid UTF-8 byte 0xc0 in string at offset 6`, `the arguments are not JSON: invalid UTF-8 byte 0x… in string at offset …`},
-		{impl.AdapterCannotHold + `the number 12345678901234567890: a float holds another value`, `the number …: a float holds another value`},
-		{impl.AdapterCannotHold + `UTF-8 only`, `UTF-8 only`},
+		{impl.AdapterCannotHold + `duplicate member "a": a PHP array keeps one`, NotTakenByAdapter + `duplicate member "…": a PHP array keeps one`},
+		{impl.AdapterCannotHold + `an escape in "{\"a\": 1}": no form for it`, NotTakenByAdapter + `an escape in "…": no form for it`},
+		{impl.AdapterCannotHold + `a lone surrogate in "\ud800abc: a PHP string holds UTF-8`, NotTakenByAdapter + `a lone surrogate in "…": a PHP string holds UTF-8`},
+		{`the arguments are not JSON: invalid character '\'' looking for beginning of value at offset 12, so no JSON line carries it`, NotSentByToolnorm + `the arguments are not JSON: invalid character '…' looking for beginning of value at offset …, so no JSON line carries it`},
+		{`the arguments are not JSON: invalid UTF-8 byte 0xc0 in string at offset 6`, NotSentByToolnorm + `the arguments are not JSON: invalid UTF-8 byte 0x… in string at offset …`},
+		{impl.AdapterCannotHold + `the number 12345678901234567890: a float holds another value`, NotTakenByAdapter + `the number …: a float holds another value`},
+		{impl.AdapterCannotHold + `UTF-8 only`, NotTakenByAdapter + `UTF-8 only`},
 	} {
 		if got := unsupportedWhy(impl.Fail(impl.ErrNotSendable, tt.detail)); got != tt.want {
 			t.Errorf("unsupportedWhy(%q) = %q, want %q", tt.detail, got, tt.want)

@@ -176,7 +176,7 @@ func writeText(r *check.Report, w io.Writer) error {
 		fmt.Fprintf(w, "searched: %s\n", SearchedSummary(*r.Searched))
 	}
 	if len(r.Unsupported) > 0 {
-		fmt.Fprintln(w, "unsupported, not judged, by the adapter's words (what they quote of a case as …):")
+		fmt.Fprintln(w, "unsupported, not judged, and why (what a reason quotes of a case as …):")
 		for _, u := range r.Unsupported {
 			fmt.Fprintf(w, "  %d %s\n", u.Cases, display.Text(u.Why))
 		}
@@ -553,9 +553,12 @@ func CorpusSummary(c check.CorpusResult) string {
 	if c.Unimplemented > 0 {
 		unimpl = fmt.Sprintf(", %d needing a repair not implemented", c.Unimplemented)
 	}
+	// The skipped vectors that apply and were not taken (unsupported) are
+	// said apart from those written for other options, so that a count
+	// is not read as the adapter's doing.
 	unsupported := ""
 	if c.Unsupported > 0 {
-		unsupported = fmt.Sprintf(" (%d unsupported)", c.Unsupported)
+		unsupported = fmt.Sprintf(" (%d for other options, %d unsupported)", c.Skipped-c.Unsupported, c.Unsupported)
 	}
 	return fmt.Sprintf("%d passed, %d failed, %s of the program, %d skipped%s%s, %d not run (of %s)",
 		c.Passed, c.Failed, plural(c.Errors, "failure"), c.Skipped, unsupported, unimpl, c.NotRun, plural(c.Vectors, "vector"))
