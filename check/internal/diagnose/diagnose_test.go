@@ -68,6 +68,11 @@ func TestClassify(t *testing.T) {
 		{"windows-1252 escaped twice, with ;", `{}`, `{"":"a&amp;#150;"}`, false, 0, out(`{"":"a\u0096"}`), "undecoded/numeric-windows-1252", "reading/1", "/", false},
 		{"surrogate", `{}`, `{"a":"&#xD800;"}`, false, 0, out(`{"a":"&#xD800;"}`), "undecoded/numeric-surrogate", "reading/1", "/a", false},
 		{"out of range", `{}`, `{"a":"&#x110000;"}`, false, 0, out(`{"a":"&#x110000;"}`), "undecoded/numeric-out-of-range", "reading/1", "/a", false},
+		// Inside JSON text that parses only once its references are
+		// decoded (`&quot` makes the last string's closing quote): the
+		// leaf's reference is read from the text as sent, not from the
+		// text after its references are decoded, which has none.
+		{"out of range, in JSON that parses once its references are decoded", `{"properties":{"":{"type":"array"}}}`, `{"":"[[],[true,\"&#4294967356\"],\"&quot]"}`, false, 0, out(`{"":[[],[true,"<"],""]}`), "undecoded/numeric-out-of-range", "reading/1", "//1/1", false},
 		{"legacy without ;", `{}`, `{"a":"&copy 2024"}`, false, 0, out(`{"a":"&copy 2024"}`), "undecoded/named-no-semicolon", "reading/1", "/a", false},
 		{"control character decoded to nothing", `{}`, `{"":"&#1;"}`, false, 0, out(`{"":""}`), "misdecoded/to-nothing", "reading/1", "/", false},
 		{"control character without ; decoded to nothing", `{}`, `{"":"&#xf"}`, false, 0, out(`{"":""}`), "misdecoded/to-nothing", "reading/1", "/", false},

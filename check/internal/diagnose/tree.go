@@ -525,16 +525,13 @@ func emptyOther(lit, got *jsonvalue.Value) bool {
 }
 
 // decodedInput is what the rule decodes the input string in into: the
-// string as sent, or after its references are decoded.
+// string as sent, or after its references are decoded, its strings then
+// holding the text they came from (see sourced).
 func (d *differ) decodedInput(in *jsonvalue.Value) *jsonvalue.Value {
 	if v, err := jsonvalue.Parse([]byte(in.Str)); err == nil {
 		return v
 	}
-	dec, _ := entity.Decode([]byte(in.Str), d.mode(), d.c.MaxPasses)
-	if v, err := jsonvalue.Parse(dec); err == nil {
-		return v
-	}
-	return nil
+	return sourced(in.Str, d.mode(), d.c.MaxPasses)
 }
 
 // missed diagnoses a string the rule decodes (want) left a string (got).
