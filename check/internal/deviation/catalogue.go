@@ -373,6 +373,13 @@ func build() []*Deviation {
 			change: change{schema: allOfAsAnyOf},
 			Witnesses: []impl.Case{w(`{"type":"object","properties":{"a":{"allOf":[{"type":"array"},{"type":"object"}]}}}`, `{"a":"{}"}`),
 				w(`{"type":"object","properties":{"a":{"allOf":[{"type":["array","string"]},{"type":"array"}]}}}`, `{"a":"[1]"}`)}},
+		{ID: "unions-merged-into-allof", needs: func(f *Features) bool {
+			return f.json && f.keywords["allOf"] && (f.keywords["anyOf"] || f.keywords["oneOf"])
+		}, Clause: "reading/4",
+			Title:  "A branch of `allOf` that is only an `anyOf` or `oneOf` is merged into the `allOf`: its alternatives all apply together, as `allOf` branches, so that their types are intersected",
+			change: change{schema: unionsMergedIntoAllOf},
+			Witnesses: []impl.Case{w(`{"type":"object","properties":{"a":{"allOf":[{"anyOf":[{"type":"array"},{"type":"null"}]}]}}}`, `{"a":"[1]"}`),
+				w(`{"type":"object","properties":{"a":{"allOf":[{"oneOf":[{"type":"array"},{"minItems":1}]}]}}}`, `{"a":"[1]"}`)}},
 		{ID: "allof-members-first", needs: needsKeyword("allOf"), Clause: "reading/4",
 			Title:  "A member that several `allOf` branches declare is read by one declaration, the first branch's (the object's own `properties` before any): the others do not narrow it",
 			change: change{schema: allOfMembersFirst},

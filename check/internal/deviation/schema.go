@@ -577,6 +577,51 @@ var allOfAsAnyOf = everySchema(func(obj *jsonvalue.Value, _ bool) {
 	}
 })
 
+// unionsMergedIntoAllOf puts the alternatives of an allOf branch that is
+// only an anyOf or a oneOf (annotations aside) in the allOf, in its place,
+// as a schema flattener that hoists nested combinators does without
+// telling a union from a conjunction.
+var unionsMergedIntoAllOf = everySchema(func(obj *jsonvalue.Value, _ bool) {
+	a := obj.Member("allOf")
+	if a == nil || a.Kind != jsonvalue.Array {
+		return
+	}
+	var elems []*jsonvalue.Value
+	for _, b := range a.Elems {
+		alts, only := unionOnly(b)
+		if !only {
+			elems = append(elems, b)
+			continue
+		}
+		elems = append(elems, alts...)
+	}
+	a.Elems = elems
+})
+
+// unionOnly returns the alternatives of b when b is a schema object whose
+// members are anyOf or oneOf arrays, and annotations, and one at least.
+func unionOnly(b *jsonvalue.Value) ([]*jsonvalue.Value, bool) {
+	if b.Kind != jsonvalue.Object {
+		return nil, false
+	}
+	var alts []*jsonvalue.Value
+	unions := 0
+	for _, m := range b.Members {
+		switch m.Key {
+		case "anyOf", "oneOf":
+			if m.Value.Kind != jsonvalue.Array {
+				return nil, false
+			}
+			alts = append(alts, m.Value.Elems...)
+			unions++
+		case "title", "description", "$comment", "examples", "default":
+		default:
+			return nil, false
+		}
+	}
+	return alts, unions > 0
+}
+
 // allOfMembersFirst reads one declaration of each member of an object
 // where JSON Schema intersects several: the object's own properties, else
 // the first allOf branch that declares it. The declarations of the member
