@@ -524,14 +524,14 @@ func isIntegral(n string) bool {
 	return err == nil && f == math.Trunc(f)
 }
 
-// inheritedNames are the members every JavaScript object inherits from
+// InheritedNames are the members every JavaScript object inherits from
 // Object.prototype whose value is a function (`key in value` finds them
 // in any object).
-var inheritedNames = []string{"constructor", "toString", "toLocaleString", "valueOf", "hasOwnProperty", "isPrototypeOf",
+var InheritedNames = []string{"constructor", "toString", "toLocaleString", "valueOf", "hasOwnProperty", "isPrototypeOf",
 	"propertyIsEnumerable", "__defineGetter__", "__defineSetter__", "__lookupGetter__", "__lookupSetter__"}
 
 // inheritedCopied fails where an object of the output lacks a member that
-// properties declares under one of inheritedNames, and the schemas that
+// properties declares under one of InheritedNames, and the schemas that
 // apply to that member hold an anyOf or oneOf with a branch that is not
 // `"type": "null"` alone: a normalizer that asks `key in value` takes the
 // member for sent, with the inherited function as its value, and tries
@@ -571,7 +571,7 @@ func inheritedCopied(converted bool) post {
 	}
 }
 
-// inheritedDeclared returns a name of inheritedNames that the properties
+// inheritedDeclared returns a name of InheritedNames that the properties
 // applying at path declare, that the object v lacks, and whose schemas
 // hold a union tried on a copy (or, with converted, a type).
 func inheritedDeclared(view *schemaview.View, v *jsonvalue.Value, path []schemaview.Step, converted bool) (string, bool) {
@@ -580,7 +580,7 @@ func inheritedDeclared(view *schemaview.View, v *jsonvalue.Value, path []schemav
 		if props == nil || props.Kind != jsonvalue.Object {
 			continue
 		}
-		for _, name := range inheritedNames {
+		for _, name := range InheritedNames {
 			if props.Member(name) == nil || v.Member(name) != nil {
 				continue
 			}

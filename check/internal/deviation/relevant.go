@@ -35,7 +35,7 @@ func FeaturesOf(c impl.Case) *Features {
 	f.amp = bytes.IndexByte(args, '&') >= 0 || bytes.Contains(args, []byte(`\u0026`))
 	f.digits = bytes.ContainsAny(args, "0123456789")
 	f.proto = bytes.Contains(args, []byte("__proto__")) || bytes.Contains(args, []byte(`\u005f`))
-	for _, n := range inheritedNames {
+	for _, n := range InheritedNames {
 		f.inherited = f.inherited || bytes.Contains(c.Schema, []byte(`"`+n+`"`))
 	}
 	if root, err := jsonvalue.Parse(args); err == nil {

@@ -50,6 +50,24 @@ var titlers = map[string]func(class string, details []string) string{
 	IgnoredClass:                    func(_ string, ds []string) string { return IgnoredTitle(Routes(ds)) },
 	"decoded-not-json":              func(_ string, ds []string) string { return TrimmedTitle(ds) },
 	"made-from-not-json":            func(_ string, ds []string) string { return NotJSONTitle(ds) },
+	PrototypeErrorClass:             func(_ string, ds []string) string { return PrototypeErrorTitle(ds) },
+}
+
+// PrototypeErrorClass is the class of an error for arguments with a
+// member, sent or declared, named as a member every JavaScript object
+// inherits from `Object.prototype`, which under another name are
+// answered as the rule says (a rename of the counterexample shows it):
+// its detail is the name.
+const PrototypeErrorClass = "member-name/prototype/error"
+
+// PrototypeErrorTitle is the title of PrototypeErrorClass, naming the
+// names shown.
+func PrototypeErrorTitle(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = "`" + n + "`"
+	}
+	return "An error for arguments with a member, sent or declared, named as one of `Object.prototype`'s (" + strings.Join(q, ", ") + "), which under another name are answered as the rule says"
 }
 
 // whereKeptTitle is the title of JSON text decoded where the rule keeps

@@ -1,9 +1,11 @@
 package explain
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 
+	"github.com/toolnorm/toolnorm/check/internal/deviation"
 	"github.com/toolnorm/toolnorm/check/internal/diagnose"
 	"github.com/toolnorm/toolnorm/impl"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
@@ -77,6 +79,184 @@ func (s *session) contexts(causes []*cause) {
 			runs[i].c.class = step.class(runs[i].c.class, runs[i].key)
 		}
 	}
+	s.errorNames(causes)
+}
+
+// maxNamesProbed is how many names errorNames renames in one case at
+// most, and maxErrorFindings how many findings of a cause it probes (a
+// cause with more keeps its class).
+const (
+	maxNamesProbed   = 6
+	maxErrorFindings = 16
+)
+
+// errorNames is the contexts step for an error the implementation gives
+// where the reference answers: an error has no place in the output to
+// point at, so in each case of the cause (its counterexample and each of
+// its findings) each name (a member of the arguments, a declaration in
+// the schema's properties) is renamed in turn, and, where a case holds
+// several of the names every JavaScript object inherits, those together.
+// A case is the names' where exactly one rename of one name cures it (the
+// implementation answers as the reference does), else where the rename of
+// its inherited names together does. Where every case of the cause is
+// some names', all inherited, or all the one same name, the error is the
+// names' (member-name/...); else the class stands.
+func (s *session) errorNames(causes []*cause) {
+	type probed struct {
+		c     *cause
+		k     int      // the case of the cause
+		names []string // renamed
+		want  impl.Result
+	}
+	var runs []probed
+	var cases []impl.Case
+	nCases := map[*cause]int{}
+	for _, c := range causes {
+		sh := c.shown
+		if c.x != nil || sh == nil || !sh.f.explainable || sh.got.Failure != nil || sh.got.Error == "" || !sh.want.Answered() || strings.HasPrefix(c.class.Class, "member-") || len(c.fs) > maxErrorFindings {
+			continue
+		}
+		all := []impl.Case{sh.c}
+		for _, f := range c.fs {
+			if !f.explainable || f.Got.Error == "" || !f.Want.Answered() {
+				all = nil // a finding of another kind under the class
+				break
+			}
+			all = append(all, f.Case)
+		}
+		nCases[c] = len(all)
+		for k, kc := range all {
+			want := s.want(kc)
+			names := namesOf(kc)
+			var inherited []string
+			for _, key := range names {
+				if pc, pw, ok := renameProbe(kc, want, key, s.want); ok {
+					runs, cases = append(runs, probed{c, k, []string{key}, pw}), append(cases, pc)
+				}
+				if isInherited(key) {
+					inherited = append(inherited, key)
+				}
+			}
+			if len(inherited) > 1 {
+				if pc, pw, ok := renameAll(kc, want, inherited, s.want); ok {
+					runs, cases = append(runs, probed{c, k, inherited, pw}), append(cases, pc)
+				}
+			}
+		}
+	}
+	if len(cases) == 0 || !s.live() {
+		return
+	}
+	byCase := map[*cause]map[int]*cured{}
+	for i, got := range s.ask(s.ctx, cases) {
+		if got.Failure != nil || !impl.Same(got, runs[i].want) {
+			continue
+		}
+		r := runs[i]
+		if byCase[r.c] == nil {
+			byCase[r.c] = map[int]*cured{}
+		}
+		cu := byCase[r.c][r.k]
+		if cu == nil {
+			cu = &cured{}
+			byCase[r.c][r.k] = cu
+		}
+		if len(r.names) == 1 {
+			cu.alone = append(cu.alone, r.names)
+		} else {
+			cu.together = append(cu.together, r.names)
+		}
+	}
+	for _, c := range causes {
+		names, ok := namesCuring(byCase[c], nCases[c])
+		switch {
+		case !ok:
+		case !slices.ContainsFunc(names, func(n string) bool { return !isInherited(n) }):
+			c.class = prototypeError(c.class, names)
+		case len(names) == 1:
+			c.class = errorName(c.class, names[0])
+		}
+	}
+}
+
+// cured are the renames that cured one case: of one name alone, and of
+// several names together.
+type cured struct{ alone, together [][]string }
+
+// namesCuring is the names whose renames cure each of n cases (cs, by
+// case), each once; false where a case is cured by no rename, or by two
+// (the implementation fails there for more than one name, or for none in
+// particular), or where there are no cases.
+func namesCuring(cs map[int]*cured, n int) ([]string, bool) {
+	var names []string
+	for k := range n {
+		cu := cs[k]
+		var ns []string
+		switch {
+		case cu == nil:
+			return nil, false
+		case len(cu.alone) == 1:
+			ns = cu.alone[0]
+		case len(cu.alone) == 0 && len(cu.together) == 1:
+			ns = cu.together[0]
+		default:
+			return nil, false
+		}
+		for _, name := range ns {
+			if !slices.Contains(names, name) {
+				names = append(names, name)
+			}
+		}
+	}
+	return names, len(names) > 0
+}
+
+// isInherited reports whether key names a member every JavaScript
+// object inherits from Object.prototype, `__proto__` included.
+func isInherited(key string) bool {
+	return key == "__proto__" || slices.Contains(deviation.InheritedNames, key)
+}
+
+// prototypeError is the class of an error shown under names every
+// JavaScript object inherits, sent or declared: one class whatever the
+// names, its title naming each (diagnose.PrototypeErrorTitle).
+func prototypeError(d diagnose.Diagnosis, names []string) diagnose.Diagnosis {
+	names = diagnose.OrderDetails(slices.Clone(names))
+	return diagnose.Diagnosis{Class: diagnose.PrototypeErrorClass, Detail: strings.Join(names, ", "), Title: diagnose.PrototypeErrorTitle(names), Clause: d.Clause, Where: d.Where, Shape: d.Shape}
+}
+
+// namesOf are the names of c a title can quote, at most maxNamesProbed:
+// the members of the arguments, then the schema's properties not among
+// them, each once.
+func namesOf(c impl.Case) []string {
+	var names []string
+	add := func(v *jsonvalue.Value) {
+		if v == nil || v.Kind != jsonvalue.Object {
+			return
+		}
+		for _, m := range v.Members {
+			if quotable(m.Key) && !slices.Contains(names, m.Key) && len(names) < maxNamesProbed {
+				names = append(names, m.Key)
+			}
+		}
+	}
+	if args, err := jsonvalue.Parse(c.Args); err == nil {
+		add(args)
+	}
+	if schema, err := jsonvalue.Parse(c.Schema); err == nil && schema.Kind == jsonvalue.Object {
+		add(schema.Member("properties"))
+	}
+	return names
+}
+
+// errorName is the class of an error shown under the name key only,
+// sent or declared.
+func errorName(d diagnose.Diagnosis, key string) diagnose.Diagnosis {
+	return diagnose.Diagnosis{
+		Class:  "member-name/" + d.Class,
+		Title:  "An error for arguments with a member named " + quoteKey(key) + ", sent or declared, which under another name are answered as the rule says",
+		Clause: d.Clause, Where: d.Where, Shape: d.Shape,
+	}
 }
 
 // memberAt is the member of the arguments the JSON pointer where points
@@ -95,12 +275,27 @@ func memberAt(where string) (string, bool) {
 // reference gives anything else on the renamed case (the schema reads
 // the new name otherwise: a pattern the old one matched).
 func renameProbe(c impl.Case, want impl.Result, key string, ref func(impl.Case) impl.Result) (renamed impl.Case, renamedWant impl.Result, ok bool) {
-	renamed, name, ok := renameMember(c, key)
-	if !ok {
-		return c, impl.Result{}, false
+	return renameAll(c, want, []string{key}, ref)
+}
+
+// renameAll is renameProbe for the names keys at once, each renamed to a
+// name of its own.
+func renameAll(c impl.Case, want impl.Result, keys []string, ref func(impl.Case) impl.Result) (renamed impl.Case, renamedWant impl.Result, ok bool) {
+	renamed, out := c, want.Output
+	for _, key := range keys {
+		var name string
+		var sent bool
+		renamed, name, sent, ok = renameMember(renamed, key)
+		if !ok {
+			return c, impl.Result{}, false
+		}
+		if sent { // else declared only: no such member in the output
+			if out, ok = renamedOutput(out, key, name); !ok {
+				return c, impl.Result{}, false
+			}
+		}
 	}
-	out, ok := renamedOutput(want.Output, key, name)
-	if !ok || !impl.Same(ref(renamed), impl.OK(out)) {
+	if !impl.Same(ref(renamed), impl.OK(out)) {
 		return c, impl.Result{}, false
 	}
 	return renamed, impl.OK(out), true
@@ -195,16 +390,17 @@ func quotable(key string) bool {
 }
 
 // renameMember returns c with the arguments' member key, and its
-// declaration in the schema's properties if any, renamed to a name
-// neither holds, and that name.
-func renameMember(c impl.Case, key string) (impl.Case, string, bool) {
+// declaration in the schema's properties, renamed to a name neither
+// holds, that name, and whether the member was sent (else it was only
+// declared).
+func renameMember(c impl.Case, key string) (_ impl.Case, _ string, sent, ok bool) {
 	args, err := jsonvalue.Parse(c.Args)
 	if err != nil || args.Kind != jsonvalue.Object {
-		return c, "", false
+		return c, "", false, false
 	}
 	schema, err := jsonvalue.Parse(c.Schema)
 	if err != nil {
-		return c, "", false
+		return c, "", false, false
 	}
 	var props *jsonvalue.Value
 	if schema.Kind == jsonvalue.Object {
@@ -220,7 +416,7 @@ func renameMember(c impl.Case, key string) (impl.Case, string, bool) {
 		// (an embedded resource's properties, a $defs entry reached by
 		// reference): renamed, the member could lose it, and answer
 		// right for that reason alone.
-		return c, "", false
+		return c, "", false, false
 	}
 	name := ""
 	for _, n := range []string{"k", "k1", "k2", "k3", "member"} {
@@ -229,14 +425,16 @@ func renameMember(c impl.Case, key string) (impl.Case, string, bool) {
 			break
 		}
 	}
-	if name == "" || !rename(args, key, name) {
-		return c, "", false
+	if name == "" {
+		return c, "", false, false
 	}
-	if props != nil {
-		rename(props, key, name)
+	// The member sent, or declared only (a name an error can depend on).
+	sent = rename(args, key, name)
+	if declared := props != nil && rename(props, key, name); !sent && !declared {
+		return c, "", false, false
 	}
 	c.Args, c.Schema = args.Append(nil), schema.Append(nil)
-	return c, name, true
+	return c, name, sent, true
 }
 
 // namedElsewhere reports whether a member named key is in the schema v

@@ -200,3 +200,75 @@ func TestDistinctValues(t *testing.T) {
 		t.Errorf("distinctValues = %s, %v", c.Args, ok)
 	}
 }
+
+// failsOnNames answers as the reference does, but fails (an error answer)
+// where a member of the arguments or of the schema's properties has one
+// of names: a bug of some names that shows as an error, with no place in
+// the output to point at.
+func failsOnNames(names ...string) impl.Impl {
+	return impl.Func("fails on names", func(ctx context.Context, c impl.Case) impl.Result {
+		for _, n := range names {
+			q := []byte(strconv.Quote(n) + ":")
+			if bytes.Contains(c.Args, q) || bytes.Contains(c.Schema, q) {
+				return impl.Result{Error: impl.ErrorKind("invalid-arguments"), Detail: "Cannot read properties of undefined (reading 'push')"}
+			}
+		}
+		return impl.Reference.Normalize(ctx, c)
+	})
+}
+
+// TestErrorNames: an error the implementation gives where the reference
+// answers is titled by the one name whose rename cures it, sent or only
+// declared, the names every JavaScript object inherits as one class whose
+// title lists the names shown; an error every name gives keeps its class.
+func TestErrorNames(t *testing.T) {
+	tests := []struct {
+		name  string
+		im    impl.Impl
+		cases [][2]string // schema, arguments
+		class string
+		title []string // what the title says
+	}{
+		{"declared, not sent", failsOnNames("toString"), [][2]string{{`{"properties":{"toString":{"type":"number"}}}`, `{}`}},
+			"member-name/prototype/error", []string{"`toString`"}},
+		{"two of Object.prototype's, one cause", failsOnNames("toString", "constructor"), [][2]string{{`{}`, `{"toString":"x","b":1}`}, {`{"properties":{"a":{}}}`, `{"a":2,"constructor":[]}`}},
+			"member-name/prototype/error", []string{"`constructor`, `toString`"}},
+		{"another name", failsOnNames("secret"), [][2]string{{`{}`, `{"b":"x","secret":1}`}},
+			"member-name/error-for-valid-input", []string{"a member named `secret`"}},
+		{"every name", impl.Func("fails on members", func(ctx context.Context, c impl.Case) impl.Result {
+			if bytes.Contains(c.Args, []byte(":")) {
+				return impl.Result{Error: impl.ErrorKind("invalid-arguments"), Detail: "no"}
+			}
+			return impl.Reference.Normalize(ctx, c)
+		}), [][2]string{{`{}`, `{"toString":"x"}`}}, "error-for-valid-input", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var fs []Finding
+			for i, sa := range tt.cases {
+				c := impl.Case{Schema: []byte(sa[0]), Args: []byte(sa[1])}
+				got, w := tt.im.Normalize(ctx, c), want(c)
+				if impl.Compare(got, w).Same() {
+					t.Fatalf("%s on %s: no difference to explain", tt.im.Name(), sa[1])
+				}
+				fs = append(fs, Finding{Source: Vector, ID: strconv.Itoa(i), Case: c, Want: w, Got: got, Clause: "reading/8"})
+			}
+			rcs := Explain(ctx, Config{Impl: tt.im, Want: want, Keep: func() bool { return true }}, fs)
+			if len(rcs) != 1 {
+				t.Fatalf("%d root causes, want 1", len(rcs))
+			}
+			rc := rcs[0]
+			if rc.Class != tt.class {
+				t.Errorf("class %s (%q), want %s", rc.Class, rc.Title, tt.class)
+			}
+			for _, w := range tt.title {
+				if !strings.Contains(rc.Title, w) {
+					t.Errorf("title %q does not say %q", rc.Title, w)
+				}
+			}
+			if err := CheckTitle(ctx, tt.im, want, rc); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}
