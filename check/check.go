@@ -200,6 +200,12 @@ const (
 // most requests) leaves the check incomplete, never PASS.
 const MinJudged = 90
 
+// StoppedBudget is [Report.Stopped] where the check's budget ended it: a
+// check that ran the corpus and a full round of each property and of
+// fuzzing before that is complete (more rounds were all it would have
+// run), else it is short of complete.
+const StoppedBudget = "the budget was spent"
+
 // judgedEnough reports whether judged is at least MinJudged percent of ran.
 func judgedEnough(judged, ran int) bool { return judged*100 >= ran*MinJudged }
 

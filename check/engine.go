@@ -257,14 +257,14 @@ func (e *run) over(until time.Time) bool {
 		return true
 	case e.ctx.Err() != nil:
 		if errors.Is(e.ctx.Err(), context.DeadlineExceeded) {
-			e.stopped = "the budget was spent"
+			e.stopped = StoppedBudget
 		} else {
 			e.stopped = "interrupted"
 		}
 		return true
 	case !until.IsZero() && !time.Now().Before(until):
 		if until.Equal(e.deadline) || until.Equal(e.hard) {
-			e.stopped = "the budget was spent"
+			e.stopped = StoppedBudget
 		}
 		return true
 	}

@@ -146,7 +146,7 @@ func writeText(r *check.Report, w io.Writer) error {
 	}
 	fmt.Fprintf(w, "seed %d, %s, %s, %.1fs\n", r.Seed, casesRun(r), budget, r.Seconds)
 	if r.Stopped != "" {
-		fmt.Fprintf(w, "stopped early: %s%s\n", r.Stopped, inFlight(r))
+		fmt.Fprintln(w, stoppedLine(r))
 	}
 	fmt.Fprintf(w, "%s: %s\n\n", repeatLabel(r), r.Repeat)
 	c := r.Corpus
@@ -505,6 +505,17 @@ func ShortfallSummary(s check.Shortfall, apply int) string {
 		parts = append(parts, JudgedSummary(s.Judged))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// stoppedLine says why the check ended before it ran all it would have.
+// A budget that ends a complete check (the corpus and a full round of
+// each property and of fuzzing all run) is how a budget ends one, not a
+// shortfall: two new users read "stopped early" beside PASS as a fault.
+func stoppedLine(r *check.Report) string {
+	if r.Stopped == check.StoppedBudget && r.Incomplete == nil && r.Verdict != check.Incomplete {
+		return "ended by the budget, as a budget ends a check: the corpus and a full round of each property and of fuzzing ran (--budget for more rounds)" + inFlight(r)
+	}
+	return "stopped early: " + r.Stopped + inFlight(r)
 }
 
 // JudgedSummary says in one line which parts of a check judged too
