@@ -125,6 +125,12 @@ func build() []*Deviation {
 			change: change{schema: containerBranches},
 			Witnesses: []impl.Case{w(`{"type":"object","properties":{"a":{"anyOf":[{},{"type":"array"}]}}}`, `{"a":"[1]"}`),
 				w(`{"type":"object","properties":{"a":{"oneOf":[{"type":"string"},{"type":"object"}]}}}`, `{"a":"{}"}`), w(stringParam, `{"a":"[1]"}`)}},
+		{ID: "union-untyped-branches-skipped", needs: needsKeyword("anyOf", "oneOf"), Clause: "reading/4",
+			Title:  "A branch of `anyOf` or `oneOf` that declares no type is left out of the union, where it makes the position's type unknown: a string is JSON-decoded where the other branches declare `array` or `object`",
+			change: change{schema: untypedBranchesSkipped},
+			Witnesses: []impl.Case{w(`{"type":"object","properties":{"a":{"oneOf":[{"type":"array"},{"description":"anything"}]}}}`, `{"a":"[1]"}`),
+				w(`{"type":"object","properties":{"a":{"anyOf":[{"type":"object"},{"$ref":"#/$defs/free"}]}},"$defs":{"free":{"minLength":1}}}`, `{"a":"{}"}`),
+				w(`{"type":"object","properties":{"a":{"anyOf":[{"type":"string"},{"type":"array"}]}}}`, `{"a":"[1]"}`)}},
 		{ID: "union-branches-in-order", unions: true, needs: needsKeyword("anyOf", "oneOf"), Clause: "rule/3",
 			Title:  "A union's branches are tried in order, each repairing the value alone, the first whose repair fits it taking the value whole: a string is JSON-decoded where a branch of `anyOf` or `oneOf` that declares its shape comes before one that admits a string, and a value no branch's repair fits is kept as sent",
 			change: change{post: unionsInOrder},
@@ -247,8 +253,14 @@ func build() []*Deviation {
 			Witnesses: []impl.Case{w(noSchema, `{"a":"&amp;"}`), w(noSchema, `{"a":"&eacute;"}`), w(noSchema, `{"a":"&#38;"}`)}},
 		{ID: "entities-semicolon-required", needs: needsAmp, Clause: "reading/1",
 			Title:     "References without their `;` are not decoded: `&amp` and `&#38` stay",
-			change:    withModel(func(m *model) { m.dec.semicolon = true }),
+			change:    withModel(func(m *model) { m.dec.semicolon = semicolonAll }),
 			Witnesses: []impl.Case{w(noSchema, `{"a":"&amp x"}`), w(noSchema, `{"a":"&#38"}`), w(noSchema, `{"a":"&amp;"}`)}},
+		// A decoder whose pattern of names ends in ';' (a table of
+		// `&name;` forms), beside a numeric one that does not need it.
+		{ID: "entities-named-semicolon-required", needs: needsAmp, Clause: "reading/1",
+			Title:     "Named references without their `;` are not decoded, where HTML decodes its legacy names so: `&amp` and `&copy` stay (numeric references are decoded without it)",
+			change:    withModel(func(m *model) { m.dec.semicolon = semicolonNames }),
+			Witnesses: []impl.Case{w(noSchema, `{"a":"&amp x"}`), w(noSchema, `{"a":"&copy 2024"}`), w(noSchema, `{"a":"&#38"}`), w(noSchema, `{"a":"&amp;"}`)}},
 		// JavaScript's String.fromCharCode where fromCodePoint was meant.
 		{ID: "entities-numeric-bmp-only", needs: needsAmp, Clause: "reading/1",
 			Title:     "A numeric reference past U+FFFF is decoded to its code point's low 16 bits: `&#128512;` (😀) gives U+F600",
@@ -343,6 +355,14 @@ func build() []*Deviation {
 				w(`{"type":"object","$defs":{"l":{"$anchor":"L","type":"array"}},"properties":{"a":{"$ref":"#L"}}}`, `{"a":"[1]"}`),
 				w(`{"$id":"https://x.example/t","type":"object","$defs":{"l":{"$id":"l","type":"array"}},"properties":{"a":{"$ref":"l"}}}`, `{"a":"[1]"}`),
 				w(viaRef, `{"a":"[1]"}`)}},
+		// RFC 6901 says to unescape ~1 before ~0, and warns of the other
+		// order.
+		{ID: "ref-pointer-tilde-order", needs: needsKeyword("$ref"), Clause: "reading/4",
+			Title:  "A `$ref` pointer's tokens are unescaped `~0` before `~1`, against RFC 6901: `#/$defs/x~01y` names the member `x/y`, not `x~1y`",
+			change: change{schema: pointerTildeOrder},
+			Witnesses: []impl.Case{w(`{"type":"object","properties":{"a":{"$ref":"#/$defs/x~01y"}},"$defs":{"x~1y":{"type":"array"},"x/y":{}}}`, `{"a":"[1]"}`),
+				w(`{"type":"object","properties":{"a":{"$ref":"#/definitions/p~01q"}},"definitions":{"p~1q":{"type":"object"},"p/q":{"type":"string"}}}`, `{"a":"{}"}`),
+				w(`{"type":"object","properties":{"a":{"$ref":"#/$defs/x~1y"}},"$defs":{"x/y":{"type":"array"}}}`, `{"a":"[1]"}`)}},
 		{ID: "ref-type-only", needs: needsKeyword("$ref"), Clause: "reading/4",
 			Title:  "`$ref` is followed for the type alone: what the schema it names declares below it (`items`, `properties`) is missed",
 			change: change{schema: refTypeOnly},
@@ -452,6 +472,15 @@ func build() []*Deviation {
 			Witnesses: []impl.Case{w(`{"type":"object","properties":{"constructor":{"type":"array"}}}`, `{"constructor":"[1]"}`),
 				w(`{"type":"object","properties":{"prototype":{"type":"object"}}}`, `{"prototype":"{}"}`),
 				w(`{"type":"object","properties":{"__proto__":{"type":"array"}}}`, `{"__proto__":"[1]"}`), w(arrayParam, `{"a":"[1]"}`)}},
+		// JavaScript's props[key] where Object.hasOwn(props, key) was meant.
+		{ID: "properties-inherited-lookup", needs: func(f *Features) bool {
+			return f.json && f.keywords["properties"] && f.keywords["additionalProperties"]
+		}, Clause: "reading/4",
+			Title:  "A member named as one of Object.prototype's (`constructor`, `toString`) that `properties` does not list is taken as declared there, by what the prototype holds, which declares nothing: `additionalProperties` does not apply to it",
+			change: change{schema: propertiesInherited},
+			Witnesses: []impl.Case{w(`{"type":"object","properties":{"name":{"type":"string"}},"additionalProperties":{"type":"array"}}`, `{"constructor":"[1,2]","name":"x"}`),
+				w(`{"type":"object","properties":{"t":{"type":"string"}},"additionalProperties":{"type":"object"}}`, `{"toString":"{}"}`),
+				w(`{"type":"object","properties":{"t":{"type":"string"}},"additionalProperties":{"type":"array"}}`, `{"k":"[1]"}`)}},
 		{ID: "ignores-patternproperties", needs: needsKeyword("patternProperties"), Clause: "reading/4",
 			Title:     "`patternProperties` is not read",
 			change:    change{schema: dropMembers("patternProperties", jsonvalue.Object)},

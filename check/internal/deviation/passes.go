@@ -50,8 +50,17 @@ const (
 type decoder struct {
 	names     names
 	numerics  numerics
-	semicolon bool // a reference needs its ';'
+	semicolon semicolons // which references need their ';'
 }
+
+// semicolons says which references a decoder decodes only with their ';'.
+type semicolons int
+
+const (
+	semicolonAsHTML semicolons = iota // none: HTML decodes legacy names and numeric references without it
+	semicolonAll                      // every reference
+	semicolonNames                    // named references; numeric ones decode without it
+)
 
 // pass makes d a pass: every '&', left to right, is decided on, as the
 // tokenizer does.
@@ -99,7 +108,7 @@ func (d decoder) decide(rest string) (string, int, error) {
 	} else {
 		repl, n = d.named(rest)
 	}
-	if n > 0 && d.semicolon && rest[n-1] != ';' {
+	if n > 0 && rest[n-1] != ';' && (d.semicolon == semicolonAll || d.semicolon == semicolonNames && rest[1] != '#') {
 		return "", 0, err
 	}
 	return repl, n, err

@@ -769,6 +769,84 @@ var rawPointerRefsOnly = everySchema(func(obj *jsonvalue.Value, _ bool) {
 	})
 })
 
+// pointerTildeOrder rewrites every `$ref` pointer "#/..." to name what
+// a reader names that unescapes each token's ~0 before its ~1 (so that
+// "~01" is "/", where RFC 6901 makes it "~1").
+var pointerTildeOrder = everySchema(func(obj *jsonvalue.Value, _ bool) {
+	for _, m := range obj.Members {
+		if m.Key != "$ref" || m.Value.Kind != jsonvalue.String || !strings.HasPrefix(m.Value.Str, "#/") {
+			continue
+		}
+		toks := strings.Split(m.Value.Str[2:], "/")
+		for i, t := range toks {
+			wrong := strings.ReplaceAll(strings.ReplaceAll(t, "~0", "~"), "~1", "/")
+			toks[i] = strings.ReplaceAll(strings.ReplaceAll(wrong, "~", "~0"), "/", "~1")
+		}
+		m.Value.Str = "#/" + strings.Join(toks, "/")
+	}
+})
+
+// propertiesInherited adds to every properties object an entry that
+// declares nothing for each name a JavaScript object inherits from
+// Object.prototype that it does not list: a normalizer that looks a
+// member up as props[key] finds the inherited value there, takes the
+// member for one properties declares, and reads no keyword of it.
+var propertiesInherited = everySchema(func(obj *jsonvalue.Value, _ bool) {
+	p := obj.Member("properties")
+	if p == nil || p.Kind != jsonvalue.Object {
+		return
+	}
+	for _, n := range append(slices.Clone(InheritedNames), "__proto__") {
+		if p.Member(n) == nil {
+			p.Members = append(p.Members, jsonvalue.Member{Key: n, Value: &jsonvalue.Value{Kind: jsonvalue.Object}})
+		}
+	}
+})
+
+// untypedBranchesSkipped leaves out of every anyOf and oneOf the branches
+// that declare no type (no `type`, nor a local `$ref` to a schema that
+// declares one, nor anything else that may: a composition, `const`,
+// `enum`), where another branch declares one: the union's type is then its
+// typed branches', where the rule makes it unknown.
+func untypedBranchesSkipped(doc *jsonvalue.Value) {
+	var untyped func(b *jsonvalue.Value, depth int) bool
+	untyped = func(b *jsonvalue.Value, depth int) bool {
+		switch {
+		case b.Kind == jsonvalue.Bool:
+			return b.Bool
+		case b.Kind != jsonvalue.Object || depth > 16:
+			return false
+		}
+		for _, m := range b.Members {
+			switch m.Key {
+			case "type", "allOf", "anyOf", "oneOf", "const", "enum", "not", "if", "$dynamicRef", "$recursiveRef":
+				return false
+			case "$ref":
+				r := m.Value
+				if r.Kind != jsonvalue.String || !strings.HasPrefix(r.Str, "#") {
+					return false
+				}
+				t := doc.Resolve(r.Str)
+				if t == nil || !untyped(t, depth+1) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	schemaview.Walk(doc, func(obj *jsonvalue.Value, _ bool) {
+		for _, m := range obj.Members {
+			if (m.Key != "anyOf" && m.Key != "oneOf") || m.Value.Kind != jsonvalue.Array {
+				continue
+			}
+			kept := slices.DeleteFunc(slices.Clone(m.Value.Elems), func(b *jsonvalue.Value) bool { return untyped(b, 0) })
+			if len(kept) > 0 {
+				m.Value.Elems = kept
+			}
+		}
+	})
+}
+
 // compositions are the keywords whose branches a schema is made of, in
 // the order a normalizer that merges them reads them.
 var compositions = []string{"allOf", "anyOf", "oneOf"}

@@ -314,8 +314,9 @@ var shapeMasks = []*regexp.Regexp{
 }
 
 // nonFinite matches what a writer of JSON that is not JSON puts in an
-// answer for a number past float64, or not a number.
-var nonFinite = regexp.MustCompile(`[:,\[]\s*-?(Infinity|NaN)\b`)
+// answer for a number past float64, or not a number: JavaScript's and
+// Python's `Infinity` and `NaN`, Perl's `Inf`, C's `inf` and `nan`.
+var nonFinite = regexp.MustCompile(`[:,\[]\s*-?(Infinity|NaN|Inf|inf|nan)\b`)
 
 // nonFiniteClass is the class of an answer that nonFinite matches.
 const nonFiniteClass = "failure/protocol/non-finite"
@@ -329,8 +330,12 @@ const nonFiniteClass = "failure/protocol/non-finite"
 // keeps the string).
 var nonFiniteWhy = []struct{ detail, says string }{
 	{"past-float64", "a number past float64 written as `Infinity`"},
+	{"past-float64-inf", "a number past float64 written as `Inf`"},
 	{"word-in-string", "`NaN` or `Infinity` in a string read as a number"},
 }
+
+// shortInf matches the infinity Perl and C write, `Inf` or `inf`.
+var shortInf = regexp.MustCompile(`[:,\[]\s*-?(Inf|inf)\b`)
 
 // nonFiniteWord matches the words a JSON reader that is not strict reads
 // as numbers, standing alone.
@@ -349,6 +354,8 @@ func nonFiniteCause(args []byte, detail string) string {
 	switch {
 	case word && strings.Contains(detail, "NaN"):
 		return "word-in-string"
+	case hasHugeNumber(in) && shortInf.MatchString(detail) && !strings.Contains(detail, "Infinity"):
+		return "past-float64-inf" // Perl's, C's
 	case hasHugeNumber(in):
 		return "past-float64"
 	case word:
@@ -380,7 +387,10 @@ func hasString(v *jsonvalue.Value, match func(string) bool) bool {
 // (class failure/protocol/non-finite) whose findings show the causes
 // details (of nonFiniteWhy, in any order): each named, in one order.
 func NonFiniteTitle(details []string) string {
-	const t = "The answer holds `NaN` or `Infinity`, which JSON does not have"
+	t := "The answer holds `NaN` or `Infinity`, which JSON does not have"
+	if slices.Equal(details, []string{"past-float64-inf"}) {
+		t = "The answer holds `Inf`, which JSON does not have"
+	}
 	var q []string
 	for _, w := range nonFiniteWhy {
 		if slices.Contains(details, w.detail) {

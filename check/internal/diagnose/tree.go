@@ -272,7 +272,8 @@ func LossyTitle(class string, whats []string) string {
 }
 
 // lossyNumber reports whether got is what float64 makes of the number
-// text want: rounded, or null for a number past its range.
+// text want: rounded (and written with 6 to 17 significant digits), or
+// null for a number past its range.
 func lossyNumber(want string, got *jsonvalue.Value) bool {
 	f, err := strconv.ParseFloat(want, 64)
 	if math.IsInf(f, 0) {
@@ -282,7 +283,20 @@ func lossyNumber(want string, got *jsonvalue.Value) bool {
 		return false
 	}
 	g, err := strconv.ParseFloat(got.Number, 64)
-	return err == nil && g == f
+	if err != nil {
+		return false
+	}
+	if g == f {
+		return true
+	}
+	// float64 written with fewer digits than it holds: Perl's `%.15g`,
+	// C's `%g`.
+	for k := 6; k < 17; k++ {
+		if r, _ := strconv.ParseFloat(strconv.FormatFloat(f, 'g', k, 64), 64); r == g {
+			return true
+		}
+	}
+	return false
 }
 
 // numberLoss is what float64 does to the number text n: "1e400" past its
