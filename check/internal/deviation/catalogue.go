@@ -125,7 +125,7 @@ func build() []*Deviation {
 			change: change{schema: containerBranches},
 			Witnesses: []impl.Case{w(`{"type":"object","properties":{"a":{"anyOf":[{},{"type":"array"}]}}}`, `{"a":"[1]"}`),
 				w(`{"type":"object","properties":{"a":{"oneOf":[{"type":"string"},{"type":"object"}]}}}`, `{"a":"{}"}`), w(stringParam, `{"a":"[1]"}`)}},
-		{ID: "union-untyped-branches-skipped", needs: needsKeyword("anyOf", "oneOf"), Clause: "reading/4",
+		{ID: "union-untyped-branches-skipped", unions: true, needs: needsKeyword("anyOf", "oneOf"), Clause: "reading/4",
 			Title:  "A branch of `anyOf` or `oneOf` that declares no type is left out of the union, where it makes the position's type unknown: a string is JSON-decoded where the other branches declare `array` or `object`",
 			change: change{schema: untypedBranchesSkipped},
 			Witnesses: []impl.Case{w(`{"type":"object","properties":{"a":{"oneOf":[{"type":"array"},{"description":"anything"}]}}}`, `{"a":"[1]"}`),
