@@ -398,7 +398,9 @@ func NonFiniteTitle(details []string) string {
 		}
 	}
 	if len(q) == 0 {
-		return t
+		// Which word the answer used is not known here: Python's and
+		// JavaScript's `Infinity`, Perl's `Inf`, C's `inf`.
+		return "The answer holds an infinity or a NaN, which JSON has no number for"
 	}
 	return t + " (" + strings.Join(q, "; ") + ")"
 }

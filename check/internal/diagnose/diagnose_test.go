@@ -280,7 +280,7 @@ func TestTitleNamesTheCase(t *testing.T) {
 		{"rounded and written with 15 digits", `{"properties":{"p":{"type":"object"}}}`, `{"p":"{\"\":92345678901234567890}"}`, out(`{"p":{"":9.23456789012346e+19}}`), "decoded-json-lossy", "rounded", []string{"rounded"}},
 		{"NaN in a string", `{"type":"object","properties":{"p":{"type":"array"}}}`, `{"p":"[NaN]"}`, impl.Fail(impl.ErrProtocol, `the answer is not a JSON object: "{\"id\": …, \"arguments\": {\"p\": [NaN]}}"`), "failure/protocol/non-finite", "word-in-string", []string{"(`NaN` or `Infinity` in a string read as a number)"}},
 		{"-Infinity in a string", `{"properties":{"p":{"type":"object"}}}`, `{"p":"{\"a\":-Infinity}"}`, impl.Fail(impl.ErrProtocol, `not a JSON object: "{\"arguments\": {\"p\": {\"a\": -Infinity}}}"`), "failure/protocol/non-finite", "word-in-string", []string{"(`NaN` or `Infinity` in a string read as a number)"}},
-		{"NaN from nothing in the arguments", `{}`, `{"":1}`, impl.Fail(impl.ErrProtocol, `not a JSON object: "{\"arguments\": {\"\": NaN}}"`), "failure/protocol/non-finite", "", []string{"which JSON does not have"}},
+		{"NaN from nothing in the arguments", `{}`, `{"":1}`, impl.Fail(impl.ErrProtocol, `not a JSON object: "{\"arguments\": {\"\": NaN}}"`), "failure/protocol/non-finite", "", []string{"which JSON has no number for"}},
 		{"an error for a long reference", `{}`, `{"":"&#` + strings.Repeat("9", 5000) + `;"}`, impl.Reject(impl.ErrUnspecified, "ValueError: Exceeds the limit (4300 digits)"), "error-for-valid-input/long-reference", "", []string{"of 5,000 digits", "U+FFFD"}},
 		// What the text that is not JSON is, as the case shows it: never
 		// a list of what the class may hold.
@@ -345,7 +345,7 @@ func TestTitlesReadRight(t *testing.T) {
 		{diagnose.NoErrorTitle([]string{"invalid-schema", "too-deep", "invalid-json", "not-object"}), "Input the rule rejects (arguments not JSON, arguments not an object, a broken schema, nesting too deep) is answered instead of rejected"},
 		{diagnose.NoErrorTitle(nil), "Input the rule rejects is answered instead of rejected"},
 		{diagnose.NonFiniteTitle([]string{"word-in-string", "past-float64"}), "The answer holds `NaN` or `Infinity`, which JSON does not have (a number past float64 written as `Infinity`; `NaN` or `Infinity` in a string read as a number)"},
-		{diagnose.NonFiniteTitle(nil), "The answer holds `NaN` or `Infinity`, which JSON does not have"},
+		{diagnose.NonFiniteTitle(nil), "The answer holds an infinity or a NaN, which JSON has no number for"},
 		{diagnose.MissedTitle("array", ""), "A stringified array is not decoded where the schema declares array"},
 		{diagnose.MissedTitle("array or object", "type-list"), "A stringified array or object is not decoded where the schema declares its shape in a `type` list"},
 	} {

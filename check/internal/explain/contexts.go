@@ -52,7 +52,7 @@ func (s *session) contexts(causes []*cause) {
 		applies func(class string) bool
 		probe   func(c impl.Case, want impl.Result, key string, ref func(impl.Case) impl.Result) (impl.Case, impl.Result, bool)
 		class   func(d diagnose.Diagnosis, key string) diagnose.Diagnosis
-	}{{func(string) bool { return true }, renameProbe, memberName}, {textClass, undeclareProbe, memberDeclaration}}
+	}{{func(string) bool { return true }, renameProbe, memberName}, {textClass, undeclareProbe, memberDeclaration}, {refClass, fromAmpProbe, inContext}}
 	for _, step := range steps {
 		if !s.live() {
 			return
@@ -61,7 +61,7 @@ func (s *session) contexts(causes []*cause) {
 		var wants []impl.Result // the reference's answer on each probe
 		var cases []impl.Case
 		for _, p := range cands {
-			if strings.HasPrefix(p.c.class.Class, "member-") || !step.applies(p.c.class.Class) {
+			if strings.HasPrefix(p.c.class.Class, "member-") || strings.HasPrefix(p.c.class.Class, "in-context/") || !step.applies(p.c.class.Class) {
 				continue // retitled by an earlier step, or not this step's
 			}
 			c, want, ok := step.probe(p.c.shown.c, p.c.shown.want, p.key, s.want)
@@ -342,6 +342,53 @@ func undeclareProbe(c impl.Case, want impl.Result, key string, ref func(impl.Cas
 		return c, impl.Result{}, false
 	}
 	return probed, want, true
+}
+
+// refClass reports whether class is a reference decoded otherwise than
+// HTML decodes it (left, decoded to other text, decoded where HTML keeps
+// it).
+func refClass(class string) bool {
+	for _, p := range []string{"undecoded", "misdecoded", "overdecoded"} {
+		if strings.HasPrefix(class, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// fromAmpProbe is the case c with the arguments' member key, a string
+// with text before its first '&', cut to begin there, and what the
+// reference gives on it. It is not ok where the member is no such
+// string, or the reference does not answer it.
+func fromAmpProbe(c impl.Case, _ impl.Result, key string, ref func(impl.Case) impl.Result) (probed impl.Case, probedWant impl.Result, ok bool) {
+	args, err := jsonvalue.Parse(c.Args)
+	if err != nil || args.Kind != jsonvalue.Object {
+		return c, impl.Result{}, false
+	}
+	m := args.Member(key)
+	if m == nil || m.Kind != jsonvalue.String || strings.IndexByte(m.Str, '&') <= 0 {
+		return c, impl.Result{}, false
+	}
+	m.Str = m.Str[strings.IndexByte(m.Str, '&'):]
+	probed = c
+	probed.Args = args.Append(nil)
+	w := ref(probed)
+	if !w.Answered() {
+		return c, impl.Result{}, false
+	}
+	return probed, w, true
+}
+
+// inContext is the class of a reference decoded wrong in some strings
+// only: the same string from its first '&' on is answered right, so what
+// comes before the reference decides (a string that looks like a URL
+// decoded as an attribute value). d's title is what the case shows.
+func inContext(d diagnose.Diagnosis, key string) diagnose.Diagnosis {
+	return diagnose.Diagnosis{
+		Class:  "in-context/" + d.Class,
+		Title:  "Character references are decoded otherwise than HTML decodes them in some strings only, by the text before them: the member " + quoteKey(key) + " from its first `&` on is answered right (the case: " + lowerFirst(d.Title) + ")",
+		Clause: d.Clause, Where: d.Where, Shape: d.Shape,
+	}
 }
 
 // memberDeclaration is the class of a bug shown under what the schema

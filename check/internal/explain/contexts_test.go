@@ -10,6 +10,7 @@ import (
 	"github.com/toolnorm/toolnorm/check/internal/deviation"
 	"github.com/toolnorm/toolnorm/impl"
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
+	"github.com/toolnorm/toolnorm/normalize"
 )
 
 // vendorKeys repairs as the reference does, but passes the strings of
@@ -270,5 +271,50 @@ func TestErrorNames(t *testing.T) {
 				t.Error(err)
 			}
 		})
+	}
+}
+
+// urlAttribute repairs as the reference does, but decodes the references
+// of a string that looks like a URL as in an attribute value, as a
+// normalizer that "protects query strings" does.
+var urlAttribute = impl.Func("url attribute", func(ctx context.Context, c impl.Case) impl.Result {
+	if bytes.Contains(c.Args, []byte(`"http`)) {
+		c.Options.Profile = normalize.Attribute
+	}
+	return impl.Reference.Normalize(ctx, c)
+})
+
+// TestInContext: a reference decoded wrong in some strings only, by the
+// text before it, is titled so (the same string from its first '&' on is
+// answered right); one decoded wrong wherever it is keeps its class.
+func TestInContext(t *testing.T) {
+	tests := []struct {
+		im      impl.Impl
+		args    string
+		context bool
+	}{
+		{urlAttribute, `{"u":"http://x.test/?a=1&not=2"}`, true},
+		{deviation.ByID("entities-named-semicolon-required").Impl(), `{"u":"ab &not x"}`, false},
+		{urlAttribute, `{"u":"&not=2"}`, false}, // nothing before it: no probe
+	}
+	for _, tt := range tests {
+		c := impl.Case{Schema: []byte(`{}`), Args: []byte(tt.args)}
+		got, w := tt.im.Normalize(ctx, c), want(c)
+		if tt.args == `{"u":"&not=2"}` {
+			if !impl.Compare(got, w).Same() {
+				t.Errorf("%s: %s differs from the reference", tt.im.Name(), tt.args)
+			}
+			continue
+		}
+		rcs := Explain(ctx, Config{Impl: tt.im, Want: want, Keep: func() bool { return true }}, []Finding{{Source: Vector, ID: "v", Case: c, Want: w, Got: got, Clause: "reading/1"}})
+		if len(rcs) != 1 {
+			t.Fatalf("%s: %d root causes", tt.args, len(rcs))
+		}
+		if in := strings.HasPrefix(rcs[0].Class, "in-context/"); in != tt.context {
+			t.Errorf("%s %s: %s %q, in context %v, want %v", tt.im.Name(), tt.args, rcs[0].Class, rcs[0].Title, in, tt.context)
+		}
+		if err := CheckTitle(ctx, tt.im, want, rcs[0]); err != nil {
+			t.Error(err)
+		}
 	}
 }
