@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # blind.sh: the blind zoo's root causes (zoo/blind/README.md). Checks each
-# switch of the two normalizers alone, at one seed, and prints what the
+# switch of the blind normalizers alone, at one seed, and prints what the
 # report says of it: the ids and titles of its root causes, beside the
 # switch's name, for a reader to hold against zoo/blind/*/ANSWERS.md.
 #
@@ -33,12 +33,17 @@ if [ -z "$toolnorm" ]; then
 fi
 (cd zoo/blind/go && go build -o "$out/blind-go" ./cmd/adapter)
 
-for lang in go php python; do
+langs="go php python perl"
+# The JavaScript one needs its npm dependency: `npm ci` in zoo/blind/javascript.
+[ -d zoo/blind/javascript/node_modules ] && langs="$langs javascript"
+for lang in $langs; do
   switches="s1 s2 s3 s4 s5 s6 s7 s8"
   case $lang in
     go) adapter="$out/blind-go" ;;
     php) adapter="php zoo/blind/php/adapter.php" ;;
     python) adapter="python3 zoo/blind/python/adapter.py"; switches="s1 s2 s3 s4 s5 s6" ;;
+    perl) adapter="perl zoo/blind/perl/adapter.pl"; switches="s1 s2 s3 s4 s5 s6" ;;
+    javascript) adapter="node zoo/blind/javascript/adapter.mjs"; switches="s1 s2 s3 s4 s5 s6" ;;
   esac
   for s in $switches; do
     report="$out/$lang-$s.json"
