@@ -31,6 +31,19 @@
 //     "error" answer with its message, and goes on; what it logs with
 //     console.log goes to stderr, where toolnorm shows it beside failures.
 //
+// A number the function makes from JSON text it decodes (a stringified
+// array) is a double once JSON.parse reads it: to hand back its exact text
+// (12345678901234567890, 1e400), return rawNumber(text) in its place, or a
+// value of JSON.rawJSON(text) where Node.js has it (21 and later).
+//
+// A normalizer that works on JSON text rather than on values (its own
+// reader and writer, which keep every number, duplicate and order) is
+// served with serve({ normalizeText }) instead of normalize:
+// normalizeText(schemaText, argumentsText) gets the request's schema and
+// arguments as they were sent and returns the arguments as JSON text
+// (newlines in it are white space, and are taken out); nothing is then
+// "unsupported", since no JavaScript value holds the case.
+//
 // call(normalize, schemaText, argsText) does one case from JSON text to JSON
 // text, for tests (the corpus replay test of `toolnorm init` uses it).
 //
@@ -54,6 +67,22 @@ import { fileURLToPath } from 'node:url';
 
 // Unsupported is thrown where an object cannot hold what the text has.
 export class Unsupported extends Error {}
+
+// RawNumber is a number the function hands back as JSON text (rawNumber).
+class RawNumber {
+  constructor(text) { this.text = text; Object.freeze(this); }
+}
+
+// rawNumber is the number whose JSON text is text, for the function to put
+// where it means that number exactly: the kit writes text as it is. A text
+// that is not one JSON number throws a TypeError.
+export function rawNumber(text) {
+  number.lastIndex = 0;
+  if (typeof text !== 'string' || !number.test(text) || number.lastIndex !== text.length) {
+    throw new TypeError(`rawNumber: ${JSON.stringify(String(text))} is not a JSON number`);
+  }
+  return new RawNumber(text);
+}
 
 const ws = new Set([' ', '\t', '\n', '\r']);
 
@@ -159,6 +188,8 @@ export function parse(text, strictAt = '') {
 // stringify writes v as JSON, with the recorded text of each number the
 // function left in its place.
 export function stringify(v, numbers, at = '') {
+  if (v instanceof RawNumber) return v.text;
+  if (typeof JSON.isRawJSON === 'function' && JSON.isRawJSON(v)) return v.rawJSON;
   if (typeof v === 'number') {
     // The number sent here, if the function left it as it was read.
     const t = numbers.get(at);
@@ -338,9 +369,12 @@ const REPAIRS = ['json', 'entities'];
 // means that. coverage: true offers the blocks of every script under the
 // working directory, an array of directories and files those under them,
 // false none.
-export function serve({ info, declares = {}, normalize, unsupported = () => false, coverage = true, input = process.stdin, output = process.stdout }) {
+export function serve({ info, declares = {}, normalize, normalizeText, unsupported = () => false, coverage = true, input = process.stdin, output = process.stdout }) {
   if (!info || typeof info.name !== 'string' || info.name === '') throw new TypeError('serve: info.name must be a non-empty string');
-  if (typeof normalize !== 'function') throw new TypeError('serve: normalize must be a function');
+  if ((typeof normalize === 'function') === (typeof normalizeText === 'function')) {
+    throw new TypeError('serve: give normalize (values) or normalizeText (JSON text), one of them');
+  }
+  if (normalizeText) normalize = textual(normalizeText);
   const d = declares;
   if ((d.profile !== undefined && !PROFILES.includes(d.profile)) || (d.depth !== undefined && !DEPTHS.includes(d.depth))
     || (d.max_passes !== undefined && !(Number.isInteger(d.max_passes) && d.max_passes >= 0))
@@ -400,8 +434,13 @@ export function serve({ info, declares = {}, normalize, unsupported = () => fals
         answer: answer(line, req, normalize, unsupported),
         run: () => {
           try {
-            const p = parse(line, '/arguments');
-            normalize(p.value.schema, p.value.arguments);
+            if (normalize.text) {
+              const m = members(line);
+              normalize.text(m.schema, m.arguments);
+            } else {
+              const p = parse(line, '/arguments');
+              normalize(p.value.schema, p.value.arguments);
+            }
           } catch { /* what it does is known: this run is for its coverage */ }
         },
       });
@@ -428,8 +467,66 @@ function message(e) {
   return String((e && e.message) || e);
 }
 
+// textual makes normalizeText a function the kit calls with the request
+// line: answer gives it the schema's and the arguments' text as sent.
+function textual(normalizeText) {
+  const f = () => { throw new Error('unreachable'); };
+  f.text = normalizeText;
+  return f;
+}
+
+// members returns the text of the schema and of the arguments of a request
+// line, as sent: each top-level member's value, skipped over without being
+// read (strings escape and all, containers by their brackets), so any
+// nesting is taken.
+export function members(line) {
+  const out = {};
+  let i = 0;
+  const skipWS = () => { while (i < line.length && ws.has(line[i])) i++; };
+  const skipString = () => {
+    for (i++; i < line.length && line[i] !== '"'; i++) if (line[i] === '\\') i++;
+    i++;
+  };
+  const skipValue = () => {
+    if (line[i] === '"') { skipString(); return; }
+    if (line[i] === '{' || line[i] === '[') {
+      let depth = 0;
+      while (i < line.length) {
+        const c = line[i];
+        if (c === '"') { skipString(); continue; }
+        i++;
+        if (c === '{' || c === '[') depth++;
+        else if ((c === '}' || c === ']') && --depth === 0) return;
+      }
+      return;
+    }
+    while (i < line.length && !',}'.includes(line[i]) && !ws.has(line[i])) i++; // a number or a literal
+  };
+  skipWS();
+  if (line[i] !== '{') throw new SyntaxError('a request is an object');
+  i++;
+  for (;;) {
+    skipWS();
+    if (line[i] !== '"') break;
+    const k0 = i;
+    skipString();
+    const key = JSON.parse(line.slice(k0, i));
+    skipWS();
+    i++; // ':'
+    skipWS();
+    const v0 = i;
+    skipValue();
+    out[key] = line.slice(v0, i);
+    skipWS();
+    if (line[i] !== ',') break;
+    i++;
+  }
+  return out;
+}
+
 // answer is the answer line to one normalize request.
 function answer(line, req, normalize, unsupported) {
+  if (normalize.text) return answerText(line, req, normalize.text, unsupported);
   let parsed;
   let id = JSON.stringify(req.id);
   try {
@@ -450,6 +547,27 @@ function answer(line, req, normalize, unsupported) {
       throw new TypeError('the function returned a Promise: the kit takes a synchronous function');
     }
     return `{"id":${id},"arguments":${stringify(result, parsed.numbers, '/arguments')}}`;
+  } catch (e) {
+    const msg = JSON.stringify(message(e));
+    return e instanceof Unsupported || says(unsupported, e) ? `{"id":${id},"unsupported":${msg}}` : `{"id":${id},"error":${msg}}`;
+  }
+}
+
+// answerText is answer for a function of JSON text: it gets the schema and
+// the arguments as they were sent, and its text is the answer's arguments.
+function answerText(line, req, normalizeText, unsupported) {
+  let m;
+  try {
+    m = members(line);
+  } catch (e) {
+    return `{"id":${JSON.stringify(req.id)},"unsupported":${JSON.stringify('the adapter cannot read this request as sent: ' + message(e))}}`;
+  }
+  const id = m.id ?? JSON.stringify(req.id);
+  try {
+    const out = normalizeText(m.schema, m.arguments);
+    if (typeof out !== 'string') throw new TypeError('normalizeText returned ' + typeof out + ', not JSON text');
+    // Outside strings, JSON's newlines are white space; inside, none is raw.
+    return `{"id":${id},"arguments":${out.replace(/[\r\n]/g, '')}}`;
   } catch (e) {
     const msg = JSON.stringify(message(e));
     return e instanceof Unsupported || says(unsupported, e) ? `{"id":${id},"unsupported":${msg}}` : `{"id":${id},"error":${msg}}`;

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { call, parse, stringify, Unsupported } from './toolnorm-kit.mjs';
+import { call, members, parse, rawNumber, stringify, Unsupported } from './toolnorm-kit.mjs';
 
 const kit = new URL('./toolnorm-kit.mjs', import.meta.url).href;
 
@@ -236,3 +236,48 @@ test('coverage: false offers none and answers none', () => {
   assert.equal(start.coverage, undefined);
   assert.deepEqual(one, { id: 1, arguments: { x: 1 } });
 });
+
+test('a number the function makes from decoded JSON text comes back exact as rawNumber', () => {
+  // The function decodes "[12345678901234567890,1e400]" itself, keeping the
+  // numbers' text: what JSON.parse would round, or make infinite.
+  const decodeKeeping = `(schema, args) => ({ a: args.a.slice(1, -1).split(',').map((t) => (globalThis.kit.rawNumber(t))) })`;
+  const program = `import * as kit from ${JSON.stringify(kit)}; globalThis.kit = kit;
+    kit.serve({ info: { name: 'raw' }, normalize: ${decodeKeeping} });`;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', program], {
+    input: '{"cmd":"normalize","id":1,"schema":{},"arguments":{"a":"[12345678901234567890,1e400,-0.10]"}}\n', encoding: 'utf8',
+  });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout, '{"id":1,"arguments":{"a":[12345678901234567890,1e400,-0.10]}}\n');
+  assert.equal(stringify([rawNumber('1E+2')], new Map()), '[1E+2]');
+  for (const bad of ['', '01', '1.', 'NaN', '1 ', '[1]', 5]) assert.throws(() => rawNumber(bad), TypeError, String(bad));
+});
+
+test('normalizeText gets the schema and arguments as sent, and its text is the answer', () => {
+  const program = `import { serve } from ${JSON.stringify(kit)};
+    serve({ info: { name: 'text' }, normalizeText: (schema, args) => {
+      if (args === '"boom"') throw new Error('no');
+      return '{"schema":' + schema + ',\\n"args":' + JSON.stringify(args) + '}';
+    } });`;
+  const lines = [
+    '{"cmd":"normalize","id":1,"schema":{"a":{"b":"}\\""}},"arguments":{"d":1,"d":2,"n":1e400,"2":0}}',
+    '{"cmd":"normalize","id":2,"schema":true,"arguments":"boom"}',
+    '{"cmd":"stop"}',
+  ];
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', program], { input: lines.join('\n') + '\n', encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(r.stdout.split('\n').slice(0, -1), [
+    '{"id":1,"arguments":{"schema":{"a":{"b":"}\\""}},"args":"{\\"d\\":1,\\"d\\":2,\\"n\\":1e400,\\"2\\":0}"}}',
+    '{"id":2,"error":"no"}',
+  ]);
+  assert.deepEqual(members('{ "id" : 3 , "arguments" : [ {"x":"]"} ] }'), { id: '3', arguments: '[ {"x":"]"} ]' });
+});
+
+test('serve takes normalize or normalizeText, one of them', () => {
+  for (const both of ['normalize: (s, a) => a, normalizeText: (s, a) => a', '']) {
+    const program = `import { serve } from ${JSON.stringify(kit)}; serve({ info: { name: 't' }${both ? ', ' + both : ''} });`;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', program], { input: '', encoding: 'utf8' });
+    assert.notEqual(r.status, 0, both);
+    assert.match(r.stderr, /one of them/);
+  }
+});
+
