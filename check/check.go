@@ -153,11 +153,16 @@ type Report struct {
 	// did not (the corpus's unsupported vectors, the properties' unsent
 	// cases, fuzzing's unsupported ones, together): the adapter's words or
 	// toolnorm's, each reason beginning with whose ([NotTakenByAdapter],
-	// [NotSentByToolnorm]),
-	// most cases first. Their cases add up to those counts.
+	// [NotSentByToolnorm]), most cases first. Their cases add up to those
+	// counts.
 	Unsupported []Reason        `json:"unsupported_reasons,omitempty"`
 	Events      []harness.Event `json:"events,omitempty"` // failures of the program, as the harness saw them
-	Restarts    int             `json:"restarts,omitempty"`
+	// Restarts counts the starts of the adapter after the first: after a
+	// failure of the program, and the fresh starts that tell which request
+	// a failure was. How many depends on how the requests fell among the
+	// adapter's runs, so on --jobs (the one part of a report that does,
+	// beside the times).
+	Restarts int `json:"restarts,omitempty"`
 	// NotImplemented names the repair the implementation declares it does
 	// not do, with its clauses ("the entity repair (rule/4)"), or is "":
 	// the implementation is checked in full on what it does, and is not

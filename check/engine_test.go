@@ -395,7 +395,9 @@ func TestCountsAddUp(t *testing.T) {
 		return impl.Reference.Normalize(ctx, c)
 	})
 	const checks = 48
-	r := runChecked(t, context.Background(), Config{Impl: im, Vectors: vectors(t)[:40], Checks: checks, Seed: 6})
+	// Run, not runChecked: this implementation fails by the count of its
+	// calls, not by the case, so a counterexample replayed need not fail.
+	r := Run(context.Background(), Config{Impl: im, Vectors: vectors(t)[:40], Checks: checks, Seed: 6})
 	if f := r.Fuzz; f.Cases != checks || f.Unsupported == 0 || f.Agreed()+f.Differed+f.Failures+f.Unsupported != f.Cases {
 		t.Errorf("fuzzing: %d cases of %d drawn: %+v", f.Cases, checks, f)
 	}

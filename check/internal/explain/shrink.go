@@ -55,22 +55,52 @@ func (s *session) shrink(causes []*cause) {
 			j.c.shown = out[i]
 		}
 	}
-	for _, c := range causes {
+	// The causes none of whose findings was minimized, each a job of the
+	// lockstep as a minimization is (its requests then go out the same
+	// whatever --jobs is).
+	var bare []int
+	for i, c := range causes {
 		if c.shown == nil {
-			f := asFound(c.fs)
-			c.shown = &shrunk{f: f, c: f.Case, want: f.Want, got: f.Got}
+			bare = append(bare, i)
 		}
 	}
+	s.each(bare, func(ctx context.Context, i int) {
+		f := s.asFound(ctx, causes[i].fs)
+		causes[i].shown = &shrunk{f: f, c: f.Case, want: f.Want, got: f.Got}
+	})
 }
+
+// reproduceTries is how many of a failure cause's smallest findings
+// asFound sends again, at most, to find one that fails so alone.
+const reproduceTries = 3
 
 // asFound is the finding that shows a cause none of whose findings is
 // minimized (failures of the program, violations their case does not
-// show): one charged for certain before one charged by elimination (a
-// buffering program can have that one wrong), then the smallest.
-func asFound(fs []*finding) *finding {
+// show). Whether a failure was charged for certain or by elimination
+// depends on where its case fell among the adapter's runs (--jobs), and
+// what a report shows must not; so the smallest findings, in turn, are
+// sent again alone, and the first whose case fails so again is shown.
+// A timeout is not sent again (it would cost the timeout), nor is
+// anything where the session cannot ask: then a finding charged for
+// certain comes before one charged by elimination (a buffering program
+// can have that one wrong), then the smallest.
+func (s *session) asFound(ctx context.Context, fs []*finding) *finding {
+	bySize := slices.SortedStableFunc(slices.Values(fs), func(a, b *finding) int {
+		return cmp.Or(cmp.Compare(size(a.Case), size(b.Case)), cmp.Compare(a.Case.Key(), b.Case.Key()))
+	})
+	if s.k != nil && bySize[0].Got.Failure != nil && bySize[0].Got.Kind() != impl.KindTimeout {
+		for _, f := range bySize[:min(reproduceTries, len(bySize))] {
+			if !s.live() {
+				break
+			}
+			if got := s.ask(ctx, []impl.Case{f.Case})[0]; got.Failure != nil && got.Kind() == f.Got.Kind() {
+				return f
+			}
+		}
+	}
 	return slices.MinFunc(fs, func(a, b *finding) int {
 		da, db := errors.Is(a.Got.Failure, impl.ErrDeduced), errors.Is(b.Got.Failure, impl.ErrDeduced)
-		return cmp.Or(cmpBool(da, db), cmp.Compare(size(a.Case), size(b.Case)))
+		return cmp.Or(cmpBool(da, db), cmp.Compare(size(a.Case), size(b.Case)), cmp.Compare(a.Case.Key(), b.Case.Key()))
 	})
 }
 

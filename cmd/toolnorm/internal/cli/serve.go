@@ -37,6 +37,7 @@ type serveOptions struct {
 	sf                      schemaFlags
 	delay                   time.Duration
 	hangOn                  string
+	crashOn                 string
 	plant                   []string
 }
 
@@ -51,6 +52,7 @@ func serveFlags(cmd *cobra.Command, o *serveOptions) {
 	cmd.Flags().StringSliceVar(&o.faultSpecs, "fault", nil, "misbehave on every N-th answer: KIND/N, KIND one of not-json, wrong-id, exit, huge, sleep, crash, unsupported, large")
 	cmd.Flags().DurationVar(&o.delay, "delay", 0, "wait this long before each answer")
 	cmd.Flags().StringVar(&o.hangOn, "hang-on", "", "never answer a request whose arguments hold this text")
+	cmd.Flags().StringVar(&o.crashOn, "crash-on", "", "exit (status 3) on a request whose arguments hold this text, before answering it")
 	cmd.Flags().StringSliceVar(&o.plant, "plant", nil, "a planted bug: use this reading without declaring it, NAME=VALUE: max-passes=N, depth=top, repairs=json or repairs=entities")
 	_ = cmd.Flags().MarkHidden("plant")
 	_ = cmd.Flags().MarkHidden("fault")
@@ -96,6 +98,9 @@ func runServe(cmd *cobra.Command, o *serveOptions, _ []string) error {
 	if o.hangOn != "" {
 		im = hanging(im, o.hangOn)
 	}
+	if o.crashOn != "" {
+		im = crashing(im, o.crashOn)
+	}
 	if len(o.plant) > 0 {
 		if im, err = planted(im, o.plant); err != nil {
 			return err
@@ -112,6 +117,17 @@ func hanging(im impl.Impl, text string) impl.Impl {
 			for {
 				time.Sleep(time.Hour) // until the harness kills the process
 			}
+		}
+		return im.Normalize(ctx, c)
+	})
+}
+
+// crashing is im, except that the process exits on arguments that hold
+// text: a crash that depends on the input (a recursion too deep).
+func crashing(im impl.Impl, text string) impl.Impl {
+	return impl.Func(im.Name(), func(ctx context.Context, c impl.Case) impl.Result {
+		if bytes.Contains(c.Args, []byte(text)) {
+			os.Exit(3)
 		}
 		return im.Normalize(ctx, c)
 	})
