@@ -3,7 +3,7 @@ package normalize_test
 // TestSuite runs the schemas of the JSON-Schema-Test-Suite (a pinned copy,
 // testdata/JSON-Schema-Test-Suite, with its licence and SOURCE) through
 // Compile, draft by draft, and their object test data through Normalize
-// and the oracle. See docs/readings.md section 4, "Every schema a tool can
+// and the oracle. See docs/engine.md, "The JSON-Schema-Test-Suite", and docs/readings.md section 4, "Every schema a tool can
 // ship".
 
 import (

@@ -184,8 +184,8 @@ func (g *gen) inputs(p string) []string {
 // and each capture) by the backtracking matcher, and the same answer from
 // Match (the translation to Go's regexp where the pattern is regular).
 // -ecma.n and -ecma.seed choose how many and which; a property toolnorm
-// refuses as not supported is counted, not failed (docs/readings.md
-// section 4).
+// refuses as not supported is counted, not failed (docs/engine.md,
+// "Patterns").
 func TestDifferentialNode(t *testing.T) {
 	n := *diffCount
 	if testing.Short() {
@@ -237,7 +237,7 @@ func TestDifferentialNode(t *testing.T) {
 				continue
 			}
 			if got := describe(s, caps); got != describeNode(want) && v8BackrefAstral.MatchString(q.Pattern) {
-				v8Bugs++ // V8 leaves ECMA-262 there (docs/readings.md section 4)
+				v8Bugs++ // V8 leaves ECMA-262 there (docs/engine.md, "Patterns")
 				continue
 			} else if got != describeNode(want) {
 				fail("/%s/u.exec(%q): node %s; toolnorm %s", q.Pattern, s, describeNode(want), got)

@@ -12,7 +12,7 @@ import (
 // by character, and every script code by a character of its script. Only
 // characters assigned in Go's Unicode version are compared (not private
 // use nor surrogates): a later version assigns more, and Node.js's tables
-// may be later (docs/readings.md section 4). When Node.js's Unicode
+// may be later (docs/engine.md, "Patterns"). When Node.js's Unicode
 // version is Go's, the sets must be equal; when not, a property may
 // differ in a few characters that a later version moved (U+0295 from Ll
 // to Lo, combining letters made Alphabetic, in Unicode 16), and at most
