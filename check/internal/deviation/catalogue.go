@@ -261,6 +261,11 @@ func build() []*Deviation {
 			Title:     "Named references without their `;` are not decoded, where HTML decodes its legacy names so: `&amp` and `&copy` stay (numeric references are decoded without it)",
 			change:    withModel(func(m *model) { m.dec.semicolon = semicolonNames }),
 			Witnesses: []impl.Case{w(noSchema, `{"a":"&amp x"}`), w(noSchema, `{"a":"&copy 2024"}`), w(noSchema, `{"a":"&#38"}`), w(noSchema, `{"a":"&amp;"}`)}},
+		// A pattern's hex digit class written [0-9a-f].
+		{ID: "entities-hex-lowercase-only", needs: needsAmp, Clause: "reading/1",
+			Title:     "Hexadecimal references are read with lower-case digits only: `&#xE9;` stays, and `&#x4A;` decodes `&#x4` and leaves `A;`",
+			change:    withModel(func(m *model) { m.dec.numerics = hexLowerOnly }),
+			Witnesses: []impl.Case{w(noSchema, `{"a":"&#xE9;"}`), w(noSchema, `{"a":"&#x4A;"}`), w(noSchema, `{"a":"&#xe9;"}`)}},
 		// JavaScript's String.fromCharCode where fromCodePoint was meant.
 		{ID: "entities-numeric-bmp-only", needs: needsAmp, Clause: "reading/1",
 			Title:     "A numeric reference past U+FFFF is decoded to its code point's low 16 bits: `&#128512;` (😀) gives U+F600",
@@ -502,6 +507,21 @@ func build() []*Deviation {
 			Title:     "Keywords beside `$ref` are not read, where drafts 2019-09 and later read them",
 			change:    change{schema: refSiblings},
 			Witnesses: []impl.Case{w(`{"type":"object","$defs":{"x":{}},"properties":{"a":{"$ref":"#/$defs/x","type":"array"}}}`, `{"a":"[1]"}`)}},
+		// An off-by-one in the draft from which $ref's siblings are read.
+		{ID: "ref-siblings-read-in-draft-7", needs: func(f *Features) bool {
+			return f.json && f.keywords["$ref"] && f.keywords["$schema"]
+		}, Clause: "reading/4",
+			Title:  "Keywords beside `$ref` are read in a draft-07 schema, as 2019-09 and later read them, where drafts 4 to 7 ignore them",
+			change: change{schema: refSiblingsInDraft7},
+			Witnesses: []impl.Case{w(`{"$schema":"http://json-schema.org/draft-07/schema#","definitions":{"base":{"type":"object"}},"properties":{"cfg":{"$ref":"#/definitions/base","properties":{"tags":{"type":"array"}}}}}`, `{"cfg":{"tags":"[1]"}}`),
+				w(`{"$schema":"http://json-schema.org/draft-07/schema#","definitions":{"any":{}},"properties":{"ids":{"$ref":"#/definitions/any","type":"array"}}}`, `{"ids":"[1,2]"}`),
+				w(`{"$schema":"http://json-schema.org/draft-07/schema#","definitions":{"l":{"$id":"#list","type":"array"}},"properties":{"a":{"$ref":"#list"}}}`, `{"a":"[1]"}`)}},
+		{ID: "unevaluated-as-additional", needs: needsKeyword("unevaluatedProperties"), Clause: "reading/4",
+			Title:  "`unevaluatedProperties` is read as additionalProperties is: it declares the members no `properties` or pattern names, where it declares nothing",
+			change: change{schema: unevaluatedAsAdditional},
+			Witnesses: []impl.Case{w(`{"type":"object","properties":{"name":{"type":"string"}},"unevaluatedProperties":{"type":"array"}}`, `{"name":"x","tags":"[1]"}`),
+				w(`{"type":"object","unevaluatedProperties":{"type":"object"}}`, `{"b":"{}"}`),
+				w(`{"type":"object","additionalProperties":{"type":"array"}}`, `{"b":"[1]"}`)}},
 		{ID: "older-draft", needs: needsRepair, Clause: "reading/4",
 			Title:  "A schema without `$schema` is read by an older draft than 2020-12: a `type` beside `$ref` is dropped",
 			change: change{schema: readAs("http://json-schema.org/draft-07/schema#"), breaks: true},

@@ -42,6 +42,7 @@ const (
 	pythonNumerics                 // Python's html.unescape: some code points dropped
 	keptNumerics                   // those HTML 4.01 disallows left as text, as PHP.s html_entity_decode does
 	bmpNumerics                    // the tokenizer's code point, cut to its low 16 bits past U+FFFF (String.fromCharCode)
+	hexLowerOnly                   // hexadecimal digits read as [0-9a-f]: an upper-case digit ends the reference
 )
 
 // decoder is a per-'&' decoding pass made of the policies real decoders
@@ -204,6 +205,19 @@ func (d decoder) numeric(rest string) (string, int, error) {
 		return python(rest)
 	case d.numerics == rawNumerics:
 		return raw(rest, hex)
+	case d.numerics == hexLowerOnly && hex:
+		m := 3
+		for m < len(rest) && ('0' <= rest[m] && rest[m] <= '9' || 'a' <= rest[m] && rest[m] <= 'f') {
+			m++
+		}
+		if m == 3 {
+			return "", 0, nil
+		}
+		if m < len(rest) && rest[m] == ';' {
+			m++
+		}
+		repl, n := tokenizer(rest[:m])
+		return repl, n, nil
 	case d.numerics == keptNumerics:
 		if _, n, _ := raw(rest, hex); n == 0 || disallowed(codePoint(rest, hex)) {
 			return "", 0, nil

@@ -847,6 +847,73 @@ func untypedBranchesSkipped(doc *jsonvalue.Value) {
 	})
 }
 
+// refSiblingsInDraft7 reads, in a resource whose `$schema` is draft-07
+// (the document, or a resource embedded in it), the keywords beside each
+// `$ref` together with it, as 2019-09 and later read them: the object
+// becomes an allOf of the `$ref` and of its siblings (identifiers,
+// definitions and annotations stay where they are). Values that are data
+// (`enum`, `const`, `default`, `examples`) are not entered.
+func refSiblingsInDraft7(doc *jsonvalue.Value) {
+	var walk func(v *jsonvalue.Value, draft7 bool, depth int)
+	walk = func(v *jsonvalue.Value, draft7 bool, depth int) {
+		if depth > jsonvalue.MaxDepth {
+			return
+		}
+		for _, e := range v.Elems {
+			walk(e, draft7, depth+1)
+		}
+		if v.Kind != jsonvalue.Object {
+			return
+		}
+		if d := v.Member("$schema"); d != nil && d.Kind == jsonvalue.String {
+			draft7 = strings.Contains(d.Str, "draft-07")
+		}
+		for _, m := range v.Members {
+			switch m.Key {
+			case "enum", "const", "default", "examples":
+			default:
+				walk(m.Value, draft7, depth+1)
+			}
+		}
+		ref := v.Member("$ref")
+		if !draft7 || ref == nil || ref.Kind != jsonvalue.String {
+			return
+		}
+		var kept, moved []jsonvalue.Member
+		for _, m := range v.Members {
+			switch m.Key {
+			case "$ref":
+			case "$schema", "$id", "definitions", "$comment", "title", "description":
+				kept = append(kept, m)
+			default:
+				moved = append(moved, m)
+			}
+		}
+		if len(moved) == 0 {
+			return
+		}
+		branches := &jsonvalue.Value{Kind: jsonvalue.Array, Elems: []*jsonvalue.Value{
+			{Kind: jsonvalue.Object, Members: []jsonvalue.Member{{Key: "$ref", Value: ref}}},
+			{Kind: jsonvalue.Object, Members: moved},
+		}}
+		v.Members = append(kept, jsonvalue.Member{Key: "allOf", Value: branches})
+	}
+	walk(doc, false, 0)
+}
+
+// unevaluatedAsAdditional reads every unevaluatedProperties as
+// additionalProperties where the schema has none of its own.
+var unevaluatedAsAdditional = everySchema(func(obj *jsonvalue.Value, _ bool) {
+	if obj.Member("additionalProperties") != nil {
+		return
+	}
+	for i, m := range obj.Members {
+		if m.Key == "unevaluatedProperties" {
+			obj.Members[i].Key = "additionalProperties"
+		}
+	}
+})
+
 // compositions are the keywords whose branches a schema is made of, in
 // the order a normalizer that merges them reads them.
 var compositions = []string{"allOf", "anyOf", "oneOf"}

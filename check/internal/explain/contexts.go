@@ -52,7 +52,7 @@ func (s *session) contexts(causes []*cause) {
 		applies func(class string) bool
 		probe   func(c impl.Case, want impl.Result, key string, ref func(impl.Case) impl.Result) (impl.Case, impl.Result, bool)
 		class   func(d diagnose.Diagnosis, key string) diagnose.Diagnosis
-	}{{func(string) bool { return true }, renameProbe, memberName}, {textClass, undeclareProbe, memberDeclaration}, {refClass, fromAmpProbe, inContext}}
+	}{{func(string) bool { return true }, renameProbe, memberName}, {textClass, undeclareProbe, memberDeclaration}, {refClass, fromAmpProbe, inContext}, {isNoFixpoint, twiceEscapedProbe, someFixpoints}}
 	for _, step := range steps {
 		if !s.live() {
 			return
@@ -61,7 +61,7 @@ func (s *session) contexts(causes []*cause) {
 		var wants []impl.Result // the reference's answer on each probe
 		var cases []impl.Case
 		for _, p := range cands {
-			if strings.HasPrefix(p.c.class.Class, "member-") || strings.HasPrefix(p.c.class.Class, "in-context/") || !step.applies(p.c.class.Class) {
+			if strings.HasPrefix(p.c.class.Class, "member-") || strings.HasPrefix(p.c.class.Class, "in-context/") || strings.HasSuffix(p.c.class.Class, "/some") || !step.applies(p.c.class.Class) {
 				continue // retitled by an earlier step, or not this step's
 			}
 			c, want, ok := step.probe(p.c.shown.c, p.c.shown.want, p.key, s.want)
@@ -387,6 +387,42 @@ func inContext(d diagnose.Diagnosis, key string) diagnose.Diagnosis {
 	return diagnose.Diagnosis{
 		Class:  "in-context/" + d.Class,
 		Title:  "Character references are decoded otherwise than HTML decodes them in some strings only, by the text before them: the member " + quoteKey(key) + " from its first `&` on is answered right (the case: " + lowerFirst(d.Title) + ")",
+		Clause: d.Clause, Where: d.Where, Shape: d.Shape,
+	}
+}
+
+// isNoFixpoint reports whether class is decoding stopped short of the
+// fixpoint, whose title claims that references are decoded once.
+func isNoFixpoint(class string) bool { return class == "no-fixpoint" }
+
+// twiceEscapedProbe is the case c with the arguments' member key, a
+// string, made `&amp;amp;` (the title's example of no-fixpoint), and what
+// the reference gives on it.
+func twiceEscapedProbe(c impl.Case, _ impl.Result, key string, ref func(impl.Case) impl.Result) (probed impl.Case, probedWant impl.Result, ok bool) {
+	args, err := jsonvalue.Parse(c.Args)
+	if err != nil || args.Kind != jsonvalue.Object {
+		return c, impl.Result{}, false
+	}
+	m := args.Member(key)
+	if m == nil || m.Kind != jsonvalue.String || m.Str == "&amp;amp;" {
+		return c, impl.Result{}, false
+	}
+	m.Str = "&amp;amp;"
+	probed = c
+	probed.Args = args.Append(nil)
+	w := ref(probed)
+	if !w.Answered() {
+		return c, impl.Result{}, false
+	}
+	return probed, w, true
+}
+
+// someFixpoints is the class of decoding stopped short of the fixpoint
+// in some text, where `&amp;amp;` is decoded to `&`: not "decoded once".
+func someFixpoints(d diagnose.Diagnosis, key string) diagnose.Diagnosis {
+	return diagnose.Diagnosis{
+		Class:  d.Class + "/some",
+		Title:  "Decoding stops short of the value that no longer changes in some text, though `&amp;amp;` is decoded to `&`: the member " + quoteKey(key) + " of the case is left a pass or more short",
 		Clause: d.Clause, Where: d.Where, Shape: d.Shape,
 	}
 }

@@ -318,3 +318,36 @@ func TestInContext(t *testing.T) {
 		}
 	}
 }
+
+// TestSomeFixpoints: decoding stopped short of the fixpoint in some text
+// only, where `&amp;amp;` is decoded to `&`, is not titled "decoded once";
+// a decoder that makes one pass everywhere keeps that title.
+func TestSomeFixpoints(t *testing.T) {
+	shortOnSemicolons := impl.Func("short on &#59;", func(ctx context.Context, c impl.Case) impl.Result {
+		if bytes.Contains(c.Args, []byte("&#59;")) {
+			c.Options.MaxPasses = 1
+		}
+		return impl.Reference.Normalize(ctx, c)
+	})
+	onePass := impl.Func("one pass", func(ctx context.Context, c impl.Case) impl.Result {
+		c.Options.MaxPasses = 1
+		return impl.Reference.Normalize(ctx, c)
+	})
+	for _, tt := range []struct {
+		im   impl.Impl
+		some bool
+	}{{shortOnSemicolons, true}, {onePass, false}} {
+		c := impl.Case{Schema: []byte(`{}`), Args: []byte(`{"t":"&rightarrow&#59;"}`)}
+		got, w := tt.im.Normalize(ctx, c), want(c)
+		rcs := Explain(ctx, Config{Impl: tt.im, Want: want, Keep: func() bool { return true }}, []Finding{{Source: Vector, ID: "v", Case: c, Want: w, Got: got, Clause: "rule/4"}})
+		if len(rcs) != 1 {
+			t.Fatalf("%s: %d root causes", tt.im.Name(), len(rcs))
+		}
+		if some := strings.HasSuffix(rcs[0].Class, "/some"); some != tt.some {
+			t.Errorf("%s: %s %q", tt.im.Name(), rcs[0].Class, rcs[0].Title)
+		}
+		if err := CheckTitle(ctx, tt.im, want, rcs[0]); err != nil {
+			t.Error(err)
+		}
+	}
+}
