@@ -36,6 +36,9 @@ fi
 langs="go php python perl"
 # The JavaScript one needs its npm dependency: `npm ci` in zoo/blind/javascript.
 [ -d zoo/blind/javascript/node_modules ] && langs="$langs javascript"
+# The fourth round's, where their runtimes are installed.
+command -v ruby >/dev/null && langs="$langs ruby"
+python3 -c 'import referencing, regex' 2>/dev/null && langs="$langs python-referencing"
 for lang in $langs; do
   switches="s1 s2 s3 s4 s5 s6 s7 s8"
   case $lang in
@@ -44,6 +47,8 @@ for lang in $langs; do
     python) adapter="python3 zoo/blind/python/adapter.py"; switches="s1 s2 s3 s4 s5 s6" ;;
     perl) adapter="perl zoo/blind/perl/adapter.pl"; switches="s1 s2 s3 s4 s5 s6" ;;
     javascript) adapter="node zoo/blind/javascript/adapter.mjs"; switches="s1 s2 s3 s4 s5 s6" ;;
+    ruby) adapter="ruby zoo/blind/ruby/adapter.rb"; switches="s1 s2 s3 s4 s5 s6" ;;
+    python-referencing) adapter="python3 zoo/blind/python-referencing/.toolnorm/adapter.py"; switches="s1 s2 s3 s4 s5 s6" ;;
   esac
   for s in $switches; do
     report="$out/$lang-$s.json"
