@@ -310,12 +310,12 @@ func renameAll(c impl.Case, want impl.Result, keys []string, ref func(impl.Case)
 // decodes what is not JSON only where an array is declared would be
 // "fixed" by taking the declaration away.
 func textClass(class string) bool {
-	for _, p := range []string{"undecoded", "misdecoded", "overdecoded", "no-fixpoint", "past-pass-bound", "text-"} {
-		if strings.HasPrefix(class, p) {
-			return true
-		}
-	}
-	return false
+	return hasAnyPrefix(class, "undecoded", "misdecoded", "overdecoded", "no-fixpoint", "past-pass-bound", "text-")
+}
+
+// hasAnyPrefix reports whether s begins with one of prefixes.
+func hasAnyPrefix(s string, prefixes ...string) bool {
+	return slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(s, p) })
 }
 
 // undeclareProbe is the case c with nothing declared for the arguments'
@@ -348,12 +348,7 @@ func undeclareProbe(c impl.Case, want impl.Result, key string, ref func(impl.Cas
 // HTML decodes it (left, decoded to other text, decoded where HTML keeps
 // it).
 func refClass(class string) bool {
-	for _, p := range []string{"undecoded", "misdecoded", "overdecoded"} {
-		if strings.HasPrefix(class, p) {
-			return true
-		}
-	}
-	return false
+	return hasAnyPrefix(class, "undecoded", "misdecoded", "overdecoded")
 }
 
 // fromAmpProbe is the case c with the arguments' member key, a string
@@ -361,15 +356,27 @@ func refClass(class string) bool {
 // reference gives on it. It is not ok where the member is no such
 // string, or the reference does not answer it.
 func fromAmpProbe(c impl.Case, _ impl.Result, key string, ref func(impl.Case) impl.Result) (probed impl.Case, probedWant impl.Result, ok bool) {
+	return withString(c, key, ref, func(s string) (string, bool) {
+		at := strings.IndexByte(s, '&')
+		return s[max(at, 0):], at > 0
+	})
+}
+
+// withString is the case c with the arguments' member key, a string,
+// made what edit gives (ok false: no probe), and what the reference
+// gives on it, which must be an answer.
+func withString(c impl.Case, key string, ref func(impl.Case) impl.Result, edit func(string) (string, bool)) (probed impl.Case, probedWant impl.Result, ok bool) {
 	args, err := jsonvalue.Parse(c.Args)
 	if err != nil || args.Kind != jsonvalue.Object {
 		return c, impl.Result{}, false
 	}
 	m := args.Member(key)
-	if m == nil || m.Kind != jsonvalue.String || strings.IndexByte(m.Str, '&') <= 0 {
+	if m == nil || m.Kind != jsonvalue.String {
 		return c, impl.Result{}, false
 	}
-	m.Str = m.Str[strings.IndexByte(m.Str, '&'):]
+	if m.Str, ok = edit(m.Str); !ok {
+		return c, impl.Result{}, false
+	}
 	probed = c
 	probed.Args = args.Append(nil)
 	w := ref(probed)
@@ -399,22 +406,7 @@ func isNoFixpoint(class string) bool { return class == "no-fixpoint" }
 // string, made `&amp;amp;` (the title's example of no-fixpoint), and what
 // the reference gives on it.
 func twiceEscapedProbe(c impl.Case, _ impl.Result, key string, ref func(impl.Case) impl.Result) (probed impl.Case, probedWant impl.Result, ok bool) {
-	args, err := jsonvalue.Parse(c.Args)
-	if err != nil || args.Kind != jsonvalue.Object {
-		return c, impl.Result{}, false
-	}
-	m := args.Member(key)
-	if m == nil || m.Kind != jsonvalue.String || m.Str == "&amp;amp;" {
-		return c, impl.Result{}, false
-	}
-	m.Str = "&amp;amp;"
-	probed = c
-	probed.Args = args.Append(nil)
-	w := ref(probed)
-	if !w.Answered() {
-		return c, impl.Result{}, false
-	}
-	return probed, w, true
+	return withString(c, key, ref, func(s string) (string, bool) { return "&amp;amp;", s != "&amp;amp;" })
 }
 
 // someFixpoints is the class of decoding stopped short of the fixpoint
