@@ -945,6 +945,9 @@ func (g *gen) combinator(depth int) *node {
 		if g.chance(2) {
 			branches[0], branches[1] = branches[1], branches[0]
 		}
+		if g.chance(8) {
+			branches = append(branches, g.boolean(true)) // true: every value, nothing declared
+		}
 		n.set("allOf", g.arr(branches...))
 		return &n
 	}
@@ -960,9 +963,24 @@ func (g *gen) combinator(depth int) *node {
 			b.set("type", g.str("null"))
 		} else {
 			b = g.schema(depth - 1)
+			if g.on(kRef) && g.chance(6) {
+				b = g.ref(b) // a branch whose type comes through $ref
+			}
 		}
 		n.alts = append(n.alts, b)
 		list = append(list, b.v)
+	}
+	if g.chance(8) {
+		// A boolean branch: false admits nothing and is no alternative;
+		// true admits anything, and leaves the union's type unknown.
+		if g.chance(2) {
+			list = append(list, g.boolean(false))
+		} else {
+			t := newNode(tAll)
+			t.v = g.boolean(true)
+			n.alts = append(n.alts, t)
+			list = append(list, t.v)
+		}
 	}
 	n.set(kw, g.arr(list...))
 	if !g.fitOnly && g.chance(4) {
