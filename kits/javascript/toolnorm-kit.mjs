@@ -374,7 +374,6 @@ export function serve({ info, declares = {}, normalize, normalizeText, unsupport
   if ((typeof normalize === 'function') === (typeof normalizeText === 'function')) {
     throw new TypeError('serve: give normalize (values) or normalizeText (JSON text), one of them');
   }
-  if (normalizeText) normalize = textual(normalizeText);
   const d = declares;
   if ((d.profile !== undefined && !PROFILES.includes(d.profile)) || (d.depth !== undefined && !DEPTHS.includes(d.depth))
     || (d.max_passes !== undefined && !(Number.isInteger(d.max_passes) && d.max_passes >= 0))
@@ -431,12 +430,12 @@ export function serve({ info, declares = {}, normalize, normalizeText, unsupport
     } else if (req.cmd === 'normalize' && cov !== null && req.coverage === true) {
       cov.start();
       asked.push({
-        answer: answer(line, req, normalize, unsupported),
+        answer: answer(line, req, normalize, normalizeText, unsupported),
         run: () => {
           try {
-            if (normalize.text) {
+            if (normalizeText) {
               const m = members(line);
-              normalize.text(m.schema, m.arguments);
+              normalizeText(m.schema, m.arguments);
             } else {
               const p = parse(line, '/arguments');
               normalize(p.value.schema, p.value.arguments);
@@ -447,7 +446,7 @@ export function serve({ info, declares = {}, normalize, normalizeText, unsupport
       if (asked.length >= cov.size) answerAsked();
       later();
     } else if (req.cmd === 'normalize') {
-      send(answer(line, req, normalize, unsupported));
+      send(answer(line, req, normalize, normalizeText, unsupported));
     } else if (req.cmd === 'stop') {
       rl.close();
       flush();
@@ -465,14 +464,6 @@ function says(unsupported, e) {
 
 function message(e) {
   return String((e && e.message) || e);
-}
-
-// textual makes normalizeText a function the kit calls with the request
-// line: answer gives it the schema's and the arguments' text as sent.
-function textual(normalizeText) {
-  const f = () => { throw new Error('unreachable'); };
-  f.text = normalizeText;
-  return f;
 }
 
 // members returns the text of the schema and of the arguments of a request
@@ -525,8 +516,8 @@ export function members(line) {
 }
 
 // answer is the answer line to one normalize request.
-function answer(line, req, normalize, unsupported) {
-  if (normalize.text) return answerText(line, req, normalize.text, unsupported);
+function answer(line, req, normalize, normalizeText, unsupported) {
+  if (normalizeText) return answerText(line, req, normalizeText, unsupported);
   let parsed;
   let id = JSON.stringify(req.id);
   try {

@@ -334,8 +334,16 @@ var nonFiniteWhy = []struct{ detail, says string }{
 	{"word-in-string", "`NaN` or `Infinity` in a string read as a number"},
 }
 
-// shortInf matches the infinity Perl and C write, `Inf` or `inf`.
-var shortInf = regexp.MustCompile(`[:,\[]\s*-?(Inf|inf)\b`)
+// shortInf reports whether detail holds the infinity Perl and C write,
+// `Inf` or `inf`, where nonFinite matches.
+func shortInf(detail string) bool {
+	for _, m := range nonFinite.FindAllStringSubmatch(detail, -1) {
+		if m[1] == "Inf" || m[1] == "inf" {
+			return true
+		}
+	}
+	return false
+}
 
 // nonFiniteWord matches the words a JSON reader that is not strict reads
 // as numbers, standing alone.
@@ -354,7 +362,7 @@ func nonFiniteCause(args []byte, detail string) string {
 	switch {
 	case word && strings.Contains(detail, "NaN"):
 		return "word-in-string"
-	case hasHugeNumber(in) && shortInf.MatchString(detail) && !strings.Contains(detail, "Infinity"):
+	case hasHugeNumber(in) && shortInf(detail) && !strings.Contains(detail, "Infinity"):
 		return "past-float64-inf" // Perl's, C's
 	case hasHugeNumber(in):
 		return "past-float64"

@@ -98,10 +98,10 @@ func (s *session) asFound(ctx context.Context, fs []*finding) *finding {
 			}
 		}
 	}
-	return slices.MinFunc(fs, func(a, b *finding) int {
-		da, db := errors.Is(a.Got.Failure, impl.ErrDeduced), errors.Is(b.Got.Failure, impl.ErrDeduced)
-		return cmp.Or(cmpBool(da, db), cmp.Compare(size(a.Case), size(b.Case)), cmp.Compare(a.Case.Key(), b.Case.Key()))
-	})
+	if i := slices.IndexFunc(bySize, func(f *finding) bool { return !errors.Is(f.Got.Failure, impl.ErrDeduced) }); i >= 0 {
+		return bySize[i]
+	}
+	return bySize[0]
 }
 
 // sample returns the findings of c to minimize: the Sample smallest that
