@@ -7,7 +7,6 @@ package oracle
 // the base URI of the resource they are written in.
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/url"
 	"slices"
@@ -281,8 +280,8 @@ func (r *resolution) loadReferenced() error {
 			if k, _, err := join(noBase, key); err != nil || k != uri {
 				continue
 			}
-			var root any
-			if err := json.Unmarshal(data, &root); err != nil {
+			root, err := decodeSchema(data)
+			if err != nil {
 				return fmt.Errorf("document %s is not JSON: %w", relativeURI(uri), err)
 			}
 			if err := noDuplicateKeys(data); err != nil {

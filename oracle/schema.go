@@ -1,8 +1,11 @@
 package oracle
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"slices"
 	"strconv"
@@ -75,8 +78,8 @@ func parseSchema(data []byte, opts Options) (*schema, error) {
 		positionMemo: make(map[*position]types),
 		unionMemo:    make(map[*union]types),
 	}
-	var root any
-	if err := json.Unmarshal(data, &root); err != nil {
+	root, err := decodeSchema(data)
+	if err != nil {
 		return nil, fmt.Errorf("oracle: schema: not JSON: %w", err)
 	}
 	if err := noDuplicateKeys(data); err != nil {
@@ -302,6 +305,22 @@ func showPointer(ptr string) string {
 	return ptr
 }
 
+// decodeSchema decodes a schema document as encoding/json does, its
+// numbers as json.Number: a schema may hold a number past float64 (an
+// `enum` of `1e400`), which the rule reads like any other.
+func decodeSchema(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("text after the JSON value")
+	}
+	return v, nil
+}
+
 // jsonType names the JSON type of v, a value decoded by encoding/json.
 func jsonType(v any) string {
 	switch v.(type) {
@@ -309,7 +328,7 @@ func jsonType(v any) string {
 		return "null"
 	case bool:
 		return "a boolean"
-	case float64:
+	case json.Number, float64:
 		return "a number"
 	case string:
 		return "a string"

@@ -34,6 +34,7 @@ var normalizeTests = []normalizeTest{
 
 	// The JSON repair: when it fires (readings 5).
 	{name: "stringified array", schema: arraySchema, args: `{"a":"[\"x\",1]"}`, want: `{"a":["x",1]}`},
+	{name: "a number past float64 in the schema", schema: `{"properties":{"a":{"type":"array","enum":[null,1e400]}}}`, args: `{"a":"[1]"}`, want: `{"a":[1]}`},
 	{name: "stringified object", schema: objectSchema, args: `{"a":"{\"k\":true}"}`, want: `{"a":{"k":true}}`},
 	{name: "array or object, array", schema: shapesSchema, args: `{"a":"[]"}`, want: `{"a":[]}`},
 	{name: "array or object, object", schema: shapesSchema, args: `{"a":"{}"}`, want: `{"a":{}}`},
@@ -302,6 +303,7 @@ var normalizeTests = []normalizeTest{
 
 	// Errors: the schema.
 	{name: "schema: not JSON", schema: `{`, args: `{}`, err: "oracle: schema: not JSON"},
+	{name: "schema: text after it", schema: `{} x`, args: `{}`, err: "oracle: schema: not JSON: text after the JSON value"},
 	{name: "schema: empty", schema: ``, args: `{}`, err: "oracle: schema: not JSON"},
 	{name: "schema: invalid UTF-8", schema: "{\"description\":\"\xff\"}", args: `{}`, err: "oracle: schema: invalid UTF-8 at offset 16"},
 	{name: "schema: unresolved $ref", schema: `{"properties":{"a":{"$ref":"#/$defs/nope"}}}`, args: `{}`,

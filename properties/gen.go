@@ -1,6 +1,7 @@
 package properties
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -39,7 +40,7 @@ type node struct {
 type prop struct {
 	key     string
 	n       *node
-	pattern bool // the key matches a patternProperties pattern
+	pattern bool // the key is declared only by patternProperties or additionalProperties
 }
 
 type def struct {
@@ -76,43 +77,47 @@ var (
 // than drawing from it, and a generator keeps no state between draws, so a
 // draw from one of these is the draw from a new one (TestDrawnCasesUnchanged).
 var (
-	genBool       = rapid.Bool()
-	genKind       = rapid.IntRange(0, 9)
-	genLeaf       = rapid.SampledFrom(leafTypes)
-	genArrayType  = rapid.SampledFrom([]string{`"array"`, `["array","null"]`, `["array"]`})
-	genKeys       = distinctKeys()
-	genPatterned  = rapid.IntRange(0, 2)
-	genPattern    = rapid.SampledFrom(patterns)
-	genWrap       = rapid.IntRange(0, 2)
-	genDef        = rapid.IntRange(0, 1<<20)
-	genAsString   = rapid.IntRange(0, 3)
-	genLen        = rapid.IntRange(0, 3)
-	genPresent    = rapid.IntRange(0, 4)
-	genDress      = rapid.IntRange(0, 5)
-	genTimes      = rapid.IntRange(1, 3)
-	genGarbage    = rapid.SampledFrom([]string{"x", "]", "}", " 1", "[]"})
-	genRefKind    = rapid.IntRange(0, 9)
-	genName       = rapid.SampledFrom(names)
-	genLegacy     = rapid.SampledFrom(legacyNames())
-	genAfter      = rapid.SampledFrom([]string{"", "x", "1", "=", ";", "in;", "it;", " "})
-	genDec        = rapid.SampledFrom([]string{"0", "1", "9", "38", "60", "128", "150", "159", "65533", "55296", "1114111", "1114112", "4294967356", strings.Repeat("9", 300), "0000065"})
-	genDecEnd     = rapid.SampledFrom([]string{";", "", "x"})
-	genX          = rapid.SampledFrom([]string{"x", "X"})
-	genHex        = rapid.SampledFrom([]string{"0", "26", "3C", "80", "9f", "D800", "DFFF", "110000", "fffe", "1F600", ""})
-	genHexEnd     = rapid.SampledFrom([]string{";", "", "g"})
-	genChain      = rapid.IntRange(1, 40)
-	genTail       = rapid.SampledFrom([]string{"lt;", "quot;", "amp", "#38;", "notin;", "x"})
-	genSplit      = rapid.SampledFrom([]string{"&l&#116;;", "&amp;notin&#59;", "&&amp;lt;lt;", "&#x26;amp;", "&a&#109;p;lt;", "&amp;#x3C;"})
-	genURL        = rapid.SampledFrom([]string{"?a=1&region=eu&not=2", "https://x.test/?q=1&amp;copy=2&lang=en", "&", "&;", "&#", "&#x;", "& amp;"})
-	genRandomName = rapid.StringMatching(`[a-zA-Z0-9]{0,6};?`)
-	genPieces     = rapid.IntRange(0, 4)
-	genPiece      = rapid.IntRange(0, 23)
-	genPlain      = rapid.SampledFrom([]string{"Ember ", " Oak", "é", "\u2028", "\"", "\\", "\n", "\x01", "<b>", "1", ";", "#"})
-	genSurrogate  = rapid.SampledFrom([]string{"\xed\xa0\x80", "\xed\xbf\xbf"})
-	genAny        = rapid.StringN(0, 5, 20)
-	genScalar     = rapid.IntRange(0, 5)
-	genScalarText = rapid.SampledFrom([]string{"1", "-2.5", "1e3", "0", "true", "false", "null", " 7"})
-	genNumber     = rapid.SampledFrom([]string{"0", "-0", "1.0", "1.50", "12345678901234567890", "1e400", "-1E-7", "0.1", "9007199254740993", "1E+2"})
+	genBool      = rapid.Bool()
+	genKind      = rapid.IntRange(0, 9)
+	genLeaf      = rapid.SampledFrom(leafTypes)
+	genArrayType = rapid.SampledFrom([]string{`"array"`, `["array","null"]`, `["array"]`})
+	genKeys      = distinctKeys()
+	genPatterned = rapid.IntRange(0, 2)
+	// genAdditional draws, for one object in four that has no pattern, an
+	// additionalProperties that declares an array or an object.
+	genAdditional    = rapid.IntRange(0, 3)
+	genAdditionalKey = rapid.SampledFrom([]string{"more", "constructor", "toString"})
+	genPattern       = rapid.SampledFrom(patterns)
+	genWrap          = rapid.IntRange(0, 2)
+	genDef           = rapid.IntRange(0, 1<<20)
+	genAsString      = rapid.IntRange(0, 3)
+	genLen           = rapid.IntRange(0, 3)
+	genPresent       = rapid.IntRange(0, 4)
+	genDress         = rapid.IntRange(0, 5)
+	genTimes         = rapid.IntRange(1, 3)
+	genGarbage       = rapid.SampledFrom([]string{"x", "]", "}", " 1", "[]"})
+	genRefKind       = rapid.IntRange(0, 9)
+	genName          = rapid.SampledFrom(names)
+	genLegacy        = rapid.SampledFrom(legacyNames())
+	genAfter         = rapid.SampledFrom([]string{"", "x", "1", "=", ";", "in;", "it;", " "})
+	genDec           = rapid.SampledFrom([]string{"0", "1", "9", "38", "60", "128", "150", "159", "65533", "55296", "1114111", "1114112", "4294967356", strings.Repeat("9", 300), "0000065"})
+	genDecEnd        = rapid.SampledFrom([]string{";", "", "x"})
+	genX             = rapid.SampledFrom([]string{"x", "X"})
+	genHex           = rapid.SampledFrom([]string{"0", "26", "3C", "80", "9f", "D800", "DFFF", "110000", "fffe", "1F600", ""})
+	genHexEnd        = rapid.SampledFrom([]string{";", "", "g"})
+	genChain         = rapid.IntRange(1, 40)
+	genTail          = rapid.SampledFrom([]string{"lt;", "quot;", "amp", "#38;", "notin;", "x"})
+	genSplit         = rapid.SampledFrom([]string{"&l&#116;;", "&amp;notin&#59;", "&&amp;lt;lt;", "&#x26;amp;", "&a&#109;p;lt;", "&amp;#x3C;"})
+	genURL           = rapid.SampledFrom([]string{"?a=1&region=eu&not=2", "https://x.test/?q=1&amp;copy=2&lang=en", "&", "&;", "&#", "&#x;", "& amp;"})
+	genRandomName    = rapid.StringMatching(`[a-zA-Z0-9]{0,6};?`)
+	genPieces        = rapid.IntRange(0, 4)
+	genPiece         = rapid.IntRange(0, 23)
+	genPlain         = rapid.SampledFrom([]string{"Ember ", " Oak", "é", "\u2028", "\"", "\\", "\n", "\x01", "<b>", "1", ";", "#"})
+	genSurrogate     = rapid.SampledFrom([]string{"\xed\xa0\x80", "\xed\xbf\xbf"})
+	genAny           = rapid.StringN(0, 5, 20)
+	genScalar        = rapid.IntRange(0, 5)
+	genScalarText    = rapid.SampledFrom([]string{"1", "-2.5", "1e3", "0", "true", "false", "null", " 7"})
+	genNumber        = rapid.SampledFrom([]string{"0", "-0", "1.0", "1.50", "12345678901234567890", "1e400", "-1E-7", "0.1", "9007199254740993", "1E+2"})
 )
 
 // distinctKeys draws one to four distinct keys of keyPool. Each use gets
@@ -198,6 +203,20 @@ func objectNode(t *rapid.T, depth int) *node {
 		b = append(append(b, c.json...), '}')
 		if genBool.Draw(t, "additional") {
 			b = append(b, `,"additionalProperties":{"type":"string"}`...)
+		}
+	} else if genAdditional.Draw(t, "additional") == 0 {
+		// A member only additionalProperties declares: a plain name, or
+		// one a JavaScript object inherits (which properties does not
+		// list all the same).
+		k := genAdditionalKey.Draw(t, "additional-key")
+		if !slices.Contains(keys, k) {
+			c := arrayNode(t, depth, &node{json: `{}`, types: tAll, leaf: tAll})
+			if genBool.Draw(t, "additional-object") {
+				c = objectNode(t, depth-1)
+			}
+			n.defs = append(n.defs, c.defs...)
+			n.props = append(n.props, prop{k, c, true})
+			b = append(append(b, `,"additionalProperties":`...), c.json...)
 		}
 	}
 	n.json = string(append(b, '}'))

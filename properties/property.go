@@ -558,14 +558,27 @@ func pairs(in, out *jsonvalue.Value, at string, o impl.Options, keys bool, f fun
 			}
 		}
 	case in.Kind == jsonvalue.Object:
-		for _, m := range in.Members {
-			for _, om := range out.Members {
-				if om.Key == m.Key {
-					if msg := pairs(m.Value, om.Value, at+"/"+pointerToken(m.Key), o, keys, f); msg != "" {
-						return msg
-					}
-					break
+		// A key's k-th member pairs with the output's k-th member of that
+		// key: a key given twice is two members (reading 7).
+		for i, m := range in.Members {
+			nth := 0
+			for _, im := range in.Members[:i] {
+				if im.Key == m.Key {
+					nth++
 				}
+			}
+			for _, om := range out.Members {
+				if om.Key != m.Key {
+					continue
+				}
+				if nth > 0 {
+					nth--
+					continue
+				}
+				if msg := pairs(m.Value, om.Value, at+"/"+pointerToken(m.Key), o, keys, f); msg != "" {
+					return msg
+				}
+				break
 			}
 		}
 	}

@@ -1,9 +1,11 @@
 package schemagen
 
 import (
+	"cmp"
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/toolnorm/toolnorm/internal/jsonvalue"
 )
@@ -259,8 +261,20 @@ type def struct {
 	name   string
 	n      *node
 	inside *def   // the def whose own $defs hold this one (nil: the root's)
-	uri    string // its $id, when it has one
+	uri    string // its $id, when it has one, resolved
+	id     string // its $id as written (relative, under another's $id), when not uri
 	anchor string
+}
+
+// inResource reports whether d sits inside a def that has an $id: a JSON
+// Pointer from the root would cross into that resource.
+func (d *def) inResource() bool {
+	for x := d.inside; x != nil; x = x.inside {
+		if x.uri != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // gen draws one case.
@@ -644,6 +658,20 @@ func (g *gen) object(depth int) *node {
 		n.props = append(n.props, member{k, c})
 		props.Members = append(props.Members, jsonvalue.Member{Key: k, Value: c.v})
 	}
+	if g.on(kAllOf) && g.chance(6) {
+		// The member's type declared in an allOf branch, its own
+		// declaration saying nothing: the two apply together.
+		i := g.r.IntN(len(n.props))
+		if c := n.props[i].n; c.types != tAll && c.types.has(tArray|tObject) {
+			inner := g.obj()
+			inner.Members = append(inner.Members, jsonvalue.Member{Key: n.props[i].key, Value: c.v})
+			branch := g.obj()
+			branch.Members = append(branch.Members, jsonvalue.Member{Key: "properties", Value: inner})
+			props.Members[i].Value = g.obj()
+			props.Members[i].Value.Members = append(props.Members[i].Value.Members, jsonvalue.Member{Key: "description", Value: g.str("see allOf")})
+			n.set("allOf", g.arr(branch))
+		}
+	}
 	n.set("properties", props)
 	g.objectKeywords(n, depth)
 	g.constraints(n)
@@ -677,6 +705,10 @@ func (g *gen) objectKeywords(n *node, depth int) {
 			n.closed = true
 		} else {
 			c := g.schema(depth - 1)
+			if g.chance(2) {
+				// Where it matters most: an array or an object.
+				c = g.container(depth - 1)
+			}
 			n.addl = c
 			n.set("additionalProperties", c.v)
 		}
@@ -923,22 +955,38 @@ func (g *gen) combinator(depth int) *node {
 		}
 	}
 	kw := pick(g.r, kinds)
-	first := g.schema(depth - 1)
+	form := g.r.IntN(4) // of an allOf's second branch
+	var first *node
+	if kw == "allOf" && form == 3 {
+		first = g.container(depth - 1)
+	} else {
+		first = g.schema(depth - 1)
+	}
 	if kw == "allOf" {
 		// The first branch declares; the second adds a constraint, or a
 		// type list that keeps the first's types.
 		n := *first
 		n.v = g.obj()
 		second := newNode(tAll)
-		switch g.r.IntN(3) {
+		switch form {
 		case 0:
 			second.set("description", g.str("x"))
 		case 1:
 			g.constraints(second)
 			mergeConstraints(&n, second)
-		default:
+		case 2:
 			if first.types != tAll {
 				second.set("type", typeList(first.types|tString))
+			}
+		default:
+			if first.types != tAll && g.on(kAnyOf) {
+				// A union as a branch: the first's types, or null. Its
+				// branches do not meet: read as allOf branches, they
+				// admit nothing.
+				a, b := newNode(tAll), newNode(tNull)
+				a.set("type", typeList(first.types))
+				b.set("type", g.str("null"))
+				second.set("anyOf", g.arr(a.v, b.v))
 			}
 		}
 		branches := []*jsonvalue.Value{first.v, second.v}
@@ -961,6 +1009,12 @@ func (g *gen) combinator(depth int) *node {
 			null = true // (one null branch: two would both match, and oneOf fail)
 			b = newNode(tNull)
 			b.set("type", g.str("null"))
+		} else if kw == "anyOf" && g.chance(4) {
+			// A branch that declares no type: it admits every value, and
+			// leaves the union's type unknown. (Not in a oneOf, where it
+			// would match beside the branch a value is drawn from.)
+			b = newNode(tAll)
+			b.set("description", g.str("anything"))
 		} else {
 			b = g.schema(depth - 1)
 			if g.on(kRef) && g.chance(6) {
@@ -1031,15 +1085,27 @@ func mergeConstraints(n, c *node) {
 // by pointer, by $id or by anchor.
 func (g *gen) ref(target *node) *node {
 	d := &def{name: pick(g.r, defNames) + strconv.Itoa(len(g.defs)), n: target}
+	canName := target.v.Kind == jsonvalue.Object && target.v.Member("$ref") == nil && !localRef(target.v)
 	if g.on(kDeepDefs) && len(g.defs) > 0 && g.chance(2) {
 		// Inside another def's own $defs.
 		outer := g.defs[g.r.IntN(len(g.defs))]
-		if outer.uri == "" && outer.n.v.Kind == jsonvalue.Object {
+		switch {
+		case outer.uri == "" && !outer.inResource() && outer.n.v.Kind == jsonvalue.Object:
 			d.inside = outer
+		case canName && strings.HasPrefix(outer.uri, "https://") && g.chance(2):
+			// Inside a resource, with an $id relative to the resource's:
+			// it resolves against the enclosing resource's base, not the
+			// document's.
+			d.inside = outer
+			g.ids++
+			d.id = "sub/t" + strconv.Itoa(g.ids) + ".json"
+			d.uri = outer.uri[:strings.LastIndexByte(outer.uri, '/')+1] + d.id
+			g.defs = append(g.defs, d)
+			return g.refNode(target, d.uri)
 		}
 	}
 	g.defs = append(g.defs, d)
-	canName := target.v.Kind == jsonvalue.Object && d.inside == nil && target.v.Member("$ref") == nil && !localRef(target.v)
+	canName = canName && d.inside == nil
 	switch {
 	case canName && g.on(kID) && g.chance(2):
 		g.ids++
@@ -1053,7 +1119,16 @@ func (g *gen) ref(target *node) *node {
 		d.anchor = "a" + strconv.Itoa(g.ids)
 		return g.refNode(target, "#"+d.anchor)
 	}
-	return g.refNode(target, g.pointer(d))
+	n := g.refNode(target, g.pointer(d))
+	if g.draft.modern() && target.v.Kind == jsonvalue.Object && g.chance(8) && n.v.Member("type") == nil && target.v.Member("nullable") == nil {
+		// The target's type written beside the $ref instead: the same
+		// schema, read only where the keywords beside a $ref are.
+		if i := slices.IndexFunc(target.v.Members, func(m jsonvalue.Member) bool { return m.Key == "type" }); i >= 0 {
+			n.set("type", target.v.Members[i].Value)
+			target.v.Members = slices.Delete(target.v.Members, i, i+1)
+		}
+	}
+	return n
 }
 
 // localRef reports whether a schema holds a reference by fragment ("#",
@@ -1182,9 +1257,9 @@ func (g *gen) writeDefs(root *node) {
 			// The identifier goes into the target's own object.
 			switch {
 			case d.uri != "" && g.draft == Draft4:
-				d.n.set("id", g.str(d.uri))
+				d.n.set("id", g.str(cmp.Or(d.id, d.uri)))
 			case d.uri != "":
-				d.n.set("$id", g.str(d.uri))
+				d.n.set("$id", g.str(cmp.Or(d.id, d.uri)))
 			case g.draft == Draft4:
 				d.n.set("id", g.str("#"+d.anchor))
 			case g.draft == Draft6 || g.draft == Draft7:
@@ -1213,6 +1288,12 @@ func (g *gen) writeDefs(root *node) {
 			holder = holders[d.inside]
 		}
 		holder.Members = append(holder.Members, jsonvalue.Member{Key: d.name, Value: v})
+		if strings.Contains(d.name, "~1") {
+			// Beside "x~1", a def "x/" that declares nothing: what a
+			// pointer to the first names when its ~0 is unescaped
+			// before its ~1.
+			holder.Members = append(holder.Members, jsonvalue.Member{Key: strings.ReplaceAll(d.name, "~1", "/"), Value: g.obj()})
+		}
 	}
 	if rootDefs != nil {
 		root.set(kw, rootDefs)

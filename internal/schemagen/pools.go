@@ -17,15 +17,19 @@ var (
 	specialKeys = []string{"__proto__", "constructor", "prototype", "toString", "hasOwnProperty", "__class__",
 		"0", "01", "-0", "1e3", "", strings.Repeat("long_key_", 12), "\U0001F600", "k\U00010348y"}
 	// defNames are names of $defs members: plain, and some a JSON Pointer
-	// escapes (~0, ~1) or a JavaScript lookup trips on.
-	defNames = []string{"item", "list", "node", "map", "text", "row", "constructor", "a/b", "x~y", "__proto__"}
+	// escapes (~0, ~1; "x~1" is "x~01", which unescaped in the wrong order
+	// is "x/") or a JavaScript lookup trips on.
+	defNames = []string{"item", "list", "node", "map", "text", "row", "constructor", "a/b", "x~y", "x~1", "__proto__"}
 	// strs are texts: references of every kind, plain text, JSON-looking
 	// text that is not what is declared.
 	strs = []string{"Ember &amp;amp; Oak", "&lt;b&gt;", "&#x26;lt;", "&notin;", "&notit;", "&amp", "&#38;amp;", "&copy=1",
 		"?a=1&region=eu&not=2", "x", "", " a ", "null", "1", "true", "\"x\"", "[1", "[1,]", "{'a':1}", "[NaN]",
-		"caf\u00e9", "\U0001F600", "&#128;", "&#xD800;", "&Amp;", "&nbsp;", "\u2028", "line\nbreak", "tab\t"}
-	numbers    = []string{"0", "-0", "1", "2", "1.0", "1.50", "12345678901234567890", "1e400", "-1E-7", "0.1", "9007199254740993", "1E+2", "-3"}
-	integers   = []string{"0", "-0", "1", "2", "3", "1.0", "100", "-3", "1E+2", "12345678901234567890"}
+		"caf\u00e9", "\U0001F600", "&#128;", "&#xD800;", "&Amp;", "&nbsp;", "\u2028", "line\nbreak", "tab\t",
+		"&hellip", "&apos;", "&#x1F600;", "&#128512;"}
+	numbers  = []string{"0", "-0", "1", "2", "1.0", "1.50", "12345678901234567890", "1e400", "-1E-7", "0.1", "9007199254740993", "1E+2", "-3"}
+	integers = []string{"0", "-0", "1", "2", "3", "1.0", "100", "-3", "1E+2", "12345678901234567890"}
+	// protoKeys are the names Object.prototype holds.
+	protoKeys  = []string{"constructor", "toString", "hasOwnProperty"}
 	garbage    = []string{"x", "]", "}", " 1", "[]", ","}
 	paddings   = []string{" ", "\n", "\t ", " \r\n"}
 	formatSpec = []struct{ name, valid, invalid string }{

@@ -131,7 +131,7 @@ func (g *gen) pickType(n *node, depth int) typeSet {
 // dress writes JSON text as models send it, sometimes: padded, escaped
 // into references once or twice, or with garbage after it.
 func (g *gen) dress(s string) string {
-	switch g.r.IntN(8) {
+	switch g.r.IntN(10) {
 	case 0:
 		return pick(g.r, paddings) + s + pick(g.r, paddings)
 	case 1:
@@ -140,8 +140,38 @@ func (g *gen) dress(s string) string {
 		return htmlEscaper.Replace(htmlEscaper.Replace(s))
 	case 3:
 		return s + pick(g.r, garbage)
+	case 4:
+		return g.nearJSON(s)
 	}
 	return s
+}
+
+// nearJSON is the JSON text s of a container made into text JSON does not
+// parse, as lenient readers take it: a trailing comma, single quotes, a
+// comment, or a NaN.
+func (g *gen) nearJSON(s string) string {
+	if len(s) < 2 {
+		return s
+	}
+	last := len(s) - 1
+	switch g.r.IntN(4) {
+	case 0:
+		if len(s) > 2 {
+			return s[:last] + "," + s[last:]
+		}
+	case 1:
+		if strings.Contains(s, `"`) && !strings.ContainsAny(s, `'\`) {
+			return strings.ReplaceAll(s, `"`, "'")
+		}
+	case 2:
+		if s[0] == '[' {
+			if len(s) == 2 {
+				return "[NaN]"
+			}
+			return "[NaN," + s[1:]
+		}
+	}
+	return "/* c */ " + s
 }
 
 // fitsString reports whether a string fits n's string keywords.
@@ -308,8 +338,13 @@ func (g *gen) objectValue(n *node, depth int) *jsonvalue.Value {
 			v.Members = append(v.Members, jsonvalue.Member{Key: d.key, Value: g.value(d.n, depth-1)})
 		}
 	}
-	if !n.closed && g.chance(3) {
+	if !n.closed && (g.chance(3) || n.addl != nil && g.chance(2)) {
 		k := g.key()
+		if n.addl != nil && g.on(kSpecialKeys) && g.chance(2) {
+			// What a lookup of the name in an object of JavaScript finds,
+			// where properties does not declare it.
+			k = pick(g.r, protoKeys)
+		}
 		if !has(k) && !declares(n, k) {
 			var mv *jsonvalue.Value
 			switch {
@@ -642,6 +677,10 @@ func (g *gen) broken(v *jsonvalue.Value, n *node) *jsonvalue.Value {
 				break
 			}
 		}
+	}
+	if n.types != tAll && !n.types.has(tString) && (v.Kind == jsonvalue.Number || v.Kind == jsonvalue.Bool) {
+		// The number or boolean as its text, as models send it.
+		ways = append(ways, func() *jsonvalue.Value { return g.str(string(v.Append(nil))) })
 	}
 	if n != g.params && (n.types != tAll && len(ways) == 0 || n.types != tAll && g.chance(4)) {
 		ways = append(ways, func() *jsonvalue.Value {
