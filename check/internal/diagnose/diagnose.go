@@ -203,6 +203,12 @@ func ErrorUnder(c Case, kw string) Diagnosis {
 	case stackExhausted.MatchString(c.Got.Detail):
 		d.Class += "/stack"
 		d.Title += ": the program runs out of stack (`" + stackExhausted.FindString(c.Got.Detail) + "`)"
+	case kw == "$ref":
+		// How its references name their targets, when they all do so
+		// one way.
+		if d.Detail = refForm(c.Schema); d.Detail != "" {
+			d.Title = RefErrorTitle([]string{d.Detail})
+		}
 	}
 	return d
 }

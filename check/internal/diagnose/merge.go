@@ -38,6 +38,7 @@ func Merge(ds []Diagnosis) Diagnosis {
 var titlers = map[string]func(class string, details []string) string{
 	"no-error":                      func(_ string, ds []string) string { return NoErrorTitle(ds) },
 	"error-for-valid-input/$schema": func(_ string, ds []string) string { return SchemaErrorTitle(ds) },
+	"error-for-valid-input/$ref":    func(_ string, ds []string) string { return RefErrorTitle(ds) },
 	nonFiniteClass:                  func(_ string, ds []string) string { return NonFiniteTitle(ds) },
 	"coerced":                       CoercedTitle,
 	"coerced-in-decoded":            CoercedTitle,

@@ -2,6 +2,7 @@ package diagnose_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/toolnorm/toolnorm/check/internal/diagnose"
@@ -48,6 +49,51 @@ func TestMergeNamesEveryFinding(t *testing.T) {
 			}
 			if got := diagnose.Merge(rev); got.Title != tt.want {
 				t.Errorf("Merge, the other way round, = %q, want %q", got.Title, tt.want)
+			}
+		})
+	}
+}
+
+// TestRefErrorNamesTheForm: an error under `$ref` is titled by how the
+// case's references name their targets, when they all do so one way, and
+// a cause whose findings show several forms names each; references of
+// several forms in one case name none.
+func TestRefErrorNamesTheForm(t *testing.T) {
+	under := func(schema string) diagnose.Diagnosis {
+		return diagnose.ErrorUnder(diagnose.Case{Schema: []byte(schema), Args: []byte(`{}`), Got: impl.Reject(impl.ErrInvalidSchema, "no such reference")}, "$ref")
+	}
+	const nested = `{"$id":"https://x.test/r.json","properties":{"a":{"$ref":"https://x.test/sub/b.json"}},` +
+		`"$defs":{"o":{"$id":"https://x.test/o.json","$defs":{"b":{"$id":"sub/b.json","type":"array"}}}}}`
+	tests := []struct {
+		name   string
+		schema []string
+		want   string
+	}{
+		{"pointer", []string{`{"properties":{"a":{"$ref":"#/$defs/l"}},"$defs":{"l":{"type":"array"}}}`},
+			"An error for arguments under a schema whose `$ref` is a JSON Pointer (`#/...`)"},
+		{"anchor", []string{`{"properties":{"a":{"$ref":"#l"}},"$defs":{"l":{"$anchor":"l"}}}`},
+			"An error for arguments under a schema whose `$ref` is a plain-name anchor (`#name`)"},
+		{"absolute id", []string{`{"properties":{"a":{"$ref":"https://x.test/l.json"}},"$defs":{"l":{"$id":"https://x.test/l.json"}}}`},
+			"An error for arguments under a schema whose `$ref` is the URI of a resource's `$id`"},
+		{"relative id at the top", []string{`{"$id":"https://x.test/r.json","properties":{"a":{"$ref":"l.json"}},"$defs":{"l":{"$id":"l.json"}}}`},
+			"An error for arguments under a schema whose `$ref` is the URI of a resource's `$id`"},
+		{"nested relative id", []string{nested},
+			"An error for arguments under a schema whose `$ref` is the URI of a resource whose `$id` is relative to that of an embedded resource it sits in"},
+		{"nested relative id, referred to relatively", []string{strings.Replace(nested, `"https://x.test/sub/b.json"`, `"sub/b.json"`, 1)},
+			"An error for arguments under a schema whose `$ref` is the URI of a resource whose `$id` is relative to that of an embedded resource it sits in"},
+		{"two forms in one case", []string{`{"properties":{"a":{"$ref":"#/$defs/l"},"b":{"$ref":"#l"}},"$defs":{"l":{"$anchor":"l"}}}`},
+			"An error for arguments under a schema with `$ref`"},
+		{"two causes' forms", []string{`{"properties":{"a":{"$ref":"#/$defs/l"}},"$defs":{"l":{}}}`, `{"properties":{"a":{"$ref":"#l"}},"$defs":{"l":{"$anchor":"l"}}}`},
+			"An error for arguments under a schema whose `$ref` is a JSON Pointer (`#/...`) or a plain-name anchor (`#name`)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var ds []diagnose.Diagnosis
+			for _, s := range tt.schema {
+				ds = append(ds, under(s))
+			}
+			if got := diagnose.Merge(ds).Title; got != tt.want {
+				t.Errorf("title %q, want %q", got, tt.want)
 			}
 		})
 	}
