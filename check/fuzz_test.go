@@ -261,7 +261,7 @@ func TestFuzzCrashRepeatable(t *testing.T) {
 // updates properties' drawnDigests.
 var fuzzDigests = map[string]string{
 	"drawn":    "366b1e238edcc6359563ff79e9ab4952703bcfd9e5f82bc47a4a432f569c6cc0",
-	"searched": "bdff2db72c2f28e350d983e6b31e5b0276a7c51883d1f8ddee0261f53e405a44",
+	"searched": "908389fcd04329d86ab2089cc7e80127f5f00225f15f6c05317c6f3d833bb233",
 }
 
 func TestFuzzDrawnUnchanged(t *testing.T) {

@@ -106,14 +106,17 @@ func (a *textAnalyzer) skip(i int) int {
 
 // textAnalyzer is analyzer reading valid text in place.
 type textAnalyzer struct {
-	b     []byte
-	ends  []int32 // where the string or container at each offset ends
-	open  []int32 // the containers open, while reading
-	set   *Set
-	path  []step
-	nodes int
-	mem   []memberAt // the members of the objects being walked, a stack
-	buf   []byte     // scratch for unquoting
+	b    []byte
+	ends []int32 // where the string or container at each offset ends
+	open []int32 // the containers open, while reading
+	set  *Set
+	path []step
+	// embedded counts the resources with an $id below the root that the
+	// subschema walked sits in.
+	embedded int
+	nodes    int
+	mem      []memberAt // the members of the objects being walked, a stack
+	buf      []byte     // scratch for unquoting
 }
 
 // A step is a key of the path to the schema walked, or an array index
@@ -146,6 +149,20 @@ func (a *textAnalyzer) unquote(i int) []byte {
 	}
 	a.buf = jsonraw.Unquote(a.buf[:0], raw)
 	return a.buf
+}
+
+// hasScheme reports whether an $id is an absolute URI: a scheme, then ':'.
+func hasScheme(s []byte) bool {
+	for i, c := range s {
+		switch {
+		case c == ':':
+			return i > 0
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', i > 0 && ('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.'):
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 func hasBackslash(raw []byte) bool {
@@ -231,7 +248,8 @@ func (a *textAnalyzer) walk(i, parent int, root bool) {
 	from := len(a.mem)
 	a.members(i)
 	to := len(a.mem)
-	defer func() { a.mem = a.mem[:from] }()
+	embedded := a.embedded
+	defer func() { a.mem, a.embedded = a.mem[:from], embedded }()
 	first := func(key string) int {
 		for _, m := range a.mem[from:to] {
 			if string(m.key) == key {
@@ -239,6 +257,22 @@ func (a *textAnalyzer) walk(i, parent int, root bool) {
 			}
 		}
 		return -1
+	}
+	for _, k := range [...]string{"$id", "id"} {
+		if v := first(k); v >= 0 {
+			if b[v] != '"' {
+				break
+			}
+			if s := a.unquote(v); len(s) > 0 && s[0] != '#' {
+				if a.embedded > 0 && !hasScheme(s) {
+					a.set.Add(featIDRelative)
+				}
+				if !root {
+					a.embedded++ // for the subschemas below
+				}
+			}
+			break
+		}
 	}
 	form := -1
 	if t := first("type"); t >= 0 {

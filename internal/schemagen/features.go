@@ -62,6 +62,7 @@ var references = []string{
 	"$ref-deep",       // a $ref into $defs (or definitions) not at the root, or deeper than a member of them
 	"$defs",           // a $defs or definitions member
 	"$id",             // an $id (id in draft 4) that names a resource
+	"$id-relative",    // an $id written relative to that of an embedded resource it sits in
 	"$anchor",         // an $anchor, or an $id (id) "#name" of drafts 4 to 7
 	"recursion",       // a $ref to "#" or to a schema it is inside
 	"$dynamicRef",     // a $dynamicRef or $recursiveRef
@@ -170,6 +171,7 @@ func init() {
 	ref := func(id string) Feature { return byGroup[GroupReference][id] }
 	featBooleanSchema, featEmbeddedSchema, featRef, featRefDeep = ref("boolean-schema"), ref("embedded-schema"), ref("$ref"), ref("$ref-deep")
 	featDynamicRef, featAnchor, featID, featDefs, featRecursion = ref("$dynamicRef"), ref("$anchor"), ref("$id"), ref("$defs"), ref("recursion")
+	featIDRelative = ref("$id-relative")
 }
 
 // byGroup is every feature by group and name (addName looks a feature up
@@ -177,7 +179,7 @@ func init() {
 var byGroup = map[Group]map[string]Feature{}
 
 // The references, looked up once.
-var featBooleanSchema, featEmbeddedSchema, featRef, featRefDeep, featDynamicRef, featAnchor, featID, featDefs, featRecursion Feature
+var featBooleanSchema, featEmbeddedSchema, featRef, featRefDeep, featDynamicRef, featAnchor, featID, featIDRelative, featDefs, featRecursion Feature
 
 // Name is the feature's id within its group: a keyword ("maxLength"), a
 // form ("type-list-string-container"), a pair ("items under $ref").
