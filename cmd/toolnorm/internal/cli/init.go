@@ -46,6 +46,7 @@ DIR is .toolnorm by default (cmd/toolnorm-adapter for go); . is the
 repository's root (not for go).
 
 It never overwrites a file without --force, and refuses an F it cannot find.
+--no-workflow writes everything but the workflow.
 --refresh writes the kit, the test and the vectors of this toolnorm again
 and keeps the adapter and the workflow, which are yours to edit.
 The last line it prints is the toolnorm check command to run now.`,
@@ -60,6 +61,7 @@ func initFlags(cmd *cobra.Command, o *initcmd.Options) {
 	cmd.Flags().StringVar(&o.Dir, "dir", "", "the directory for the kit, the adapter, the test and the corpus (default .toolnorm; cmd/toolnorm-adapter for go)")
 	cmd.Flags().BoolVar(&o.Force, "force", false, "overwrite files that exist")
 	cmd.Flags().BoolVar(&o.Refresh, "refresh", false, "write the kit, the test and the vectors again, keeping the adapter and the workflow")
+	cmd.Flags().BoolVar(&o.NoWorkflow, "no-workflow", false, "write no CI workflow ("+initcmd.Workflow+")")
 	_ = cmd.RegisterFlagCompletionFunc("lang", cobra.FixedCompletions(initcmd.Languages, cobra.ShellCompDirectiveNoFileComp))
 }
 

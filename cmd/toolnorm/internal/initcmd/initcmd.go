@@ -90,7 +90,10 @@ type Options struct {
 	// runner, the corpus test, the vectors) and keeps the adapter and the
 	// workflow, which the user edits; Func is not needed.
 	Refresh bool
-	Root    string // the repository's root
+	// NoWorkflow leaves out the CI workflow (Workflow): a repository
+	// whose CI is not GitHub Actions, or not to be changed yet.
+	NoWorkflow bool
+	Root       string // the repository's root
 	// ActionRef is the ref of toolnorm/toolnorm the workflow pins the
 	// action to: that of the toolnorm running init, so that the action
 	// builds the same toolnorm (its release tag, or its full commit);
@@ -239,7 +242,9 @@ func Run(o Options, w io.Writer) error {
 	if !o.Refresh {
 		files[path.Join(dir, FindingsDir, "README.md")] = []byte(fmt.Sprintf(findingsReadme, path.Join(dir, FindingsDir)))
 		written[adapter] = lang.adapter + ".tmpl"
-		written[Workflow] = "workflow.yml.tmpl"
+		if !o.NoWorkflow {
+			written[Workflow] = "workflow.yml.tmpl"
+		}
 	}
 	for name, tmpl := range written {
 		b, err := render(tmpl, data)
@@ -290,7 +295,11 @@ func Run(o Options, w io.Writer) error {
 	if o.Lang == "go" && !requires(o.Root, toolnormModule) {
 		fmt.Fprintf(w, "the adapter imports %s; add it to go.mod:\ngo get %s@latest\n", toolnormModule, toolnormModule)
 	}
-	fmt.Fprintf(w, "to have the workflow fail only on new root causes, keep those it finds now in %s (commit it; write it again after a fix):\n%s %s --write-baseline %s\n", baseline, checkLine, checkArgs, baseline)
+	what := "the workflow"
+	if o.NoWorkflow {
+		what = "a check in CI (--baseline)"
+	}
+	fmt.Fprintf(w, "to have %s fail only on new root causes, keep those it finds now in %s (commit it; write it again after a fix):\n%s %s --write-baseline %s\n", what, baseline, checkLine, checkArgs, baseline)
 	fmt.Fprintf(w, "check it now:\n%s\n", checkLine)
 	return nil
 }
