@@ -486,8 +486,10 @@ func (r *resolver) index(d *document, v any, at *loc, res *resource, isRoot bool
 				r.resources[uri] = res
 			}
 		}
-		if frag != "" && !strings.HasPrefix(frag, "/") {
-			res.addAnchor(frag, here) // "id": "#foo", drafts 4 to 7
+		if frag != "" && !strings.HasPrefix(frag, "/") && !draft.modern() {
+			// "id": "#foo", drafts 4 to 7; from 2019-09 on an $id with
+			// a fragment names no anchor (the drafts forbid it there).
+			res.addAnchor(frag, here)
 		}
 	}
 	if draft.modern() {

@@ -190,8 +190,8 @@ func (r *resolution) identify(l loc, v any, info *resourceInfo) error {
 				r.byURI[uri] = l
 			}
 		}
-		if frag != "" && frag[0] != '/' {
-			r.anchor(info, frag, l)
+		if frag != "" && frag[0] != '/' && info.draft >= draft7 {
+			r.anchor(info, frag, l) // drafts 4 to 7 only
 		}
 	}
 	old = info.draft >= draft7 // an embedded resource's own $schema
