@@ -260,8 +260,8 @@ func TestFuzzCrashRepeatable(t *testing.T) {
 // generators, the built-in corpus the fuzzer mutates) updates them, as it
 // updates properties' drawnDigests.
 var fuzzDigests = map[string]string{
-	"drawn":    "366b1e238edcc6359563ff79e9ab4952703bcfd9e5f82bc47a4a432f569c6cc0",
-	"searched": "908389fcd04329d86ab2089cc7e80127f5f00225f15f6c05317c6f3d833bb233",
+	"drawn":    "dfc00d322dff23bd21707b4cfc963a11f6b4709419d12318abae187706b5e489",
+	"searched": "2e379179a832be90591ed103cf782abe11b65838e1cb6cd5774b5dfd8a70bdda",
 }
 
 func TestFuzzDrawnUnchanged(t *testing.T) {

@@ -1120,7 +1120,7 @@ func (g *gen) ref(target *node) *node {
 		return g.refNode(target, "#"+d.anchor)
 	}
 	n := g.refNode(target, g.pointer(d))
-	if g.draft.modern() && target.v.Kind == jsonvalue.Object && g.chance(8) && n.v.Member("type") == nil && target.v.Member("nullable") == nil {
+	if g.draft.modern() && target.v.Kind == jsonvalue.Object && g.chance(4) && n.v.Member("type") == nil && target.v.Member("nullable") == nil {
 		// The target's type written beside the $ref instead: the same
 		// schema, read only where the keywords beside a $ref are.
 		if i := slices.IndexFunc(target.v.Members, func(m jsonvalue.Member) bool { return m.Key == "type" }); i >= 0 {

@@ -363,11 +363,14 @@ func build() []*Deviation {
 		// RFC 6901 says to unescape ~1 before ~0, and warns of the other
 		// order.
 		{ID: "ref-pointer-tilde-order", needs: needsKeyword("$ref"), Clause: "reading/4",
-			Title:  "A `$ref` pointer's tokens are unescaped `~0` before `~1`, against RFC 6901: `#/$defs/x~01y` names the member `x/y`, not `x~1y`",
-			change: change{schema: pointerTildeOrder},
+			Title: "A `$ref` pointer's tokens are unescaped `~0` before `~1`, against RFC 6901: `#/$defs/x~01y` names the member `x/y`, not `x~1y`",
+			// breaks: where the member the wrong order names is not there,
+			// the pointer does not resolve, an error.
+			change: change{schema: pointerTildeOrder, breaks: true},
 			Witnesses: []impl.Case{w(`{"type":"object","properties":{"a":{"$ref":"#/$defs/x~01y"}},"$defs":{"x~1y":{"type":"array"},"x/y":{}}}`, `{"a":"[1]"}`),
 				w(`{"type":"object","properties":{"a":{"$ref":"#/definitions/p~01q"}},"definitions":{"p~1q":{"type":"object"},"p/q":{"type":"string"}}}`, `{"a":"{}"}`),
-				w(`{"type":"object","properties":{"a":{"$ref":"#/$defs/x~1y"}},"$defs":{"x/y":{"type":"array"}}}`, `{"a":"[1]"}`)}},
+				w(`{"type":"object","properties":{"a":{"$ref":"#/$defs/x~1y"}},"$defs":{"x/y":{"type":"array"}}}`, `{"a":"[1]"}`),
+				w(`{"type":"object","properties":{"a":{"$ref":"#/$defs/x~01y"}},"$defs":{"x~1y":{"type":"array"}}}`, `{"a":"[1]"}`)}},
 		{ID: "ref-type-only", needs: needsKeyword("$ref"), Clause: "reading/4",
 			Title:  "`$ref` is followed for the type alone: what the schema it names declares below it (`items`, `properties`) is missed",
 			change: change{schema: refTypeOnly},
@@ -494,6 +497,16 @@ func build() []*Deviation {
 			Title:     "`additionalProperties` is not read",
 			change:    change{schema: dropMembers("additionalProperties", jsonvalue.Object, jsonvalue.Bool)},
 			Witnesses: []impl.Case{w(`{"type":"object","additionalProperties":{"type":"array"}}`, `{"a":"[1]"}`)}},
+		{ID: "patterns-anchored-start", needs: func(f *Features) bool { return f.json && f.keywords["patternProperties"] }, Clause: "reading/4",
+			Title:  "A `patternProperties` pattern is matched at the start of the key only (as Python's re.match matches), where ECMA-262 finds it anywhere in the key: `_json$` does not name `ops_json`",
+			change: change{schema: anchoredPatterns(false)},
+			Witnesses: []impl.Case{w(`{"type":"object","patternProperties":{"_json$":{"type":"array"}}}`, `{"ops_json":"[1]"}`),
+				w(`{"type":"object","patternProperties":{"id":{"type":"object"}}}`, `{"user_id":"{}"}`)}},
+		{ID: "patterns-anchored-whole", needs: func(f *Features) bool { return f.json && f.keywords["patternProperties"] }, Clause: "reading/4",
+			Title:  "A `patternProperties` pattern must match the whole key (as Java's Matcher.matches and Python's re.fullmatch do), where ECMA-262 finds it anywhere in the key: `^list_` does not name `list_a`",
+			change: change{schema: anchoredPatterns(true)},
+			Witnesses: []impl.Case{w(`{"type":"object","patternProperties":{"^list_":{"type":"array"}}}`, `{"list_a":"[1]"}`),
+				w(`{"type":"object","patternProperties":{"^list_":{"type":"array"}},"additionalProperties":{"type":"string"}}`, `{"list_tags":"[\"a\"]"}`)}},
 		{ID: "additional-over-patterns", needs: func(f *Features) bool {
 			return f.json && f.keywords["additionalProperties"] && f.keywords["patternProperties"]
 		}, Clause: "reading/4",
@@ -507,6 +520,14 @@ func build() []*Deviation {
 			Title:     "Keywords beside `$ref` are not read, where drafts 2019-09 and later read them",
 			change:    change{schema: refSiblings},
 			Witnesses: []impl.Case{w(`{"type":"object","$defs":{"x":{}},"properties":{"a":{"$ref":"#/$defs/x","type":"array"}}}`, `{"a":"[1]"}`)}},
+		// An off-by-one the other way: 2019-09 read as drafts 4 to 7.
+		{ID: "ref-siblings-dropped-in-2019-09", needs: func(f *Features) bool {
+			return f.json && f.keywords["$ref"] && f.keywords["$schema"]
+		}, Clause: "reading/4",
+			Title:  "Keywords beside `$ref` are not read in a 2019-09 schema, as drafts 4 to 7 ignore them, where 2019-09 reads them as 2020-12 does",
+			change: change{schema: refSiblingsIn2019},
+			Witnesses: []impl.Case{w(`{"$schema":"https://json-schema.org/draft/2019-09/schema","$defs":{"x":{}},"type":"object","properties":{"a":{"$ref":"#/$defs/x","type":"array"}}}`, `{"a":"[1]"}`),
+				w(`{"$schema":"https://json-schema.org/draft/2019-09/schema","$defs":{"o":{"type":"object"}},"type":"object","properties":{"c":{"$ref":"#/$defs/o","properties":{"t":{"type":"array"}}}}}`, `{"c":{"t":"[1]"}}`)}},
 		// An off-by-one in the draft from which $ref's siblings are read.
 		{ID: "ref-siblings-read-in-draft-7", needs: func(f *Features) bool {
 			return f.json && f.keywords["$ref"] && f.keywords["$schema"]

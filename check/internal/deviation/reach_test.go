@@ -25,17 +25,18 @@ const reachDraws = 2000
 // text or a reference is sent at the place it reads): a change of what is
 // drawn may move one across the line, which is what the table is for.
 var unreached = map[string]string{
-	"schema-not-checked":           "the search draws only schemas the reference compiles (TestSearchReach checks it)",
-	"json-length-limit":            "no string drawn is longer than 64 KiB",
-	"json-raw-surrogates":          "JSON text is drawn by writing a value, which escapes a lone surrogate: none is raw",
-	"json-lone-surrogate-refused":  "the search's texts hold no lone surrogate (the properties' text generator draws them)",
-	"lone-surrogate-replaced":      "as json-lone-surrogate-refused",
-	"entities-profile-ignored":     "the search's cases take the default options: the text profile (the properties draw the options)",
-	"entities-pass-bound-ignored":  "the search's cases take the default options: no pass bound",
-	"embedded-drafts-ignored":      "no embedded resource drawn holds a keyword its own draft reads apart from the document's",
-	"duplicates-collapsed":         "no object drawn holds a key twice: what a language's map does to one is the adapter's plumbing more often than the normalizer's, and the corpus's vectors show it once, where drawn cases would break every property that compares members",
-	"decoded-duplicates-collapsed": "as duplicates-collapsed, for JSON text sent in a string",
-	"json-array-for-object":        "shows only where a string holding a JSON array is sent where an object is declared: 4 in 3,000 cases",
+	"schema-not-checked":              "the search draws only schemas the reference compiles (TestSearchReach checks it)",
+	"json-length-limit":               "no string drawn is longer than 64 KiB",
+	"json-raw-surrogates":             "JSON text is drawn by writing a value, which escapes a lone surrogate: none is raw",
+	"json-lone-surrogate-refused":     "the search's texts hold no lone surrogate (the properties' text generator draws them)",
+	"lone-surrogate-replaced":         "as json-lone-surrogate-refused",
+	"entities-profile-ignored":        "the search's cases take the default options: the text profile (the properties draw the options)",
+	"entities-pass-bound-ignored":     "the search's cases take the default options: no pass bound",
+	"embedded-drafts-ignored":         "no embedded resource drawn holds a keyword its own draft reads apart from the document's",
+	"duplicates-collapsed":            "no object drawn holds a key twice: what a language's map does to one is the adapter's plumbing more often than the normalizer's, and the corpus's vectors show it once, where drawn cases would break every property that compares members",
+	"decoded-duplicates-collapsed":    "as duplicates-collapsed, for JSON text sent in a string",
+	"ref-siblings-dropped-in-2019-09": "a keyword that declares is written beside a `$ref` one `$ref` in four from 2019-09 on, in a 2019-09 document one in ten, and shows only with JSON text sent there",
+	"json-array-for-object":           "shows only where a string holding a JSON array is sent where an object is declared: 4 in 3,000 cases",
 }
 
 // TestSearchReach draws the schema search's first cases and runs each

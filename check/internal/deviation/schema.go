@@ -71,6 +71,26 @@ var additionalOverPatterns = everySchema(func(obj *jsonvalue.Value, _ bool) {
 	}
 })
 
+// anchoredPatterns matches every patternProperties pattern at the start
+// of the key only (Python's re.match), or, whole, against the whole key
+// (Java's Matcher.matches, Python's re.fullmatch), where ECMA-262's test
+// finds it anywhere: the pattern p becomes ^(?:p) or ^(?:p)$.
+func anchoredPatterns(whole bool) rewrite {
+	return everySchema(func(obj *jsonvalue.Value, _ bool) {
+		pp := obj.Member("patternProperties")
+		if pp == nil || pp.Kind != jsonvalue.Object {
+			return
+		}
+		for i, m := range pp.Members {
+			k := "^(?:" + m.Key + ")"
+			if whole {
+				k += "$"
+			}
+			pp.Members[i].Key = k
+		}
+	})
+}
+
 // dropStringType removes "string" from every type: "string" becomes [],
 // ["string","array"] becomes ["array"]. Whether string is admitted matters
 // to nothing but the JSON repair (a string value has no children), so
@@ -380,6 +400,17 @@ var refSiblings = everySchema(func(obj *jsonvalue.Value, _ bool) {
 	}
 	obj.Members = slices.DeleteFunc(obj.Members, func(m jsonvalue.Member) bool { return !slices.Contains(keptBesideRef, m.Key) })
 })
+
+// refSiblingsIn2019 drops what stands beside a $ref in a resource whose
+// `$schema` is 2019-09 (an off-by-one in the draft from which they are
+// read: 2019-09 read as drafts 4 to 7 read them).
+func refSiblingsIn2019(doc *jsonvalue.Value) {
+	inDraft(doc, "2019-09", func(v *jsonvalue.Value) {
+		if ref := v.Member("$ref"); ref != nil && ref.Kind == jsonvalue.String {
+			v.Members = slices.DeleteFunc(v.Members, func(m jsonvalue.Member) bool { return !slices.Contains(keptBesideRef, m.Key) })
+		}
+	})
+}
 
 // noDrafts drops every $schema: each resource is read as 2020-12.
 var noDrafts = dropMembers("$schema", jsonvalue.String)
@@ -854,29 +885,9 @@ func untypedBranchesSkipped(doc *jsonvalue.Value) {
 // definitions and annotations stay where they are). Values that are data
 // (`enum`, `const`, `default`, `examples`) are not entered.
 func refSiblingsInDraft7(doc *jsonvalue.Value) {
-	var walk func(v *jsonvalue.Value, draft7 bool, depth int)
-	walk = func(v *jsonvalue.Value, draft7 bool, depth int) {
-		if depth > jsonvalue.MaxDepth {
-			return
-		}
-		for _, e := range v.Elems {
-			walk(e, draft7, depth+1)
-		}
-		if v.Kind != jsonvalue.Object {
-			return
-		}
-		if d := v.Member("$schema"); d != nil && d.Kind == jsonvalue.String {
-			draft7 = strings.Contains(d.Str, "draft-07")
-		}
-		for _, m := range v.Members {
-			switch m.Key {
-			case "enum", "const", "default", "examples":
-			default:
-				walk(m.Value, draft7, depth+1)
-			}
-		}
+	inDraft(doc, "draft-07", func(v *jsonvalue.Value) {
 		ref := v.Member("$ref")
-		if !draft7 || ref == nil || ref.Kind != jsonvalue.String {
+		if ref == nil || ref.Kind != jsonvalue.String {
 			return
 		}
 		var kept, moved []jsonvalue.Member
@@ -897,6 +908,38 @@ func refSiblingsInDraft7(doc *jsonvalue.Value) {
 			{Kind: jsonvalue.Object, Members: moved},
 		}}
 		v.Members = append(kept, jsonvalue.Member{Key: "allOf", Value: branches})
+	})
+}
+
+// inDraft calls f, bottom up, with every object of doc in a resource
+// whose `$schema` names draft (the document, or a resource embedded in
+// it, by its own `$schema`). Values that are data (`enum`, `const`,
+// `default`, `examples`) are not entered.
+func inDraft(doc *jsonvalue.Value, draft string, f func(v *jsonvalue.Value)) {
+	var walk func(v *jsonvalue.Value, in bool, depth int)
+	walk = func(v *jsonvalue.Value, in bool, depth int) {
+		if depth > jsonvalue.MaxDepth {
+			return
+		}
+		for _, e := range v.Elems {
+			walk(e, in, depth+1)
+		}
+		if v.Kind != jsonvalue.Object {
+			return
+		}
+		if d := v.Member("$schema"); d != nil && d.Kind == jsonvalue.String {
+			in = strings.Contains(d.Str, draft)
+		}
+		for _, m := range v.Members {
+			switch m.Key {
+			case "enum", "const", "default", "examples":
+			default:
+				walk(m.Value, in, depth+1)
+			}
+		}
+		if in {
+			f(v)
+		}
 	}
 	walk(doc, false, 0)
 }
