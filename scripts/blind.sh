@@ -39,6 +39,11 @@ langs="go php python perl"
 # The fourth round's, where their runtimes are installed.
 command -v ruby >/dev/null && langs="$langs ruby"
 python3 -c 'import referencing, regex' 2>/dev/null && langs="$langs python-referencing"
+# The fifth round's: Java (javac and java) and Rust (cargo, no crates).
+command -v javac >/dev/null && command -v java >/dev/null && langs="$langs java"
+if command -v cargo >/dev/null && (cd zoo/blind/rust && cargo build --release --offline -q); then
+  langs="$langs rust"
+fi
 for lang in $langs; do
   switches="s1 s2 s3 s4 s5 s6 s7 s8"
   case $lang in
@@ -49,6 +54,8 @@ for lang in $langs; do
     javascript) adapter="node zoo/blind/javascript/adapter.mjs"; switches="s1 s2 s3 s4 s5 s6" ;;
     ruby) adapter="ruby zoo/blind/ruby/adapter.rb"; switches="s1 s2 s3 s4 s5 s6" ;;
     python-referencing) adapter="python3 zoo/blind/python-referencing/.toolnorm/adapter.py"; switches="s1 s2 s3 s4 s5 s6" ;;
+    java) adapter="sh zoo/blind/java/run.sh"; switches="s1 s2 s3 s4 s5 s6" ;;
+    rust) adapter="zoo/blind/rust/target/release/blindnorm"; switches="s1 s2 s3 s4 s5 s6" ;;
   esac
   for s in $switches; do
     report="$out/$lang-$s.json"
