@@ -431,12 +431,16 @@ func memberDeclaration(d diagnose.Diagnosis, key string) diagnose.Diagnosis {
 }
 
 // memberName is the class of a bug shown under the member key only: d's
-// clause, its class under member-name/. The title says no more than the
-// probe showed: d's title, a class of what differs, claimed something of
-// the whole implementation that the other name refutes.
+// clause, its class's first part under member-name/ (a member whose
+// declaration comes through a keyword, decode-missed/keyword, and one
+// whose does not, decode-missed, are one bug of its name). The title says
+// no more than the probe showed: d's title, a class of what differs,
+// claimed something of the whole implementation that the other name
+// refutes.
 func memberName(d diagnose.Diagnosis, key string) diagnose.Diagnosis {
+	base, _, _ := strings.Cut(d.Class, "/")
 	return diagnose.Diagnosis{
-		Class:  "member-name/" + d.Class,
+		Class:  "member-name/" + base,
 		Title:  "The member named " + quoteKey(key) + " is not answered as the same member under another name is",
 		Clause: d.Clause, Where: d.Where, Shape: d.Shape,
 	}
@@ -486,7 +490,7 @@ func renameMember(c impl.Case, key string) (_ impl.Case, _ string, sent, ok bool
 	taken := func(n string) bool {
 		return args.Member(n) != nil || props != nil && props.Member(n) != nil
 	}
-	if namedElsewhere(schema, props, key) {
+	if namedElsewhere(schema, props, key, false) {
 		// A declaration of the member that the rename would not follow
 		// (an embedded resource's properties, a $defs entry reached by
 		// reference): renamed, the member could lose it, and answer
@@ -513,18 +517,21 @@ func renameMember(c impl.Case, key string) (_ impl.Case, _ string, sent, ok bool
 }
 
 // namedElsewhere reports whether a member named key is in the schema v
-// anywhere but in props, the root's properties.
-func namedElsewhere(v, props *jsonvalue.Value, key string) bool {
+// anywhere but in props, the root's properties. The keys of a
+// patternProperties object (patterns, when v is one) are no names: what a
+// pattern declares under the new name, the reference's answer on the
+// renamed case says (renameAll).
+func namedElsewhere(v, props *jsonvalue.Value, key string, patterns bool) bool {
 	if v == nil {
 		return false
 	}
 	for _, m := range v.Members {
-		if m.Key == key && v != props || namedElsewhere(m.Value, props, key) {
+		if m.Key == key && v != props && !patterns || namedElsewhere(m.Value, props, key, m.Key == "patternProperties" && !patterns) {
 			return true
 		}
 	}
 	for _, e := range v.Elems {
-		if namedElsewhere(e, props, key) {
+		if namedElsewhere(e, props, key, false) {
 			return true
 		}
 	}

@@ -135,6 +135,9 @@ func TestRenameProbe(t *testing.T) {
 		{`{}`, `{"x-a":"&amp;","b":1}`, "/x-a", `{}`, `{"k":"&amp;","b":1}`},
 		{`{"properties":{"x-a":{"type":"array"},"k":{}}}`, `{"x-a":"[1]","k":2}`, "/x-a/0", `{"properties":{"k1":{"type":"array"},"k":{}}}`, `{"k1":"[1]","k":2}`},
 		{`{"patternProperties":{"^x-":{"type":"array"}}}`, `{"x-a":"[1]"}`, "/x-a", "", ""},
+		// A pattern is no name: the empty one, which every name matches,
+		// declares the member under its new name too.
+		{`{"patternProperties":{"":{"type":"array"}}}`, `{"":"[]"}`, "/", `{"patternProperties":{"":{"type":"array"}}}`, `{"k":"[]"}`},
 		{`{}`, `{"a/b":"&amp;"}`, "/a~1b", `{}`, `{"k":"&amp;"}`},
 		{`{}`, `{"a":"&amp;"}`, "", "", ""},
 		{`{}`, `{"":"&amp;"}`, "/", `{}`, `{"k":"&amp;"}`},
